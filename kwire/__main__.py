@@ -1,0 +1,5 @@
+"""``python -m kwire`` is the ``kwire`` command."""
+
+from kwire.cli import main
+
+raise SystemExit(main())

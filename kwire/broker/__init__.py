@@ -1,0 +1,1 @@
+"""Broker state (kwire.broker.broker.Broker) and its pure helpers (fetch sessions)."""

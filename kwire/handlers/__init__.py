@@ -1,0 +1,76 @@
+"""Handler registry: one module per Kafka API, each declaring its version range.
+
+Every handler module defines ``API_KEY``, ``MIN_VERSION``, ``MAX_VERSION`` and
+``handle(ctx, request)``, which returns the response object (or None for a
+request that gets no response, such as an acks=0 produce) — either directly or
+as a coroutine when it must wait (long-poll fetch, acks=all). ``REGISTRY`` is
+built from the modules listed in ``MODULES``; ApiVersions answers from it, so
+the broker never advertises an API it does not implement.
+
+This package does not read sockets, frames or files: handlers work through
+``ctx.broker`` (kwire.broker.Broker).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+MODULES = [
+    "api_versions",
+    "metadata",
+    "produce",
+    "fetch",
+    "list_offsets",
+    "init_producer_id",
+    "get_telemetry_subscriptions",
+    "describe_cluster",
+    "describe_topic_partitions",
+    "create_topics",
+    "delete_topics",
+    "create_partitions",
+    "describe_configs",
+    "alter_configs",
+    "incremental_alter_configs",
+    "delete_records",
+    "describe_log_dirs",
+]
+
+
+@dataclass(frozen=True)
+class HandlerEntry:
+    api_key: int
+    min_version: int
+    max_version: int
+    handle: Callable
+    name: str
+
+
+@dataclass
+class RequestContext:
+    broker: Any
+    api_key: int
+    api_version: int
+    correlation_id: int
+    client_id: str | None
+    client_host: str
+    client_port: int
+
+
+def _load() -> dict[int, HandlerEntry]:
+    reg: dict[int, HandlerEntry] = {}
+    for name in MODULES:
+        try:
+            mod = importlib.import_module(f"kwire.handlers.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"kwire.handlers.{name}":
+                continue  # not written yet: not advertised
+            raise
+        reg[mod.API_KEY] = HandlerEntry(
+            mod.API_KEY, mod.MIN_VERSION, mod.MAX_VERSION, mod.handle, name,
+        )
+    return reg
+
+
+REGISTRY: dict[int, HandlerEntry] = _load()

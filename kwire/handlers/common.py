@@ -1,0 +1,30 @@
+"""Small helpers shared by handler modules (not a handler itself).
+
+* ``authorized_operations`` — the int32 bitfield of Kafka AclOperation codes
+  reported when a client asks for authorized operations. kwire has no ACLs
+  yet, so every operation that applies to the resource type is allowed.
+"""
+
+from __future__ import annotations
+
+# AclOperation codes (Kafka's org.apache.kafka.common.acl.AclOperation)
+READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE = 3, 4, 5, 6, 7, 8
+CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE = 9, 10, 11, 12
+CREATE_TOKENS, DESCRIBE_TOKENS = 13, 14
+
+AUTHORIZED_OPERATIONS_OMITTED = -2147483648
+
+_OPS = {
+    "topic": (READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS),
+    "group": (READ, DELETE, DESCRIBE),
+    "cluster": (CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS,
+                IDEMPOTENT_WRITE, CREATE_TOKENS, DESCRIBE_TOKENS),
+    "transactional_id": (WRITE, DESCRIBE),
+}
+
+
+def authorized_operations(resource: str) -> int:
+    bits = 0
+    for op in _OPS[resource]:
+        bits |= 1 << op
+    return bits

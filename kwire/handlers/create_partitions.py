@@ -1,0 +1,104 @@
+"""CreatePartitions (key 37), v0-3: grow a topic's partition count (KIP-195).
+
+Behaviour (Kafka's ``ControllerApis.createPartitions`` and
+``ReplicationControlManager.createPartitions``), per topic:
+
+* a topic named twice in one request answers INVALID_REQUEST
+  "Duplicate topic name." and is not changed;
+* an unknown topic answers UNKNOWN_TOPIC_OR_PARTITION;
+* ``count`` must be larger than the current count, else INVALID_PARTITIONS
+  ("Topic already has N partition(s)." / "... would not be an increase.");
+* manual ``assignments`` (null means "let the broker place them") need one
+  entry per new partition, each a non-empty list of distinct registered
+  brokers of the topic's replication factor, else INVALID_REPLICA_ASSIGNMENT
+  with Kafka's messages. On one node the only registered broker is this one;
+* ``validate_only`` runs every check and changes nothing.
+
+New partitions are created at once (log, leader = this broker, epoch 0), so
+``timeout_ms`` is not needed. v2 is the first flexible version; v3 only
+changed quota behaviour (KIP-599), which kwire does not enforce.
+"""
+
+from __future__ import annotations
+
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.protocol.generated.create_partitions_response import (
+    CreatePartitionsResponse,
+    CreatePartitionsTopicResult,
+)
+
+API_KEY = 37
+MIN_VERSION = 0
+MAX_VERSION = 3
+
+UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
+
+
+def validate_manual_assignment(replicas: list[int], registered: set[int], replication_factor: int | None) -> None:
+    """Kafka's checks on one partition's manual replica list; raises INVALID_REPLICA_ASSIGNMENT."""
+    if not replicas:
+        raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                         "The manual partition assignment includes an empty replica list.")
+    prev = None
+    for broker_id in sorted(replicas):
+        if broker_id not in registered:
+            raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                             f"The manual partition assignment includes broker {broker_id}, "
+                             f"but no such broker is registered.")
+        if broker_id == prev:
+            raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                             f"The manual partition assignment includes the broker {prev} more than once.")
+        prev = broker_id
+    if replication_factor is not None and len(replicas) != replication_factor:
+        raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                         f"The manual partition assignment includes a partition with {len(replicas)} "
+                         f"replica(s), but this is not consistent with previous partitions, which have "
+                         f"{replication_factor} replica(s).")
+
+
+def _create(broker, topic, validate_only: bool) -> None:
+    md = broker.metadata
+    t = md.topic(topic.name)
+    if t is None:
+        raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_MESSAGE)
+    current = len(t.partitions)
+    if topic.count == current:
+        raise KafkaError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
+    if topic.count < current:
+        raise KafkaError(ErrorCode.INVALID_PARTITIONS,
+                         f"The topic {topic.name} currently has {current} partition(s); "
+                         f"{topic.count} would not be an increase.")
+    additional = topic.count - current
+    if topic.assignments is not None:
+        if len(topic.assignments) != additional:
+            raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                             f"Attempted to add {additional} additional partition(s), but only "
+                             f"{len(topic.assignments)} assignment(s) were specified.")
+        registered = {b.node_id for b in md.brokers}
+        rf = len(t.partitions[0].replicas) if t.partitions else None
+        for a in topic.assignments:
+            validate_manual_assignment(list(a.broker_ids), registered, rf)
+    if not validate_only:
+        broker.add_partitions(topic.name, topic.count)
+
+
+def handle(ctx, req) -> CreatePartitionsResponse:
+    seen: dict[str, int] = {}
+    for topic in req.topics:
+        seen[topic.name] = seen.get(topic.name, 0) + 1
+    results: list[CreatePartitionsTopicResult] = []
+    for name, n in seen.items():
+        if n > 1:
+            results.append(CreatePartitionsTopicResult(name=name, error_code=ErrorCode.INVALID_REQUEST,
+                                                       error_message="Duplicate topic name."))
+    for topic in req.topics:
+        if seen[topic.name] > 1:
+            continue
+        try:
+            _create(ctx.broker, topic, req.validate_only)
+        except KafkaError as e:
+            results.append(CreatePartitionsTopicResult(name=topic.name, error_code=e.code,
+                                                       error_message=e.message))
+            continue
+        results.append(CreatePartitionsTopicResult(name=topic.name, error_code=0, error_message=None))
+    return CreatePartitionsResponse(results=results)

@@ -1,0 +1,171 @@
+"""CreateTopics (key 19), v2-7: create topics, or (``validate_only``) check them.
+
+Topics are created synchronously (metadata, logs, leader = this broker), so
+``timeout_ms`` is not needed and a created topic is ready in the response.
+
+Checks, per topic, in Kafka's order (``ControllerApis.createTopics`` and
+``ReplicationControlManager.createTopics``) with Kafka's messages:
+
+1. a name given more than once in the request: INVALID_REQUEST
+   "Duplicate topic name." (none of its entries is created);
+2. an illegal name, or one that collides with an existing topic once '.' and
+   '_' are treated alike: INVALID_TOPIC_EXCEPTION;
+3. an existing topic: TOPIC_ALREADY_EXISTS "Topic 'x' already exists.";
+4. configs: a null value, an unknown name or a bad value: INVALID_CONFIG;
+5. manual ``assignments``: replication factor and partition count must be -1
+   (else INVALID_REQUEST), each partition once, listed 0..n-1, each with a
+   non-empty list of distinct registered brokers of one common size (else
+   INVALID_REPLICA_ASSIGNMENT). On one node the only registered broker is
+   this one;
+6. otherwise ``replication_factor`` (-1: ``default.replication.factor``) must
+   be positive and at most the number of brokers, else
+   INVALID_REPLICATION_FACTOR; ``num_partitions`` (-1: ``num.partitions``)
+   must be positive, else INVALID_PARTITIONS.
+
+``validate_only`` runs all checks and creates nothing; the successful result
+then carries the zero topic id (Kafka returns a random id that never exists).
+
+Version notes: v5 (KIP-525) returns the new topic's partition count,
+replication factor and configs (name, value, read-only, source, sensitive) —
+kwire always reports them, there are no ACLs that could hide them; v5 is the
+first flexible version; v6 only changed quota behaviour (KIP-599, not
+enforced); v7 (KIP-516) returns the topic id.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from kwire.cluster.metadata import topic_name_error
+from kwire.config import ConfigError, validate_topic_configs
+from kwire.handlers.create_partitions import validate_manual_assignment
+from kwire.handlers.describe_configs import kafka_topic_name_message, topic_config_entries
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.protocol.generated.create_topics_response import (
+    CreatableTopicConfigs,
+    CreatableTopicResult,
+    CreateTopicsResponse,
+)
+
+API_KEY = 19
+MIN_VERSION = 2
+MAX_VERSION = 7
+
+_ZERO = uuid.UUID(int=0)
+
+
+def _unify(name: str) -> str:
+    return name.replace(".", "_")
+
+
+def _check_name(md, name: str) -> None:
+    if topic_name_error(name):
+        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, kafka_topic_name_message(name))
+    if md.topic(name) is not None:
+        raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+    if "." in name or "_" in name:
+        unified = _unify(name)
+        for other in md.topics:
+            if other != name and _unify(other) == unified:
+                raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION,
+                                 f"Topic '{name}' collides with existing topic: {other}")
+
+
+def _check_configs(topic) -> dict[str, str]:
+    nulls = [c.name for c in topic.configs if c.value is None]
+    if nulls:
+        raise KafkaError(ErrorCode.INVALID_CONFIG,
+                         "Null value not supported for topic configs: " + ",".join(nulls))
+    try:
+        return validate_topic_configs({c.name: c.value for c in topic.configs})
+    except ConfigError as e:
+        raise KafkaError(ErrorCode.INVALID_CONFIG, str(e)) from None
+
+
+def _placement(broker, topic) -> tuple[int, int]:
+    """(partition count, replication factor) for the topic, or KafkaError."""
+    md = broker.metadata
+    registered = {b.node_id for b in md.brokers}
+    if topic.assignments:
+        if topic.replication_factor != -1:
+            raise KafkaError(ErrorCode.INVALID_REQUEST,
+                             "A manual partition assignment was specified, but replication "
+                             "factor was not set to -1.")
+        if topic.num_partitions != -1:
+            raise KafkaError(ErrorCode.INVALID_REQUEST,
+                             "A manual partition assignment was specified, but numPartitions "
+                             "was not set to -1.")
+        seen: set[int] = set()
+        rf = None
+        for a in topic.assignments:
+            if a.partition_index in seen:
+                raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                                 f"Found multiple manual partition assignments for partition "
+                                 f"{a.partition_index}")
+            validate_manual_assignment(list(a.broker_ids), registered, rf)
+            rf = len(a.broker_ids)
+            seen.add(a.partition_index)
+        if seen != set(range(len(seen))):
+            raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                             "partitions should be a consecutive 0-based integer sequence")
+        return len(seen), rf
+    if topic.replication_factor < -1 or topic.replication_factor == 0:
+        raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
+                         "Replication factor must be larger than 0, or -1 to use the default value.")
+    if topic.num_partitions < -1 or topic.num_partitions == 0:
+        raise KafkaError(ErrorCode.INVALID_PARTITIONS,
+                         "Number of partitions was set to an invalid non-positive value.")
+    cfg = broker.config
+    n = cfg["num.partitions"] if topic.num_partitions == -1 else topic.num_partitions
+    rf = cfg["default.replication.factor"] if topic.replication_factor == -1 else topic.replication_factor
+    if rf <= 0:
+        raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
+                         f"Unable to replicate the partition {rf} time(s): Invalid replication "
+                         f"factor {rf}: the replication factor must be positive.")
+    if rf > len(registered):
+        raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
+                         f"Unable to replicate the partition {rf} time(s): The target replication "
+                         f"factor of {rf} cannot be reached because only {len(registered)} "
+                         f"broker(s) are registered.")
+    return n, rf
+
+
+def _create(broker, topic, validate_only: bool) -> CreatableTopicResult:
+    _check_name(broker.metadata, topic.name)
+    configs = _check_configs(topic)
+    n, rf = _placement(broker, topic)
+    topic_id = _ZERO
+    if not validate_only:
+        topic_id = broker.create_topic(topic.name, n, configs).topic_id
+    entries = topic_config_entries(broker, configs)
+    return CreatableTopicResult(
+        name=topic.name,
+        topic_id=topic_id,
+        error_code=0,
+        error_message=None,
+        topic_config_error_code=0,
+        num_partitions=n,
+        replication_factor=rf,
+        configs=[CreatableTopicConfigs(name=e.name, value=e.value, read_only=e.read_only,
+                                       config_source=e.source, is_sensitive=e.is_sensitive)
+                 for e in entries],
+    )
+
+
+def handle(ctx, req) -> CreateTopicsResponse:
+    counts: dict[str, int] = {}
+    for t in req.topics:
+        counts[t.name] = counts.get(t.name, 0) + 1
+    results: list[CreatableTopicResult] = []
+    for t in req.topics:
+        if counts[t.name] > 1:
+            continue
+        try:
+            results.append(_create(ctx.broker, t, req.validate_only))
+        except KafkaError as e:
+            results.append(CreatableTopicResult(name=t.name, error_code=e.code, error_message=e.message))
+    for name, n in counts.items():
+        if n > 1:
+            results.append(CreatableTopicResult(name=name, error_code=ErrorCode.INVALID_REQUEST,
+                                                error_message="Duplicate topic name."))
+    return CreateTopicsResponse(topics=results)

@@ -1,0 +1,130 @@
+"""DeleteTopics (key 20), v1-6: delete topics by name, or (v6+) by topic id.
+
+Deletion is synchronous: when the response is sent the topic is gone from the
+metadata and its partition logs are deleted, so ``timeout_ms`` is not needed.
+
+Behaviour (Kafka's ``ControllerApis.deleteTopics``):
+
+* ``delete.topic.enable=false`` fails the whole request: every topic answers
+  TOPIC_DELETION_DISABLED (v3+) or INVALID_REQUEST (v1-2);
+* a name given twice answers INVALID_REQUEST "Duplicate topic name." (an id
+  twice: "Duplicate topic id."), a v6 entry with both a name and an id, or
+  neither, answers INVALID_REQUEST, and a name that resolves to an id also
+  given by id answers INVALID_REQUEST for the name;
+* an unknown name answers UNKNOWN_TOPIC_OR_PARTITION, an unknown id
+  UNKNOWN_TOPIC_ID (the result then has a null name).
+
+One deliberate difference: Kafka's broker lets a client delete
+``__consumer_offsets`` / ``__transaction_state`` (only the kafka-topics tool
+refuses). kwire's coordinators keep live state in those partitions, so they
+answer INVALID_TOPIC_EXCEPTION with the tool's message instead.
+
+Version notes: v4 is the first flexible version, v5 adds ``error_message``
+(KIP-599), v6 adds topic ids (KIP-516). Results are in request order (Kafka
+shuffles them to hide which topics exist; there are no ACLs to protect here).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.protocol.generated.delete_topics_response import DeletableTopicResult, DeleteTopicsResponse
+
+API_KEY = 20
+MIN_VERSION = 1
+MAX_VERSION = 6
+
+_ZERO = uuid.UUID(int=0)
+UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
+UNKNOWN_TOPIC_ID_MESSAGE = "This server does not host this topic ID."
+
+
+def _result(name, topic_id, code=ErrorCode.NONE, message=None) -> DeletableTopicResult:
+    return DeletableTopicResult(name=name, topic_id=topic_id or _ZERO, error_code=code,
+                                error_message=message)
+
+
+def _deletion_enabled(broker) -> bool:
+    try:
+        return bool(broker.config["delete.topic.enable"])
+    except KeyError:
+        return True
+
+
+def handle(ctx, req) -> DeleteTopicsResponse:
+    broker = ctx.broker
+    md = broker.metadata
+    v = ctx.api_version
+    # (name, id) as given; exactly one of them is set for a well-formed entry.
+    given: list[tuple[str | None, uuid.UUID]] = (
+        [(t.name, t.topic_id) for t in req.topics] if v >= 6 else [(n, _ZERO) for n in req.topic_names]
+    )
+
+    if not _deletion_enabled(broker):
+        code = ErrorCode.TOPIC_DELETION_DISABLED if v >= 3 else ErrorCode.INVALID_REQUEST
+        return DeleteTopicsResponse(responses=[
+            _result(name, tid, code, "Topic deletion is disabled.") for name, tid in given
+        ])
+
+    results: list[DeletableTopicResult] = []
+    name_count: dict[str, int] = {}
+    id_count: dict[uuid.UUID, int] = {}
+    for name, tid in given:
+        if name is None:
+            if tid == _ZERO:
+                results.append(_result(None, _ZERO, ErrorCode.INVALID_REQUEST,
+                                       "Neither topic name nor id were specified."))
+            else:
+                id_count[tid] = id_count.get(tid, 0) + 1
+        elif tid != _ZERO:
+            results.append(_result(name, tid, ErrorCode.INVALID_REQUEST,
+                                   "You may not specify both topic name and topic id."))
+        else:
+            name_count[name] = name_count.get(name, 0) + 1
+    for name, n in name_count.items():
+        if n > 1:
+            results.append(_result(name, _ZERO, ErrorCode.INVALID_REQUEST, "Duplicate topic name."))
+    for tid, n in id_count.items():
+        if n > 1:
+            results.append(_result(None, tid, ErrorCode.INVALID_REQUEST, "Duplicate topic id."))
+
+    # Resolve ids, then names, to the set of topics to delete (id -> name).
+    to_delete: dict[uuid.UUID, str] = {}
+    bad_ids = {tid for tid, n in id_count.items() if n > 1}
+    for tid, n in id_count.items():
+        if n > 1:
+            continue
+        t = md.topic_by_id(tid)
+        if t is None:
+            results.append(_result(None, tid, ErrorCode.UNKNOWN_TOPIC_ID, UNKNOWN_TOPIC_ID_MESSAGE))
+        else:
+            to_delete[tid] = t.name
+    for name, n in name_count.items():
+        if n > 1:
+            continue
+        t = md.topic(name)
+        if t is None:
+            results.append(_result(name, _ZERO, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_MESSAGE))
+        elif t.topic_id in bad_ids or t.topic_id in to_delete:
+            bad_ids.add(t.topic_id)
+            to_delete.pop(t.topic_id, None)
+            results.append(_result(name, t.topic_id, ErrorCode.INVALID_REQUEST,
+                                   "The provided topic name maps to an ID that was already supplied."))
+        else:
+            to_delete[t.topic_id] = name
+
+    for tid, name in to_delete.items():
+        t = md.topic_by_id(tid)
+        if t is not None and t.internal:
+            results.append(_result(name, tid, ErrorCode.INVALID_TOPIC_EXCEPTION,
+                                   f"Topic {name} is a kafka internal topic and is not allowed "
+                                   f"to be marked for deletion."))
+            continue
+        try:
+            broker.delete_topic(name)
+        except KafkaError as e:
+            results.append(_result(name, tid, e.code, e.message))
+            continue
+        results.append(_result(name, tid))
+    return DeleteTopicsResponse(responses=results)

@@ -1,0 +1,175 @@
+"""Fetch (key 1), v4-18: read record batches, long-polling for new data.
+
+* Record bytes are never decoded or copied here: the log returns file regions
+  of its segments, which the network layer sends with ``sendfile``.
+* Kafka's size rules: whole batches only; a fetch offset inside a batch gets the
+  whole batch (the client skips the records below its offset); per-partition
+  ``partition_max_bytes`` and the request's ``max_bytes`` are respected, except
+  that the first batch of the response is returned even when larger, so a
+  consumer can never stall on a big record.
+* Visibility: consumers read below the high watermark (read_uncommitted) or
+  the last stable offset (read_committed); responses carry high watermark,
+  last stable offset and log start offset. Offsets outside
+  [log start offset, log end offset] answer OFFSET_OUT_OF_RANGE.
+* Long poll: when fewer than ``min_bytes`` are available and ``max_wait_ms`` is
+  positive, the request waits in the purgatory and is woken by the first
+  appends that bring it to ``min_bytes`` — not by a timer — or answers at
+  ``max_wait_ms`` with what there is.
+* Incremental fetch sessions (KIP-227, v7+) through ``broker.fetch_sessions``;
+  topic ids instead of names from v13 (UNKNOWN_TOPIC_ID); leader epoch checks
+  (v9+: FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH).
+Not implemented yet: fetches from follower replicas (replication comes
+later), preferred read replicas (KIP-392, always -1), aborted transaction
+lists (no transactions yet, so there are none to report).
+"""
+
+from __future__ import annotations
+
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.protocol.generated.fetch_response import FetchableTopicResponse, FetchResponse, PartitionData
+
+API_KEY = 1
+MIN_VERSION = 4
+MAX_VERSION = 18
+
+READ_COMMITTED = 1
+EMPTY = b""
+
+
+class _Read:
+    """The outcome of reading one partition."""
+
+    __slots__ = ("key", "topic", "partition", "error", "hw", "lso", "log_start", "records", "size")
+
+    def __init__(self, key, topic, partition):
+        self.key = key
+        self.topic = topic
+        self.partition = partition
+        self.error = 0
+        self.hw = -1
+        self.lso = -1
+        self.log_start = -1
+        self.records = EMPTY
+        self.size = 0
+
+
+def handle(ctx, req):
+    broker = ctx.broker
+    version = ctx.api_version
+    md = broker.metadata
+    by_id = version >= 13
+
+    wanted = []
+    for ft in req.topics:
+        ref = ft.topic_id if by_id else ft.topic
+        for fp in ft.partitions:
+            wanted.append(((ref, fp.partition), fp.fetch_offset, fp.partition_max_bytes, fp.current_leader_epoch))
+    epochs = {w[0]: w[3] for w in wanted}
+
+    if version >= 7:
+        forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
+                     for p in ft.partitions]
+        session = broker.fetch_sessions.new_context(
+            req.session_id, req.session_epoch, [(k, o, m) for k, o, m, _ in wanted], forgotten)
+        if session.error:
+            return FetchResponse(error_code=session.error, session_id=0, responses=[])
+    else:
+        session = None
+    reads = session.reads if session is not None else [(k, o, m) for k, o, m, _ in wanted]
+
+    def read_all():
+        remaining = req.max_bytes
+        out = []
+        first = True
+        for key, offset, part_max in reads:
+            r = _read_partition(broker, md, by_id, key, offset, min(part_max, max(remaining, 0)),
+                                first, req.isolation_level, epochs.get(key, -1))
+            if r.size:
+                first = False
+                remaining -= r.size
+            out.append(r)
+        return out
+
+    results = read_all()
+    total = sum(r.size for r in results)
+    if req.max_wait_ms <= 0 or total >= req.min_bytes or not reads or any(r.error for r in results):
+        return _response(results, session)
+    return _wait_then_respond(broker, req, results, total, read_all, session)
+
+
+async def _wait_then_respond(broker, req, results, total, read_all, session):
+    acc = [total]
+    min_bytes = req.min_bytes
+
+    def check(key, nbytes: int) -> bool:
+        if nbytes <= 0:
+            return True  # something other than an append happened (deletion, leadership): answer now
+        acc[0] += nbytes
+        return acc[0] >= min_bytes
+
+    keys = [(r.topic, r.partition) for r in results if r.topic is not None]
+    woken = await broker.purgatory.wait(keys, check, req.max_wait_ms / 1000)
+    if woken or acc[0] > total:
+        results = read_all()
+    return _response(results, session)
+
+
+def _read_partition(broker, md, by_id, key, offset, max_bytes, min_one, isolation, leader_epoch) -> _Read:
+    ref, partition = key
+    t = md.topic_by_id(ref) if by_id else md.topic(ref)
+    r = _Read(key, t.name if t else None, partition)
+    if t is None:
+        r.error = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        return r
+    plog = broker.get_log(t.name, partition) if 0 <= partition < len(t.partitions) else None
+    if plog is None:
+        r.error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        return r
+    if leader_epoch >= 0:
+        current = t.partitions[partition].leader_epoch
+        if leader_epoch < current:
+            r.error = ErrorCode.FENCED_LEADER_EPOCH
+            return r
+        if leader_epoch > current:
+            r.error = ErrorCode.UNKNOWN_LEADER_EPOCH
+            return r
+    r.hw = plog.high_watermark
+    r.lso = plog.last_stable_offset
+    r.log_start = plog.log_start_offset
+    upper = r.lso if isolation == READ_COMMITTED else r.hw
+    try:
+        result = plog.read(offset, max_bytes, min_one_batch=min_one, max_offset=upper)
+    except KafkaError as e:
+        r.error = e.code
+        return r
+    if result.size:
+        r.records = result.region
+        r.size = result.size
+    return r
+
+
+def _response(results, session) -> FetchResponse:
+    topics: list[FetchableTopicResponse] = []
+    last_ref = object()
+    for r in results:
+        if session is not None and not session.include(r.key, r.hw, r.lso, r.log_start,
+                                                        r.size > 0, r.error != 0):
+            continue
+        ref = r.key[0]
+        if ref != last_ref:
+            if isinstance(ref, str):
+                topics.append(FetchableTopicResponse(topic=ref, partitions=[]))
+            else:
+                topics.append(FetchableTopicResponse(topic=r.topic or "", topic_id=ref, partitions=[]))
+            last_ref = ref
+        topics[-1].partitions.append(PartitionData(
+            partition_index=r.partition,
+            error_code=r.error,
+            high_watermark=r.hw,
+            last_stable_offset=r.lso,
+            log_start_offset=r.log_start,
+            aborted_transactions=None,
+            preferred_read_replica=-1,
+            records=r.records,
+        ))
+    return FetchResponse(error_code=0, session_id=session.session_id if session else 0, responses=topics)

@@ -1,0 +1,78 @@
+"""ListOffsets (key 2), v1-11: offsets by time or by position in the log.
+
+Special timestamps (Kafka's ListOffsetsRequest constants):
+    -1 latest: the offset the next record will get, as visible to the asker —
+       the high watermark (read_uncommitted) or the last stable offset
+       (read_committed). Not the base offset of the last batch + 1.
+    -2 earliest: the log start offset.
+    -3 max timestamp (KIP-734): the offset of the record with the largest timestamp.
+    -4 earliest local (KIP-405): the log start offset (no tiered storage here).
+    -5 latest tiered (KIP-1005): nothing is tiered, so offset -1.
+    -6 earliest pending upload (v11): nothing is tiered, so offset -1.
+A timestamp >= 0 finds the first offset whose record timestamp is >= it, looking
+inside batches (the log decodes only the batch that holds the answer); -1/-1
+when there is none. Leader epochs in the request are checked (v4+:
+FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH) and the current one is returned.
+Not implemented: follower replica ids (replication comes later) and tiered
+storage.
+"""
+
+from __future__ import annotations
+
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.protocol.generated.list_offsets_response import (
+    ListOffsetsPartitionResponse,
+    ListOffsetsResponse,
+    ListOffsetsTopicResponse,
+)
+
+API_KEY = 2
+MIN_VERSION = 1
+MAX_VERSION = 11
+
+LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED, EARLIEST_PENDING_UPLOAD = -1, -2, -3, -4, -5, -6
+READ_COMMITTED = 1
+
+
+def handle(ctx, req) -> ListOffsetsResponse:
+    broker = ctx.broker
+    md = broker.metadata
+    topics = []
+    for rt in req.topics:
+        t = md.topic(rt.name)
+        parts = [_partition(broker, t, rp, req.isolation_level) for rp in rt.partitions]
+        topics.append(ListOffsetsTopicResponse(name=rt.name, partitions=parts))
+    return ListOffsetsResponse(throttle_time_ms=0, topics=topics)
+
+
+def _partition(broker, t, rp, isolation: int) -> ListOffsetsPartitionResponse:
+    out = ListOffsetsPartitionResponse(partition_index=rp.partition_index, error_code=0,
+                                       timestamp=-1, offset=-1, leader_epoch=-1)
+    plog = broker.get_log(t.name, rp.partition_index) if t is not None else None
+    if plog is None or not 0 <= rp.partition_index < len(t.partitions):
+        out.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        return out
+    epoch = t.partitions[rp.partition_index].leader_epoch
+    if rp.current_leader_epoch >= 0 and rp.current_leader_epoch != epoch:
+        out.error_code = (ErrorCode.FENCED_LEADER_EPOCH if rp.current_leader_epoch < epoch
+                          else ErrorCode.UNKNOWN_LEADER_EPOCH)
+        return out
+    ts = rp.timestamp
+    out.leader_epoch = epoch
+    try:
+        if ts == LATEST:
+            out.offset = plog.last_stable_offset if isolation == READ_COMMITTED else plog.high_watermark
+        elif ts in (EARLIEST, EARLIEST_LOCAL):
+            out.offset = plog.log_start_offset
+        elif ts == MAX_TIMESTAMP:
+            found = plog.offset_of_max_timestamp()
+            if found is not None:
+                out.offset, out.timestamp = found
+        elif ts >= 0:
+            found = plog.offset_for_timestamp(ts)
+            if found is not None:
+                out.offset, out.timestamp = found
+        # LATEST_TIERED, EARLIEST_PENDING_UPLOAD and unknown negatives: nothing tiered, -1
+    except KafkaError as e:
+        out.error_code = e.code
+    return out

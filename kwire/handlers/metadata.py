@@ -1,0 +1,99 @@
+"""Metadata (key 3), v0-13: brokers, cluster id, controller, topics and partitions.
+
+Topics are asked for by name (v0+) or by topic id (v10+); a null topic list
+(v1+) or an empty one in v0 means "all topics". An unknown topic is created
+when the request allows it (v4+ ``allow_auto_topic_creation``, always before
+v4) and ``auto.create.topics.enable`` is true, with ``num.partitions``
+partitions; creation is synchronous here, so the new topic is answered ready
+with its leaders rather than LEADER_NOT_AVAILABLE. Unknown topics otherwise
+answer UNKNOWN_TOPIC_OR_PARTITION (by id: UNKNOWN_TOPIC_ID); illegal names
+INVALID_TOPIC_EXCEPTION. Leader epochs (v7+), topic ids (v10+), internal flags
+and authorized operations (v8+, when asked; everything is allowed until ACLs
+exist) are filled in. Cluster authorized operations (v8-10) likewise.
+"""
+
+from __future__ import annotations
+
+from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
+from kwire.protocol.errors import ErrorCode
+from kwire.protocol.generated.metadata_response import (
+    MetadataResponse,
+    MetadataResponseBroker,
+    MetadataResponsePartition,
+    MetadataResponseTopic,
+)
+
+API_KEY = 3
+MIN_VERSION = 0
+MAX_VERSION = 13
+
+
+def topic_response(t, include_ops: bool) -> MetadataResponseTopic:
+    return MetadataResponseTopic(
+        error_code=0,
+        name=t.name,
+        topic_id=t.topic_id,
+        is_internal=t.internal,
+        partitions=[
+            MetadataResponsePartition(
+                error_code=0,
+                partition_index=p.partition,
+                leader_id=p.leader,
+                leader_epoch=p.leader_epoch,
+                replica_nodes=list(p.replicas),
+                isr_nodes=list(p.isr),
+                offline_replicas=[],
+            )
+            for p in t.partitions
+        ],
+        topic_authorized_operations=(
+            authorized_operations("topic") if include_ops else AUTHORIZED_OPERATIONS_OMITTED
+        ),
+    )
+
+
+def handle(ctx, req) -> MetadataResponse:
+    broker = ctx.broker
+    md = broker.metadata
+    include_ops = bool(req.include_topic_authorized_operations)
+    requested = req.topics
+    if requested is None or (ctx.api_version == 0 and not requested):
+        topics = [topic_response(t, include_ops) for t in md.topics.values()]
+    else:
+        allow_create = req.allow_auto_topic_creation if ctx.api_version >= 4 else True
+        topics = []
+        for rt in requested:
+            if rt.name is None:
+                t = md.topic_by_id(rt.topic_id)
+                if t is None:
+                    topics.append(MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_ID,
+                                                        name=None, topic_id=rt.topic_id))
+                    continue
+            else:
+                t = md.topic(rt.name)
+                if t is None:
+                    from kwire.cluster.metadata import topic_name_error
+
+                    if topic_name_error(rt.name):
+                        topics.append(MetadataResponseTopic(error_code=ErrorCode.INVALID_TOPIC_EXCEPTION,
+                                                            name=rt.name))
+                        continue
+                    if allow_create:
+                        t = broker.auto_create_topic(rt.name)
+                    if t is None:
+                        topics.append(MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                                                            name=rt.name))
+                        continue
+            topics.append(topic_response(t, include_ops))
+    return MetadataResponse(
+        brokers=[MetadataResponseBroker(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack)
+                 for b in md.brokers],
+        cluster_id=md.cluster_id,
+        controller_id=md.controller_id,
+        topics=topics,
+        cluster_authorized_operations=(
+            authorized_operations("cluster")
+            if ctx.api_version <= 10 and req.include_cluster_authorized_operations
+            else AUTHORIZED_OPERATIONS_OMITTED
+        ),
+    )

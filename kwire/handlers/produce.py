@@ -1,0 +1,108 @@
+"""Produce (key 0), v3-13: append record batches to partition logs.
+
+Batches stay opaque: the log checks each v2 batch header and CRC-32C, writes
+the assigned base offset and the leader epoch in place (LogAppendTime also
+rewrites max timestamp and the CRC) and stores the request's bytes as they
+are. No record is decoded on this path.
+
+* acks: 0 (no response), 1 and -1 (all). On one node the in-sync replica set
+  is this broker, so acks=all is answered once the append is done, after
+  checking ``min.insync.replicas`` against the ISR (NOT_ENOUGH_REPLICAS).
+  Anything else is INVALID_REQUIRED_ACKS.
+* Per-partition errors, never a dropped connection: UNKNOWN_TOPIC_OR_PARTITION
+  (UNKNOWN_TOPIC_ID for v13 topic ids), CORRUPT_MESSAGE, MESSAGE_TOO_LARGE,
+  RECORD_LIST_TOO_LARGE, INVALID_TIMESTAMP, INVALID_RECORD, and the idempotent
+  producer errors (OUT_OF_ORDER_SEQUENCE_NUMBER, INVALID_PRODUCER_EPOCH); a
+  duplicate idempotent batch is acknowledged with its original offsets.
+* Responses carry base offset, log append time (-1 for CreateTime) and log
+  start offset (v5+), and an error message (v8+).
+Not implemented: transactional produce (transactions come later; a request
+with a transactional id answers TRANSACTIONAL_ID_AUTHORIZATION_FAILED with a
+message saying so), ``current_leader`` / node endpoints (v10+, only needed
+when leadership moves between brokers).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from kwire.broker.broker import now_ms
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.protocol.generated.produce_response import (
+    PartitionProduceResponse,
+    ProduceResponse,
+    TopicProduceResponse,
+)
+
+API_KEY = 0
+MIN_VERSION = 3
+MAX_VERSION = 13
+
+log = logging.getLogger("kwire.produce")
+
+
+def _error(index: int, code: ErrorCode, message: str | None = None) -> PartitionProduceResponse:
+    return PartitionProduceResponse(index=index, error_code=code, base_offset=-1,
+                                    log_append_time_ms=-1, log_start_offset=-1, error_message=message)
+
+
+def handle(ctx, req):
+    broker = ctx.broker
+    md = broker.metadata
+    acks = req.acks
+    by_id = ctx.api_version >= 13
+    now = now_ms()
+    responses = []
+    for td in req.topic_data:
+        t = md.topic_by_id(td.topic_id) if by_id else md.topic(td.name)
+        parts = []
+        if t is None:
+            code = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            parts = [_error(pd.index, code) for pd in td.partition_data]
+        elif acks not in (0, 1, -1):
+            parts = [_error(pd.index, ErrorCode.INVALID_REQUIRED_ACKS) for pd in td.partition_data]
+        elif req.transactional_id is not None:
+            parts = [_error(pd.index, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                            "transactions are not supported by this kwire version")
+                     for pd in td.partition_data]
+        else:
+            for pd in td.partition_data:
+                parts.append(_append(broker, t, pd, acks, now))
+        responses.append(TopicProduceResponse(name=td.name if not by_id else t.name if t else "",
+                                              topic_id=td.topic_id, partition_responses=parts))
+    if acks == 0:
+        return None
+    return ProduceResponse(responses=responses, throttle_time_ms=0)
+
+
+def _append(broker, t, pd, acks: int, now: int) -> PartitionProduceResponse:
+    index = pd.index
+    pstate = t.partitions[index] if 0 <= index < len(t.partitions) else None
+    if pstate is None:
+        return _error(index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+    records = pd.records
+    if records is None or len(records) == 0:
+        return _error(index, ErrorCode.CORRUPT_MESSAGE, "empty record set")
+    if acks == -1:
+        min_isr = broker.topic_min_insync_replicas(t)
+        if len(pstate.isr) < min_isr:
+            return _error(index, ErrorCode.NOT_ENOUGH_REPLICAS,
+                          f"The size of the current ISR {len(pstate.isr)} is insufficient to satisfy "
+                          f"the min.isr requirement of {min_isr}")
+    try:
+        result = broker.append(t.name, index, records, now)
+    except KafkaError as e:
+        if e.code not in (ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, ErrorCode.INVALID_PRODUCER_EPOCH):
+            log.info("produce to %s-%d rejected: %s %s", t.name, index, e.code.name, e.message or "")
+        plog = broker.get_log(t.name, index)
+        r = _error(index, e.code, e.message)
+        if plog is not None:
+            r.log_start_offset = plog.log_start_offset
+        return r
+    return PartitionProduceResponse(
+        index=index,
+        error_code=0,
+        base_offset=result.base_offset,
+        log_append_time_ms=result.log_append_time,
+        log_start_offset=result.log_start_offset,
+    )

@@ -1,0 +1,39 @@
+"""``python -m kwire.handlers.table``: the API × version table, from the handler registry.
+
+Prints a Markdown table of every API kwire serves (what ApiVersions
+advertises) beside the versions in Kafka 4.3's schemas. With ``--readme`` it
+rewrites the table between the ``<!-- api-table -->`` markers in README.md.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from kwire.handlers import REGISTRY
+from kwire.protocol.codec import APIS
+
+MARK = "<!-- api-table -->"
+
+
+def markdown() -> str:
+    lines = ["| key | API | kwire versions | Kafka 4.3 versions |", "| ---: | --- | --- | --- |"]
+    for key, e in sorted(REGISTRY.items()):
+        spec = APIS[key]
+        lines.append(f"| {key} | {spec.name} | {e.min_version}–{e.max_version} | "
+                     f"{spec.min_version}–{spec.max_version} |")
+    return "\n".join(lines)
+
+
+def update_readme(path: str = "README.md") -> None:
+    text = open(path, encoding="utf-8").read()
+    parts = text.split(MARK)
+    if len(parts) != 3:
+        raise SystemExit(f"{path}: expected two {MARK} markers")
+    open(path, "w", encoding="utf-8").write(parts[0] + MARK + "\n" + markdown() + "\n" + MARK + parts[2])
+
+
+if __name__ == "__main__":
+    if "--readme" in sys.argv:
+        update_readme()
+    else:
+        print(markdown())

@@ -1,0 +1,99 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""ControlRecordTypeSchema: versions 0-0, flexible never."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_h = _Struct('>h')
+_U_h = _S_h.unpack_from
+_P_h = _S_h.pack
+
+
+class ControlRecordTypeSchema:
+    """ControlRecordTypeSchema, versions 0."""
+
+    __slots__ = ('type',)
+
+    def __init__(self, *, type=0):
+        self.type = type
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.type == other.type)
+
+    __hash__ = None
+
+
+def _d_ControlRecordTypeSchema_v0(buf, pos):
+    o = _new(ControlRecordTypeSchema)
+    (o.type,) = _U_h(buf, pos)
+    pos += 2
+    return o, pos
+
+
+def _e_ControlRecordTypeSchema_v0(o, out, parts):
+    out += _P_h(o.type)
+
+
+def decode_v0(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ControlRecordTypeSchema_v0(buf, pos)
+
+
+def encode_v0(obj, out, parts):
+    try:
+        _e_ControlRecordTypeSchema_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ControlRecordTypeSchema', 0) from None
+
+
+MESSAGE = ControlRecordTypeSchema
+VERSIONS = range(0, 1)
+FLEXIBLE_MIN = None
+DECODERS = {0: decode_v0}
+ENCODERS = {0: encode_v0}

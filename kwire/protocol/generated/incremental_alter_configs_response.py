@@ -1,0 +1,233 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""IncrementalAlterConfigsResponse (api key 44): versions 0-1, flexible from v1."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_b = _Struct('>b')
+_U_b = _S_b.unpack_from
+_P_b = _S_b.pack
+_S_h = _Struct('>h')
+_U_h = _S_h.unpack_from
+_P_h = _S_h.pack
+_S_i = _Struct('>i')
+_U_i = _S_i.unpack_from
+_P_i = _S_i.pack
+
+
+class IncrementalAlterConfigsResponse:
+    """IncrementalAlterConfigsResponse, versions 0-1."""
+
+    __slots__ = ('throttle_time_ms', 'responses', 'unknown_tagged_fields',)
+
+    def __init__(self, *, throttle_time_ms=0, responses=None, unknown_tagged_fields=None):
+        self.throttle_time_ms = throttle_time_ms
+        self.responses = [] if responses is None else responses
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.throttle_time_ms == other.throttle_time_ms
+                and self.responses == other.responses
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class AlterConfigsResourceResponse:
+    """AlterConfigsResourceResponse struct of IncrementalAlterConfigsResponse, versions 0+."""
+
+    __slots__ = ('error_code', 'error_message', 'resource_type', 'resource_name', 'unknown_tagged_fields',)
+
+    def __init__(self, *, error_code=0, error_message='', resource_type=0, resource_name='', unknown_tagged_fields=None):
+        self.error_code = error_code
+        self.error_message = error_message
+        self.resource_type = resource_type
+        self.resource_name = resource_name
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.error_code == other.error_code
+                and self.error_message == other.error_message
+                and self.resource_type == other.resource_type
+                and self.resource_name == other.resource_name
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_AlterConfigsResourceResponse_v0(buf, pos):
+    o = _new(AlterConfigsResourceResponse)
+    (o.error_code,) = _U_h(buf, pos)
+    pos += 2
+    o.error_message, pos = _r_nstr(buf, pos)
+    (o.resource_type,) = _U_b(buf, pos)
+    pos += 1
+    o.resource_name, pos = _r_str(buf, pos)
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_AlterConfigsResourceResponse_v0(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('AlterConfigsResourceResponse', 'tags')
+    out += _P_h(o.error_code)
+    _w_nstr(out, o.error_message)
+    out += _P_b(o.resource_type)
+    _w_str(out, o.resource_name)
+
+
+def _d_AlterConfigsResourceResponse_v1(buf, pos):
+    o = _new(AlterConfigsResourceResponse)
+    (o.error_code,) = _U_h(buf, pos)
+    pos += 2
+    o.error_message, pos = _r_cnstr(buf, pos)
+    (o.resource_type,) = _U_b(buf, pos)
+    pos += 1
+    o.resource_name, pos = _r_cstr(buf, pos)
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_AlterConfigsResourceResponse_v1(o, out, parts):
+    out += _P_h(o.error_code)
+    _w_cnstr(out, o.error_message)
+    out += _P_b(o.resource_type)
+    _w_cstr(out, o.resource_name)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_IncrementalAlterConfigsResponse_v0(buf, pos):
+    o = _new(IncrementalAlterConfigsResponse)
+    (o.throttle_time_ms,) = _U_i(buf, pos)
+    pos += 4
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_AlterConfigsResourceResponse_v0(buf, pos)
+        a.append(e)
+    o.responses = a
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_IncrementalAlterConfigsResponse_v0(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('IncrementalAlterConfigsResponse', 'tags')
+    out += _P_i(o.throttle_time_ms)
+    x = o.responses
+    out += _P_i(len(x))
+    for e in x:
+        _e_AlterConfigsResourceResponse_v0(e, out, parts)
+
+
+def _d_IncrementalAlterConfigsResponse_v1(buf, pos):
+    o = _new(IncrementalAlterConfigsResponse)
+    (o.throttle_time_ms,) = _U_i(buf, pos)
+    pos += 4
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_AlterConfigsResourceResponse_v1(buf, pos)
+        a.append(e)
+    o.responses = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_IncrementalAlterConfigsResponse_v1(o, out, parts):
+    out += _P_i(o.throttle_time_ms)
+    x = o.responses
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_AlterConfigsResourceResponse_v1(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v0(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_IncrementalAlterConfigsResponse_v0(buf, pos)
+
+
+def encode_v0(obj, out, parts):
+    try:
+        _e_IncrementalAlterConfigsResponse_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('IncrementalAlterConfigsResponse', 0) from None
+
+
+def decode_v1(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_IncrementalAlterConfigsResponse_v1(buf, pos)
+
+
+def encode_v1(obj, out, parts):
+    try:
+        _e_IncrementalAlterConfigsResponse_v1(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('IncrementalAlterConfigsResponse', 1) from None
+
+
+MESSAGE = IncrementalAlterConfigsResponse
+VERSIONS = range(0, 2)
+FLEXIBLE_MIN = 1
+DECODERS = {0: decode_v0, 1: decode_v1}
+ENCODERS = {0: encode_v0, 1: encode_v1}

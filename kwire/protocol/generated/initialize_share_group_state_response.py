@@ -1,0 +1,205 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""InitializeShareGroupStateResponse (api key 83): versions 0-0, flexible from v0."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_ih = _Struct('>ih')
+_U_ih = _S_ih.unpack_from
+_P_ih = _S_ih.pack
+
+
+class InitializeShareGroupStateResponse:
+    """InitializeShareGroupStateResponse, versions 0."""
+
+    __slots__ = ('results', 'unknown_tagged_fields',)
+
+    def __init__(self, *, results=None, unknown_tagged_fields=None):
+        self.results = [] if results is None else results
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.results == other.results
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class InitializeStateResult:
+    """InitializeStateResult struct of InitializeShareGroupStateResponse, versions 0+."""
+
+    __slots__ = ('topic_id', 'partitions', 'unknown_tagged_fields',)
+
+    def __init__(self, *, topic_id=_ZERO_UUID, partitions=None, unknown_tagged_fields=None):
+        self.topic_id = topic_id
+        self.partitions = [] if partitions is None else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.topic_id == other.topic_id
+                and self.partitions == other.partitions
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class PartitionResult:
+    """PartitionResult struct of InitializeShareGroupStateResponse, versions 0+."""
+
+    __slots__ = ('partition', 'error_code', 'error_message', 'unknown_tagged_fields',)
+
+    def __init__(self, *, partition=0, error_code=0, error_message=None, unknown_tagged_fields=None):
+        self.partition = partition
+        self.error_code = error_code
+        self.error_message = error_message
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.partition == other.partition
+                and self.error_code == other.error_code
+                and self.error_message == other.error_message
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_PartitionResult_v0(buf, pos):
+    o = _new(PartitionResult)
+    (o.partition, o.error_code,) = _U_ih(buf, pos)
+    pos += 6
+    o.error_message, pos = _r_cnstr(buf, pos)
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_PartitionResult_v0(o, out, parts):
+    out += _P_ih(o.partition, o.error_code)
+    _w_cnstr(out, o.error_message)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_InitializeStateResult_v0(buf, pos):
+    o = _new(InitializeStateResult)
+    o.topic_id, pos = _r_uuid(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_PartitionResult_v0(buf, pos)
+        a.append(e)
+    o.partitions = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_InitializeStateResult_v0(o, out, parts):
+    out += o.topic_id.bytes
+    x = o.partitions
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_PartitionResult_v0(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_InitializeShareGroupStateResponse_v0(buf, pos):
+    o = _new(InitializeShareGroupStateResponse)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_InitializeStateResult_v0(buf, pos)
+        a.append(e)
+    o.results = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_InitializeShareGroupStateResponse_v0(o, out, parts):
+    x = o.results
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_InitializeStateResult_v0(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v0(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_InitializeShareGroupStateResponse_v0(buf, pos)
+
+
+def encode_v0(obj, out, parts):
+    try:
+        _e_InitializeShareGroupStateResponse_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('InitializeShareGroupStateResponse', 0) from None
+
+
+MESSAGE = InitializeShareGroupStateResponse
+VERSIONS = range(0, 1)
+FLEXIBLE_MIN = 0
+DECODERS = {0: decode_v0}
+ENCODERS = {0: encode_v0}

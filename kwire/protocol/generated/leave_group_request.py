@@ -1,0 +1,337 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""LeaveGroupRequest (api key 13): versions 0-5, flexible from v4."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+
+
+class LeaveGroupRequest:
+    """LeaveGroupRequest, versions 0-5."""
+
+    __slots__ = ('group_id', 'member_id', 'members', 'unknown_tagged_fields',)
+
+    def __init__(self, *, group_id='', member_id='', members=None, unknown_tagged_fields=None):
+        self.group_id = group_id
+        self.member_id = member_id
+        self.members = [] if members is None else members
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.group_id == other.group_id
+                and self.member_id == other.member_id
+                and self.members == other.members
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class MemberIdentity:
+    """MemberIdentity struct of LeaveGroupRequest, versions 3+."""
+
+    __slots__ = ('member_id', 'group_instance_id', 'reason', 'unknown_tagged_fields',)
+
+    def __init__(self, *, member_id='', group_instance_id=None, reason=None, unknown_tagged_fields=None):
+        self.member_id = member_id
+        self.group_instance_id = group_instance_id
+        self.reason = reason
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.member_id == other.member_id
+                and self.group_instance_id == other.group_instance_id
+                and self.reason == other.reason
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_MemberIdentity_v3(buf, pos):
+    o = _new(MemberIdentity)
+    o.member_id, pos = _r_str(buf, pos)
+    o.group_instance_id, pos = _r_nstr(buf, pos)
+    o.reason = None
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_MemberIdentity_v3(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('MemberIdentity', 'tags')
+    _w_str(out, o.member_id)
+    _w_nstr(out, o.group_instance_id)
+
+
+def _d_MemberIdentity_v4(buf, pos):
+    o = _new(MemberIdentity)
+    o.member_id, pos = _r_cstr(buf, pos)
+    o.group_instance_id, pos = _r_cnstr(buf, pos)
+    o.reason = None
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_MemberIdentity_v4(o, out, parts):
+    _w_cstr(out, o.member_id)
+    _w_cnstr(out, o.group_instance_id)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_MemberIdentity_v5(buf, pos):
+    o = _new(MemberIdentity)
+    o.member_id, pos = _r_cstr(buf, pos)
+    o.group_instance_id, pos = _r_cnstr(buf, pos)
+    o.reason, pos = _r_cnstr(buf, pos)
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_MemberIdentity_v5(o, out, parts):
+    _w_cstr(out, o.member_id)
+    _w_cnstr(out, o.group_instance_id)
+    _w_cnstr(out, o.reason)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_LeaveGroupRequest_v0(buf, pos):
+    o = _new(LeaveGroupRequest)
+    o.group_id, pos = _r_str(buf, pos)
+    o.member_id, pos = _r_str(buf, pos)
+    o.members = []
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_LeaveGroupRequest_v0(o, out, parts):
+    if o.members != []:
+        raise _FieldVersionError('LeaveGroupRequest.Members', '3+')
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('LeaveGroupRequest', 'tags')
+    _w_str(out, o.group_id)
+    _w_str(out, o.member_id)
+
+
+def _d_LeaveGroupRequest_v3(buf, pos):
+    o = _new(LeaveGroupRequest)
+    o.group_id, pos = _r_str(buf, pos)
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_MemberIdentity_v3(buf, pos)
+        a.append(e)
+    o.members = a
+    o.member_id = ''
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_LeaveGroupRequest_v3(o, out, parts):
+    if o.member_id != '':
+        raise _FieldVersionError('LeaveGroupRequest.MemberId', '0-2')
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('LeaveGroupRequest', 'tags')
+    _w_str(out, o.group_id)
+    x = o.members
+    out += _P_i(len(x))
+    for e in x:
+        _e_MemberIdentity_v3(e, out, parts)
+
+
+def _d_LeaveGroupRequest_v4(buf, pos):
+    o = _new(LeaveGroupRequest)
+    o.group_id, pos = _r_cstr(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_MemberIdentity_v4(buf, pos)
+        a.append(e)
+    o.members = a
+    o.member_id = ''
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_LeaveGroupRequest_v4(o, out, parts):
+    if o.member_id != '':
+        raise _FieldVersionError('LeaveGroupRequest.MemberId', '0-2')
+    _w_cstr(out, o.group_id)
+    x = o.members
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_MemberIdentity_v4(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_LeaveGroupRequest_v5(buf, pos):
+    o = _new(LeaveGroupRequest)
+    o.group_id, pos = _r_cstr(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_MemberIdentity_v5(buf, pos)
+        a.append(e)
+    o.members = a
+    o.member_id = ''
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_LeaveGroupRequest_v5(o, out, parts):
+    if o.member_id != '':
+        raise _FieldVersionError('LeaveGroupRequest.MemberId', '0-2')
+    _w_cstr(out, o.group_id)
+    x = o.members
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_MemberIdentity_v5(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v0(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_LeaveGroupRequest_v0(buf, pos)
+
+
+def encode_v0(obj, out, parts):
+    try:
+        _e_LeaveGroupRequest_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('LeaveGroupRequest', 0) from None
+
+
+def decode_v1(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_LeaveGroupRequest_v0(buf, pos)
+
+
+def encode_v1(obj, out, parts):
+    try:
+        _e_LeaveGroupRequest_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('LeaveGroupRequest', 1) from None
+
+
+def decode_v2(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_LeaveGroupRequest_v0(buf, pos)
+
+
+def encode_v2(obj, out, parts):
+    try:
+        _e_LeaveGroupRequest_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('LeaveGroupRequest', 2) from None
+
+
+def decode_v3(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_LeaveGroupRequest_v3(buf, pos)
+
+
+def encode_v3(obj, out, parts):
+    try:
+        _e_LeaveGroupRequest_v3(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('LeaveGroupRequest', 3) from None
+
+
+def decode_v4(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_LeaveGroupRequest_v4(buf, pos)
+
+
+def encode_v4(obj, out, parts):
+    try:
+        _e_LeaveGroupRequest_v4(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('LeaveGroupRequest', 4) from None
+
+
+def decode_v5(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_LeaveGroupRequest_v5(buf, pos)
+
+
+def encode_v5(obj, out, parts):
+    try:
+        _e_LeaveGroupRequest_v5(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('LeaveGroupRequest', 5) from None
+
+
+MESSAGE = LeaveGroupRequest
+VERSIONS = range(0, 6)
+FLEXIBLE_MIN = 4
+DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5}
+ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5}

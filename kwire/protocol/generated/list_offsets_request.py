@@ -1,0 +1,535 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""ListOffsetsRequest (api key 2): versions 1-11, flexible from v6."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_i = _Struct('>i')
+_U_i = _S_i.unpack_from
+_P_i = _S_i.pack
+_S_ib = _Struct('>ib')
+_U_ib = _S_ib.unpack_from
+_P_ib = _S_ib.pack
+_S_iiq = _Struct('>iiq')
+_U_iiq = _S_iiq.unpack_from
+_P_iiq = _S_iiq.pack
+_S_iq = _Struct('>iq')
+_U_iq = _S_iq.unpack_from
+_P_iq = _S_iq.pack
+
+
+class ListOffsetsRequest:
+    """ListOffsetsRequest, versions 1-11."""
+
+    __slots__ = ('replica_id', 'isolation_level', 'topics', 'timeout_ms', 'unknown_tagged_fields',)
+
+    def __init__(self, *, replica_id=0, isolation_level=0, topics=None, timeout_ms=0, unknown_tagged_fields=None):
+        self.replica_id = replica_id
+        self.isolation_level = isolation_level
+        self.topics = [] if topics is None else topics
+        self.timeout_ms = timeout_ms
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.replica_id == other.replica_id
+                and self.isolation_level == other.isolation_level
+                and self.topics == other.topics
+                and self.timeout_ms == other.timeout_ms
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class ListOffsetsTopic:
+    """ListOffsetsTopic struct of ListOffsetsRequest, versions 0+."""
+
+    __slots__ = ('name', 'partitions', 'unknown_tagged_fields',)
+
+    def __init__(self, *, name='', partitions=None, unknown_tagged_fields=None):
+        self.name = name
+        self.partitions = [] if partitions is None else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name == other.name
+                and self.partitions == other.partitions
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class ListOffsetsPartition:
+    """ListOffsetsPartition struct of ListOffsetsRequest, versions 0+."""
+
+    __slots__ = ('partition_index', 'current_leader_epoch', 'timestamp', 'unknown_tagged_fields',)
+
+    def __init__(self, *, partition_index=0, current_leader_epoch=-1, timestamp=0, unknown_tagged_fields=None):
+        self.partition_index = partition_index
+        self.current_leader_epoch = current_leader_epoch
+        self.timestamp = timestamp
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.partition_index == other.partition_index
+                and self.current_leader_epoch == other.current_leader_epoch
+                and self.timestamp == other.timestamp
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_ListOffsetsPartition_v1(buf, pos):
+    o = _new(ListOffsetsPartition)
+    (o.partition_index, o.timestamp,) = _U_iq(buf, pos)
+    pos += 12
+    o.current_leader_epoch = -1
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_ListOffsetsPartition_v1(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('ListOffsetsPartition', 'tags')
+    out += _P_iq(o.partition_index, o.timestamp)
+
+
+def _d_ListOffsetsPartition_v4(buf, pos):
+    o = _new(ListOffsetsPartition)
+    (o.partition_index, o.current_leader_epoch, o.timestamp,) = _U_iiq(buf, pos)
+    pos += 16
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_ListOffsetsPartition_v4(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('ListOffsetsPartition', 'tags')
+    out += _P_iiq(o.partition_index, o.current_leader_epoch, o.timestamp)
+
+
+def _d_ListOffsetsPartition_v6(buf, pos):
+    o = _new(ListOffsetsPartition)
+    (o.partition_index, o.current_leader_epoch, o.timestamp,) = _U_iiq(buf, pos)
+    pos += 16
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_ListOffsetsPartition_v6(o, out, parts):
+    out += _P_iiq(o.partition_index, o.current_leader_epoch, o.timestamp)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_ListOffsetsTopic_v1(buf, pos):
+    o = _new(ListOffsetsTopic)
+    o.name, pos = _r_str(buf, pos)
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ListOffsetsPartition_v1(buf, pos)
+        a.append(e)
+    o.partitions = a
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_ListOffsetsTopic_v1(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('ListOffsetsTopic', 'tags')
+    _w_str(out, o.name)
+    x = o.partitions
+    out += _P_i(len(x))
+    for e in x:
+        _e_ListOffsetsPartition_v1(e, out, parts)
+
+
+def _d_ListOffsetsTopic_v4(buf, pos):
+    o = _new(ListOffsetsTopic)
+    o.name, pos = _r_str(buf, pos)
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ListOffsetsPartition_v4(buf, pos)
+        a.append(e)
+    o.partitions = a
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_ListOffsetsTopic_v4(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('ListOffsetsTopic', 'tags')
+    _w_str(out, o.name)
+    x = o.partitions
+    out += _P_i(len(x))
+    for e in x:
+        _e_ListOffsetsPartition_v4(e, out, parts)
+
+
+def _d_ListOffsetsTopic_v6(buf, pos):
+    o = _new(ListOffsetsTopic)
+    o.name, pos = _r_cstr(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ListOffsetsPartition_v6(buf, pos)
+        a.append(e)
+    o.partitions = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_ListOffsetsTopic_v6(o, out, parts):
+    _w_cstr(out, o.name)
+    x = o.partitions
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_ListOffsetsPartition_v6(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_ListOffsetsRequest_v1(buf, pos):
+    o = _new(ListOffsetsRequest)
+    (o.replica_id,) = _U_i(buf, pos)
+    pos += 4
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ListOffsetsTopic_v1(buf, pos)
+        a.append(e)
+    o.topics = a
+    o.isolation_level = 0
+    o.timeout_ms = 0
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_ListOffsetsRequest_v1(o, out, parts):
+    if o.isolation_level != 0:
+        raise _FieldVersionError('ListOffsetsRequest.IsolationLevel', '2+')
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('ListOffsetsRequest', 'tags')
+    out += _P_i(o.replica_id)
+    x = o.topics
+    out += _P_i(len(x))
+    for e in x:
+        _e_ListOffsetsTopic_v1(e, out, parts)
+
+
+def _d_ListOffsetsRequest_v2(buf, pos):
+    o = _new(ListOffsetsRequest)
+    (o.replica_id, o.isolation_level,) = _U_ib(buf, pos)
+    pos += 5
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ListOffsetsTopic_v1(buf, pos)
+        a.append(e)
+    o.topics = a
+    o.timeout_ms = 0
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_ListOffsetsRequest_v2(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('ListOffsetsRequest', 'tags')
+    out += _P_ib(o.replica_id, o.isolation_level)
+    x = o.topics
+    out += _P_i(len(x))
+    for e in x:
+        _e_ListOffsetsTopic_v1(e, out, parts)
+
+
+def _d_ListOffsetsRequest_v4(buf, pos):
+    o = _new(ListOffsetsRequest)
+    (o.replica_id, o.isolation_level,) = _U_ib(buf, pos)
+    pos += 5
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ListOffsetsTopic_v4(buf, pos)
+        a.append(e)
+    o.topics = a
+    o.timeout_ms = 0
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_ListOffsetsRequest_v4(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('ListOffsetsRequest', 'tags')
+    out += _P_ib(o.replica_id, o.isolation_level)
+    x = o.topics
+    out += _P_i(len(x))
+    for e in x:
+        _e_ListOffsetsTopic_v4(e, out, parts)
+
+
+def _d_ListOffsetsRequest_v6(buf, pos):
+    o = _new(ListOffsetsRequest)
+    (o.replica_id, o.isolation_level,) = _U_ib(buf, pos)
+    pos += 5
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ListOffsetsTopic_v6(buf, pos)
+        a.append(e)
+    o.topics = a
+    o.timeout_ms = 0
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_ListOffsetsRequest_v6(o, out, parts):
+    out += _P_ib(o.replica_id, o.isolation_level)
+    x = o.topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_ListOffsetsTopic_v6(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_ListOffsetsRequest_v10(buf, pos):
+    o = _new(ListOffsetsRequest)
+    (o.replica_id, o.isolation_level,) = _U_ib(buf, pos)
+    pos += 5
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ListOffsetsTopic_v6(buf, pos)
+        a.append(e)
+    o.topics = a
+    (o.timeout_ms,) = _U_i(buf, pos)
+    pos += 4
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_ListOffsetsRequest_v10(o, out, parts):
+    out += _P_ib(o.replica_id, o.isolation_level)
+    x = o.topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_ListOffsetsTopic_v6(e, out, parts)
+    out += _P_i(o.timeout_ms)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v1(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v1(buf, pos)
+
+
+def encode_v1(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v1(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 1) from None
+
+
+def decode_v2(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v2(buf, pos)
+
+
+def encode_v2(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v2(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 2) from None
+
+
+def decode_v3(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v2(buf, pos)
+
+
+def encode_v3(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v2(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 3) from None
+
+
+def decode_v4(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v4(buf, pos)
+
+
+def encode_v4(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v4(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 4) from None
+
+
+def decode_v5(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v4(buf, pos)
+
+
+def encode_v5(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v4(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 5) from None
+
+
+def decode_v6(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v6(buf, pos)
+
+
+def encode_v6(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v6(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 6) from None
+
+
+def decode_v7(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v6(buf, pos)
+
+
+def encode_v7(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v6(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 7) from None
+
+
+def decode_v8(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v6(buf, pos)
+
+
+def encode_v8(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v6(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 8) from None
+
+
+def decode_v9(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v6(buf, pos)
+
+
+def encode_v9(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v6(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 9) from None
+
+
+def decode_v10(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v10(buf, pos)
+
+
+def encode_v10(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v10(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 10) from None
+
+
+def decode_v11(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListOffsetsRequest_v10(buf, pos)
+
+
+def encode_v11(obj, out, parts):
+    try:
+        _e_ListOffsetsRequest_v10(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListOffsetsRequest', 11) from None
+
+
+MESSAGE = ListOffsetsRequest
+VERSIONS = range(1, 12)
+FLEXIBLE_MIN = 6
+DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10, 11: decode_v11}
+ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10, 11: encode_v11}

@@ -1,0 +1,234 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""ListPartitionReassignmentsResponse (api key 46): versions 0-0, flexible from v0."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_i = _Struct('>i')
+_U_i = _S_i.unpack_from
+_P_i = _S_i.pack
+_S_ih = _Struct('>ih')
+_U_ih = _S_ih.unpack_from
+_P_ih = _S_ih.pack
+
+
+class ListPartitionReassignmentsResponse:
+    """ListPartitionReassignmentsResponse, versions 0."""
+
+    __slots__ = ('throttle_time_ms', 'error_code', 'error_message', 'topics', 'unknown_tagged_fields',)
+
+    def __init__(self, *, throttle_time_ms=0, error_code=0, error_message='', topics=None, unknown_tagged_fields=None):
+        self.throttle_time_ms = throttle_time_ms
+        self.error_code = error_code
+        self.error_message = error_message
+        self.topics = [] if topics is None else topics
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.throttle_time_ms == other.throttle_time_ms
+                and self.error_code == other.error_code
+                and self.error_message == other.error_message
+                and self.topics == other.topics
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class OngoingTopicReassignment:
+    """OngoingTopicReassignment struct of ListPartitionReassignmentsResponse, versions 0+."""
+
+    __slots__ = ('name', 'partitions', 'unknown_tagged_fields',)
+
+    def __init__(self, *, name='', partitions=None, unknown_tagged_fields=None):
+        self.name = name
+        self.partitions = [] if partitions is None else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name == other.name
+                and self.partitions == other.partitions
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class OngoingPartitionReassignment:
+    """OngoingPartitionReassignment struct of ListPartitionReassignmentsResponse, versions 0+."""
+
+    __slots__ = ('partition_index', 'replicas', 'adding_replicas', 'removing_replicas', 'unknown_tagged_fields',)
+
+    def __init__(self, *, partition_index=0, replicas=None, adding_replicas=None, removing_replicas=None, unknown_tagged_fields=None):
+        self.partition_index = partition_index
+        self.replicas = [] if replicas is None else replicas
+        self.adding_replicas = [] if adding_replicas is None else adding_replicas
+        self.removing_replicas = [] if removing_replicas is None else removing_replicas
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.partition_index == other.partition_index
+                and self.replicas == other.replicas
+                and self.adding_replicas == other.adding_replicas
+                and self.removing_replicas == other.removing_replicas
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_OngoingPartitionReassignment_v0(buf, pos):
+    o = _new(OngoingPartitionReassignment)
+    (o.partition_index,) = _U_i(buf, pos)
+    pos += 4
+    n, pos = _r_calen(buf, pos)
+    o.replicas, pos = _r_fixed(buf, pos, n, 'i')
+    n, pos = _r_calen(buf, pos)
+    o.adding_replicas, pos = _r_fixed(buf, pos, n, 'i')
+    n, pos = _r_calen(buf, pos)
+    o.removing_replicas, pos = _r_fixed(buf, pos, n, 'i')
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_OngoingPartitionReassignment_v0(o, out, parts):
+    out += _P_i(o.partition_index)
+    x = o.replicas
+    _w_uvarint(out, len(x) + 1)
+    _w_fixed(out, 'i', x)
+    x = o.adding_replicas
+    _w_uvarint(out, len(x) + 1)
+    _w_fixed(out, 'i', x)
+    x = o.removing_replicas
+    _w_uvarint(out, len(x) + 1)
+    _w_fixed(out, 'i', x)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_OngoingTopicReassignment_v0(buf, pos):
+    o = _new(OngoingTopicReassignment)
+    o.name, pos = _r_cstr(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_OngoingPartitionReassignment_v0(buf, pos)
+        a.append(e)
+    o.partitions = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_OngoingTopicReassignment_v0(o, out, parts):
+    _w_cstr(out, o.name)
+    x = o.partitions
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_OngoingPartitionReassignment_v0(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_ListPartitionReassignmentsResponse_v0(buf, pos):
+    o = _new(ListPartitionReassignmentsResponse)
+    (o.throttle_time_ms, o.error_code,) = _U_ih(buf, pos)
+    pos += 6
+    o.error_message, pos = _r_cnstr(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_OngoingTopicReassignment_v0(buf, pos)
+        a.append(e)
+    o.topics = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_ListPartitionReassignmentsResponse_v0(o, out, parts):
+    out += _P_ih(o.throttle_time_ms, o.error_code)
+    _w_cnstr(out, o.error_message)
+    x = o.topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_OngoingTopicReassignment_v0(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v0(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ListPartitionReassignmentsResponse_v0(buf, pos)
+
+
+def encode_v0(obj, out, parts):
+    try:
+        _e_ListPartitionReassignmentsResponse_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ListPartitionReassignmentsResponse', 0) from None
+
+
+MESSAGE = ListPartitionReassignmentsResponse
+VERSIONS = range(0, 1)
+FLEXIBLE_MIN = 0
+DECODERS = {0: decode_v0}
+ENCODERS = {0: encode_v0}

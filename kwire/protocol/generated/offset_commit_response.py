@@ -1,0 +1,454 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""OffsetCommitResponse (api key 8): versions 2-10, flexible from v8."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_i = _Struct('>i')
+_U_i = _S_i.unpack_from
+_P_i = _S_i.pack
+_S_ih = _Struct('>ih')
+_U_ih = _S_ih.unpack_from
+_P_ih = _S_ih.pack
+
+
+class OffsetCommitResponse:
+    """OffsetCommitResponse, versions 2-10."""
+
+    __slots__ = ('throttle_time_ms', 'topics', 'unknown_tagged_fields',)
+
+    def __init__(self, *, throttle_time_ms=0, topics=None, unknown_tagged_fields=None):
+        self.throttle_time_ms = throttle_time_ms
+        self.topics = [] if topics is None else topics
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.throttle_time_ms == other.throttle_time_ms
+                and self.topics == other.topics
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class OffsetCommitResponseTopic:
+    """OffsetCommitResponseTopic struct of OffsetCommitResponse, versions 0+."""
+
+    __slots__ = ('name', 'topic_id', 'partitions', 'unknown_tagged_fields',)
+
+    def __init__(self, *, name='', topic_id=_ZERO_UUID, partitions=None, unknown_tagged_fields=None):
+        self.name = name
+        self.topic_id = topic_id
+        self.partitions = [] if partitions is None else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name == other.name
+                and self.topic_id == other.topic_id
+                and self.partitions == other.partitions
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class OffsetCommitResponsePartition:
+    """OffsetCommitResponsePartition struct of OffsetCommitResponse, versions 0+."""
+
+    __slots__ = ('partition_index', 'error_code', 'unknown_tagged_fields',)
+
+    def __init__(self, *, partition_index=0, error_code=0, unknown_tagged_fields=None):
+        self.partition_index = partition_index
+        self.error_code = error_code
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.partition_index == other.partition_index
+                and self.error_code == other.error_code
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_OffsetCommitResponsePartition_v2(buf, pos):
+    o = _new(OffsetCommitResponsePartition)
+    (o.partition_index, o.error_code,) = _U_ih(buf, pos)
+    pos += 6
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_OffsetCommitResponsePartition_v2(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('OffsetCommitResponsePartition', 'tags')
+    out += _P_ih(o.partition_index, o.error_code)
+
+
+def _d_OffsetCommitResponsePartition_v8(buf, pos):
+    o = _new(OffsetCommitResponsePartition)
+    (o.partition_index, o.error_code,) = _U_ih(buf, pos)
+    pos += 6
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_OffsetCommitResponsePartition_v8(o, out, parts):
+    out += _P_ih(o.partition_index, o.error_code)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_OffsetCommitResponseTopic_v2(buf, pos):
+    o = _new(OffsetCommitResponseTopic)
+    o.name, pos = _r_str(buf, pos)
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_OffsetCommitResponsePartition_v2(buf, pos)
+        a.append(e)
+    o.partitions = a
+    o.topic_id = _ZERO_UUID
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_OffsetCommitResponseTopic_v2(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('OffsetCommitResponseTopic', 'tags')
+    _w_str(out, o.name)
+    x = o.partitions
+    out += _P_i(len(x))
+    for e in x:
+        _e_OffsetCommitResponsePartition_v2(e, out, parts)
+
+
+def _d_OffsetCommitResponseTopic_v8(buf, pos):
+    o = _new(OffsetCommitResponseTopic)
+    o.name, pos = _r_cstr(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_OffsetCommitResponsePartition_v8(buf, pos)
+        a.append(e)
+    o.partitions = a
+    o.topic_id = _ZERO_UUID
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_OffsetCommitResponseTopic_v8(o, out, parts):
+    _w_cstr(out, o.name)
+    x = o.partitions
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_OffsetCommitResponsePartition_v8(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_OffsetCommitResponseTopic_v10(buf, pos):
+    o = _new(OffsetCommitResponseTopic)
+    o.topic_id, pos = _r_uuid(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_OffsetCommitResponsePartition_v8(buf, pos)
+        a.append(e)
+    o.partitions = a
+    o.name = ''
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_OffsetCommitResponseTopic_v10(o, out, parts):
+    out += o.topic_id.bytes
+    x = o.partitions
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_OffsetCommitResponsePartition_v8(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_OffsetCommitResponse_v2(buf, pos):
+    o = _new(OffsetCommitResponse)
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_OffsetCommitResponseTopic_v2(buf, pos)
+        a.append(e)
+    o.topics = a
+    o.throttle_time_ms = 0
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_OffsetCommitResponse_v2(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('OffsetCommitResponse', 'tags')
+    x = o.topics
+    out += _P_i(len(x))
+    for e in x:
+        _e_OffsetCommitResponseTopic_v2(e, out, parts)
+
+
+def _d_OffsetCommitResponse_v3(buf, pos):
+    o = _new(OffsetCommitResponse)
+    (o.throttle_time_ms,) = _U_i(buf, pos)
+    pos += 4
+    n, pos = _r_alen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_OffsetCommitResponseTopic_v2(buf, pos)
+        a.append(e)
+    o.topics = a
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_OffsetCommitResponse_v3(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('OffsetCommitResponse', 'tags')
+    out += _P_i(o.throttle_time_ms)
+    x = o.topics
+    out += _P_i(len(x))
+    for e in x:
+        _e_OffsetCommitResponseTopic_v2(e, out, parts)
+
+
+def _d_OffsetCommitResponse_v8(buf, pos):
+    o = _new(OffsetCommitResponse)
+    (o.throttle_time_ms,) = _U_i(buf, pos)
+    pos += 4
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_OffsetCommitResponseTopic_v8(buf, pos)
+        a.append(e)
+    o.topics = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_OffsetCommitResponse_v8(o, out, parts):
+    out += _P_i(o.throttle_time_ms)
+    x = o.topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_OffsetCommitResponseTopic_v8(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_OffsetCommitResponse_v10(buf, pos):
+    o = _new(OffsetCommitResponse)
+    (o.throttle_time_ms,) = _U_i(buf, pos)
+    pos += 4
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_OffsetCommitResponseTopic_v10(buf, pos)
+        a.append(e)
+    o.topics = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_OffsetCommitResponse_v10(o, out, parts):
+    out += _P_i(o.throttle_time_ms)
+    x = o.topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_OffsetCommitResponseTopic_v10(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v2(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_OffsetCommitResponse_v2(buf, pos)
+
+
+def encode_v2(obj, out, parts):
+    try:
+        _e_OffsetCommitResponse_v2(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('OffsetCommitResponse', 2) from None
+
+
+def decode_v3(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_OffsetCommitResponse_v3(buf, pos)
+
+
+def encode_v3(obj, out, parts):
+    try:
+        _e_OffsetCommitResponse_v3(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('OffsetCommitResponse', 3) from None
+
+
+def decode_v4(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_OffsetCommitResponse_v3(buf, pos)
+
+
+def encode_v4(obj, out, parts):
+    try:
+        _e_OffsetCommitResponse_v3(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('OffsetCommitResponse', 4) from None
+
+
+def decode_v5(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_OffsetCommitResponse_v3(buf, pos)
+
+
+def encode_v5(obj, out, parts):
+    try:
+        _e_OffsetCommitResponse_v3(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('OffsetCommitResponse', 5) from None
+
+
+def decode_v6(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_OffsetCommitResponse_v3(buf, pos)
+
+
+def encode_v6(obj, out, parts):
+    try:
+        _e_OffsetCommitResponse_v3(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('OffsetCommitResponse', 6) from None
+
+
+def decode_v7(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_OffsetCommitResponse_v3(buf, pos)
+
+
+def encode_v7(obj, out, parts):
+    try:
+        _e_OffsetCommitResponse_v3(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('OffsetCommitResponse', 7) from None
+
+
+def decode_v8(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_OffsetCommitResponse_v8(buf, pos)
+
+
+def encode_v8(obj, out, parts):
+    try:
+        _e_OffsetCommitResponse_v8(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('OffsetCommitResponse', 8) from None
+
+
+def decode_v9(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_OffsetCommitResponse_v8(buf, pos)
+
+
+def encode_v9(obj, out, parts):
+    try:
+        _e_OffsetCommitResponse_v8(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('OffsetCommitResponse', 9) from None
+
+
+def decode_v10(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_OffsetCommitResponse_v10(buf, pos)
+
+
+def encode_v10(obj, out, parts):
+    try:
+        _e_OffsetCommitResponse_v10(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('OffsetCommitResponse', 10) from None
+
+
+MESSAGE = OffsetCommitResponse
+VERSIONS = range(2, 11)
+FLEXIBLE_MIN = 8
+DECODERS = {2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10}
+ENCODERS = {2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10}

@@ -1,0 +1,119 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""PushTelemetryRequest (api key 72): versions 0-0, flexible from v0."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_iob = _Struct('>i?b')
+_U_iob = _S_iob.unpack_from
+_P_iob = _S_iob.pack
+
+
+class PushTelemetryRequest:
+    """PushTelemetryRequest, versions 0."""
+
+    __slots__ = ('client_instance_id', 'subscription_id', 'terminating', 'compression_type', 'metrics', 'unknown_tagged_fields',)
+
+    def __init__(self, *, client_instance_id=_ZERO_UUID, subscription_id=0, terminating=False, compression_type=0, metrics=b'', unknown_tagged_fields=None):
+        self.client_instance_id = client_instance_id
+        self.subscription_id = subscription_id
+        self.terminating = terminating
+        self.compression_type = compression_type
+        self.metrics = metrics
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.client_instance_id == other.client_instance_id
+                and self.subscription_id == other.subscription_id
+                and self.terminating == other.terminating
+                and self.compression_type == other.compression_type
+                and self.metrics == other.metrics
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_PushTelemetryRequest_v0(buf, pos):
+    o = _new(PushTelemetryRequest)
+    o.client_instance_id, pos = _r_uuid(buf, pos)
+    (o.subscription_id, o.terminating, o.compression_type,) = _U_iob(buf, pos)
+    pos += 6
+    o.metrics, pos = _r_cbytes(buf, pos)
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_PushTelemetryRequest_v0(o, out, parts):
+    out += o.client_instance_id.bytes
+    out += _P_iob(o.subscription_id, o.terminating, o.compression_type)
+    _w_cbytes(out, o.metrics)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v0(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_PushTelemetryRequest_v0(buf, pos)
+
+
+def encode_v0(obj, out, parts):
+    try:
+        _e_PushTelemetryRequest_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('PushTelemetryRequest', 0) from None
+
+
+MESSAGE = PushTelemetryRequest
+VERSIONS = range(0, 1)
+FLEXIBLE_MIN = 0
+DECODERS = {0: decode_v0}
+ENCODERS = {0: encode_v0}

