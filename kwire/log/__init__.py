@@ -1,1 +1,24 @@
-"""kwire.log"""
+"""kwire.log: Kafka's on-disk log -- segments, indexes, recovery, retention, producer state.
+
+Synchronous file I/O, called from the broker's event loop; time is always
+passed in (``now_ms``). Entry points: ``LogManager`` (all partitions of the
+broker) and ``PartitionLog`` (one partition). See each module's docstring.
+"""
+
+from .config import LogConfig
+from .manager import LogManager
+from .partition_log import READ_COMMITTED, READ_UNCOMMITTED, AppendResult, PartitionLog, ReadResult
+from .region import FileRegion
+from .validate import AppendOrigin
+
+__all__ = [
+    "AppendOrigin",
+    "AppendResult",
+    "FileRegion",
+    "LogConfig",
+    "LogManager",
+    "PartitionLog",
+    "READ_COMMITTED",
+    "READ_UNCOMMITTED",
+    "ReadResult",
+]

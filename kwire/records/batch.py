@@ -28,8 +28,7 @@ partition_leader_epoch in place without recomputing it. Rewriting
 max_timestamp (LogAppendTime) changes covered bytes, so the CRC is recomputed.
 
 Invariants: functions take a buffer and the position of a batch in it; they do
-not copy the batch. ``iter_batches`` stops at the first incomplete batch and
-reports where the valid prefix ends, which is how recovery finds a torn tail.
+not copy the batch. ``iter_batches`` stops at the first incomplete batch.
 """
 
 from __future__ import annotations
@@ -161,8 +160,7 @@ def iter_batches(buf, start: int = 0, end: int | None = None) -> Iterator[BatchS
     """Yield each complete batch in ``buf[start:end]``; stop at the first incomplete one.
 
     Only sizes are checked here (a header that fits and a length that fits);
-    callers validate magic and CRC as they need to. Use ``valid_prefix`` when
-    the end of the valid region matters.
+    callers validate magic and CRC as they need to.
     """
     if end is None:
         end = len(buf)

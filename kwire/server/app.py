@@ -121,6 +121,10 @@ def serve(config: BrokerConfig) -> int:
 
     try:
         loop.run_until_complete(main())
+    except OSError as e:
+        log.error("cannot serve: %s", e)
+        server.broker.close()
+        return 1
     finally:
         loop.close()
     return 0

@@ -18,13 +18,18 @@ condition holds or a deadline passes. aiokafka is driven with ``asyncio.run``
 per operation (each a fresh event loop, as a test would do).
 
 kcat helpers live here too (``kcat(...)``) so the kcat tests and the golden
-capture script share them.
+capture script share them, and ``stored_batches`` reads the batch headers a
+broker wrote to its data directory (Kafka's layout: ``<dir>/<topic>-<p>/*.log``)
+so a test can check which codec really reached the broker.
 """
 
 from __future__ import annotations
 
 import asyncio
+import glob
+import os
 import shutil
+import struct
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -116,6 +121,47 @@ def make_msgs(n: int, *, tag: str = "m", base_ts: int | None = None, value_size:
         msgs.append(Msg(key=f"key-{i % 17}".encode(), value=value, headers=headers,
                         timestamp=base_ts + i))
     return msgs
+
+
+CODEC_IDS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
+
+
+@dataclass(frozen=True)
+class StoredBatch:
+    partition: int
+    base_offset: int
+    last_offset: int
+    record_count: int
+    codec: str
+    base_timestamp: int
+    max_timestamp: int
+
+
+def stored_batches(data_dir: str, topic: str) -> list[StoredBatch]:
+    """Batch headers in ``<data_dir>/<topic>-<partition>/*.log``, read straight from the files.
+
+    v2 batch header: base_offset i64 @0, batch_length i32 @8, attributes i16 @21,
+    last_offset_delta i32 @23, base_timestamp i64 @27, max_timestamp i64 @35,
+    records_count i32 @57; the next batch starts 12 + batch_length further on.
+    """
+    names = {v: k for k, v in CODEC_IDS.items()}
+    out = []
+    for d in glob.glob(os.path.join(glob.escape(data_dir), glob.escape(topic) + "-*")):
+        part = d.rsplit("-", 1)[1]
+        if not part.isdigit():
+            continue
+        for path in sorted(glob.glob(os.path.join(glob.escape(d), "*.log"))):
+            with open(path, "rb") as f:
+                data = f.read()
+            pos = 0
+            while pos + 61 <= len(data):
+                base, length = struct.unpack_from(">qi", data, pos)
+                attrs, lod, bts, mts = struct.unpack_from(">hiqq", data, pos + 21)
+                (count,) = struct.unpack_from(">i", data, pos + 57)
+                out.append(StoredBatch(int(part), base, base + lod, count,
+                                       names.get(attrs & 7, str(attrs & 7)), bts, mts))
+                pos += 12 + length
+    return sorted(out, key=lambda b: (b.partition, b.base_offset))
 
 
 # --------------------------------------------------------------------------

@@ -19,9 +19,12 @@ from __future__ import annotations
 import random
 import time
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 from kafka.partitioner.default import murmur2
+
+from kwire.records import batch
 
 try:
     from . import javaclient
@@ -33,6 +36,7 @@ pytestmark = [pytest.mark.java, pytest.mark.timeout(600)]
 PARTITIONS = 3
 COUNT = 240
 ZERO_UUID = "AAAAAAAAAAAAAAAAAAAAAA"  # Uuid.ZERO_UUID.toString()
+CODECS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}  # batch attribute bits 0-2
 
 
 def make_records(seed: int):
@@ -70,6 +74,18 @@ def make_records(seed: int):
         records.append([key, value, headers, ts])
     records[COUNT // 3][3] = base + 100 * COUNT + 5_000
     return [tuple(r) for r in records]
+
+
+def stored_batches(data_dir, topic: str) -> dict:
+    """partition -> headers of the batches in its segment files (Kafka's on-disk layout)."""
+    out = {}
+    for p in range(PARTITIONS):
+        hs = []
+        for seg in sorted((Path(data_dir) / f"{topic}-{p}").glob("*.log")):
+            buf = seg.read_bytes()
+            hs += [span.header for span in batch.iter_batches(buf)]
+        out[p] = hs
+    return out
 
 
 def expected_partition(key: bytes) -> int:
@@ -142,6 +158,10 @@ def test_java_produce_consume_admin(broker, topic_name, tmp_path, compression):
     assert set(per_partition_offsets) == set(range(PARTITIONS))
     part_records = by_partition(records, sent)
     ends = {p: len(part_records[p]) for p in range(PARTITIONS)}
+    batches = stored_batches(broker.data_dir, topic_name)
+    for p, hs in batches.items():
+        assert {h.compression for h in hs} == {CODECS[compression]}, f"partition {p}: stored codecs"
+        assert sum(h.records_count for h in hs) == ends[p]
 
     # -- consumer: assign + seekToBeginning, read_uncommitted --------------------------
     spec = ",".join(f"{p}=b:{ends[p]}" for p in range(PARTITIONS))
@@ -156,6 +176,9 @@ def test_java_produce_consume_admin(broker, topic_name, tmp_path, compression):
     # -- consumer: seek into the middle of a batch (the producer batched these
     #    records, so an offset one past the middle is almost surely inside one) --
     start = {p: ends[p] // 2 + 1 for p in range(PARTITIONS)}
+    inside = [p for p in range(PARTITIONS)
+              if any(h.base_offset < start[p] <= h.last_offset for h in batches[p])]
+    assert inside, f"no seek offset {start} falls inside a stored batch; the step tests nothing"
     spec = ",".join(f"{p}={start[p]}:{ends[p]}" for p in range(PARTITIONS))
     lines = javaclient.run("consume", broker.bootstrap, topic_name, "read_committed", spec)
     check_consumed(lines, part_records, start)

@@ -11,9 +11,11 @@ import cramjam
 import lz4.frame
 import pytest
 import zstandard
+from crc32c import crc32c
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kwire.records import batch
 from kwire.records.builder import build_batch
 from kwire.records.compression import (
     GZIP,
@@ -74,9 +76,6 @@ def test_snappy_xerial_batch_decodes():
     records = build_batch([(b"k", b"v" * 100, [], 1)] * 3)
     body = records[61:]
     # Re-frame the records section by hand and splice it into a SNAPPY batch.
-    from kwire.records import batch
-    from crc32c import crc32c
-
     framed = _xerial(body, 16)
     buf = bytearray(records[:61] + framed)
     struct.pack_into(">i", buf, batch.BATCH_LENGTH, len(buf) - batch.LOG_OVERHEAD)

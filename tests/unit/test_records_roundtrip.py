@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,6 +20,7 @@ from kwire.records.decode import (
     iter_records,
     summarize_batch,
 )
+from kwire.records.errors import CorruptRecordError
 from kwire.records.varint import encode_varint, read_varint, read_varlong, size_of_varint
 
 CODECS = [NONE, GZIP, SNAPPY, LZ4, ZSTD]
@@ -74,8 +78,6 @@ def test_many_records(codec):
 @pytest.mark.parametrize("codec", CODECS)
 def test_large_values_span_codec_blocks(codec):
     # > 64 KiB (LZ4 block) and > 32 KiB (xerial snappy block), incompressible tail
-    import os
-
     items = [(b"k", bytes(200_000), [], 1), (None, os.urandom(100_000), [], 2)]
     _check_round_trip(items, codec)
 
@@ -139,8 +141,6 @@ def test_item_shapes_and_default_timestamp():
     assert recs[1].headers == [("k", b"v")]
     assert recs[2][2:5] == (b"a", b"b", [("h", None)])
     # wall clock default
-    import time
-
     before = int(time.time() * 1000)
     (only,) = decode_batch(build_batch([(None, b"v")])).records
     assert before <= only.timestamp <= int(time.time() * 1000)
@@ -201,8 +201,6 @@ def test_decode_batches_truncated_tail():
     buf = build_batch([(b"a", b"1", [], 1)]) + build_batch([(b"b", b"2", [], 2)])[:-3]
     assert len(decode_batches(buf, allow_truncated=True)) == 1
     assert len(list(iter_records(buf, allow_truncated=True))) == 1
-    from kwire.records.errors import CorruptRecordError
-
     with pytest.raises(CorruptRecordError):
         decode_batches(buf)
 

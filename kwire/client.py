@@ -1,0 +1,778 @@
+"""A small synchronous Kafka client for kwire's command-line tools.
+
+``KafkaClient`` speaks the wire protocol over plain blocking sockets with
+kwire's own codec (``kwire.protocol.codec``), no third-party Kafka library.
+It is a *tool* client, not a full Kafka client:
+
+* every new connection starts with ApiVersions; each API is then used at the
+  highest version both the broker and the codec support;
+* Metadata tells which node leads which partition, and the client keeps one
+  connection per broker node (admin requests go to the controller);
+* one request at a time, no pipelining, no consumer groups, no idempotent or
+  transactional producing, no SASL/TLS;
+* no retries except one: a request that fails because a cached connection
+  turned out to be dead is sent again on a fresh connection (a Produce is
+  only resent when it never reached the socket, so it cannot be duplicated).
+
+Errors: any non-zero error code in a response raises ``KafkaClientError``
+carrying the code, Kafka's name for it and the broker's message; failing to
+connect or losing a connection raises ``KafkaConnectionError`` (a subclass,
+code NETWORK_EXCEPTION). Partition-level errors that suggest stale metadata
+(NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION, ...) also drop the
+cached metadata so that the next call looks the leader up again.
+
+Usage::
+
+    with KafkaClient("127.0.0.1:9092") as c:
+        c.create_topics([NewTopic("events", num_partitions=3)])
+        base = c.produce("events", 0, build_batch([(b"k", b"v")]), acks=-1)
+        records = c.fetch("events", 0, base, max_wait_ms=100)
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from kwire import __version__
+from kwire.protocol import codec
+from kwire.protocol.errors import ErrorCode
+from kwire.protocol.generated.api_versions_request import ApiVersionsRequest
+from kwire.protocol.generated.create_partitions_request import (
+    CreatePartitionsRequest,
+    CreatePartitionsTopic,
+)
+from kwire.protocol.generated.create_topics_request import (
+    CreatableTopic,
+    CreatableTopicConfig,
+    CreatableReplicaAssignment,
+    CreateTopicsRequest,
+)
+from kwire.protocol.generated.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
+from kwire.protocol.generated.describe_configs_request import (
+    DescribeConfigsRequest,
+    DescribeConfigsResource,
+)
+from kwire.protocol.generated.fetch_request import FetchPartition, FetchRequest, FetchTopic
+from kwire.protocol.generated.incremental_alter_configs_request import (
+    AlterableConfig,
+    AlterConfigsResource,
+    IncrementalAlterConfigsRequest,
+)
+from kwire.protocol.generated.list_offsets_request import (
+    ListOffsetsPartition,
+    ListOffsetsRequest,
+    ListOffsetsTopic,
+)
+from kwire.protocol.generated.metadata_request import MetadataRequest, MetadataRequestTopic
+from kwire.protocol.generated.produce_request import (
+    PartitionProduceData,
+    ProduceRequest,
+    TopicProduceData,
+)
+from kwire.protocol.primitives import ProtocolError
+
+__all__ = [
+    "KafkaClient", "KafkaClientError", "KafkaConnectionError", "NewTopic",
+    "BrokerInfo", "PartitionInfo", "TopicInfo", "ClusterInfo", "ConfigEntry", "FetchedPartition",
+    "parse_bootstrap", "EARLIEST_TIMESTAMP", "LATEST_TIMESTAMP",
+    "RESOURCE_TOPIC", "RESOURCE_BROKER", "CONFIG_SOURCE_NAMES",
+]
+
+API_PRODUCE, API_FETCH, API_LIST_OFFSETS, API_METADATA = 0, 1, 2, 3
+API_API_VERSIONS, API_CREATE_TOPICS, API_DELETE_TOPICS = 18, 19, 20
+API_DESCRIBE_CONFIGS, API_CREATE_PARTITIONS, API_INCREMENTAL_ALTER_CONFIGS = 32, 37, 44
+
+#: ListOffsets special timestamps.
+LATEST_TIMESTAMP = -1
+EARLIEST_TIMESTAMP = -2
+
+#: ConfigResource.Type ids used by DescribeConfigs / IncrementalAlterConfigs.
+RESOURCE_TOPIC = 2
+RESOURCE_BROKER = 4
+
+#: DescribeConfigs ``config_source`` codes, by Kafka's ConfigSource names.
+CONFIG_SOURCE_NAMES = {
+    0: "UNKNOWN", 1: "DYNAMIC_TOPIC_CONFIG", 2: "DYNAMIC_BROKER_CONFIG",
+    3: "DYNAMIC_DEFAULT_BROKER_CONFIG", 4: "STATIC_BROKER_CONFIG", 5: "DEFAULT_CONFIG",
+    6: "DYNAMIC_BROKER_LOGGER_CONFIG", 7: "CLIENT_METRICS_CONFIG", 8: "GROUP_CONFIG",
+}
+_DEFAULT_CONFIG = 5
+
+# IncrementalAlterConfigs operations.
+_OP_SET, _OP_DELETE = 0, 1
+
+# Versions from which a request names topics by id only.
+_PRODUCE_TOPIC_ID_MIN = 13
+_FETCH_TOPIC_ID_MIN = 13
+
+# Errors after which cached leaders may be wrong.
+_STALE_METADATA = {
+    ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.LEADER_NOT_AVAILABLE,
+    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.UNKNOWN_TOPIC_ID,
+    ErrorCode.FENCED_LEADER_EPOCH, ErrorCode.UNKNOWN_LEADER_EPOCH, ErrorCode.NOT_CONTROLLER,
+}
+
+_I32 = struct.Struct(">i")
+_ZERO_UUID = uuid.UUID(int=0)
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+class KafkaClientError(Exception):
+    """A Kafka error code in a response (or a client-side failure mapped to one)."""
+
+    def __init__(self, code: int, message: str | None = None) -> None:
+        self.code = int(code)
+        try:
+            self.name = ErrorCode(self.code).name
+        except ValueError:
+            self.name = f"ERROR_{self.code}"
+        self.message = message or None
+        super().__init__(f"{self.name}: {message}" if message else self.name)
+
+
+class KafkaConnectionError(KafkaClientError):
+    """Could not connect to a broker, or the connection broke mid-request."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.NETWORK_EXCEPTION, message)
+
+    def __str__(self) -> str:
+        return self.message or "connection failed"
+
+
+def _check(code: int, message: str | None = None, context: str = "") -> None:
+    if code:
+        text = message or ""
+        if context:
+            text = f"{context}: {text}" if text else context
+        raise KafkaClientError(code, text or None)
+
+
+# -- result types ---------------------------------------------------------------------------
+
+@dataclass
+class NewTopic:
+    name: str
+    num_partitions: int = -1  # -1: the broker's num.partitions (CreateTopics v4+)
+    replication_factor: int = -1  # -1: the broker's default.replication.factor
+    configs: dict[str, str] = field(default_factory=dict)
+    #: optional manual assignment: partition -> broker ids
+    assignments: dict[int, list[int]] | None = None
+
+
+@dataclass
+class BrokerInfo:
+    node_id: int
+    host: str
+    port: int
+    rack: str | None = None
+
+
+@dataclass
+class PartitionInfo:
+    partition: int
+    leader: int
+    leader_epoch: int
+    replicas: list[int]
+    isr: list[int]
+    offline_replicas: list[int]
+    error_code: int = 0
+
+
+@dataclass
+class TopicInfo:
+    name: str
+    topic_id: uuid.UUID
+    is_internal: bool
+    partitions: dict[int, PartitionInfo]
+    error_code: int = 0
+
+
+@dataclass
+class ClusterInfo:
+    cluster_id: str | None
+    controller_id: int
+    brokers: dict[int, BrokerInfo]
+    topics: dict[str, TopicInfo]
+
+
+@dataclass
+class ConfigEntry:
+    name: str
+    value: str | None
+    source: int
+    read_only: bool
+    is_sensitive: bool
+
+    @property
+    def is_default(self) -> bool:
+        return self.source == _DEFAULT_CONFIG
+
+    @property
+    def source_name(self) -> str:
+        return CONFIG_SOURCE_NAMES.get(self.source, str(self.source))
+
+
+@dataclass
+class FetchedPartition:
+    partition: int
+    high_watermark: int
+    last_stable_offset: int
+    log_start_offset: int
+    records: bytes  # raw record batches; the last one may be truncated
+
+
+def parse_bootstrap(bootstrap: str) -> list[tuple[str, int]]:
+    """``"host:port[,host:port...]"`` -> addresses; ``ValueError`` when malformed."""
+    out = []
+    for item in bootstrap.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, sep, port = item.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"bad bootstrap address {item!r} (expected host:port)")
+        out.append((host.strip("[]"), int(port)))
+    if not out:
+        raise ValueError("empty bootstrap server list")
+    return out
+
+
+# -- one connection -----------------------------------------------------------------------
+
+class _Connection:
+    """A blocking socket to one broker plus the API versions agreed on it."""
+
+    def __init__(self, host: str, port: int, client_id: str, timeout: float) -> None:
+        self.host = host
+        self.port = port
+        self.client_id = client_id
+        self.timeout = timeout
+        self.sock: socket.socket | None = None
+        self.versions: dict[int, tuple[int, int]] = {}  # api key -> broker's (min, max)
+        self._correlation_id = 0
+        self.used = False  # has completed at least one request since connecting
+
+    def __repr__(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.sock is not None
+
+    def open(self) -> None:
+        try:
+            self.sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
+        except OSError as e:
+            self.sock = None
+            raise KafkaConnectionError(f"cannot connect to {self}: {e.strerror or e}") from None
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.used = False
+        try:
+            self._negotiate()
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.sock is not None:
+            try:
+                self.sock.close()
+            finally:
+                self.sock = None
+
+    def _negotiate(self) -> None:
+        """ApiVersions at our newest version; fall back as Kafka's clients do."""
+        spec = codec.APIS[API_API_VERSIONS]
+        version = spec.max_version
+        for _ in range(2):
+            req = ApiVersionsRequest(client_software_name="kwire-cli",
+                                     client_software_version=__version__)
+            try:
+                cid = self.send(API_API_VERSIONS, version, req)
+                frame = self._read_frame()
+            except OSError as e:
+                raise KafkaConnectionError(
+                    f"ApiVersions with {self} failed: {e.strerror or e}") from None
+            try:
+                got, resp = codec.decode_response(API_API_VERSIONS, version, frame)
+            except ProtocolError:
+                # A broker that does not know our version answers in v0.
+                got, resp = codec.decode_response(API_API_VERSIONS, 0, frame)
+            if got != cid:
+                raise KafkaConnectionError(
+                    f"{self}: ApiVersions correlation id {got}, expected {cid}")
+            ranges = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys or ()}
+            if resp.error_code == ErrorCode.UNSUPPORTED_VERSION and API_API_VERSIONS in ranges:
+                theirs = ranges[API_API_VERSIONS][1]
+                if theirs < version:
+                    version = max(theirs, spec.min_version)
+                    continue
+            _check(resp.error_code, None, f"ApiVersions from {self}")
+            self.versions = ranges
+            return
+        raise KafkaClientError(ErrorCode.UNSUPPORTED_VERSION,
+                               f"no common ApiVersions version with {self}")
+
+    def version_for(self, api_key: int) -> int:
+        """The highest version of ``api_key`` both this broker and the codec support."""
+        spec = codec.APIS.get(api_key)
+        name = spec.name if spec else f"api key {api_key}"
+        theirs = self.versions.get(api_key)
+        if spec is None or theirs is None:
+            raise KafkaClientError(ErrorCode.UNSUPPORTED_VERSION,
+                                   f"broker {self} does not support {name}")
+        lo = max(spec.min_version, theirs[0])
+        hi = min(spec.max_version, theirs[1])
+        if hi < lo:
+            raise KafkaClientError(
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"{name}: broker {self} supports v{theirs[0]}-{theirs[1]}, "
+                f"this client v{spec.min_version}-{spec.max_version}")
+        return hi
+
+    def send(self, api_key: int, version: int, obj) -> int:
+        self._correlation_id = (self._correlation_id + 1) & 0x7FFFFFFF
+        frame = codec.encode_request(api_key, version, self._correlation_id, self.client_id, obj)
+        assert self.sock is not None
+        self.sock.sendall(frame)
+        return self._correlation_id
+
+    def receive(self, api_key: int, version: int, correlation_id: int):
+        frame = self._read_frame()
+        got, resp = codec.decode_response(api_key, version, frame)
+        if got != correlation_id:
+            raise KafkaConnectionError(
+                f"{self}: response correlation id {got}, expected {correlation_id}")
+        self.used = True
+        return resp
+
+    def _read_frame(self) -> memoryview:
+        (size,) = _I32.unpack(self._read_exact(4))
+        if size < 4:
+            raise KafkaConnectionError(f"{self}: bad response size {size}")
+        return memoryview(self._read_exact(size))
+
+    def _read_exact(self, n: int) -> bytearray:
+        assert self.sock is not None
+        buf = bytearray(n)
+        view = memoryview(buf)
+        got = 0
+        while got < n:
+            k = self.sock.recv_into(view[got:])
+            if k == 0:
+                raise ConnectionResetError("connection closed by the broker")
+            got += k
+        return buf
+
+
+# -- the client --------------------------------------------------------------------------------
+
+class KafkaClient:
+    """Blocking request/response client for one cluster (see the module docstring)."""
+
+    def __init__(self, bootstrap: str = "127.0.0.1:9092", client_id: str = "kwire-cli",
+                 timeout: float = 30) -> None:
+        self.bootstrap = parse_bootstrap(bootstrap)
+        self.client_id = client_id
+        self.timeout = timeout
+        self._conns: dict[tuple[str, int], _Connection] = {}
+        self._brokers: dict[int, BrokerInfo] = {}
+        self._controller_id = -1
+        self._topics: dict[str, TopicInfo] = {}  # metadata cache for leader lookups
+
+    def __enter__(self) -> "KafkaClient":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for conn in self._conns.values():
+            conn.close()
+        self._conns.clear()
+
+    # -- connections and raw requests ---------------------------------------------------------
+
+    def _connection(self, node: int | None) -> _Connection:
+        """An open connection to ``node`` (None: any bootstrap server)."""
+        if node is None:
+            for conn in self._conns.values():
+                if conn.is_open:
+                    return conn
+            errors = []
+            for host, port in self.bootstrap:
+                conn = self._conn_to(host, port)
+                try:
+                    conn.open()
+                    return conn
+                except KafkaConnectionError as e:
+                    errors.append(str(e))
+            raise KafkaConnectionError("; ".join(errors))
+        if node not in self._brokers:
+            self.metadata([])
+        info = self._brokers.get(node)
+        if info is None:
+            raise KafkaClientError(ErrorCode.BROKER_NOT_AVAILABLE,
+                                   f"broker {node} is not in the cluster metadata")
+        conn = self._conn_to(info.host, info.port)
+        if not conn.is_open:
+            conn.open()
+        return conn
+
+    def _conn_to(self, host: str, port: int) -> _Connection:
+        conn = self._conns.get((host, port))
+        if conn is None:
+            conn = self._conns[(host, port)] = _Connection(host, port, self.client_id, self.timeout)
+        return conn
+
+    def api_version(self, api_key: int, node: int | None = None) -> int:
+        """The version ``request`` will use for ``api_key`` on ``node``."""
+        return self._connection(node).version_for(api_key)
+
+    def request(self, api_key: int, obj, *, node: int | None = None, version: int | None = None,
+                expect_response: bool = True, wait_s: float | None = None):
+        """Send ``obj`` (a request of ``api_key``) and return the decoded response.
+
+        ``version`` defaults to the negotiated one; pass it when ``obj`` was
+        built for a version chosen with ``api_version``. ``expect_response``
+        False is for acks=0 produce (returns None). ``wait_s`` lengthens the
+        socket timeout for requests the broker may hold (long-poll fetch).
+        """
+        for attempt in (0, 1):
+            conn = self._connection(node)
+            v = conn.version_for(api_key) if version is None else version
+            sent = False
+            try:
+                conn.sock.settimeout(self.timeout + (wait_s or 0))
+                cid = conn.send(api_key, v, obj)
+                sent = True
+                if not expect_response:
+                    return None
+                return conn.receive(api_key, v, cid)
+            except ProtocolError as e:
+                conn.close()
+                raise KafkaConnectionError(
+                    f"malformed {codec.APIS[api_key].name} v{v} response from {conn}: {e}") from None
+            except (OSError, KafkaConnectionError) as e:
+                was_used = conn.used
+                conn.close()
+                retry = attempt == 0 and was_used and (not sent or api_key != API_PRODUCE)
+                if not retry:
+                    if isinstance(e, KafkaConnectionError):
+                        raise
+                    what = "timed out" if isinstance(e, socket.timeout) else (e.strerror or str(e))
+                    raise KafkaConnectionError(
+                        f"{codec.APIS[api_key].name} request to {conn} failed: {what}") from None
+                # The cached connection was dead (idle timeout, broker restart): reconnect.
+        raise AssertionError("unreachable")
+
+    # -- metadata -------------------------------------------------------------------------------
+
+    def metadata(self, topics: Iterable[str] | None = None,
+                 allow_auto_topic_creation: bool = False) -> ClusterInfo:
+        """Cluster metadata for ``topics`` (None: all topics; []: brokers only).
+
+        Per-topic errors are returned in ``TopicInfo.error_code`` rather than
+        raised (see ``topic``); a top-level error raises.
+        """
+        conn = self._connection(None)
+        version = conn.version_for(API_METADATA)
+        if topics is None:
+            req_topics = None
+            if version == 0:
+                raise KafkaClientError(ErrorCode.UNSUPPORTED_VERSION,
+                                       "listing all topics needs Metadata v1+")
+        else:
+            req_topics = [MetadataRequestTopic(name=t) for t in topics]
+        req = MetadataRequest(topics=req_topics, allow_auto_topic_creation=allow_auto_topic_creation)
+        resp = self.request(API_METADATA, req, version=version)
+        _check(getattr(resp, "error_code", 0), None, "Metadata")
+        brokers = {b.node_id: BrokerInfo(b.node_id, b.host, b.port, b.rack) for b in resp.brokers or ()}
+        out = ClusterInfo(resp.cluster_id, resp.controller_id, brokers, {})
+        for t in resp.topics or ():
+            parts = {
+                p.partition_index: PartitionInfo(
+                    p.partition_index, p.leader_id, p.leader_epoch, list(p.replica_nodes or ()),
+                    list(p.isr_nodes or ()), list(p.offline_replicas or ()), p.error_code)
+                for p in t.partitions or ()
+            }
+            out.topics[t.name] = TopicInfo(t.name, t.topic_id, t.is_internal, parts, t.error_code)
+        self._brokers = dict(brokers)
+        self._controller_id = resp.controller_id
+        for name, info in out.topics.items():
+            if info.error_code:
+                self._topics.pop(name, None)
+            else:
+                self._topics[name] = info
+        return out
+
+    def topic(self, name: str, allow_auto_topic_creation: bool = False) -> TopicInfo:
+        """Fresh metadata for one topic; raises on its error (e.g. UNKNOWN_TOPIC_OR_PARTITION)."""
+        md = self.metadata([name], allow_auto_topic_creation)
+        info = md.topics.get(name)
+        if info is None:
+            raise KafkaClientError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                                   f"topic {name!r} is not in the metadata response")
+        if info.error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
+            raise KafkaClientError(info.error_code, f"topic {name!r} does not exist")
+        _check(info.error_code, None, f"topic {name!r}")
+        return info
+
+    def _cached_topic(self, name: str) -> TopicInfo:
+        info = self._topics.get(name)
+        if info is None:
+            info = self.topic(name)
+        return info
+
+    def _leader(self, topic: str, partition: int) -> int:
+        info = self._cached_topic(topic)
+        p = info.partitions.get(partition)
+        if p is None or p.leader < 0:
+            info = self.topic(topic)  # maybe stale: look again once
+            p = info.partitions.get(partition)
+        if p is None:
+            raise KafkaClientError(
+                ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                f"topic {topic!r} has no partition {partition} "
+                f"(it has {len(info.partitions)})")
+        if p.leader < 0:
+            raise KafkaClientError(ErrorCode.LEADER_NOT_AVAILABLE,
+                                   f"{topic}-{partition} has no leader")
+        return p.leader
+
+    def _by_leader(self, topic: str, partitions: Iterable[int]) -> dict[int, list[int]]:
+        groups: dict[int, list[int]] = {}
+        for p in partitions:
+            groups.setdefault(self._leader(topic, p), []).append(p)
+        return groups
+
+    def _controller(self) -> int | None:
+        if self._controller_id < 0 or self._controller_id not in self._brokers:
+            self.metadata([])
+        cid = self._controller_id
+        return cid if cid >= 0 and cid in self._brokers else None
+
+    def _partition_error(self, code: int, message: str | None, topic: str, partition: int) -> None:
+        if code:
+            if code in _STALE_METADATA:
+                self._topics.pop(topic, None)
+            _check(code, message, f"{topic}-{partition}")
+
+    # -- admin ----------------------------------------------------------------------------------
+
+    def create_topics(self, topics: list[NewTopic], timeout_ms: int = 30000,
+                      validate_only: bool = False) -> dict[str, Any]:
+        """Create topics; returns name -> CreatableTopicResult, raises on the first failure."""
+        req = CreateTopicsRequest(
+            topics=[
+                CreatableTopic(
+                    name=t.name,
+                    num_partitions=-1 if t.assignments else t.num_partitions,
+                    replication_factor=-1 if t.assignments else t.replication_factor,
+                    assignments=[CreatableReplicaAssignment(partition_index=p, broker_ids=list(b))
+                                 for p, b in sorted((t.assignments or {}).items())],
+                    configs=[CreatableTopicConfig(name=k, value=v) for k, v in t.configs.items()],
+                )
+                for t in topics
+            ],
+            timeout_ms=timeout_ms,
+            validate_only=validate_only,
+        )
+        resp = self.request(API_CREATE_TOPICS, req, node=self._controller(),
+                            wait_s=timeout_ms / 1000)
+        results = {}
+        for r in resp.topics or ():
+            _check(r.error_code, r.error_message, f"topic {r.name!r}")
+            results[r.name] = r
+        return results
+
+    def delete_topics(self, names: list[str], timeout_ms: int = 30000) -> None:
+        node = self._controller()
+        version = self.api_version(API_DELETE_TOPICS, node)
+        if version >= 6:
+            req = DeleteTopicsRequest(topics=[DeleteTopicState(name=n) for n in names],
+                                      timeout_ms=timeout_ms)
+        else:
+            req = DeleteTopicsRequest(topic_names=list(names), timeout_ms=timeout_ms)
+        resp = self.request(API_DELETE_TOPICS, req, node=node, version=version,
+                            wait_s=timeout_ms / 1000)
+        for r in resp.responses or ():
+            self._topics.pop(r.name, None)
+            _check(r.error_code, r.error_message, f"topic {r.name!r}")
+
+    def create_partitions(self, topic: str, total_count: int, timeout_ms: int = 30000,
+                          validate_only: bool = False) -> None:
+        """Grow ``topic`` to ``total_count`` partitions."""
+        req = CreatePartitionsRequest(
+            topics=[CreatePartitionsTopic(name=topic, count=total_count, assignments=None)],
+            timeout_ms=timeout_ms, validate_only=validate_only)
+        resp = self.request(API_CREATE_PARTITIONS, req, node=self._controller(),
+                            wait_s=timeout_ms / 1000)
+        self._topics.pop(topic, None)
+        for r in resp.results or ():
+            _check(r.error_code, r.error_message, f"topic {r.name!r}")
+
+    def describe_configs(self, resource_type: int, resource_name: str,
+                         keys: list[str] | None = None) -> list[ConfigEntry]:
+        """Every config of one resource (or just ``keys``), with its source."""
+        req = DescribeConfigsRequest(resources=[DescribeConfigsResource(
+            resource_type=resource_type, resource_name=resource_name,
+            configuration_keys=None if keys is None else list(keys))])
+        node = int(resource_name) if resource_type == RESOURCE_BROKER and resource_name else None
+        resp = self.request(API_DESCRIBE_CONFIGS, req, node=node)
+        out = []
+        for r in resp.results or ():
+            _check(r.error_code, r.error_message, f"{_resource(resource_type)} {r.resource_name!r}")
+            for c in r.configs or ():
+                out.append(ConfigEntry(c.name, c.value, c.config_source, c.read_only,
+                                       c.is_sensitive))
+        return out
+
+    def incremental_alter_configs(self, resource_type: int, resource_name: str,
+                                  set_configs: dict[str, str] | None = None,
+                                  delete_configs: Iterable[str] = (),
+                                  validate_only: bool = False) -> None:
+        """SET and DELETE (revert to default) configs of one resource."""
+        configs = [AlterableConfig(name=k, config_operation=_OP_SET, value=v)
+                   for k, v in (set_configs or {}).items()]
+        configs += [AlterableConfig(name=k, config_operation=_OP_DELETE, value=None)
+                    for k in delete_configs]
+        req = IncrementalAlterConfigsRequest(
+            resources=[AlterConfigsResource(resource_type=resource_type,
+                                            resource_name=resource_name, configs=configs)],
+            validate_only=validate_only)
+        node = int(resource_name) if resource_type == RESOURCE_BROKER and resource_name else None
+        resp = self.request(API_INCREMENTAL_ALTER_CONFIGS, req, node=node)
+        for r in resp.responses or ():
+            _check(r.error_code, r.error_message, f"{_resource(resource_type)} {r.resource_name!r}")
+
+    # -- data -----------------------------------------------------------------------------------
+
+    def produce(self, topic: str, partition: int, batch_bytes: bytes, acks: int = -1,
+                timeout_ms: int = 30000) -> int | None:
+        """Append one record batch; returns its base offset (None with acks=0)."""
+        return self.produce_batches(topic, {partition: batch_bytes}, acks, timeout_ms)[partition]
+
+    def produce_batches(self, topic: str, batches: dict[int, bytes], acks: int = -1,
+                        timeout_ms: int = 30000) -> dict[int, int | None]:
+        """Append one batch per partition, one request per leader -> partition: base offset."""
+        if acks not in (-1, 0, 1):
+            raise ValueError(f"acks must be -1, 0 or 1, not {acks}")
+        out: dict[int, int | None] = {}
+        for leader, parts in self._by_leader(topic, batches).items():
+            version = self.api_version(API_PRODUCE, leader)
+            td = TopicProduceData(partition_data=[
+                PartitionProduceData(index=p, records=batches[p]) for p in parts])
+            self._name_topic(td, "name", topic, version >= _PRODUCE_TOPIC_ID_MIN)
+            req = ProduceRequest(acks=acks, timeout_ms=timeout_ms, topic_data=[td])
+            resp = self.request(API_PRODUCE, req, node=leader, version=version,
+                                expect_response=acks != 0, wait_s=timeout_ms / 1000)
+            if resp is None:
+                out.update(dict.fromkeys(parts))
+                continue
+            for tr in resp.responses or ():
+                for pr in tr.partition_responses or ():
+                    message = pr.error_message
+                    if pr.record_errors:
+                        details = "; ".join(f"record {e.batch_index}: {e.batch_index_error_message}"
+                                            for e in pr.record_errors)
+                        message = f"{message}; {details}" if message else details
+                    self._partition_error(pr.error_code, message, topic, pr.index)
+                    out[pr.index] = pr.base_offset
+        missing = set(batches) - set(out)
+        if missing:
+            raise KafkaClientError(ErrorCode.UNKNOWN_SERVER_ERROR,
+                                   f"no produce result for {topic} partitions {sorted(missing)}")
+        return out
+
+    def fetch(self, topic: str, partition: int, offset: int, max_wait_ms: int = 500,
+              max_bytes: int = 1 << 20) -> bytes:
+        """Raw record batches of ``topic-partition`` from ``offset`` (maybe b"")."""
+        got = self.fetch_many(topic, {partition: offset}, max_wait_ms, max_bytes)
+        return got[partition].records
+
+    def fetch_many(self, topic: str, offsets: dict[int, int], max_wait_ms: int = 500,
+                   max_bytes: int = 1 << 20, min_bytes: int = 1,
+                   partition_max_bytes: int | None = None) -> dict[int, FetchedPartition]:
+        """A sessionless read_uncommitted Fetch per leader -> partition: FetchedPartition.
+
+        Leaders are asked one after the other, each may hold the request for
+        up to ``max_wait_ms`` when it has nothing new. Any partition error raises.
+        """
+        out: dict[int, FetchedPartition] = {}
+        pmax = partition_max_bytes or max_bytes
+        for leader, parts in self._by_leader(topic, offsets).items():
+            version = self.api_version(API_FETCH, leader)
+            ft = FetchTopic(partitions=[
+                FetchPartition(partition=p, fetch_offset=offsets[p], partition_max_bytes=pmax)
+                for p in parts])
+            self._name_topic(ft, "topic", topic, version >= _FETCH_TOPIC_ID_MIN)
+            req = FetchRequest(replica_id=-1, max_wait_ms=max_wait_ms, min_bytes=min_bytes,
+                               max_bytes=max_bytes, isolation_level=0, session_id=0,
+                               session_epoch=-1, topics=[ft], forgotten_topics_data=[])
+            resp = self.request(API_FETCH, req, node=leader, version=version,
+                                wait_s=max_wait_ms / 1000)
+            _check(getattr(resp, "error_code", 0), None, f"Fetch from broker {leader}")
+            for tr in resp.responses or ():
+                for pd in tr.partitions or ():
+                    self._partition_error(pd.error_code, None, topic, pd.partition_index)
+                    records = bytes(pd.records) if pd.records is not None else b""
+                    out[pd.partition_index] = FetchedPartition(
+                        pd.partition_index, pd.high_watermark, pd.last_stable_offset,
+                        pd.log_start_offset, records)
+        missing = set(offsets) - set(out)
+        if missing:
+            raise KafkaClientError(ErrorCode.UNKNOWN_SERVER_ERROR,
+                                   f"no fetch result for {topic} partitions {sorted(missing)}")
+        return out
+
+    def list_offsets(self, topic: str, partition: int, timestamp: int) -> tuple[int, int]:
+        """ListOffsets for one partition -> (offset, timestamp).
+
+        ``timestamp`` is a time in ms (first offset whose timestamp is at or
+        after it; offset -1 when there is none), ``EARLIEST_TIMESTAMP`` or
+        ``LATEST_TIMESTAMP``.
+        """
+        return self.list_offsets_many(topic, {partition: timestamp})[partition]
+
+    def list_offsets_many(self, topic: str, timestamps: dict[int, int]) -> dict[int, tuple[int, int]]:
+        out: dict[int, tuple[int, int]] = {}
+        for leader, parts in self._by_leader(topic, timestamps).items():
+            version = self.api_version(API_LIST_OFFSETS, leader)
+            req = ListOffsetsRequest(
+                replica_id=-1, isolation_level=0,
+                topics=[ListOffsetsTopic(name=topic, partitions=[
+                    ListOffsetsPartition(partition_index=p, timestamp=timestamps[p]) for p in parts])])
+            if version >= 10:
+                req.timeout_ms = int(self.timeout * 1000)
+            resp = self.request(API_LIST_OFFSETS, req, node=leader, version=version)
+            for tr in resp.topics or ():
+                for pr in tr.partitions or ():
+                    self._partition_error(pr.error_code, None, topic, pr.partition_index)
+                    out[pr.partition_index] = (pr.offset, pr.timestamp)
+        missing = set(timestamps) - set(out)
+        if missing:
+            raise KafkaClientError(ErrorCode.UNKNOWN_SERVER_ERROR,
+                                   f"no ListOffsets result for {topic} partitions {sorted(missing)}")
+        return out
+
+    def _name_topic(self, obj, name_attr: str, topic: str, by_id: bool) -> None:
+        """Set a request topic's name, or its id for versions that only take ids."""
+        if not by_id:
+            setattr(obj, name_attr, topic)
+            return
+        topic_id = self._cached_topic(topic).topic_id
+        if topic_id == _ZERO_UUID:
+            raise KafkaClientError(ErrorCode.UNKNOWN_TOPIC_ID, f"no topic id known for {topic!r}")
+        obj.topic_id = topic_id
+
+
+def _resource(resource_type: int) -> str:
+    return {RESOURCE_TOPIC: "topic", RESOURCE_BROKER: "broker"}.get(
+        resource_type, f"resource type {resource_type}")

@@ -1,0 +1,191 @@
+"""AlterConfigs (key 33), v0-2: replace a topic's or a broker's dynamic configs.
+
+The legacy, non-incremental API: the configs in the request become the
+resource's complete set of overrides, and every override not named is removed
+(IncrementalAlterConfigs, key 44, changes single keys). ``validate_only`` runs
+every check and changes nothing. Changes are applied at once: topic overrides
+through ``Broker.set_topic_configs`` (persisted with the cluster metadata and
+pushed into the partition logs), broker configs through
+``BrokerConfig.alter_dynamic`` followed by ``Broker.refresh_all_log_configs``
+so topics that inherit a changed default pick it up.
+
+Checks, with Kafka's codes and messages (``ConfigAdminManager.preprocess`` on
+the broker, then ``ConfigurationControlManager`` on the controller):
+
+* a resource named twice: INVALID_REQUEST for both entries; a key twice
+  within a resource, or a null value: INVALID_REQUEST;
+* TOPIC (2): the empty name is INVALID_REQUEST, an illegal name
+  INVALID_TOPIC_EXCEPTION, unknown names and bad values INVALID_CONFIG, and
+  a topic that does not exist UNKNOWN_TOPIC_OR_PARTITION ("The topic 'x'
+  does not exist.") — in that order;
+* BROKER (4): the name is empty (the cluster-wide default resource) or this
+  broker's id; a key that cannot change at run time answers INVALID_REQUEST
+  "Cannot update these configs dynamically: [...]", as do bad values (Kafka
+  answers INVALID_REQUEST for broker config validation, KAFKA-13609);
+* any other resource type (BROKER_LOGGER can only be changed incrementally):
+  INVALID_REQUEST "Unknown resource type N".
+
+kwire differs from Kafka in one way: it does not store broker config names it
+does not know (Kafka keeps them as custom configs); they answer
+INVALID_REQUEST. Dynamic broker configs are persisted only if the cluster
+metadata offers ``set_dynamic_broker_configs`` (see ``persist_broker_configs``).
+
+v2 is the first flexible version; v1 only changed throttling behaviour.
+The helpers here are shared with ``incremental_alter_configs``.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+
+from kwire.cluster.metadata import topic_name_error
+from kwire.config import BROKER_CONFIGS, AlterOp, ConfigError, validate_topic_configs
+from kwire.handlers.describe_configs import BROKER, TOPIC, kafka_topic_name_message
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.protocol.generated.alter_configs_response import AlterConfigsResourceResponse, AlterConfigsResponse
+
+API_KEY = 33
+MIN_VERSION = 0
+MAX_VERSION = 2
+
+log = logging.getLogger("kwire.handlers.alter_configs")
+
+
+# -- shared with IncrementalAlterConfigs ---------------------------------------------
+
+def duplicate_resources(resources) -> set[int]:
+    """Indexes of resources whose (type, name) appears more than once in the request."""
+    seen: dict[tuple[int, str], list[int]] = {}
+    for i, r in enumerate(resources):
+        seen.setdefault((r.resource_type, r.resource_name), []).append(i)
+    return {i for idx in seen.values() if len(idx) > 1 for i in idx}
+
+
+def check_config_list(configs, null_ok=lambda c: False) -> None:
+    """Kafka's per-resource request checks: no key twice, no null value where one is needed."""
+    names = [c.name for c in configs]
+    if len(set(names)) != len(names):
+        raise KafkaError(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys")
+    nulls = [c.name for c in configs if c.value is None and not null_ok(c)]
+    if nulls:
+        raise KafkaError(ErrorCode.INVALID_REQUEST, "Null value not supported for : " + ", ".join(nulls))
+
+
+def check_topic_name(name: str) -> None:
+    if not name:
+        raise KafkaError(ErrorCode.INVALID_REQUEST, "Default topic resources are not allowed.")
+    if topic_name_error(name):
+        raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, kafka_topic_name_message(name))
+
+
+def config_error(e: ConfigError, broker_resource: bool = False) -> KafkaError:
+    """Map a kwire.config rejection to Kafka's code for the resource type."""
+    if broker_resource or e.invalid_request:
+        return KafkaError(ErrorCode.INVALID_REQUEST, str(e))
+    return KafkaError(ErrorCode.INVALID_CONFIG, str(e))
+
+
+def validated_topic_overrides(configs: dict[str, str]) -> dict[str, str]:
+    try:
+        return validate_topic_configs(configs)
+    except ConfigError as e:
+        raise config_error(e) from None
+
+
+def apply_topic_overrides(broker, name: str, overrides: dict[str, str], validate_only: bool) -> None:
+    """Install a topic's complete, already validated override set (unless validating only)."""
+    if broker.metadata.topic(name) is None:
+        raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{name}' does not exist.")
+    if not validate_only:
+        broker.set_topic_configs(name, overrides)
+
+
+def check_broker_name(broker, name: str) -> bool:
+    """True for the cluster-wide default resource (""), False for this broker; else KafkaError."""
+    if not name:
+        return True
+    try:
+        node = int(name)
+    except ValueError:
+        raise KafkaError(ErrorCode.INVALID_REQUEST, f"Node id must be an integer, but it is: {name}") from None
+    if node != broker.config.broker_id:
+        raise KafkaError(ErrorCode.INVALID_REQUEST,
+                         f"Unexpected broker id, expected {broker.config.broker_id}, but received {name}")
+    return False
+
+
+def check_dynamic_names(names) -> None:
+    """Kafka's DynamicBrokerConfig check: every named key must be changeable at run time."""
+    unknown = [n for n in names if n not in BROKER_CONFIGS]
+    if unknown:
+        raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown broker config name: {unknown[0]}")
+    static = sorted(n for n in names if BROKER_CONFIGS[n].read_only)
+    if static:
+        raise KafkaError(ErrorCode.INVALID_REQUEST,
+                         "Cannot update these configs dynamically: [" + ", ".join(static) + "]")
+
+
+def alter_broker_dynamic(broker, ops, cluster_default: bool, validate_only: bool) -> None:
+    """Apply ``(name, op, value)`` ops to a dynamic broker layer, all or nothing."""
+    target = copy.deepcopy(broker.config) if validate_only else broker.config
+    try:
+        target.alter_dynamic(ops, cluster_default=cluster_default)
+    except ConfigError as e:
+        raise config_error(e, broker_resource=True) from None
+    if not validate_only:
+        broker.refresh_all_log_configs()
+        persist_broker_configs(broker)
+
+
+def persist_broker_configs(broker) -> None:
+    """Hand the dynamic broker layers to the cluster metadata for storage, when it can.
+
+    kwire.cluster.metadata does not store dynamic broker configs yet; until it
+    does, they last until the broker restarts.
+    """
+    cfg = broker.config
+    store = getattr(broker.metadata, "set_dynamic_broker_configs", None)
+    if store is None:
+        log.warning("dynamic broker configs are not persisted by this metadata store; "
+                    "they will be lost on restart")
+        return
+    store(cfg.dynamic, cfg.dynamic_default)
+
+
+# -- AlterConfigs ----------------------------------------------------------------------
+
+def _alter(broker, resource, validate_only: bool) -> None:
+    check_config_list(resource.configs)
+    wanted = {c.name: c.value for c in resource.configs}
+    if resource.resource_type == TOPIC:
+        check_topic_name(resource.resource_name)
+        overrides = validated_topic_overrides(wanted)
+        apply_topic_overrides(broker, resource.resource_name, overrides, validate_only)
+    elif resource.resource_type == BROKER:
+        cluster_default = check_broker_name(broker, resource.resource_name)
+        check_dynamic_names(wanted)
+        current = broker.config.dynamic_default if cluster_default else broker.config.dynamic
+        ops = [(n, AlterOp.SET, v) for n, v in wanted.items()]
+        ops += [(n, AlterOp.DELETE, None) for n in current if n not in wanted]
+        alter_broker_dynamic(broker, ops, cluster_default, validate_only)
+    else:
+        raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown resource type {resource.resource_type}")
+
+
+def handle(ctx, req) -> AlterConfigsResponse:
+    dups = duplicate_resources(req.resources)
+    out = []
+    for i, r in enumerate(req.resources):
+        code, message = ErrorCode.NONE, None
+        try:
+            if i in dups:
+                raise KafkaError(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once.")
+            _alter(ctx.broker, r, req.validate_only)
+        except KafkaError as e:
+            code, message = e.code, e.message
+        out.append(AlterConfigsResourceResponse(error_code=code, error_message=message,
+                                                resource_type=r.resource_type,
+                                                resource_name=r.resource_name))
+    return AlterConfigsResponse(responses=out)
+

@@ -1,0 +1,121 @@
+"""Kafka's plain-text checkpoint files, written atomically.
+
+Offset checkpoints in each log dir (``recovery-point-offset-checkpoint``,
+``log-start-offset-checkpoint``, ``replication-offset-checkpoint``) and the
+per-partition ``leader-epoch-checkpoint`` share one layout::
+
+    0                     version
+    3                     number of entry lines
+    orders 0 1200         offset checkpoint: topic partition offset
+    orders 1 0
+    payments 0 77
+
+    0
+    2
+    0 0                   leader epoch checkpoint: epoch start_offset
+    3 1200
+
+Writes go to ``<name>.tmp``, are fsynced, renamed over the old file and the
+directory is fsynced, so a crash leaves either the old or the new file, never a
+torn one. A reader that finds a malformed file raises ``CheckpointError``; the
+caller decides whether to ignore it (recovery then scans more) or fail.
+
+Topic names cannot contain spaces in Kafka (legal characters are
+``[a-zA-Z0-9._-]``), so a space-separated line is unambiguous.
+"""
+
+from __future__ import annotations
+
+import os
+
+VERSION = 0
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that does not follow the format above."""
+
+
+def fsync_dir(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some filesystems refuse fsync on directories
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Replace ``path`` with ``data`` via temp file + fsync + rename + fsync(dir)."""
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    fsync_dir(os.path.dirname(path) or ".")
+
+
+def write_checkpoint(path: str, rows: list[tuple]) -> None:
+    lines = [str(VERSION), str(len(rows))]
+    lines += [" ".join(str(x) for x in row) for row in rows]
+    atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def read_checkpoint(path: str, fields: int) -> list[list[str]] | None:
+    """Rows of ``fields`` strings each; None when the file does not exist."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"{path}: {e}") from e
+    if len(lines) < 2 or lines[0].strip() != str(VERSION):
+        raise CheckpointError(f"{path}: unsupported version line {lines[:1]!r}")
+    try:
+        count = int(lines[1])
+    except ValueError:
+        raise CheckpointError(f"{path}: bad count line {lines[1]!r}") from None
+    rows = [line.split() for line in lines[2:] if line.strip()]
+    if len(rows) != count or any(len(r) != fields for r in rows):
+        raise CheckpointError(f"{path}: expected {count} rows of {fields} fields")
+    return rows
+
+
+def write_offsets(path: str, offsets: dict[tuple[str, int], int]) -> None:
+    """``recovery-point-offset-checkpoint`` and friends: topic partition offset."""
+    rows = [(t, p, o) for (t, p), o in sorted(offsets.items())]
+    write_checkpoint(path, rows)
+
+
+def read_offsets(path: str) -> dict[tuple[str, int], int]:
+    rows = read_checkpoint(path, 3)
+    if rows is None:
+        return {}
+    try:
+        return {(t, int(p)): int(o) for t, p, o in rows}
+    except ValueError:
+        raise CheckpointError(f"{path}: non-numeric partition or offset") from None
+
+
+def write_epochs(path: str, entries: list[tuple[int, int]]) -> None:
+    """``leader-epoch-checkpoint``: epoch start_offset."""
+    write_checkpoint(path, list(entries))
+
+
+def read_epochs(path: str) -> list[tuple[int, int]] | None:
+    rows = read_checkpoint(path, 2)
+    if rows is None:
+        return None
+    try:
+        return [(int(e), int(o)) for e, o in rows]
+    except ValueError:
+        raise CheckpointError(f"{path}: non-numeric epoch or offset") from None

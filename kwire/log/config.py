@@ -1,0 +1,74 @@
+"""Per-partition log settings, with Kafka's defaults.
+
+``LogConfig`` is the storage layer's own view of a topic's configuration. The
+broker resolves topic overrides and broker defaults (``kwire.config``) and maps
+them onto this dataclass; ``kwire.log`` never reads ``kwire.config`` itself, so
+the storage layer can be tested and reused without the broker.
+
+Field names are Kafka's topic config names in snake_case; defaults are Kafka
+4.x's (``message.timestamp.after.max.ms`` became one hour in 4.0, KIP-1030).
+``producer_id_expiration_ms`` is a broker config in Kafka
+(``producer.id.expiration.ms``); it lives here because the partition log is
+what expires idle producers.
+
+Not here: ``segment.jitter.ms``, ``compression.type``, ``min.insync.replicas``,
+``file.delete.delay.ms`` (segments are unlinked at once, see ``region.py``) and
+compaction settings; the cleaner will add its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LONG_MAX = (1 << 63) - 1
+
+CREATE_TIME = "CreateTime"
+LOG_APPEND_TIME = "LogAppendTime"
+
+
+@dataclass
+class LogConfig:
+    segment_bytes: int = 1073741824  # segment.bytes (1 GiB)
+    segment_ms: int = 604800000  # segment.ms (7 days)
+    retention_ms: int = 604800000  # retention.ms (7 days); negative = no limit
+    retention_bytes: int = -1  # retention.bytes; negative = no limit
+    flush_messages: int = LONG_MAX  # flush.messages; 1 = fsync every append
+    flush_ms: int = LONG_MAX  # flush.ms
+    index_interval_bytes: int = 4096  # index.interval.bytes
+    segment_index_bytes: int = 10485760  # segment.index.bytes (10 MiB)
+    max_message_bytes: int = 1048588  # max.message.bytes (a whole batch, log overhead included)
+    message_timestamp_type: str = CREATE_TIME  # message.timestamp.type
+    message_timestamp_before_max_ms: int = LONG_MAX  # message.timestamp.before.max.ms
+    message_timestamp_after_max_ms: int = 3600000  # message.timestamp.after.max.ms (4.0+)
+    cleanup_policy: tuple[str, ...] = ("delete",)  # cleanup.policy
+    producer_id_expiration_ms: int = 86400000  # broker: producer.id.expiration.ms (1 day)
+
+    def __post_init__(self) -> None:
+        policy = self.cleanup_policy
+        if isinstance(policy, str):
+            policy = [p.strip() for p in policy.split(",") if p.strip()]
+        self.cleanup_policy = tuple(policy)
+        if self.message_timestamp_type not in (CREATE_TIME, LOG_APPEND_TIME):
+            raise ValueError(f"message_timestamp_type must be CreateTime or LogAppendTime, "
+                             f"not {self.message_timestamp_type!r}")
+        if self.segment_bytes <= 0 or self.index_interval_bytes < 0 or self.segment_index_bytes < 12:
+            raise ValueError("segment_bytes > 0, index_interval_bytes >= 0, segment_index_bytes >= 12")
+
+    @property
+    def log_append_time(self) -> bool:
+        return self.message_timestamp_type == LOG_APPEND_TIME
+
+    @property
+    def delete_enabled(self) -> bool:
+        """Whether retention.ms / retention.bytes delete segments (cleanup.policy has "delete")."""
+        return "delete" in self.cleanup_policy
+
+    @property
+    def max_index_entries(self) -> int:
+        """Entries an offset index may hold before the segment must roll (8 bytes each)."""
+        return max(1, self.segment_index_bytes // 8)
+
+    @property
+    def max_time_index_entries(self) -> int:
+        """Entries a time index may hold before the segment must roll (12 bytes each)."""
+        return max(1, self.segment_index_bytes // 12)

@@ -1,0 +1,92 @@
+"""Leader epoch cache of one partition: which leader epoch began at which offset.
+
+Kept in ``leader-epoch-checkpoint`` in the partition directory, Kafka's text
+format (see ``checkpoint.py``)::
+
+    0
+    2
+    0 0          epoch 0 started at offset 0
+    3 1200       epoch 3 started at offset 1200
+
+Entries strictly increase in both epoch and start offset. ``assign`` is called
+for every appended batch's ``partition_leader_epoch`` and records a new entry
+only when the epoch is higher than the latest; the file is rewritten
+atomically on every change (changes are rare: once per leadership change).
+Replication will use ``end_offset_for`` (OffsetForLeaderEpoch) and the
+truncation helpers.
+
+Not here: fencing decisions (the broker compares request epochs with the
+partition's current epoch).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from bisect import bisect_right
+
+from .checkpoint import CheckpointError, read_epochs, write_epochs
+
+log = logging.getLogger("kwire.log")
+
+FILE_NAME = "leader-epoch-checkpoint"
+UNDEFINED_EPOCH = -1
+UNDEFINED_OFFSET = -1
+
+
+class LeaderEpochCache:
+    def __init__(self, dir: str) -> None:
+        self.path = os.path.join(dir, FILE_NAME)
+        self.entries: list[tuple[int, int]] = []
+        try:
+            self.entries = read_epochs(self.path) or []
+        except CheckpointError as e:
+            log.warning("ignoring unreadable leader epoch checkpoint: %s", e)
+
+    @property
+    def latest_epoch(self) -> int:
+        return self.entries[-1][0] if self.entries else UNDEFINED_EPOCH
+
+    def assign(self, epoch: int, start_offset: int) -> bool:
+        """Record that ``epoch`` starts at ``start_offset`` if it is newer; True if changed."""
+        if epoch < 0 or epoch <= self.latest_epoch:
+            return False
+        # an earlier epoch that never got a record can share or pass the start offset
+        while self.entries and self.entries[-1][1] >= start_offset:
+            self.entries.pop()
+        self.entries.append((epoch, start_offset))
+        self.flush()
+        return True
+
+    def end_offset_for(self, epoch: int, log_end_offset: int) -> tuple[int, int]:
+        """(largest epoch <= ``epoch``, its end offset) as OffsetForLeaderEpoch answers."""
+        if not self.entries or epoch < self.entries[0][0]:
+            return UNDEFINED_EPOCH, UNDEFINED_OFFSET
+        if epoch >= self.latest_epoch:
+            return self.latest_epoch, log_end_offset
+        i = bisect_right([e for e, _ in self.entries], epoch)
+        return self.entries[i - 1][0], self.entries[i][1]
+
+    def truncate_from_end(self, end_offset: int) -> None:
+        """Drop epochs starting at or after ``end_offset`` (the log was truncated there)."""
+        keep = [e for e in self.entries if e[1] < end_offset]
+        if keep != self.entries:
+            self.entries = keep
+            self.flush()
+
+    def truncate_from_start(self, start_offset: int) -> None:
+        """The log now starts at ``start_offset``: the epoch covering it starts there."""
+        i = bisect_right([o for _, o in self.entries], start_offset)
+        if i == 0 or (i == 1 and self.entries[0][1] == start_offset):
+            return
+        epoch = self.entries[i - 1][0]
+        self.entries = [(epoch, start_offset)] + self.entries[i:]
+        self.flush()
+
+    def clear(self) -> None:
+        if self.entries:
+            self.entries = []
+            self.flush()
+
+    def flush(self) -> None:
+        write_epochs(self.path, self.entries)

@@ -1,0 +1,221 @@
+"""All partition logs of the broker, across its log dirs, and their checkpoint files.
+
+Each log dir looks like Kafka's::
+
+    <log dir>/
+        orders-0/  orders-1/  payments-0/          one directory per partition
+        recovery-point-offset-checkpoint           topic partition offset (see checkpoint.py)
+        log-start-offset-checkpoint
+        replication-offset-checkpoint              high watermarks
+        .kwire_cleanshutdown                       present only after a clean close()
+
+``LogManager(log_dirs, now_ms)`` loads every partition directory it finds,
+passing each log its recovery point, log start offset and high watermark from
+the checkpoints, and tells it whether the previous shutdown was clean (the
+marker is removed once the dir is loaded, so a crash from then on is noticed).
+Directories named ``*-delete`` are leftovers of an interrupted deletion and
+are removed; names that are not ``<topic>-<partition>`` are ignored. New
+partitions go to the dir holding the fewest.
+
+Loaded logs start with ``default_config`` (or ``topic_configs[topic]``); the
+broker passes the real config through ``get_or_create`` (which applies it to an
+existing log) or ``update_config``.
+
+Housekeeping the server drives: ``flush_due`` (flush.ms), ``run_retention``
+(retention.ms / retention.bytes / log start offset, plus idle-producer expiry),
+``checkpoint`` (log.flush.offset.checkpoint.interval.ms) and ``close``.
+
+Not here: log dir failure handling (a failing dir takes the broker down),
+moving partitions between dirs (AlterReplicaLogDirs), asynchronous deletion.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import time
+from typing import Iterator, Mapping
+
+from .checkpoint import CheckpointError, fsync_dir, read_offsets, write_offsets
+from .config import LogConfig
+from .partition_log import PartitionLog
+
+log = logging.getLogger("kwire.log")
+
+RECOVERY_POINT_FILE = "recovery-point-offset-checkpoint"
+LOG_START_FILE = "log-start-offset-checkpoint"
+HIGH_WATERMARK_FILE = "replication-offset-checkpoint"
+CLEAN_SHUTDOWN_FILE = ".kwire_cleanshutdown"
+DELETE_SUFFIX = "-delete"
+
+
+def parse_dir_name(name: str) -> tuple[str, int] | None:
+    """(topic, partition) of a partition directory name, None for anything else."""
+    topic, sep, part = name.rpartition("-")
+    if not sep or not topic or not part.isdigit() or "." in part:
+        return None
+    return topic, int(part)
+
+
+class LogManager:
+    def __init__(self, log_dirs, now_ms: int, *, default_config: LogConfig | None = None,
+                 topic_configs: Mapping[str, LogConfig] | None = None) -> None:
+        if isinstance(log_dirs, str):
+            log_dirs = [log_dirs]
+        self.log_dirs = [os.path.abspath(d) for d in log_dirs]
+        self.default_config = default_config or LogConfig()
+        self._logs: dict[tuple[str, int], PartitionLog] = {}
+        self._dir_of: dict[tuple[str, int], str] = {}
+        topic_configs = topic_configs or {}
+        for d in self.log_dirs:
+            os.makedirs(d, exist_ok=True)
+            self._load_dir(d, now_ms, topic_configs)
+        self.checkpoint()
+
+    def _read_checkpoint(self, path: str) -> dict[tuple[str, int], int]:
+        try:
+            return read_offsets(path)
+        except CheckpointError as e:
+            log.warning("ignoring %s: %s", path, e)
+            return {}
+
+    def _load_dir(self, d: str, now_ms: int, topic_configs: Mapping[str, LogConfig]) -> None:
+        marker = os.path.join(d, CLEAN_SHUTDOWN_FILE)
+        clean = os.path.exists(marker)
+        recovery_points = self._read_checkpoint(os.path.join(d, RECOVERY_POINT_FILE))
+        starts = self._read_checkpoint(os.path.join(d, LOG_START_FILE))
+        hws = self._read_checkpoint(os.path.join(d, HIGH_WATERMARK_FILE))
+        loaded = 0
+        for name in sorted(os.listdir(d)):
+            path = os.path.join(d, name)
+            if not os.path.isdir(path):
+                continue
+            if name.endswith(DELETE_SUFFIX):
+                log.info("finishing the deletion of %s", path)
+                shutil.rmtree(path, ignore_errors=True)
+                continue
+            key = parse_dir_name(name)
+            if key is None:
+                continue
+            if key in self._logs:
+                log.error("%s-%d exists in both %s and %s; using the first", key[0], key[1],
+                          self._dir_of[key], d)
+                continue
+            plog = PartitionLog.open(
+                d, key[0], key[1], topic_configs.get(key[0], self.default_config), now_ms,
+                recovery_point=recovery_points.get(key, 0), log_start_offset=starts.get(key, 0),
+                high_watermark=hws.get(key), clean_shutdown=clean)
+            self._logs[key] = plog
+            self._dir_of[key] = d
+            loaded += 1
+        if clean:
+            os.unlink(marker)
+            fsync_dir(d)
+        log.info("loaded %d partition logs from %s (%s shutdown)", loaded, d,
+                 "clean" if clean else "unclean")
+
+    # -- lookup ---------------------------------------------------------------
+    def get(self, topic: str, partition: int) -> PartitionLog | None:
+        return self._logs.get((topic, partition))
+
+    def __iter__(self) -> Iterator[PartitionLog]:
+        return iter(list(self._logs.values()))
+
+    def __len__(self) -> int:
+        return len(self._logs)
+
+    def partitions(self, topic: str) -> list[PartitionLog]:
+        return [lg for (t, _), lg in self._logs.items() if t == topic]
+
+    def get_or_create(self, topic: str, partition: int, config: LogConfig | None = None,
+                      now_ms: int | None = None) -> PartitionLog:
+        """The partition's log, created in the emptiest log dir if missing.
+
+        With ``config``, an existing log takes it (logs loaded at start-up
+        begin with the default config until the broker supplies theirs).
+        """
+        key = (topic, partition)
+        plog = self._logs.get(key)
+        if plog is not None:
+            if config is not None:
+                plog.update_config(config)
+            return plog
+        if now_ms is None:
+            now_ms = time.time_ns() // 1_000_000
+        d = min(self.log_dirs, key=lambda x: sum(1 for v in self._dir_of.values() if v == x))
+        plog = PartitionLog.open(d, topic, partition, config or self.default_config, now_ms)
+        self._logs[key] = plog
+        self._dir_of[key] = d
+        return plog
+
+    def delete_partition(self, topic: str, partition: int) -> bool:
+        """Remove the partition's log and directory; False if there was none.
+
+        The directory is first renamed to ``<topic>-<partition>.<hex>-delete`` (so
+        a crash mid-way is finished at the next start), then removed.
+        """
+        key = (topic, partition)
+        plog = self._logs.pop(key, None)
+        self._dir_of.pop(key, None)
+        if plog is None:
+            return False
+        plog.delete()
+        return True
+
+    def update_config(self, topic: str, config: LogConfig) -> None:
+        for plog in self.partitions(topic):
+            plog.update_config(config)
+
+    # -- housekeeping ---------------------------------------------------------
+    def flush_due(self, now_ms: int) -> int:
+        """fsync logs whose flush.ms has elapsed; returns how many were flushed."""
+        return sum(1 for plog in self if plog.maybe_flush(now_ms))
+
+    def run_retention(self, now_ms: int) -> int:
+        """Apply retention to every log and expire idle producers; segments deleted."""
+        deleted = 0
+        for plog in self:
+            deleted += plog.apply_retention(now_ms)
+            plog.expire_producers(now_ms)
+        return deleted
+
+    def expire_producers(self, now_ms: int) -> int:
+        return sum(plog.expire_producers(now_ms) for plog in self)
+
+    def checkpoint(self) -> None:
+        """Write the three offset checkpoint files of every log dir."""
+        for d in self.log_dirs:
+            logs = {k: lg for k, lg in self._logs.items() if self._dir_of[k] == d}
+            write_offsets(os.path.join(d, RECOVERY_POINT_FILE),
+                          {k: lg.recovery_point for k, lg in logs.items()})
+            write_offsets(os.path.join(d, LOG_START_FILE),
+                          {k: lg.log_start_offset for k, lg in logs.items()})
+            write_offsets(os.path.join(d, HIGH_WATERMARK_FILE),
+                          {k: lg.high_watermark for k, lg in logs.items()})
+
+    def close(self) -> None:
+        """Close every log (fsync + producer snapshots), checkpoint, mark the shutdown clean."""
+        for plog in self:
+            plog.close()
+        self.checkpoint()
+        for d in self.log_dirs:
+            with open(os.path.join(d, CLEAN_SHUTDOWN_FILE), "wb") as f:
+                os.fsync(f.fileno())
+            fsync_dir(d)
+
+    def describe_log_dirs(self) -> list[dict]:
+        """Per log dir: path, error (0), total/usable bytes, and per partition its size."""
+        out = []
+        for d in self.log_dirs:
+            try:
+                usage = shutil.disk_usage(d)
+                total, usable = usage.total, usage.free
+            except OSError:
+                total = usable = -1
+            parts = [{"topic": t, "partition": p, "size": lg.size_bytes, "offset_lag": 0,
+                      "is_future": False}
+                     for (t, p), lg in sorted(self._logs.items()) if self._dir_of[(t, p)] == d]
+            out.append({"path": d, "error": 0, "total_bytes": total, "usable_bytes": usable,
+                        "partitions": parts})
+        return out

@@ -1,0 +1,619 @@
+"""The log of one partition: append as leader, read, search by time, retention, recovery.
+
+``PartitionLog`` is the API the broker uses. A partition directory holds::
+
+    <log dir>/<topic>-<partition>/
+        00000000000000000000.log / .index / .timeindex    oldest segment
+        00000000000000004096.log / .index / .timeindex    ...
+        00000000000000008192.log / .index / .timeindex    active segment (appends go here)
+        00000000000000008192.snapshot                     producer state below offset 8192
+        leader-epoch-checkpoint                           epoch -> start offset
+
+Offsets, all kept distinct (ROADMAP): ``log_start_offset`` <= ``high_watermark``
+<= ``log_end_offset``; ``last_stable_offset`` equals the high watermark until
+transactions exist. Readers see only batches that end below the high
+watermark (or below the LSO for read_committed). ``recovery_point``: every
+batch below it is fsynced.
+
+Append path (``append_as_leader``), per request and per batch, never per
+record: validate headers + CRC (``validate.py``); idempotent-producer checks
+(``producer_state.py``), a retry returns the original offsets; roll if the
+active segment cannot take the bytes; write ``base_offset`` and
+``partition_leader_epoch`` into the request buffer in place (both lie before
+the CRC'd region, so the CRC stays valid) and, for LogAppendTime topics, the
+max timestamp (CRC recomputed); one ``os.write`` of the whole buffer; index
+entries from header fields; leader epoch and producer state bookkeeping; fsync
+when ``flush.messages`` / ``flush.ms`` say so.
+
+Read path (``read``): the offset index and a short header scan find the batch
+holding ``fetch_offset``; the result is one ``FileRegion`` of whole batches.
+A read stops at the end of a segment, as Kafka's does: the next fetch
+continues in the next segment, so ``regions`` has at most one element
+(``region`` is that element or None).
+
+Not here: transactions (aborted transaction index, LSO below HW), compaction,
+tiered storage, follower appends (``append_as_follower`` will reuse
+``_write``), asynchronous deletion (segments are unlinked at once; see
+``region.py`` for why outstanding reads survive it).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import uuid
+from bisect import bisect_right
+from typing import NamedTuple
+
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.records.batch import (
+    CONTROL_MASK,
+    LOG_OVERHEAD,
+    set_base_offset,
+    set_log_append_time,
+    set_partition_leader_epoch,
+)
+from kwire.records.decode import decode_batch
+
+from .checkpoint import fsync_dir
+from .config import LogConfig
+from .leader_epoch import LeaderEpochCache
+from .producer_state import ProducerStateManager, list_snapshots
+from .recovery import load_segments
+from .region import FileRegion
+from .segment import INT32_MAX, LogSegment
+from .validate import AppendOrigin, validate_records
+
+log = logging.getLogger("kwire.log")
+
+READ_UNCOMMITTED = 0
+READ_COMMITTED = 1
+SNAPSHOTS_TO_KEEP = 2
+
+
+class AppendResult(NamedTuple):
+    base_offset: int
+    last_offset: int
+    log_append_time: int  # -1 for CreateTime topics
+    log_start_offset: int
+    duplicate: bool = False
+
+
+class ReadResult(NamedTuple):
+    regions: list[FileRegion]
+    size: int
+    first_batch_offset: int  # base offset of the first batch returned, -1 if none
+    high_watermark: int
+    last_stable_offset: int
+    log_start_offset: int
+    log_end_offset: int
+
+    @property
+    def region(self) -> FileRegion | None:
+        return self.regions[0] if self.regions else None
+
+
+class PartitionLog:
+    def __init__(self, dir: str, topic: str, partition: int, config: LogConfig,
+                 segments: list[LogSegment], epochs: LeaderEpochCache, now_ms: int) -> None:
+        self.dir = dir
+        self.topic = topic
+        self.partition = partition
+        self.config = config
+        self._segments = segments
+        self._bases = [s.base_offset for s in segments]
+        self.leader_epochs = epochs
+        self.producer_state = ProducerStateManager(dir, config.producer_id_expiration_ms)
+        self._log_start_offset = segments[0].base_offset
+        self._high_watermark = self._log_start_offset
+        self.recovery_point = self._log_start_offset
+        self._last_flush_ms = now_ms
+        self.closed = False
+
+    # -- opening --------------------------------------------------------------
+    @classmethod
+    def open(cls, dir: str, topic: str, partition: int, config: LogConfig, now_ms: int, *,
+             recovery_point: int = 0, log_start_offset: int = 0,
+             high_watermark: int | None = None, clean_shutdown: bool = False) -> "PartitionLog":
+        """Open (creating if needed) ``<dir>/<topic>-<partition>`` and recover it.
+
+        ``recovery_point`` and ``log_start_offset`` come from the log dir's
+        checkpoints (0 when unknown: everything is checked); ``high_watermark``
+        from ``replication-offset-checkpoint`` (default: the log start offset,
+        as Kafka does; on one node the broker then raises it to the LEO).
+        """
+        part_dir = os.path.join(dir, f"{topic}-{partition}")
+        os.makedirs(part_dir, exist_ok=True)
+        epochs = LeaderEpochCache(part_dir)
+        segments = load_segments(part_dir, config, now_ms, recovery_point=recovery_point,
+                                 clean_shutdown=clean_shutdown, epochs=epochs)
+        if not segments:
+            segments = [LogSegment.create(part_dir, max(log_start_offset, 0), config, now_ms)]
+        self = cls(part_dir, topic, partition, config, segments, epochs, now_ms)
+        leo = self.log_end_offset
+        self._log_start_offset = min(max(log_start_offset, segments[0].base_offset), leo)
+        epochs.truncate_from_end(leo)
+        epochs.truncate_from_start(self._log_start_offset)
+        self.recovery_point = min(max(recovery_point, self._log_start_offset), leo)
+        self.flush()  # make recovered (possibly truncated) segments durable; recovery point = LEO
+        self._load_producer_state()
+        hw = self._log_start_offset if high_watermark is None else high_watermark
+        self._high_watermark = min(max(hw, self._log_start_offset), leo)
+        return self
+
+    def _load_producer_state(self) -> None:
+        leo = self.log_end_offset
+        snap = self.producer_state.load_latest_snapshot(leo)
+        start = max(snap if snap is not None else 0, self._segments[0].base_offset)
+        scanned = 0
+        for _seg, _pos, h in self._iter_headers(start):
+            self.producer_state.replay_header(h)
+            scanned += 1
+        if scanned:
+            log.debug("%s-%d: producer state from snapshot %s + %d batches", self.topic,
+                      self.partition, snap, scanned)
+
+    # -- offsets --------------------------------------------------------------
+    @property
+    def log_start_offset(self) -> int:
+        return self._log_start_offset
+
+    @property
+    def earliest_local_offset(self) -> int:
+        """ListOffsets -4: no tiered storage, so the same as the log start offset."""
+        return self._log_start_offset
+
+    @property
+    def log_end_offset(self) -> int:
+        return self._segments[-1].next_offset
+
+    @property
+    def high_watermark(self) -> int:
+        return self._high_watermark
+
+    @property
+    def last_stable_offset(self) -> int:
+        return self._high_watermark  # until transactions: no open transaction holds it back
+
+    @property
+    def size_bytes(self) -> int:
+        return sum(s.size for s in self._segments)
+
+    @property
+    def segments(self) -> tuple[LogSegment, ...]:
+        return tuple(self._segments)
+
+    @property
+    def active_segment(self) -> LogSegment:
+        return self._segments[-1]
+
+    @property
+    def latest_epoch(self) -> int:
+        return self.leader_epochs.latest_epoch
+
+    def end_offset_for_epoch(self, epoch: int) -> tuple[int, int]:
+        """OffsetForLeaderEpoch: (largest known epoch <= ``epoch``, its end offset) or (-1, -1)."""
+        return self.leader_epochs.end_offset_for(epoch, self.log_end_offset)
+
+    def update_high_watermark(self, offset: int) -> int:
+        """Set the HW, clamped to [log start, LEO]; returns the new value."""
+        self._high_watermark = min(max(offset, self._log_start_offset), self.log_end_offset)
+        return self._high_watermark
+
+    def update_config(self, config: LogConfig) -> None:
+        """New settings apply from now on (index sizes only to segments created later)."""
+        self.config = config
+        self.producer_state.expiration_ms = config.producer_id_expiration_ms
+
+    def _segment_index(self, offset: int) -> int:
+        return max(bisect_right(self._bases, offset) - 1, 0)
+
+    def _iter_headers(self, from_offset: int):
+        """(segment, position, header) of every batch ending at or after ``from_offset``."""
+        for seg in self._segments[self._segment_index(from_offset):]:
+            found = seg.find_batch(from_offset)
+            if found is None:
+                continue
+            for pos, h in seg.iter_batches(found[0]):
+                yield seg, pos, h
+
+    # -- append ---------------------------------------------------------------
+    def validate(self, records, now_ms: int, origin: AppendOrigin = AppendOrigin.CLIENT):
+        """Check a produce payload without appending; a list of ``BatchSpan(pos, header)``."""
+        return validate_records(records, self.config, now_ms, origin)
+
+    def append_as_leader(self, records, leader_epoch: int, now_ms: int, *,
+                         origin: AppendOrigin = AppendOrigin.CLIENT) -> AppendResult:
+        """Validate, assign offsets in place, write once. ``records`` should be writable.
+
+        A read-only buffer (``bytes``) is copied first. Raises ``KafkaError``.
+        """
+        if isinstance(records, memoryview) and not records.readonly:
+            buf = records
+        elif isinstance(records, bytearray):
+            buf = memoryview(records)
+        else:
+            buf = memoryview(bytearray(records))
+        cfg = self.config
+        spans = validate_records(buf, cfg, now_ms, origin)
+        log_append = cfg.log_append_time
+        first = spans[0].header
+        if first.producer_id >= 0 and origin is AppendOrigin.CLIENT:
+            dup = self.producer_state.check(first.producer_id, first.producer_epoch,
+                                            first.base_sequence, first.last_sequence)
+            if dup is not None:
+                return AppendResult(dup.base_offset, dup.last_offset,
+                                    dup.timestamp if log_append else -1,
+                                    self._log_start_offset, True)
+        base = self._segments[-1].next_offset
+        # (position in buf, size, last offset, max timestamp) per batch, from headers only
+        infos = []
+        offset = base
+        max_ts = -1
+        for pos, h in spans:
+            last = offset + h.last_offset_delta
+            ts = now_ms if log_append else h.max_timestamp
+            infos.append((pos, LOG_OVERHEAD + h.batch_length, last, ts))
+            if ts > max_ts:
+                max_ts = ts
+            offset = last + 1
+        last_offset = offset - 1
+        if self._should_roll(len(buf), max_ts, last_offset, now_ms):
+            self.roll(now_ms)
+        offset = base  # patch in place only now: nothing but the write can fail after this
+        for pos, size, last, _ts in infos:
+            set_base_offset(buf, pos, offset)
+            set_partition_leader_epoch(buf, pos, leader_epoch)
+            if log_append:
+                set_log_append_time(buf, pos, size, now_ms)
+            offset = last + 1
+        seg = self._segments[-1]
+        try:
+            seg.append(buf, infos)
+        except OSError as e:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,
+                             f"write to {seg.log_path} failed: {e}") from e
+        epochs = self.leader_epochs.entries
+        if leader_epoch >= 0 and (not epochs or leader_epoch > epochs[-1][0]):
+            self.leader_epochs.assign(leader_epoch, base)
+        offset = base
+        for (_pos, h), (_, _, last, ts) in zip(spans, infos):
+            if h.producer_id >= 0 and not h.attributes & CONTROL_MASK:
+                self.producer_state.replay(h.producer_id, h.producer_epoch, h.base_sequence,
+                                           h.last_sequence, offset, last, ts)
+            offset = last + 1
+        if (last_offset + 1 - self.recovery_point >= cfg.flush_messages
+                or now_ms - self._last_flush_ms >= cfg.flush_ms):
+            self.flush(now_ms)
+        return AppendResult(base, last_offset, now_ms if log_append else -1,
+                            self._log_start_offset, False)
+
+    # -- rolling and flushing -------------------------------------------------
+    def _should_roll(self, incoming_bytes: int, max_timestamp: int, last_offset: int,
+                     now_ms: int) -> bool:
+        seg = self._segments[-1]
+        if seg.size == 0:
+            return False
+        if seg.size > self.config.segment_bytes - incoming_bytes:
+            return True
+        if seg.offset_index.is_full or seg.time_index.is_full:
+            return True
+        if last_offset - seg.base_offset > INT32_MAX:
+            return True
+        first = seg.first_batch_timestamp
+        waited = max_timestamp - first if first is not None and first >= 0 \
+            else now_ms - seg.created_ms
+        return waited > self.config.segment_ms
+
+    def _maybe_roll(self, incoming_bytes: int, max_timestamp: int, last_offset: int,
+                    now_ms: int) -> None:
+        if self._should_roll(incoming_bytes, max_timestamp, last_offset, now_ms):
+            self.roll(now_ms)
+
+    def maybe_roll(self, now_ms: int) -> bool:
+        """Roll the active segment if segment.ms (judged at ``now_ms``) or its indexes say so."""
+        if self._should_roll(0, now_ms, self.log_end_offset, now_ms):
+            self.roll(now_ms)
+            return True
+        return False
+
+    def roll(self, now_ms: int) -> LogSegment:
+        """Start a new active segment at the LEO (no-op when the active one is empty).
+
+        The old segment gets its final time-index entry and is fsynced, the
+        recovery point moves to the LEO and a producer snapshot is written.
+        """
+        old = self.active_segment
+        if old.is_empty:
+            return old
+        self.flush(now_ms)
+        old.on_become_inactive()
+        leo = old.next_offset
+        new = LogSegment.create(self.dir, leo, self.config, now_ms)
+        self._segments.append(new)
+        self._bases.append(leo)
+        self.recovery_point = leo
+        self._take_snapshot(leo)
+        log.debug("%s-%d: rolled new segment at offset %d", self.topic, self.partition, leo)
+        return new
+
+    def _take_snapshot(self, offset: int) -> None:
+        self.producer_state.take_snapshot(offset)
+        keep = set(list_snapshots(self.dir)[-SNAPSHOTS_TO_KEEP:])
+        self.producer_state.delete_snapshots(keep=keep.__contains__)
+
+    def flush(self, now_ms: int | None = None) -> None:
+        """fsync every segment with unflushed data (and its indexes); recovery point = LEO."""
+        for seg in self._segments:
+            seg.flush()  # a no-op for segments without unflushed writes
+        self.recovery_point = self.log_end_offset
+        if now_ms is not None:
+            self._last_flush_ms = now_ms
+
+    def maybe_flush(self, now_ms: int) -> bool:
+        """flush.ms: fsync if it has been that long since the last flush and data is waiting."""
+        if self.recovery_point < self.log_end_offset and \
+                now_ms - self._last_flush_ms >= self.config.flush_ms:
+            self.flush(now_ms)
+            return True
+        return False
+
+    # -- reading --------------------------------------------------------------
+    def read(self, fetch_offset: int, max_bytes: int, min_one_batch: bool = True,
+             max_offset: int | None = None, isolation: int = READ_UNCOMMITTED) -> ReadResult:
+        """Whole batches from the one holding ``fetch_offset``, all ending below ``max_offset``.
+
+        ``max_offset`` defaults to the HW (the LSO for read_committed). The
+        first batch is returned even when larger than ``max_bytes`` if
+        ``min_one_batch``. Raises OFFSET_OUT_OF_RANGE outside
+        [log start, LEO]; at the LEO (or HW) the result is empty.
+        """
+        leo = self.log_end_offset
+        if fetch_offset < self._log_start_offset or fetch_offset > leo:
+            raise KafkaError(ErrorCode.OFFSET_OUT_OF_RANGE,
+                             f"Offset {fetch_offset} is out of range for {self.topic}-"
+                             f"{self.partition}: [{self._log_start_offset}, {leo}]")
+        if max_offset is None:
+            max_offset = self.last_stable_offset if isolation == READ_COMMITTED \
+                else self._high_watermark
+        regions: list[FileRegion] = []
+        first = -1
+        if fetch_offset < max_offset:
+            for seg in self._segments[self._segment_index(fetch_offset):]:
+                got = seg.read(fetch_offset, max_bytes, max_offset, min_one_batch)
+                if got is not None:
+                    regions.append(got[0])
+                    first = got[1]
+                    break
+                if seg.next_offset > fetch_offset or seg.next_offset >= max_offset:
+                    break  # the batch is here but not readable (bound or size)
+        size = regions[0].length if regions else 0
+        return ReadResult(regions, size, first, self._high_watermark, self.last_stable_offset,
+                          self._log_start_offset, leo)
+
+    def _record_search(self, seg: LogSegment, pos: int, bound: int, accept):
+        """Decode batches of ``seg`` from ``pos``; the first (offset, timestamp) ``accept`` takes."""
+        start = self._log_start_offset
+        for p, h in seg.iter_batches(pos):
+            if h.base_offset >= bound:
+                return False
+            if h.base_offset + h.last_offset_delta < start or not accept(None, h.max_timestamp):
+                continue
+            for r in decode_batch(seg.read_bytes(p, h.size), verify_crc=False).records:
+                if start <= r.offset < bound and accept(r.offset, r.timestamp):
+                    return r.offset, r.timestamp
+        return None
+
+    def offset_for_timestamp(self, target_ms: int, max_offset: int | None = None):
+        """ListOffsets by time: (offset, timestamp) of the first record with timestamp >=
+        ``target_ms`` below ``max_offset`` (default HW), or None."""
+        bound = self._high_watermark if max_offset is None else max_offset
+        for seg in self._segments:
+            if seg.base_offset >= bound:
+                break
+            if seg.max_timestamp < target_ms:
+                continue
+            from_offset = max(seg.time_index.lookup(target_ms), self._log_start_offset)
+            found = seg.find_batch(from_offset)
+            if found is None:
+                continue
+            hit = self._record_search(seg, found[0], bound,
+                                      lambda off, ts: ts >= target_ms)
+            if hit is False:
+                return None
+            if hit is not None:
+                return hit
+        return None
+
+    def offset_of_max_timestamp(self, max_offset: int | None = None):
+        """ListOffsets -3: (offset, timestamp) of the first record with the largest
+        timestamp below ``max_offset`` (default HW), or None for an empty log."""
+        bound = self._high_watermark if max_offset is None else max_offset
+        start = self._log_start_offset
+        best_ts, best_seg = -1, None
+        for seg in self._segments:
+            if seg.base_offset >= bound:
+                break
+            if seg.base_offset >= start and seg.next_offset <= bound:
+                if seg.max_timestamp > best_ts:
+                    best_ts, best_seg = seg.max_timestamp, seg
+                continue
+            for _p, h in seg.iter_batches(0):
+                if h.base_offset >= bound:
+                    break
+                if h.base_offset + h.last_offset_delta >= start and h.max_timestamp > best_ts:
+                    best_ts, best_seg = h.max_timestamp, seg
+        if best_seg is None:
+            return None
+        from_offset = max(best_seg.time_index.lookup(best_ts - 1), start)
+        found = best_seg.find_batch(from_offset)
+        if found is None:
+            return None
+        hit = self._record_search(best_seg, found[0], bound, lambda off, ts: ts >= best_ts)
+        return hit or None
+
+    # -- deletion -------------------------------------------------------------
+    def _deletable(self, predicate) -> list[LogSegment]:
+        """Kafka's rule: a prefix of segments, each wholly below the HW, for which
+        ``predicate(segment, next_segment)`` holds; never an empty active segment."""
+        out = []
+        segs = self._segments
+        for i, seg in enumerate(segs):
+            nxt = segs[i + 1] if i + 1 < len(segs) else None
+            upper = nxt.base_offset if nxt is not None else self.log_end_offset
+            if self._high_watermark >= upper and not (nxt is None and seg.is_empty) \
+                    and predicate(seg, nxt):
+                out.append(seg)
+            else:
+                break
+        return out
+
+    def _delete_segments(self, doomed: list[LogSegment], reason: str,
+                         now_ms: int | None = None) -> int:
+        if not doomed:
+            return 0
+        if len(doomed) == len(self._segments):  # keep an active segment at the LEO
+            self.roll(self._last_flush_ms if now_ms is None else now_ms)
+        for seg in doomed:
+            log.info("%s-%d: deleting segment %d (%d bytes): %s", self.topic, self.partition,
+                     seg.base_offset, seg.size, reason)
+            self._segments.remove(seg)
+            seg.close()
+            seg.delete()
+        self._bases = [s.base_offset for s in self._segments]
+        if self._segments[0].base_offset > self._log_start_offset:
+            self._log_start_offset = self._segments[0].base_offset
+            self.leader_epochs.truncate_from_start(self._log_start_offset)
+        self._high_watermark = max(self._high_watermark, self._log_start_offset)
+        self.recovery_point = max(self.recovery_point, self._log_start_offset)
+        return len(doomed)
+
+    def delete_records_before(self, offset: int) -> int:
+        """DeleteRecords: move the log start offset to ``offset`` (-1 = the HW); returns it.
+
+        OFFSET_OUT_OF_RANGE above the HW. Segments wholly below the new start
+        are deleted at once; a batch straddling it stays (readers skip).
+        """
+        if offset == -1:
+            offset = self._high_watermark
+        if offset < 0 or offset > self._high_watermark:
+            raise KafkaError(ErrorCode.OFFSET_OUT_OF_RANGE,
+                             f"Cannot increment the log start offset to {offset} of "
+                             f"{self.topic}-{self.partition}: above the high watermark "
+                             f"{self._high_watermark}")
+        if offset > self._log_start_offset:
+            self._log_start_offset = offset
+            self.leader_epochs.truncate_from_start(offset)
+            self._delete_log_start_breached()
+        return self._log_start_offset
+
+    def _delete_log_start_breached(self) -> int:
+        start = self._log_start_offset
+        return self._delete_segments(
+            self._deletable(lambda seg, nxt: nxt is not None and nxt.base_offset <= start),
+            f"below the log start offset {start}")
+
+    def apply_retention(self, now_ms: int) -> int:
+        """Delete old segments by retention.ms and retention.bytes; returns how many.
+
+        Kafka's rules: whole segments only, oldest first, each wholly below the
+        HW; retention.ms judges a segment by its largest timestamp; the active
+        segment goes too if it qualifies and is not empty (a new empty one is
+        rolled first). The log start offset follows the first remaining segment.
+        """
+        cfg = self.config
+        deleted = 0
+        if cfg.delete_enabled and cfg.retention_ms >= 0:
+            deleted += self._delete_segments(self._deletable(
+                lambda seg, nxt: now_ms - seg.largest_timestamp() > cfg.retention_ms),
+                f"retention.ms {cfg.retention_ms} breached", now_ms)
+        if cfg.delete_enabled and cfg.retention_bytes >= 0:
+            excess = [self.size_bytes - cfg.retention_bytes]
+
+            def over(seg, nxt):
+                if excess[0] - seg.size >= 0:
+                    excess[0] -= seg.size
+                    return True
+                return False
+
+            deleted += self._delete_segments(self._deletable(over),
+                                             f"retention.bytes {cfg.retention_bytes} breached",
+                                             now_ms)
+        deleted += self._delete_log_start_breached()
+        return deleted
+
+    def expire_producers(self, now_ms: int) -> int:
+        """Forget producers idle longer than producer.id.expiration.ms; returns how many."""
+        return self.producer_state.remove_expired(now_ms)
+
+    # -- truncation (replication) ---------------------------------------------
+    def truncate_to(self, offset: int) -> int:
+        """Remove everything from the batch holding ``offset`` on; returns the new LEO.
+
+        Below the log start offset the log is emptied and restarts at ``offset``.
+        """
+        if offset >= self.log_end_offset:
+            return self.log_end_offset
+        if offset < self._log_start_offset:
+            return self.truncate_fully_and_start_at(offset)
+        i = self._segment_index(offset)
+        for seg in self._segments[i + 1:]:
+            seg.close()
+            seg.delete()
+        del self._segments[i + 1:]
+        del self._bases[i + 1:]
+        seg = self._segments[i]
+        removed = seg.truncate_to_position(seg.position_of(offset))
+        leo = self.log_end_offset
+        log.info("%s-%d: truncated to offset %d (%d bytes removed from segment %d)",
+                 self.topic, self.partition, leo, removed, seg.base_offset)
+        self.leader_epochs.truncate_from_end(leo)
+        self._high_watermark = min(self._high_watermark, leo)
+        self.recovery_point = min(self.recovery_point, leo)
+        self.producer_state.clear()
+        self._load_producer_state()
+        return leo
+
+    def truncate_fully_and_start_at(self, offset: int) -> int:
+        for seg in self._segments:
+            seg.close()
+            seg.delete()
+        new = LogSegment.create(self.dir, offset, self.config, self._last_flush_ms)
+        self._segments = [new]
+        self._bases = [offset]
+        self._log_start_offset = self._high_watermark = self.recovery_point = offset
+        self.leader_epochs.clear()
+        self.producer_state.clear()
+        self.producer_state.delete_snapshots()
+        return offset
+
+    # -- lifecycle ------------------------------------------------------------
+    def close(self) -> None:
+        """fsync, write the producer snapshot at the LEO, close index files."""
+        if self.closed:
+            return
+        self.flush()
+        self._take_snapshot(self.log_end_offset)
+        for seg in self._segments:
+            seg.close()
+        self.closed = True
+
+    def delete(self) -> None:
+        """Remove the partition directory (no flush): renamed to ``<name>.<hex>-delete``
+        first, Kafka's convention, so an interrupted deletion is finished at start-up."""
+        for seg in self._segments:
+            seg.close()
+        self.closed = True
+        doomed = f"{self.dir}.{uuid.uuid4().hex}-delete"
+        try:
+            os.rename(self.dir, doomed)
+            fsync_dir(os.path.dirname(self.dir))
+        except FileNotFoundError:
+            return
+        shutil.rmtree(doomed, ignore_errors=True)
+
+    def __repr__(self) -> str:
+        return (f"PartitionLog({self.topic}-{self.partition}, start={self._log_start_offset}, "
+                f"hw={self._high_watermark}, leo={self.log_end_offset}, "
+                f"segments={len(self._segments)})")

@@ -1,0 +1,204 @@
+"""Loading a partition directory at open: find segments, check them, cut torn tails.
+
+``load_segments`` returns the partition's segments ready for use:
+
+* stray files are removed first: ``*.tmp`` (an interrupted atomic write),
+  Kafka-style ``*.deleted`` / ``*.cleaned`` / ``*.swap``, and indexes whose
+  ``.log`` is gone;
+* segments below the recovery point (everything there was fsynced together
+  with its indexes, see ``PartitionLog.flush``) are trusted: their indexes are
+  loaded from disk, sanity-checked, and rebuilt from batch headers when missing
+  or inconsistent; only the tail after the last index entry is scanned to find
+  the segment's end offset and largest timestamp;
+* from the segment holding the recovery point to the end, every batch is
+  checked -- complete header, magic 2, sane length, offsets increasing, CRC-32C
+  over the batch -- and the indexes are rebuilt. At the first bad batch the
+  segment is truncated there and every later segment is deleted, each logged
+  at WARNING with file, position and byte count.
+
+After a clean shutdown (the log manager's ``.kwire_cleanshutdown`` marker) no
+segment is CRC-checked; the last one is still scanned from its last index
+entry, and a tail that does not end on a batch boundary sends it through full
+recovery anyway.
+
+The scan reads the file in chunks of ``CHUNK`` bytes with ``os.pread``; a batch
+larger than a chunk is read on its own. Batches are validated, never decoded.
+
+Not here: producer-state and leader-epoch rebuilding from scratch (the
+partition log does it from the recovered segments), the HW/LSO (checkpoints).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+
+from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, crc_is_valid, read_header
+
+from .config import LogConfig
+from .index import OffsetIndex, TimeIndex
+from .segment import INT32_MAX, LogSegment
+
+log = logging.getLogger("kwire.log")
+
+CHUNK = 1 << 20
+_LOG_RE = re.compile(r"^(\d{20})\.log$")
+_INDEX_RE = re.compile(r"^(\d{20})\.(index|timeindex)$")
+_STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap")
+
+
+def remove_stray_files(dir: str) -> None:
+    names = os.listdir(dir)
+    logs = {m.group(1) for m in map(_LOG_RE.match, names) if m}
+    for name in names:
+        m = _INDEX_RE.match(name)
+        if name.endswith(_STRAY_SUFFIXES) or (m and m.group(1) not in logs):
+            log.info("removing stray file %s", os.path.join(dir, name))
+            try:
+                os.unlink(os.path.join(dir, name))
+            except (FileNotFoundError, IsADirectoryError):
+                pass
+
+
+def segment_bases(dir: str) -> list[int]:
+    return sorted(int(m.group(1)) for m in map(_LOG_RE.match, os.listdir(dir)) if m)
+
+
+def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: int,
+                  clean_shutdown: bool, epochs=None) -> list[LogSegment]:
+    """Open, check and (if needed) recover every segment in ``dir``, oldest first."""
+    remove_stray_files(dir)
+    segments = [LogSegment(dir, base, config, now_ms) for base in segment_bases(dir)]
+    if not segments:
+        return segments
+    if clean_shutdown:
+        first_unsafe = len(segments)
+    else:
+        first_unsafe = 0
+        for i, seg in enumerate(segments):
+            if seg.base_offset <= recovery_point:
+                first_unsafe = i
+    expected = segments[0].base_offset
+    for i, seg in enumerate(segments):
+        if seg.base_offset < expected:
+            log.warning("%s starts at offset %d, below the previous segment's end %d; "
+                        "recovering it", seg.log_path, seg.base_offset, expected)
+            first_unsafe = min(first_unsafe, i)
+        last = i == len(segments) - 1
+        if i >= first_unsafe or not _load_trusted(seg, last):
+            truncated = recover_segment(seg, epochs)
+            if truncated and not last:
+                _delete_after(segments, i)
+                return segments[: i + 1]
+        expected = seg.next_offset
+    return segments
+
+
+def _delete_after(segments: list[LogSegment], i: int) -> None:
+    for later in segments[i + 1:]:
+        log.warning("deleting %s (%d bytes, offsets from %d) after the truncation of %s",
+                    later.log_path, later.size, later.base_offset, segments[i].log_path)
+        later.close()
+        later.delete()
+
+
+def _load_trusted(seg: LogSegment, last: bool) -> bool:
+    """Use the on-disk indexes of a segment believed intact; False if it needs recovery."""
+    oi = OffsetIndex.load(seg.offset_index.path, seg.base_offset, seg.offset_index.max_entries,
+                          seg.size)
+    ti = TimeIndex.load(seg.time_index.path, seg.base_offset, seg.time_index.max_entries)
+    if oi is None or ti is None:
+        log.info("rebuilding indexes of %s (missing or inconsistent)", seg.log_path)
+        seg.rebuild()
+        return _ends_cleanly(seg)
+    seg.offset_index, seg.time_index = oi, ti
+    seg.reset_stats()
+    seg.max_timestamp, seg.offset_of_max_timestamp = ti.last_entry if len(ti) else (-1, -1)
+    first = seg.read_header_at(0) if seg.size else None
+    seg.first_batch_timestamp = first.max_timestamp if first else None
+    end = start = oi.last_position
+    for pos, h in seg.iter_batches(start):
+        last_offset = h.base_offset + h.last_offset_delta
+        if h.max_timestamp > seg.max_timestamp:
+            seg.max_timestamp, seg.offset_of_max_timestamp = h.max_timestamp, last_offset
+        seg.next_offset = last_offset + 1
+        end = pos + h.size
+    seg.bytes_since_last_index_entry = end - start
+    if end != seg.size:
+        return False
+    if (len(oi) and oi.base_offset + oi.rel[-1] >= seg.next_offset) or \
+            (len(ti) and ti.last_entry[1] >= seg.next_offset):
+        log.info("rebuilding indexes of %s (entries beyond the log end)", seg.log_path)
+        seg.rebuild()
+    return True
+
+
+def _ends_cleanly(seg: LogSegment) -> bool:
+    end = 0
+    for pos, h in seg.iter_batches(0):
+        end = pos + h.size
+    return end == seg.size
+
+
+def recover_segment(seg: LogSegment, epochs=None) -> int:
+    """Check every batch of ``seg``; cut it at the first bad one. Returns bytes removed."""
+    fd = seg.file.fileno()
+    size = os.fstat(fd).st_size
+    seg.size = size
+    seg.reset_stats()
+    seg.reset_indexes()
+    pos = 0
+    buf = b""
+    buf_start = 0
+    expected = seg.base_offset
+    problem = None
+    while pos < size:
+        off = pos - buf_start
+        if off + HEADER_SIZE > len(buf):
+            buf = os.pread(fd, min(CHUNK, size - pos), pos)
+            buf_start, off = pos, 0
+            if len(buf) < HEADER_SIZE:
+                problem = f"incomplete batch header ({len(buf)} bytes)"
+                break
+        h = read_header(buf, off)
+        bsize = LOG_OVERHEAD + h.batch_length
+        if h.magic != MAGIC_V2:
+            problem = f"magic {h.magic}"
+            break
+        if h.batch_length < HEADER_SIZE - LOG_OVERHEAD:
+            problem = f"batch_length {h.batch_length}"
+            break
+        if pos + bsize > size:
+            problem = f"incomplete batch ({bsize} bytes declared, {size - pos} present)"
+            break
+        last_offset = h.base_offset + h.last_offset_delta
+        if h.base_offset < expected or h.last_offset_delta < 0 or \
+                last_offset - seg.base_offset > INT32_MAX:
+            problem = f"offsets {h.base_offset}..{last_offset} (expected >= {expected})"
+            break
+        if off + bsize > len(buf):
+            buf = os.pread(fd, max(bsize, min(CHUNK, size - pos)), pos)
+            buf_start, off = pos, 0
+        if not crc_is_valid(buf, off, bsize):
+            problem = "CRC mismatch"
+            break
+        seg.track(pos, bsize, last_offset, h.max_timestamp)
+        if epochs is not None and h.partition_leader_epoch >= 0:
+            epochs.assign(h.partition_leader_epoch, h.base_offset)
+        expected = last_offset + 1
+        pos += bsize
+    removed = size - pos
+    if removed:
+        log.warning("recovery of %s: truncating %d bytes at position %d (%s); the log now ends "
+                    "at offset %d", seg.log_path, removed, pos, problem, seg.next_offset)
+        os.ftruncate(fd, pos)
+        seg.size = pos
+    seg._dirty = True  # fsynced by the partition log once loading is done
+    seg.offset_index.flush()
+    seg.time_index.flush()
+    # the rewritten index files must exist even when they hold no entries
+    for idx in (seg.offset_index, seg.time_index):
+        if not os.path.exists(idx.path):
+            open(idx.path, "wb").close()
+    return removed

@@ -1,0 +1,295 @@
+"""One log segment: a ``.log`` file of record batches plus its sparse indexes.
+
+Files of the segment with base offset 1200, in ``<log dir>/<topic>-<partition>/``::
+
+    00000000000000001200.log        batches exactly as on the wire, offsets assigned
+    00000000000000001200.index      offset index  (see index.py)
+    00000000000000001200.timeindex  time index    (see index.py)
+
+A ``.log`` file is a sequence of v2 batches back to back (layout drawn in
+``kwire.records.batch``); the segment never looks past a batch's 61-byte
+header. Every ``index.interval.bytes`` of log it adds an offset-index entry
+(last offset of the batch, position of the batch) and, if the segment's
+largest timestamp grew, a time-index entry (largest timestamp so far, last
+offset of the batch holding it) -- Kafka's rules in ``LogSegment.append``.
+When the segment stops being the active one, a final time-index entry records
+its largest timestamp so that reopening needs no scan.
+
+Reads are by position: ``find_batch`` starts at the offset index and scans
+headers forward with small read-ahead ``pread`` calls; ``read`` returns one
+``FileRegion`` of whole batches. Nothing here decodes records.
+
+Invariants: ``size`` is the file size and ends on a batch boundary (recovery
+truncates torn tails before a segment is used); ``next_offset`` is one past the
+last batch's last offset (``base_offset`` when empty); every index position is
+a batch start. The file is opened O_APPEND, so writes always land at the end.
+
+Not here: validation, offset assignment, rolling decisions, CRC checks
+(``recovery.py`` and ``partition_log.py`` do those).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, BatchHeader, read_header
+
+from .config import LogConfig
+from .index import OffsetIndex, TimeIndex
+from .region import FileRegion, SegmentFile
+
+INT32_MAX = (1 << 31) - 1
+READ_AHEAD = 8192  # bytes fetched per pread while scanning small batches
+
+
+def file_name(base_offset: int, suffix: str) -> str:
+    return f"{base_offset:020d}{suffix}"
+
+
+def _fsync(fd: int) -> None:
+    (getattr(os, "fdatasync", None) or os.fsync)(fd)
+
+
+class LogSegment:
+    def __init__(self, dir: str, base_offset: int, config: LogConfig, created_ms: int) -> None:
+        self.dir = dir
+        self.base_offset = base_offset
+        self.log_path = os.path.join(dir, file_name(base_offset, ".log"))
+        self.file = SegmentFile(self.log_path, "a+b")
+        self.offset_index = OffsetIndex(os.path.join(dir, file_name(base_offset, ".index")),
+                                        base_offset, config.max_index_entries)
+        self.time_index = TimeIndex(os.path.join(dir, file_name(base_offset, ".timeindex")),
+                                    base_offset, config.max_time_index_entries)
+        self.index_interval_bytes = config.index_interval_bytes
+        self.created_ms = created_ms
+        self.size = os.fstat(self.file.fileno()).st_size
+        self.next_offset = base_offset
+        self.max_timestamp = -1
+        self.offset_of_max_timestamp = -1
+        self.first_batch_timestamp: int | None = None  # for segment.ms (Kafka: rollingBasedTimestamp)
+        self.bytes_since_last_index_entry = 0
+        self._dirty = False
+
+    # -- creation -------------------------------------------------------------
+    @classmethod
+    def create(cls, dir: str, base_offset: int, config: LogConfig, now_ms: int) -> "LogSegment":
+        """A new, empty segment (stale files of the same name are removed first)."""
+        for suffix in (".log", ".index", ".timeindex"):
+            try:
+                os.unlink(os.path.join(dir, file_name(base_offset, suffix)))
+            except FileNotFoundError:
+                pass
+        seg = cls(dir, base_offset, config, now_ms)
+        for path in (seg.offset_index.path, seg.time_index.path):
+            open(path, "wb").close()  # empty indexes are valid; reopening need not rebuild
+        return seg
+
+    def __repr__(self) -> str:
+        return (f"LogSegment(base_offset={self.base_offset}, size={self.size}, "
+                f"next_offset={self.next_offset})")
+
+    @property
+    def is_empty(self) -> bool:
+        return self.size == 0
+
+    # -- appending ------------------------------------------------------------
+    def append(self, data, batches: list[tuple[int, int, int, int]]) -> int:
+        """Write ``data`` (whole batches, offsets assigned) with one write; index it.
+
+        ``batches`` holds (position in data, size, last offset, max timestamp)
+        per batch. Returns the file position the data starts at. On a failed
+        write the file is cut back, so the segment stays consistent.
+        """
+        fd = self.file.fileno()
+        start = self.size
+        view = memoryview(data)
+        try:
+            n = os.write(fd, view)
+            while n < len(view):  # short writes only happen on a full disk or a signal
+                n += os.write(fd, view[n:])
+        except OSError:
+            os.ftruncate(fd, start)
+            raise
+        self.size = start + len(view)
+        self._dirty = True
+        for rel, size, last_offset, max_ts in batches:
+            self.track(start + rel, size, last_offset, max_ts)
+        return start
+
+    def track(self, position: int, size: int, last_offset: int, max_timestamp: int) -> None:
+        """Account for one batch at ``position``: stats and sparse index entries."""
+        if self.first_batch_timestamp is None:
+            self.first_batch_timestamp = max_timestamp
+        if max_timestamp > self.max_timestamp:
+            self.max_timestamp = max_timestamp
+            self.offset_of_max_timestamp = last_offset
+        if self.bytes_since_last_index_entry > self.index_interval_bytes:
+            self.offset_index.append(last_offset, position)
+            self.time_index.maybe_append(self.max_timestamp, self.offset_of_max_timestamp)
+            self.bytes_since_last_index_entry = 0
+        self.bytes_since_last_index_entry += size
+        self.next_offset = last_offset + 1
+
+    def reset_stats(self) -> None:
+        self.next_offset = self.base_offset
+        self.max_timestamp = -1
+        self.offset_of_max_timestamp = -1
+        self.first_batch_timestamp = None
+        self.bytes_since_last_index_entry = 0
+
+    def reset_indexes(self) -> None:
+        """Forget both indexes and their files (before a rebuild)."""
+        self.offset_index.delete()
+        self.time_index.delete()
+        self.offset_index = OffsetIndex(self.offset_index.path, self.base_offset,
+                                        self.offset_index.max_entries)
+        self.time_index = TimeIndex(self.time_index.path, self.base_offset,
+                                    self.time_index.max_entries)
+
+    def rebuild(self) -> None:
+        """Recompute stats and both indexes from batch headers (no CRC check)."""
+        self.reset_stats()
+        self.reset_indexes()
+        for pos, h in self.iter_batches(0):
+            self.track(pos, h.size, h.base_offset + h.last_offset_delta, h.max_timestamp)
+        self.offset_index.flush()
+        self.time_index.flush()
+
+    # -- reading --------------------------------------------------------------
+    def iter_batches(self, start: int, end: int | None = None) -> Iterator[tuple[int, BatchHeader]]:
+        """(position, header) of each complete batch in [start, end), by header reads only.
+
+        Stops at the first batch that does not fit or has an impossible length.
+        Reads ahead ``READ_AHEAD`` bytes while batches are small, so scanning
+        many small batches costs few system calls.
+        """
+        fd = self.file.fileno()
+        if end is None:
+            end = self.size
+        pos = start
+        buf = b""
+        buf_start = 0
+        last_size = 0
+        while end - pos >= HEADER_SIZE:
+            off = pos - buf_start
+            if off + HEADER_SIZE > len(buf):
+                want = HEADER_SIZE if last_size >= READ_AHEAD else min(READ_AHEAD, end - pos)
+                buf = os.pread(fd, want, pos)
+                buf_start, off = pos, 0
+                if len(buf) < HEADER_SIZE:
+                    return
+            h = read_header(buf, off)
+            last_size = LOG_OVERHEAD + h.batch_length
+            if h.batch_length < HEADER_SIZE - LOG_OVERHEAD or pos + last_size > end:
+                return
+            yield pos, h
+            pos += last_size
+
+    def read_header_at(self, position: int) -> BatchHeader | None:
+        data = os.pread(self.file.fileno(), HEADER_SIZE, position)
+        return read_header(data) if len(data) == HEADER_SIZE else None
+
+    def read_bytes(self, position: int, size: int) -> bytes:
+        return FileRegion(self.file, position, size).read()
+
+    def find_batch(self, offset: int, start: int | None = None) -> tuple[int, BatchHeader] | None:
+        """The first batch whose last offset is >= ``offset`` (the batch holding it, or the next)."""
+        pos = self.offset_index.lookup(offset)
+        if start is not None and start > pos:
+            pos = start
+        for p, h in self.iter_batches(pos):
+            if h.base_offset + h.last_offset_delta >= offset:
+                return p, h
+        return None
+
+    def position_of(self, offset: int, start: int = 0) -> int:
+        """Where the batches with last offset >= ``offset`` begin (``size`` if none do)."""
+        if offset >= self.next_offset:
+            return self.size
+        found = self.find_batch(offset, start)
+        return found[0] if found else self.size
+
+    def batch_end_before(self, start: int, limit: int) -> int:
+        """End of the last whole batch in [start, limit]; ``start`` if even the first is larger.
+
+        ``start`` must be a batch boundary. The offset index narrows the scan to
+        at most ``index.interval.bytes`` of headers.
+        """
+        if limit >= self.size:
+            return self.size
+        pos = max(start, self.offset_index.floor_position(limit))
+        end = pos
+        for p, h in self.iter_batches(pos, limit):
+            end = p + h.size
+        return end
+
+    def read(self, offset: int, max_bytes: int, max_offset: int, min_one_batch: bool):
+        """(FileRegion, first batch base offset) of whole batches from the one holding ``offset``.
+
+        Only batches whose last offset is below ``max_offset`` are included;
+        the total stays within ``max_bytes`` except that the first batch is
+        returned whole when ``min_one_batch``. None when nothing qualifies.
+        """
+        found = self.find_batch(offset)
+        if found is None:
+            return None
+        pos, h = found
+        if h.base_offset + h.last_offset_delta >= max_offset:
+            return None
+        bound = self.position_of(max_offset, pos)
+        limit = pos + max(max_bytes, 0)
+        end = bound if limit >= bound else self.batch_end_before(pos, limit)
+        if end == pos:
+            if not min_one_batch:
+                return None
+            end = pos + h.size
+        return FileRegion(self.file, pos, end - pos), h.base_offset
+
+    # -- housekeeping ---------------------------------------------------------
+    def largest_timestamp(self) -> int:
+        """For retention.ms: the largest record timestamp, else the file's mtime (Kafka's rule)."""
+        if self.max_timestamp > 0:
+            return self.max_timestamp
+        try:
+            return int(os.stat(self.log_path).st_mtime * 1000)
+        except FileNotFoundError:
+            return self.created_ms
+
+    def on_become_inactive(self) -> None:
+        """Record the final largest timestamp in the time index and make everything durable."""
+        if self.max_timestamp >= 0:
+            self.time_index.maybe_append(self.max_timestamp, self.offset_of_max_timestamp)
+        self.flush()
+
+    def flush(self) -> None:
+        if self._dirty:
+            _fsync(self.file.fileno())
+            self._dirty = False
+        self.offset_index.flush()
+        self.time_index.flush()
+
+    def truncate_to_position(self, position: int) -> int:
+        """Cut the log at ``position`` (a batch boundary); rebuild stats. Returns bytes removed."""
+        removed = self.size - position
+        if removed <= 0:
+            return 0
+        os.ftruncate(self.file.fileno(), position)
+        self.size = position
+        self._dirty = True
+        self.rebuild()
+        return removed
+
+    def close(self) -> None:
+        """Close the index descriptors. The log file object is left to close when unreferenced."""
+        self.offset_index.close()
+        self.time_index.close()
+
+    def delete(self) -> None:
+        """Unlink all files. Outstanding ``FileRegion``s keep reading the unlinked file."""
+        self.offset_index.delete()
+        self.time_index.delete()
+        try:
+            os.unlink(self.log_path)
+        except FileNotFoundError:
+            pass

@@ -1,0 +1,7 @@
+"""Command-line tools: ``kwire topics``, ``kwire produce``, ``kwire consume``.
+
+Each module has ``main(argv) -> exit code`` (0 ok, 1 broker or operation
+error, 2 usage error) and talks to a broker only through ``kwire.client``.
+Options follow Kafka's own scripts (kafka-topics.sh, kafka-console-producer.sh,
+kafka-console-consumer.sh), with kcat's output format string for consume.
+"""

@@ -1,0 +1,217 @@
+"""``kwire topics create|list|describe|alter|delete``: topic administration.
+
+Shaped after Kafka's ``kafka-topics.sh``, as subcommands instead of
+``--create``/``--list``/... flags:
+
+* ``create --topic T [--partitions N] [--replication-factor R] [--config k=v]...
+  [--if-not-exists]``: CreateTopics; without ``--partitions`` or
+  ``--replication-factor`` the broker's ``num.partitions`` /
+  ``default.replication.factor`` apply. Prints ``Created topic T.``
+* ``list [--topic REGEX] [--exclude-internal]``: names, sorted, one a line.
+* ``describe [--topic T]... [--exclude-internal]``: one summary line per topic
+  (id, partition count, replication factor, every config whose source is not
+  DEFAULT_CONFIG, as kafka-topics.sh shows) and one line per partition with
+  leader, replicas and isr. Without ``--topic``: every topic.
+* ``alter --topic T [--partitions N] [--config k=v]... [--delete-config k]...
+  [--if-exists]``: CreatePartitions to grow to N, then IncrementalAlterConfigs
+  (SET / DELETE). Unlike kafka-topics.sh, configs are altered here too rather
+  than in a separate kafka-configs.sh.
+* ``delete --topic T... [--if-exists]``: DeleteTopics.
+
+Not implemented: regex topic selection for describe/alter/delete, manual
+replica assignment, ``--under-replicated-partitions`` and similar filters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+from kwire.client import RESOURCE_TOPIC, KafkaClient, KafkaClientError, NewTopic
+from kwire.protocol.errors import ErrorCode
+
+from .common import (
+    EXIT_OK,
+    ToolError,
+    UsageError,
+    add_connection_options,
+    connect,
+    parse_key_values,
+    positive_int,
+    run,
+)
+
+PROG = "kwire topics"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    add_connection_options(common)
+
+    p = argparse.ArgumentParser(prog=PROG, description="Create, list, describe, alter and delete topics.")
+    sub = p.add_subparsers(dest="action", metavar="{create,list,describe,alter,delete}")
+    sub.required = True
+
+    c = sub.add_parser("create", parents=[common], help="create a topic",
+                       description="Create a topic.")
+    c.add_argument("--topic", required=True)
+    c.add_argument("--partitions", type=positive_int,
+                   help="number of partitions (default: the broker's num.partitions)")
+    c.add_argument("--replication-factor", type=positive_int,
+                   help="replicas per partition (default: the broker's default.replication.factor)")
+    c.add_argument("--config", action="append", metavar="KEY=VALUE",
+                   help="a topic config override, e.g. cleanup.policy=compact (repeatable)")
+    c.add_argument("--if-not-exists", action="store_true",
+                   help="succeed quietly when the topic already exists")
+
+    ls = sub.add_parser("list", parents=[common], help="list topic names",
+                        description="List topic names, one a line.")
+    ls.add_argument("--topic", metavar="REGEX", help="only names matching this regular expression")
+    ls.add_argument("--exclude-internal", action="store_true", help="leave out internal topics")
+
+    d = sub.add_parser("describe", parents=[common], help="show partitions and configs",
+                       description="Show partitions (leader, replicas, isr) and non-default configs.")
+    d.add_argument("--topic", action="append", help="topic to describe (repeatable; default: all)")
+    d.add_argument("--exclude-internal", action="store_true", help="leave out internal topics")
+
+    a = sub.add_parser("alter", parents=[common], help="add partitions or change configs",
+                       description="Add partitions to a topic and/or change its configs.")
+    a.add_argument("--topic", required=True)
+    a.add_argument("--partitions", type=positive_int, help="new total number of partitions")
+    a.add_argument("--config", action="append", metavar="KEY=VALUE",
+                   help="set a topic config (repeatable)")
+    a.add_argument("--delete-config", action="append", metavar="KEY",
+                   help="remove a topic config override, back to the default (repeatable)")
+    a.add_argument("--if-exists", action="store_true",
+                   help="succeed quietly when the topic does not exist")
+
+    r = sub.add_parser("delete", parents=[common], help="delete topics",
+                       description="Delete topics.")
+    r.add_argument("--topic", action="append", required=True, help="topic to delete (repeatable)")
+    r.add_argument("--if-exists", action="store_true",
+                   help="succeed quietly when the topic does not exist")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(PROG, build_parser(), argv, _dispatch)
+
+
+def _dispatch(args) -> int:
+    with connect(args) as client:
+        return {"create": _create, "list": _list, "describe": _describe,
+                "alter": _alter, "delete": _delete}[args.action](client, args)
+
+
+def _create(client: KafkaClient, args) -> int:
+    configs = parse_key_values(args.config, "--config")
+    topic = NewTopic(args.topic, num_partitions=args.partitions or -1,
+                     replication_factor=args.replication_factor or -1, configs=configs)
+    try:
+        client.create_topics([topic], timeout_ms=args.request_timeout_ms)
+    except KafkaClientError as e:
+        if e.code == ErrorCode.TOPIC_ALREADY_EXISTS and args.if_not_exists:
+            return EXIT_OK
+        raise
+    print(f"Created topic {args.topic}.")
+    return EXIT_OK
+
+
+def _list(client: KafkaClient, args) -> int:
+    pattern = None
+    if args.topic:
+        try:
+            pattern = re.compile(args.topic)
+        except re.error as e:
+            raise UsageError(f"--topic is not a valid regular expression: {e}") from None
+    md = client.metadata(None)
+    for name in sorted(md.topics):
+        t = md.topics[name]
+        if args.exclude_internal and t.is_internal:
+            continue
+        if pattern is not None and not pattern.fullmatch(name):
+            continue
+        print(name)
+    return EXIT_OK
+
+
+def _describe(client: KafkaClient, args) -> int:
+    md = client.metadata(args.topic)  # None: all topics
+    names = args.topic or sorted(md.topics)
+    missing = [n for n in names if n not in md.topics
+               or md.topics[n].error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]
+    if missing:
+        raise ToolError(", ".join(f"Topic '{n}' does not exist as expected" for n in missing))
+    out = []
+    for name in names:
+        t = md.topics[name]
+        if args.exclude_internal and t.is_internal:
+            continue
+        if t.error_code:
+            raise KafkaClientError(t.error_code, f"topic {name!r}")
+        configs = client.describe_configs(RESOURCE_TOPIC, name)
+        shown = ",".join(f"{c.name}={'' if c.value is None else c.value}"
+                         for c in sorted(configs, key=lambda c: c.name) if not c.is_default)
+        parts = [t.partitions[i] for i in sorted(t.partitions)]
+        rf = len(parts[0].replicas) if parts else 0
+        out.append(f"Topic: {name}\tTopicId: {t.topic_id}\tPartitionCount: {len(parts)}\t"
+                   f"ReplicationFactor: {rf}\tConfigs: {shown}")
+        for p in parts:
+            leader = "none" if p.leader < 0 else str(p.leader)
+            line = (f"\tTopic: {name}\tPartition: {p.partition}\tLeader: {leader}\t"
+                    f"Replicas: {_ids(p.replicas)}\tIsr: {_ids(p.isr)}")
+            if p.offline_replicas:
+                line += f"\tOffline: {_ids(p.offline_replicas)}"
+            out.append(line)
+    if out:
+        print("\n".join(out))
+    return EXIT_OK
+
+
+def _alter(client: KafkaClient, args) -> int:
+    set_configs = parse_key_values(args.config, "--config")
+    delete_configs = list(args.delete_config or ())
+    if args.partitions is None and not set_configs and not delete_configs:
+        raise UsageError("alter needs --partitions, --config or --delete-config")
+    both = set(set_configs) & set(delete_configs)
+    if both:
+        raise UsageError(f"both set and deleted: {', '.join(sorted(both))}")
+    try:
+        info = client.topic(args.topic)
+    except KafkaClientError as e:
+        if e.code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
+            if args.if_exists:
+                return EXIT_OK
+            raise ToolError(f"Topic '{args.topic}' does not exist as expected") from None
+        raise
+    if args.partitions is not None:
+        current = len(info.partitions)
+        if args.partitions != current:
+            client.create_partitions(args.topic, args.partitions, timeout_ms=args.request_timeout_ms)
+            print(f"Altered topic {args.topic}: partitions {current} -> {args.partitions}.")
+        else:
+            print(f"Topic {args.topic} already has {current} partitions.", file=sys.stderr)
+    if set_configs or delete_configs:
+        client.incremental_alter_configs(RESOURCE_TOPIC, args.topic, set_configs, delete_configs)
+        changes = [f"{k}={v}" for k, v in set_configs.items()] + [f"-{k}" for k in delete_configs]
+        print(f"Altered topic {args.topic} configs: {', '.join(changes)}.")
+    return EXIT_OK
+
+
+def _delete(client: KafkaClient, args) -> int:
+    md = client.metadata(args.topic)
+    missing = [n for n in args.topic if n not in md.topics
+               or md.topics[n].error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]
+    if missing and not args.if_exists:
+        raise ToolError(", ".join(f"Topic '{n}' does not exist as expected" for n in missing))
+    names = [n for n in args.topic if n not in missing]
+    if names:
+        client.delete_topics(names, timeout_ms=args.request_timeout_ms)
+    for n in names:
+        print(f"Deleted topic {n}.")
+    return EXIT_OK
+
+
+def _ids(ids: list[int]) -> str:
+    return ",".join(str(i) for i in ids)
