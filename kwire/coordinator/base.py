@@ -18,11 +18,20 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, NamedTuple
 
 from kwire.protocol.errors import ErrorCode
 
-__all__ = ["CoordinatorError", "Pending", "Result", "Timer", "java_string_hash", "partition_for"]
+__all__ = ["CoordinatorError", "OpContext", "Pending", "Result", "Timer", "java_string_hash",
+           "partition_for"]
+
+
+class OpContext(NamedTuple):
+    """What an operation needs to know about the request besides its body."""
+
+    api_version: int
+    client_id: str = ""
+    client_host: str = ""
 
 
 class CoordinatorError(Exception):

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kwire.coordinator.base import Pending
+from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.records import GroupMetadataValue, MemberMetadata
+from kwire.protocol.errors import ErrorCode as E
 
 EMPTY = "Empty"
 PREPARING_REBALANCE = "PreparingRebalance"
@@ -311,6 +312,52 @@ class ClassicGroup:
         if self.subscribed_topics is None:
             return self.uses_consumer_protocol()
         return topic in self.subscribed_topics
+
+    # -- validation for the offset and admin APIs ------------------------------------------
+    def validate_member(self, member_id: str, group_instance_id: str | None) -> None:
+        if group_instance_id is not None:
+            existing = self.static_members.get(group_instance_id)
+            if existing is None:
+                raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
+            if existing != member_id:
+                raise CoordinatorError(E.FENCED_INSTANCE_ID)
+        if member_id not in self.members:
+            raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
+
+    def validate_offset_commit(self, member_id: str, group_instance_id: str | None,
+                               generation_id: int, api_version: int) -> None:
+        if self.state == DEAD:
+            raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE)
+        if generation_id < 0 and self.state == EMPTY:
+            return  # admin client or a consumer without group management
+        if generation_id >= 0 or member_id or group_instance_id is not None:
+            self.validate_member(member_id, group_instance_id)
+            if generation_id != self.generation_id:
+                raise CoordinatorError(E.ILLEGAL_GENERATION)
+        elif self.state != EMPTY:
+            raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
+        if self.state == COMPLETING_REBALANCE:
+            # The member knows the new generation but has no assignment yet.
+            raise CoordinatorError(E.REBALANCE_IN_PROGRESS)
+
+    def validate_offset_fetch(self, member_id: str | None, member_epoch: int) -> None:
+        if self.state == DEAD:
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {self.group_id} is in dead state.")
+
+    def validate_offset_delete(self) -> None:
+        if self.state == DEAD:
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {self.group_id} is in dead state.")
+        if self.state != EMPTY and not self.uses_consumer_protocol():
+            raise CoordinatorError(E.NON_EMPTY_GROUP)
+
+    def validate_delete_group(self) -> None:
+        if self.state == DEAD:
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {self.group_id} is in dead state.")
+        if self.state != EMPTY:
+            raise CoordinatorError(E.NON_EMPTY_GROUP)
+
+    def is_empty(self) -> bool:
+        return self.state == EMPTY
 
     # -- persistence ---------------------------------------------------------------------
     def to_record_value(self, assignments: dict[str, bytes] | None = None) -> GroupMetadataValue:

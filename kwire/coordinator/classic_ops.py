@@ -383,16 +383,6 @@ class ClassicOps:
             return self.complete_join(group)
         return []
 
-    def _validate_member(self, group: ClassicGroup, member_id: str, instance_id: str | None) -> None:
-        if instance_id is not None:
-            existing = group.static_members.get(instance_id)
-            if existing is None:
-                raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
-            if existing != member_id:
-                raise CoordinatorError(E.FENCED_INSTANCE_ID)
-        if member_id not in group.members:
-            raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
-
     # -- SyncGroup -------------------------------------------------------------------------
     def sync(self, ctx, req, now: int) -> Result:
         if not req.group_id:
@@ -403,7 +393,7 @@ class ClassicOps:
         try:
             if group.is_in(DEAD):
                 raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE)
-            self._validate_member(group, req.member_id, req.group_instance_id)
+            group.validate_member(req.member_id, req.group_instance_id)
             if req.generation_id != group.generation_id:
                 raise CoordinatorError(E.ILLEGAL_GENERATION)
             if ((req.protocol_type is not None and req.protocol_type != group.protocol_type)
@@ -451,7 +441,7 @@ class ClassicOps:
         try:
             if group.is_in(DEAD):
                 raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE)
-            self._validate_member(group, req.member_id, req.group_instance_id)
+            group.validate_member(req.member_id, req.group_instance_id)
             if req.generation_id != group.generation_id:
                 raise CoordinatorError(E.ILLEGAL_GENERATION)
         except CoordinatorError as e:

@@ -108,7 +108,8 @@ def check_broker_name(broker, name: str) -> bool:
     try:
         node = int(name)
     except ValueError:
-        raise KafkaError(ErrorCode.INVALID_REQUEST, f"Node id must be an integer, but it is: {name}") from None
+        raise KafkaError(ErrorCode.INVALID_REQUEST,
+                         f"Node id must be an integer, but it is: {name}") from None
     if node != broker.config.broker_id:
         raise KafkaError(ErrorCode.INVALID_REQUEST,
                          f"Unexpected broker id, expected {broker.config.broker_id}, but received {name}")

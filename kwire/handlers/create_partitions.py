@@ -34,7 +34,8 @@ MAX_VERSION = 3
 UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
 
 
-def validate_manual_assignment(replicas: list[int], registered: set[int], replication_factor: int | None) -> None:
+def validate_manual_assignment(replicas: list[int], registered: set[int],
+                               replication_factor: int | None) -> None:
     """Kafka's checks on one partition's manual replica list; raises INVALID_REPLICA_ASSIGNMENT."""
     if not replicas:
         raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,

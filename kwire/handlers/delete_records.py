@@ -37,19 +37,12 @@ HIGH_WATERMARK = -1
 INVALID_LOW_WATERMARK = -1
 
 
-def _cleanup_allows_delete(broker, topic) -> bool:
-    from kwire.config import topic_config
-
-    return topic_config(topic.configs, broker.config).delete
-
-
 def delete_before(broker, topic_name: str, partition: int, offset: int) -> int:
     """Advance one partition's log start offset; return the new low watermark."""
-    t = broker.metadata.topic(topic_name)
-    plog = broker.get_log(topic_name, partition) if t is not None else None
+    plog = broker.get_log(topic_name, partition)
     if plog is None or broker.metadata.partition(topic_name, partition) is None:
         raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-    if not _cleanup_allows_delete(broker, t):
+    if not plog.config.delete_enabled:
         raise KafkaError(ErrorCode.POLICY_VIOLATION,
                          f"Records of partition {topic_name}-{partition} can not be deleted due to "
                          f"the configured policy")
@@ -62,9 +55,8 @@ def delete_before(broker, topic_name: str, partition: int, offset: int) -> int:
         raise KafkaError(ErrorCode.OFFSET_OUT_OF_RANGE,
                          f"Cannot increment the log start offset to {target} of partition "
                          f"{topic_name}-{partition} since it is larger than the high watermark {hw}")
-    if target > plog.log_start_offset:
-        plog.delete_records_before(target)
-    return plog.log_start_offset
+    # The log checks the range again and deletes the segments wholly below the new start.
+    return plog.delete_records_before(target)
 
 
 def handle(ctx, req) -> DeleteRecordsResponse:

@@ -101,7 +101,8 @@ def broker_id_of(name: str) -> int:
     try:
         return int(name)
     except ValueError:
-        raise KafkaError(ErrorCode.INVALID_REQUEST, f"Broker id must be an integer, but it is: {name}") from None
+        raise KafkaError(ErrorCode.INVALID_REQUEST,
+                         f"Broker id must be an integer, but it is: {name}") from None
 
 
 def _entry(e, include_synonyms: bool, doc: str | None) -> DescribeConfigsResourceResult:

@@ -11,16 +11,15 @@ watermark; 0 on a leader, and every kwire partition is a leader) and
 
 Version notes: v2 is the first flexible version; v3 adds the top-level
 ``error_code``; v4 (KIP-827) adds each dir's ``total_bytes`` and
-``usable_bytes``, from ``os.statvfs`` of the dir (what the JVM's FileStore
-reports); v5 (KIP-1066) adds ``is_cordoned``, always false: kwire has no
-cordoned dirs. A dir that cannot be examined answers KAFKA_STORAGE_ERROR.
+``usable_bytes`` of the volume (``LogManager.describe_log_dirs``: statvfs
+blocks and blocks available to unprivileged users, what the JVM's FileStore
+reports; -1 when unknown); v5 (KIP-1066) adds ``is_cordoned``, always false:
+kwire has no cordoned dirs. The sizes, paths and per-dir errors come from
+the log manager; the handler only filters and shapes them.
 """
 
 from __future__ import annotations
 
-import os
-
-from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.describe_log_dirs_response import (
     DescribeLogDirsPartition,
     DescribeLogDirsResponse,
@@ -31,15 +30,6 @@ from kwire.protocol.generated.describe_log_dirs_response import (
 API_KEY = 35
 MIN_VERSION = 1
 MAX_VERSION = 5
-
-LONG_MAX = 2**63 - 1
-
-
-def _space(path: str) -> tuple[int, int]:
-    st = os.statvfs(path)
-    total = st.f_blocks * st.f_frsize
-    usable = st.f_bavail * st.f_frsize
-    return min(total, LONG_MAX), min(usable, LONG_MAX)
 
 
 def _wanted(req):
@@ -53,27 +43,22 @@ def _wanted(req):
 
 
 def handle(ctx, req) -> DescribeLogDirsResponse:
-    broker = ctx.broker
     wanted = _wanted(req)
-    by_dir: dict[str, dict[str, list[DescribeLogDirsPartition]]] = {}
-    for (topic, partition), plog in broker.logs.items():
-        if wanted is not None and partition not in wanted.get(topic, ()):
-            continue
-        lag = max(plog.high_watermark - plog.log_end_offset, 0)
-        by_dir.setdefault(os.path.abspath(plog.parent_dir), {}).setdefault(topic, []).append(
-            DescribeLogDirsPartition(partition_index=partition, partition_size=plog.size_bytes,
-                                     offset_lag=lag, is_future_key=False))
     results = []
-    for d in dict.fromkeys(os.path.abspath(p) for p in broker.config.log_dirs):
-        try:
-            total, usable = _space(d)
-        except OSError:
-            results.append(DescribeLogDirsResult(error_code=ErrorCode.KAFKA_STORAGE_ERROR, log_dir=d))
+    for d in ctx.broker.logs.describe_log_dirs():
+        if d["error"]:
+            results.append(DescribeLogDirsResult(error_code=d["error"], log_dir=d["path"]))
             continue
-        topics = [
-            DescribeLogDirsTopic(name=name, partitions=sorted(parts, key=lambda p: p.partition_index))
-            for name, parts in sorted(by_dir.get(d, {}).items())
-        ]
-        results.append(DescribeLogDirsResult(error_code=0, log_dir=d, topics=topics,
-                                             total_bytes=total, usable_bytes=usable, is_cordoned=False))
+        by_topic: dict[str, list[DescribeLogDirsPartition]] = {}
+        for p in d["partitions"]:
+            if wanted is not None and p["partition"] not in wanted.get(p["topic"], ()):
+                continue
+            by_topic.setdefault(p["topic"], []).append(DescribeLogDirsPartition(
+                partition_index=p["partition"], partition_size=p["size"],
+                offset_lag=p["offset_lag"], is_future_key=p["is_future"]))
+        topics = [DescribeLogDirsTopic(name=name, partitions=sorted(parts, key=lambda x: x.partition_index))
+                  for name, parts in sorted(by_topic.items())]
+        results.append(DescribeLogDirsResult(error_code=0, log_dir=d["path"], topics=topics,
+                                             total_bytes=d["total_bytes"], usable_bytes=d["usable_bytes"],
+                                             is_cordoned=False))
     return DescribeLogDirsResponse(error_code=0, results=results)

@@ -95,7 +95,8 @@ def handle(ctx, req) -> DescribeTopicPartitionsResponse:
         t = md.topic(name)
         if t is None:
             if not fetch_all:
-                err = ErrorCode.INVALID_TOPIC_EXCEPTION if topic_name_error(name) else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                err = (ErrorCode.INVALID_TOPIC_EXCEPTION if topic_name_error(name)
+                       else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
                 out.append(DescribeTopicPartitionsResponseTopic(
                     error_code=err, name=name, is_internal=False,
                     topic_authorized_operations=topic_ops,

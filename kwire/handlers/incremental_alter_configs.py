@@ -103,7 +103,8 @@ def _alter_loggers(broker, resource, validate_only: bool) -> None:
     try:
         node = int(name)
     except ValueError:
-        raise KafkaError(ErrorCode.INVALID_REQUEST, f"Node id must be an integer, but it is: {name}") from None
+        raise KafkaError(ErrorCode.INVALID_REQUEST,
+                         f"Node id must be an integer, but it is: {name}") from None
     if node != broker.config.broker_id:
         raise KafkaError(ErrorCode.INVALID_REQUEST,
                          f"Unexpected node id. Expected {broker.config.broker_id}, but received {name}")
@@ -144,7 +145,8 @@ def _alter(broker, resource, validate_only: bool) -> None:
     elif rtype == BROKER_LOGGER:
         _alter_loggers(broker, resource, validate_only)
     elif rtype in RESOURCE_TYPE_NAMES:
-        raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unsupported resource type: {RESOURCE_TYPE_NAMES[rtype]}")
+        raise KafkaError(ErrorCode.INVALID_REQUEST,
+                         f"Unsupported resource type: {RESOURCE_TYPE_NAMES[rtype]}")
     else:
         raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown resource type {rtype}")
 

@@ -81,8 +81,8 @@ def _append(broker, t, pd, acks: int, now: int) -> PartitionProduceResponse:
     if pstate is None:
         return _error(index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
     records = pd.records
-    if records is None or len(records) == 0:
-        return _error(index, ErrorCode.CORRUPT_MESSAGE, "empty record set")
+    if records is None:
+        return _error(index, ErrorCode.INVALID_RECORD, "null record set")
     if acks == -1:
         min_isr = broker.topic_min_insync_replicas(t)
         if len(pstate.isr) < min_isr:

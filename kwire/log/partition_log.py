@@ -31,10 +31,18 @@ A read stops at the end of a segment, as Kafka's does: the next fetch
 continues in the next segment, so ``regions`` has at most one element
 (``region`` is that element or None).
 
+Time search (``offset_for_timestamp``, ``offset_of_max_timestamp``) lives in
+``search.py``; loading and recovery in ``recovery.py``.
+
+Invariants: segments are contiguous and sorted, the last one is active;
+log start <= HW <= LEO at all times (``update_high_watermark`` clamps); the
+producer state and leader epoch cache describe exactly the batches below the
+LEO (rebuilt after any truncation).
+
 Not here: transactions (aborted transaction index, LSO below HW), compaction,
-tiered storage, follower appends (``append_as_follower`` will reuse
-``_write``), asynchronous deletion (segments are unlinked at once; see
-``region.py`` for why outstanding reads survive it).
+tiered storage, follower appends (``append_as_follower`` with the leader's
+offsets, for replication), asynchronous deletion (segments are unlinked at
+once; see ``region.py`` for why outstanding reads survive it).
 """
 
 from __future__ import annotations
@@ -54,8 +62,8 @@ from kwire.records.batch import (
     set_log_append_time,
     set_partition_leader_epoch,
 )
-from kwire.records.decode import decode_batch
 
+from . import search
 from .checkpoint import fsync_dir
 from .config import LogConfig
 from .leader_epoch import LeaderEpochCache
@@ -135,8 +143,9 @@ class PartitionLog:
         self._log_start_offset = min(max(log_start_offset, segments[0].base_offset), leo)
         epochs.truncate_from_end(leo)
         epochs.truncate_from_start(self._log_start_offset)
-        self.recovery_point = min(max(recovery_point, self._log_start_offset), leo)
-        self.flush()  # make recovered (possibly truncated) segments durable; recovery point = LEO
+        for seg in segments:  # make recovered (possibly truncated) segments durable
+            seg.flush()
+        self.recovery_point = leo
         self._load_producer_state()
         hw = self._log_start_offset if high_watermark is None else high_watermark
         self._high_watermark = min(max(hw, self._log_start_offset), leo)
@@ -345,7 +354,7 @@ class PartitionLog:
 
     def flush(self, now_ms: int | None = None) -> None:
         """fsync every segment with unflushed data (and its indexes); recovery point = LEO."""
-        for seg in self._segments:
+        for seg in self._segments[self._segment_index(self.recovery_point):]:
             seg.flush()  # a no-op for segments without unflushed writes
         self.recovery_point = self.log_end_offset
         if now_ms is not None:
@@ -392,66 +401,17 @@ class PartitionLog:
         return ReadResult(regions, size, first, self._high_watermark, self.last_stable_offset,
                           self._log_start_offset, leo)
 
-    def _record_search(self, seg: LogSegment, pos: int, bound: int, accept):
-        """Decode batches of ``seg`` from ``pos``; the first (offset, timestamp) ``accept`` takes."""
-        start = self._log_start_offset
-        for p, h in seg.iter_batches(pos):
-            if h.base_offset >= bound:
-                return False
-            if h.base_offset + h.last_offset_delta < start or not accept(None, h.max_timestamp):
-                continue
-            for r in decode_batch(seg.read_bytes(p, h.size), verify_crc=False).records:
-                if start <= r.offset < bound and accept(r.offset, r.timestamp):
-                    return r.offset, r.timestamp
-        return None
-
     def offset_for_timestamp(self, target_ms: int, max_offset: int | None = None):
         """ListOffsets by time: (offset, timestamp) of the first record with timestamp >=
-        ``target_ms`` below ``max_offset`` (default HW), or None."""
+        ``target_ms`` below ``max_offset`` (default HW), or None. See ``search.py``."""
         bound = self._high_watermark if max_offset is None else max_offset
-        for seg in self._segments:
-            if seg.base_offset >= bound:
-                break
-            if seg.max_timestamp < target_ms:
-                continue
-            from_offset = max(seg.time_index.lookup(target_ms), self._log_start_offset)
-            found = seg.find_batch(from_offset)
-            if found is None:
-                continue
-            hit = self._record_search(seg, found[0], bound,
-                                      lambda off, ts: ts >= target_ms)
-            if hit is False:
-                return None
-            if hit is not None:
-                return hit
-        return None
+        return search.offset_for_timestamp(self, target_ms, bound)
 
     def offset_of_max_timestamp(self, max_offset: int | None = None):
         """ListOffsets -3: (offset, timestamp) of the first record with the largest
         timestamp below ``max_offset`` (default HW), or None for an empty log."""
         bound = self._high_watermark if max_offset is None else max_offset
-        start = self._log_start_offset
-        best_ts, best_seg = -1, None
-        for seg in self._segments:
-            if seg.base_offset >= bound:
-                break
-            if seg.base_offset >= start and seg.next_offset <= bound:
-                if seg.max_timestamp > best_ts:
-                    best_ts, best_seg = seg.max_timestamp, seg
-                continue
-            for _p, h in seg.iter_batches(0):
-                if h.base_offset >= bound:
-                    break
-                if h.base_offset + h.last_offset_delta >= start and h.max_timestamp > best_ts:
-                    best_ts, best_seg = h.max_timestamp, seg
-        if best_seg is None:
-            return None
-        from_offset = max(best_seg.time_index.lookup(best_ts - 1), start)
-        found = best_seg.find_batch(from_offset)
-        if found is None:
-            return None
-        hit = self._record_search(best_seg, found[0], bound, lambda off, ts: ts >= best_ts)
-        return hit or None
+        return search.offset_of_max_timestamp(self, bound)
 
     # -- deletion -------------------------------------------------------------
     def _deletable(self, predicate) -> list[LogSegment]:

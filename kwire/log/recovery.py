@@ -86,7 +86,7 @@ def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: i
                         "recovering it", seg.log_path, seg.base_offset, expected)
             first_unsafe = min(first_unsafe, i)
         last = i == len(segments) - 1
-        if i >= first_unsafe or not _load_trusted(seg, last):
+        if i >= first_unsafe or not _load_trusted(seg):
             truncated = recover_segment(seg, epochs)
             if truncated and not last:
                 _delete_after(segments, i)
@@ -103,15 +103,14 @@ def _delete_after(segments: list[LogSegment], i: int) -> None:
         later.delete()
 
 
-def _load_trusted(seg: LogSegment, last: bool) -> bool:
+def _load_trusted(seg: LogSegment) -> bool:
     """Use the on-disk indexes of a segment believed intact; False if it needs recovery."""
     oi = OffsetIndex.load(seg.offset_index.path, seg.base_offset, seg.offset_index.max_entries,
                           seg.size)
     ti = TimeIndex.load(seg.time_index.path, seg.base_offset, seg.time_index.max_entries)
     if oi is None or ti is None:
         log.info("rebuilding indexes of %s (missing or inconsistent)", seg.log_path)
-        seg.rebuild()
-        return _ends_cleanly(seg)
+        return seg.rebuild() == seg.size
     seg.offset_index, seg.time_index = oi, ti
     seg.reset_stats()
     seg.max_timestamp, seg.offset_of_max_timestamp = ti.last_entry if len(ti) else (-1, -1)
@@ -132,13 +131,6 @@ def _load_trusted(seg: LogSegment, last: bool) -> bool:
         log.info("rebuilding indexes of %s (entries beyond the log end)", seg.log_path)
         seg.rebuild()
     return True
-
-
-def _ends_cleanly(seg: LogSegment) -> bool:
-    end = 0
-    for pos, h in seg.iter_batches(0):
-        end = pos + h.size
-    return end == seg.size
 
 
 def recover_segment(seg: LogSegment, epochs=None) -> int:
@@ -197,8 +189,7 @@ def recover_segment(seg: LogSegment, epochs=None) -> int:
     seg._dirty = True  # fsynced by the partition log once loading is done
     seg.offset_index.flush()
     seg.time_index.flush()
-    # the rewritten index files must exist even when they hold no entries
-    for idx in (seg.offset_index, seg.time_index):
+    for idx in (seg.offset_index, seg.time_index):  # an empty index is still a file
         if not os.path.exists(idx.path):
             open(idx.path, "wb").close()
     return removed

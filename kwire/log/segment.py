@@ -147,14 +147,23 @@ class LogSegment:
         self.time_index = TimeIndex(self.time_index.path, self.base_offset,
                                     self.time_index.max_entries)
 
-    def rebuild(self) -> None:
-        """Recompute stats and both indexes from batch headers (no CRC check)."""
+    def rebuild(self) -> int:
+        """Recompute stats and both indexes from batch headers (no CRC check).
+
+        Returns where the last complete batch ends (``size`` for a sound file).
+        """
         self.reset_stats()
         self.reset_indexes()
+        end = 0
         for pos, h in self.iter_batches(0):
             self.track(pos, h.size, h.base_offset + h.last_offset_delta, h.max_timestamp)
+            end = pos + h.size
         self.offset_index.flush()
         self.time_index.flush()
+        for idx in (self.offset_index, self.time_index):
+            if not os.path.exists(idx.path):
+                open(idx.path, "wb").close()
+        return end
 
     # -- reading --------------------------------------------------------------
     def iter_batches(self, start: int, end: int | None = None) -> Iterator[tuple[int, BatchHeader]]:

@@ -105,12 +105,19 @@ def by_partition(recs: Iterable[Rec]) -> dict[int, list[Rec]]:
     return out
 
 
-def make_msgs(n: int, *, tag: str = "m", base_ts: int | None = None, value_size: int = 0) -> list[Msg]:
-    """Keyed records with varied headers (repeated keys, empty and binary values, non-ASCII names)."""
+def make_msgs(n: int, *, tag: str = "m", base_ts: int | None = None, value_size: int = 0,
+              pad: int = 0, partitions: int | None = None) -> list[Msg]:
+    """Keyed records with varied headers (repeated keys, empty and binary values, non-ASCII names).
+
+    ``pad`` appends that many repetitive bytes to each value, so that every
+    codec really shrinks the batch (librdkafka sends a batch uncompressed when
+    compressing would not make it smaller). ``partitions=n`` sets explicit
+    partitions round-robin instead of leaving them to the partitioner.
+    """
     base_ts = int(time.time() * 1000) - 60_000 if base_ts is None else base_ts
     msgs = []
     for i in range(n):
-        value = f"{tag}-value-{i}".encode()
+        value = f"{tag}-value-{i}".encode() + b"-payload" * (pad // 8)
         if value_size:
             value = (value + bytes(range(256)) * (value_size // 256 + 1))[:value_size]
         headers: Headers = (("seq", str(i).encode()),)
@@ -119,7 +126,7 @@ def make_msgs(n: int, *, tag: str = "m", base_ts: int | None = None, value_size:
         if i % 5 == 2:
             headers += (("bïn", bytes([0, 255, 10, 13])),)
         msgs.append(Msg(key=f"key-{i % 17}".encode(), value=value, headers=headers,
-                        timestamp=base_ts + i))
+                        timestamp=base_ts + i, partition=None if partitions is None else i % partitions))
     return msgs
 
 
@@ -340,6 +347,10 @@ class AIOKafkaClient:
                         md = await f
                     except Exception as e:
                         raise ProduceFailed(e, m) from e
+                    if md is None:  # acks=0: aiokafka resolves the future with None
+                        out.append(Rec(m.partition if m.partition is not None else -1, -1,
+                                       m.key, m.value, m.headers, m.timestamp))
+                        continue
                     out.append(Rec(md.partition, md.offset, m.key, m.value, m.headers,
                                    m.timestamp if m.timestamp is not None else md.timestamp))
                 return out
@@ -467,8 +478,8 @@ class ConfluentClient:
         for m, (err, dm) in zip(msgs, reports):
             if err is not None:
                 raise ProduceFailed(err, m)
-            off = dm.offset()
-            out.append(Rec(dm.partition(), off if off >= 0 else -1, m.key, m.value, m.headers,
+            off = dm.offset()  # None (or a negative sentinel) when acks=0
+            out.append(Rec(dm.partition(), off if off is not None and off >= 0 else -1, m.key, m.value, m.headers,
                            m.timestamp if m.timestamp is not None else dm.timestamp()[1]))
         return out
 

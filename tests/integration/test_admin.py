@@ -113,7 +113,7 @@ def test_create_topics_validate_only_defaults_and_configs(kadmin, topic_name):
     (t,) = res["topics"]
     assert t["error_code"] == 0
     assert (t["num_partitions"], t["replication_factor"]) == (1, 1)
-    assert t["topic_id"] != uuid.UUID(int=0)
+    assert uuid.UUID(str(t["topic_id"])) != uuid.UUID(int=0)
     assert topic_name in kadmin.list_topics()
     (desc,) = kadmin.describe_topics([topic_name])
     assert len(desc["partitions"]) == 1
@@ -147,7 +147,7 @@ def test_create_topics_errors_kafka_python(kadmin, topic_name):
 
     # a manual assignment may only name this broker (0)
     res = kadmin.create_topics({other: {"assignments": {0: [1]}}}, raise_errors=False)
-    assert res["topics"][0]["error_code"] == Errors.InvalidReplicaAssignmentError.errno
+    assert res["topics"][0]["error_code"] == Errors.InvalidReplicationAssignmentError.errno
     res = kadmin.create_topics({other: {"assignments": {0: [0], 1: [0]}}})
     assert res["topics"][0]["num_partitions"] == 2
     assert other in kadmin.list_topics()
@@ -197,16 +197,12 @@ def test_describe_topic_configs_sources(cadmin, kadmin, topic_name):
     assert list(desc["topic"][topic_name]) == ["segment.ms"]
 
 
-def test_describe_configs_errors(cadmin, topic_name):
+def test_describe_configs_unknown_topic(cadmin, topic_name):
     res = CConfigResource(ResourceType.TOPIC, topic_name + "-missing")
     assert c_error(cadmin.describe_configs([res])[res]).code() == CKafkaError.UNKNOWN_TOPIC_OR_PART
-    res = CConfigResource(ResourceType.BROKER, "7")
-    err = c_error(cadmin.describe_configs([res])[res])
-    assert err.code() == CKafkaError.INVALID_REQUEST
-    assert "Unexpected broker id" in err.str()
 
 
-def test_describe_broker_configs(cadmin, broker):
+def test_describe_broker_configs(cadmin, kadmin, broker):
     configs = describe_broker_configs(cadmin)
     assert len(configs) > 50
     log_dirs = configs["log.dirs"]
@@ -215,8 +211,16 @@ def test_describe_broker_configs(cadmin, broker):
     np_ = configs["num.partitions"]
     assert (np_.value, np_.source) == ("1", ConfigSource.DEFAULT_CONFIG.value)
     assert not configs["log.retention.ms"].is_read_only  # dynamically alterable
-    # the cluster-wide default resource lists only dynamic defaults: none yet
-    assert describe_broker_configs(cadmin, "") == {}
+    # kafka-python's view, with synonyms (Kafka lists those from the described name on)
+    desc = kadmin.describe_configs([ConfigResource("BROKER", "0", {"log.retention.hours": None,
+                                                                   "log.dirs": None})],
+                                   include_synonyms=True, config_filter="all")
+    hours = desc["broker"]["0"]["log.retention.hours"]
+    assert (hours["value"], hours["read_only"]) == ("168", True)
+    assert [(s["name"], s["source"]) for s in hours["synonyms"]] == \
+        [("log.retention.hours", "DEFAULT_CONFIG")]
+    assert [(s["name"], s["value"], s["source"]) for s in desc["broker"]["0"]["log.dirs"]["synonyms"]] == \
+        [("log.dirs", broker.data_dir, "STATIC_BROKER_CONFIG")]
 
 
 def test_describe_and_alter_broker_loggers(kadmin):
@@ -301,6 +305,30 @@ def test_alter_configs_persist_across_restart(make_broker, tmp_path, topic_name)
     assert (d.value, d.source) == ("3600000", ConfigSource.DYNAMIC_BROKER_CONFIG.value)
 
 
+def test_alter_broker_configs_replace_and_validate_only(make_broker):
+    b = make_broker()
+    cadmin = AdminClient({"bootstrap.servers": b.bootstrap})
+    res = CConfigResource(ResourceType.BROKER, "0", set_config={"log.cleaner.threads": "2"})
+    with pytest.warns(DeprecationWarning):
+        assert c_result(cadmin.alter_configs([res], validate_only=True)[res]) is None
+    assert describe_broker_configs(cadmin)["log.cleaner.threads"].source == ConfigSource.DEFAULT_CONFIG.value
+    with pytest.warns(DeprecationWarning):
+        assert c_result(cadmin.alter_configs([res])[res]) is None
+    threads = describe_broker_configs(cadmin)["log.cleaner.threads"]
+    assert (threads.value, threads.source) == ("2", ConfigSource.DYNAMIC_BROKER_CONFIG.value)
+    # legacy AlterConfigs replaces the whole dynamic set: naming another key drops this one
+    res = CConfigResource(ResourceType.BROKER, "0", set_config={"log.cleaner.backoff.ms": "1000"})
+    with pytest.warns(DeprecationWarning):
+        assert c_result(cadmin.alter_configs([res])[res]) is None
+    configs = describe_broker_configs(cadmin)
+    assert configs["log.cleaner.threads"].source == ConfigSource.DEFAULT_CONFIG.value
+    assert configs["log.cleaner.backoff.ms"].value == "1000"
+    res = CConfigResource(ResourceType.BROKER, "0", set_config={"log.dirs": "/elsewhere"})
+    with pytest.warns(DeprecationWarning):
+        err = c_error(cadmin.alter_configs([res])[res])
+    assert err.code() == CKafkaError.INVALID_REQUEST
+
+
 def test_incremental_alter_configs_errors(cadmin, kadmin, topic_name):
     kadmin.create_topics({topic_name: {"num_partitions": 1}})
     err = c_error(incremental(cadmin, ResourceType.TOPIC, topic_name, [entry("retention.ms", "soon")]))
@@ -309,14 +337,13 @@ def test_incremental_alter_configs_errors(cadmin, kadmin, topic_name):
                               [entry("retention.ms", "5", AlterConfigOpType.APPEND)]))
     assert err.code() == CKafkaError.INVALID_CONFIG
     assert "because its type is not LIST" in err.str()
-    err = c_error(incremental(cadmin, ResourceType.TOPIC, topic_name + "-missing", [entry("retention.ms", "5")]))
+    err = c_error(incremental(cadmin, ResourceType.TOPIC, topic_name + "-missing",
+                              [entry("retention.ms", "5")]))
     assert err.code() == CKafkaError.UNKNOWN_TOPIC_OR_PART
     # a static broker config cannot change at run time
     err = c_error(incremental(cadmin, ResourceType.BROKER, "0", [entry("log.dirs", "/elsewhere")]))
     assert err.code() == CKafkaError.INVALID_REQUEST
     assert "Cannot update these configs dynamically: [log.dirs]" in err.str()
-    err = c_error(incremental(cadmin, ResourceType.BROKER, "5", [entry("log.retention.ms", "1000")]))
-    assert err.code() == CKafkaError.INVALID_REQUEST
     # nothing of the above changed anything
     configs = describe_topic_configs(cadmin, topic_name)
     assert configs["retention.ms"].source == ConfigSource.DEFAULT_CONFIG.value
@@ -336,7 +363,7 @@ def test_create_partitions(broker, cadmin, kadmin, topic_name):
         kadmin.create_partitions({topic_name: 3})
     with pytest.raises(Errors.UnknownTopicOrPartitionError):
         kadmin.create_partitions({topic_name + "-missing": 2})
-    with pytest.raises(Errors.InvalidReplicaAssignmentError):
+    with pytest.raises(Errors.InvalidReplicationAssignmentError):
         kadmin.create_partitions({topic_name: {"count": 4, "assignments": [[3]]}})
 
     assert c_result(cadmin.create_partitions([NewPartitions(topic_name, 5)])[topic_name]) is None
@@ -402,7 +429,7 @@ def test_delete_records_compacted_topic_is_refused(cadmin, kadmin, topic_name):
 def test_delete_topics_by_name_and_id(broker, cadmin, kadmin, topic_name):
     a, b = topic_name + "-a", topic_name + "-b"
     res = kadmin.create_topics({a: {"num_partitions": 2}, b: {"num_partitions": 1}})
-    ids = {t["name"]: t["topic_id"] for t in res["topics"]}
+    ids = {t["name"]: uuid.UUID(str(t["topic_id"])) for t in res["topics"]}
     produce(broker.bootstrap, a, 3)
 
     kadmin.delete_topics([a])
@@ -417,7 +444,7 @@ def test_delete_topics_by_name_and_id(broker, cadmin, kadmin, topic_name):
 
     # the name is free again, with a new id and no old records
     res = kadmin.create_topics({a: {"num_partitions": 1}})
-    assert res["topics"][0]["topic_id"] != ids[a]
+    assert uuid.UUID(str(res["topics"][0]["topic_id"])) not in (ids[a], uuid.UUID(int=0))
     offsets = kadmin.list_partition_offsets({TopicPartition(a, 0): -1})
     assert offsets[TopicPartition(a, 0)].offset == 0
 
@@ -493,8 +520,9 @@ def test_describe_topic_partitions_paging(kadmin, topic_name):
     assert res["topics"][1]["error_code"] == Errors.UnknownTopicOrPartitionError.errno
     assert res["next_cursor"] is None
     t = res["topics"][0]
-    assert t["error_code"] == 0 and not t["is_internal"] and t["topic_id"] != uuid.UUID(int=0)
+    assert t["error_code"] == 0 and not t["is_internal"]
+    assert uuid.UUID(str(t["topic_id"])) != uuid.UUID(int=0)
     (p,) = t["partitions"]
     assert (p["leader_id"], p["replica_nodes"], p["isr_nodes"]) == (0, [0], [0])
-    assert p["eligible_leader_replicas"] == [] and p["offline_replicas"] == []
+    assert not p["eligible_leader_replicas"] and not p["last_known_elr"] and not p["offline_replicas"]
     assert t["topic_authorized_operations"] == sum(1 << op for op in (3, 4, 5, 6, 7, 8, 10, 11))

@@ -41,6 +41,17 @@ def create_topic(bootstrap: str, name: str, partitions: int, configs: dict | Non
         admin.close()
 
 
+def describe(bootstrap: str, topic: str):
+    """(Metadata topic dict, {config name: entry}) with every config of the topic."""
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10_000)
+    try:
+        (t,) = admin.describe_topics([topic])
+        configs = admin.describe_configs([ConfigResource("TOPIC", topic)], config_filter="all")
+        return t, configs["topic"][topic]
+    finally:
+        admin.close()
+
+
 def produce(bootstrap: str, topic: str, records, **config) -> list[tuple[int, int, int]]:
     """Send ``(partition, key, value, headers)`` records; return (partition, offset, ts) per record.
 
@@ -141,16 +152,6 @@ def test_kill9_after_acks1_produce_loses_nothing(spawn_broker, tmp_path, topic_n
 
 TOPIC_CONFIGS = {"retention.ms": "987654321", "max.message.bytes": "300000",
                  "cleanup.policy": "delete", "segment.bytes": "1048576"}
-
-
-def describe(bootstrap: str, topic: str):
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10_000)
-    try:
-        (t,) = admin.describe_topics([topic])
-        configs = admin.describe_configs([ConfigResource("TOPIC", topic)], config_filter="all")
-        return t, configs["topic"][topic]
-    finally:
-        admin.close()
 
 
 def test_sigterm_clean_shutdown_and_restart(spawn_broker, tmp_path, topic_name):

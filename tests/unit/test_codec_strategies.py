@@ -27,7 +27,16 @@ def module_of(msg: Message):
     return importlib.import_module(f"kwire.protocol.generated.{msg.module_name}")
 
 
-def _prim(t: str, compact: bool):
+# "Tame" values for libraries that give fields semantic types (kio turns
+# error codes into an enum and timestamps/durations into datetime objects).
+_TAME_ERROR_CODES = (0, 1, 3, 6, 7)
+
+
+def _prim(t: str, compact: bool, tame: bool = False, name: str = ""):
+    if tame and name.endswith("ErrorCode") and t == "int16":
+        return st.sampled_from(_TAME_ERROR_CODES)
+    if tame and t in INT_RANGES:
+        return st.integers(0, 100)
     if t in INT_RANGES:
         lo, hi = INT_RANGES[t]
         return st.one_of(st.integers(lo, hi), st.sampled_from([lo, hi, -1 if lo < 0 else 0, 0]))
@@ -45,26 +54,27 @@ def _prim(t: str, compact: bool):
 
 
 @lru_cache(maxsize=None)
-def struct_strategy(msg_name: str, struct_name: str, v: int, unknown_tags: bool = True):
+def struct_strategy(msg_name: str, struct_name: str, v: int, unknown_tags: bool = True,
+                    tame: bool = False):
     msg = MESSAGES[msg_name]
     st_ = msg.root if struct_name == msg.root.name else msg.structs[struct_name]
-    return _struct_strategy(msg, st_, v, unknown_tags)
+    return _struct_strategy(msg, st_, v, unknown_tags, tame)
 
 
-def _field_strategy(msg: Message, f: Field, v: int, unknown_tags: bool):
+def _field_strategy(msg: Message, f: Field, v: int, unknown_tags: bool, tame: bool):
     flex = msg.flexible(v)
     compact = f.compact(v, flex)
     if f.is_struct_array or f.is_struct:
-        inner = struct_strategy(msg.name, f.struct.name, v, unknown_tags)
+        inner = struct_strategy(msg.name, f.struct.name, v, unknown_tags, tame)
     else:
-        inner = _prim(f.elem_type, compact)
+        inner = _prim(f.elem_type, compact, tame, f.name)
     s = st.lists(inner, max_size=3) if f.is_array else inner
     if f.nullable(v):
         s = st.one_of(st.none(), s)
     return s
 
 
-def _struct_strategy(msg: Message, struct: Struct, v: int, unknown_tags: bool):
+def _struct_strategy(msg: Message, struct: Struct, v: int, unknown_tags: bool, tame: bool):
     mod = module_of(msg)
     cls = getattr(mod, struct.name)
     kwargs = {}
@@ -75,15 +85,15 @@ def _struct_strategy(msg: Message, struct: Struct, v: int, unknown_tags: bool):
             continue
         if flex and f.tagged(v):
             known_tags.add(f.tag)
-        kwargs[f.attr] = st.deferred(lambda f=f: _field_strategy(msg, f, v, unknown_tags))
+        kwargs[f.attr] = st.deferred(lambda f=f: _field_strategy(msg, f, v, unknown_tags, tame))
     if flex and unknown_tags:
         kwargs["unknown_tagged_fields"] = st.dictionaries(
             st.integers(0, 300).filter(lambda t: t not in known_tags), st.binary(max_size=6), max_size=2)
     return st.fixed_dictionaries(kwargs).map(lambda kw: cls(**kw))
 
 
-def message_strategy(msg: Message, v: int, unknown_tags: bool = True):
-    return struct_strategy(msg.name, msg.root.name, v, unknown_tags)
+def message_strategy(msg: Message, v: int, unknown_tags: bool = True, tame: bool = False):
+    return struct_strategy(msg.name, msg.root.name, v, unknown_tags, tame)
 
 
 # -- self-checks -------------------------------------------------------------------

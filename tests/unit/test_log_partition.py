@@ -313,3 +313,21 @@ def test_flush_messages_one_fsyncs_every_append(tmp_path):
     lg2.append_as_leader(mk(2), 0, NOW + 10)
     assert lg2.recovery_point == 0 and lg2.maybe_flush(NOW + 500) is False
     assert lg2.maybe_flush(NOW + 1000) is True and lg2.recovery_point == 2
+
+
+def test_roll_when_index_full(tmp_path):
+    lg = open_log(tmp_path, index_interval_bytes=0, segment_index_bytes=24)  # 3 entries / 2 time
+    for _ in range(10):
+        append(lg, mk(1))
+    assert len(lg.segments) > 2
+    assert all(len(s.offset_index) <= 3 and len(s.time_index) <= 2 for s in lg.segments)
+    assert [r.offset for r in read_all(lg)] == list(range(10))
+
+
+def test_region_outlives_partition_deletion(tmp_path):
+    lg = open_log(tmp_path)
+    append(lg, mk(4))
+    region = lg.read(0, 1 << 20).region
+    lg.delete()
+    assert not os.path.exists(lg.dir) and not any("-delete" in n for n in os.listdir(tmp_path))
+    assert [r.offset for r in decode_batch(region.read()).records] == [0, 1, 2, 3]

@@ -1,0 +1,205 @@
+"""Committed offsets: OffsetCommit, OffsetFetch, OffsetDelete, expiry, and their replay.
+
+Offsets live per group, topic name and partition, as ``OffsetCommitValue``s
+(offset, leader epoch, metadata string, commit and expire timestamps). They
+change only by replaying OffsetCommit records (a tombstone deletes one).
+
+Commit validation follows Kafka: a commit with generation/epoch -1 and no
+member id is a "simple" commit, accepted for a missing group (which replay then
+creates as an Empty classic group without a protocol type) or an Empty one; a
+missing group with a real generation answers GROUP_ID_NOT_FOUND from v9 and
+ILLEGAL_GENERATION before; otherwise the group checks member and generation
+(classic) or member epoch (consumer groups). Metadata longer than
+``offset.metadata.max.bytes`` answers OFFSET_METADATA_TOO_LARGE per partition.
+
+Expiry (``offsets.retention.minutes``, checked every
+``offsets.retention.check.interval.ms``): an offset with an explicit expire
+timestamp (OffsetCommit v2-v4 ``retention_time_ms``) expires then; otherwise a
+classic group's offsets expire once the group has been Empty for the retention
+period, a simple group's (and a consumer group's) once the retention period
+has passed since the commit, and offsets of topics the group is subscribed to
+never expire. A group left Empty without offsets is deleted.
+
+Not implemented: transactional offset commits (TxnOffsetCommit) and with them
+require_stable ever answering UNSTABLE_OFFSET_COMMIT.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from kwire.coordinator.base import CoordinatorError, Result
+from kwire.coordinator.classic import EMPTY, STABLE, ClassicGroup
+from kwire.coordinator.records import CoordinatorRecord, OffsetCommitKey, OffsetCommitValue
+from kwire.protocol.errors import ErrorCode as E
+
+
+class Commit(NamedTuple):
+    topic: str
+    partition: int
+    offset: int
+    leader_epoch: int
+    metadata: str | None
+
+
+class FetchedOffset(NamedTuple):
+    partition: int
+    offset: int
+    leader_epoch: int
+    metadata: str
+    error: int
+
+
+class OffsetManager:
+    def __init__(self, shard) -> None:
+        self.shard = shard
+        self.config = shard.config
+        # group -> topic -> partition -> value
+        self.offsets: dict[str, dict[str, dict[int, OffsetCommitValue]]] = {}
+
+    def group_offsets(self, group_id: str) -> dict[str, dict[int, OffsetCommitValue]]:
+        return self.offsets.get(group_id, {})
+
+    def has_offsets(self, group_id: str) -> bool:
+        return bool(self.offsets.get(group_id))
+
+    # -- commit ----------------------------------------------------------------------------
+    def commit(self, group_id: str, generation: int, member_id: str, instance_id: str | None,
+               retention_ms: int, commits: list[Commit], api_version: int, now: int) -> Result:
+        """Response: {(topic, partition): error}. Group-level failures raise CoordinatorError."""
+        group = self.shard.groups.get(group_id)
+        if group is None:
+            if generation >= 0:
+                raise CoordinatorError(E.GROUP_ID_NOT_FOUND if api_version >= 9 else E.ILLEGAL_GENERATION)
+        else:
+            group.validate_offset_commit(member_id, instance_id, generation, api_version)
+            if isinstance(group, ClassicGroup) and member_id:
+                self.shard.classic.touch(group, member_id)
+        expire = now + retention_ms if retention_ms is not None and retention_ms >= 0 else -1
+        limit = self.config.offset_metadata_max_bytes
+        errors: dict[tuple[str, int], int] = {}
+        records = []
+        for c in commits:
+            if c.metadata is not None and len(c.metadata) > limit:
+                errors[(c.topic, c.partition)] = E.OFFSET_METADATA_TOO_LARGE
+                continue
+            errors[(c.topic, c.partition)] = E.NONE
+            records.append(CoordinatorRecord(
+                OffsetCommitKey(group_id, c.topic, c.partition),
+                OffsetCommitValue(c.offset, c.leader_epoch, c.metadata or "", now, expire)))
+
+        def failed(code: E):
+            return {k: (code if v == E.NONE else v) for k, v in errors.items()}
+
+        return Result(errors, records, failed)
+
+    # -- fetch -----------------------------------------------------------------------------
+    def fetch(self, group_id: str, topics: list[tuple[str, list[int]]] | None, member_id: str | None,
+              member_epoch: int) -> list[tuple[str, list[FetchedOffset]]]:
+        """Offsets of ``topics`` (all committed ones when None), by topic, in request order."""
+        group = self.shard.groups.get(group_id)
+        missing = group is None
+        if group is not None:
+            try:
+                group.validate_offset_fetch(member_id, member_epoch)
+            except CoordinatorError as e:
+                if e.code != E.GROUP_ID_NOT_FOUND:
+                    raise
+                missing = True
+        stored = {} if missing else self.offsets.get(group_id, {})
+        out = []
+        if topics is None:
+            for topic, parts in stored.items():
+                out.append((topic, [FetchedOffset(p, v.offset, v.leader_epoch, v.metadata, E.NONE)
+                                    for p, v in sorted(parts.items())]))
+            return out
+        for topic, partitions in topics:
+            parts = stored.get(topic, {})
+            row = []
+            for p in partitions:
+                v = parts.get(p)
+                row.append(FetchedOffset(p, -1, -1, "", E.NONE) if v is None
+                           else FetchedOffset(p, v.offset, v.leader_epoch, v.metadata, E.NONE))
+            out.append((topic, row))
+        return out
+
+    # -- delete ----------------------------------------------------------------------------
+    def delete(self, group_id: str, topics: list[tuple[str, list[int]]]) -> Result:
+        """OffsetDelete: response {(topic, partition): error}; group errors raise."""
+        group = self.shard.groups.get(group_id)
+        if group is None:
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+        group.validate_offset_delete()
+        stored = self.offsets.get(group_id, {})
+        errors = {}
+        records = []
+        for topic, partitions in topics:
+            subscribed = group.is_subscribed_to_topic(topic)
+            for p in partitions:
+                if subscribed:
+                    errors[(topic, p)] = E.GROUP_SUBSCRIBED_TO_TOPIC
+                    continue
+                errors[(topic, p)] = E.NONE
+                if p in stored.get(topic, {}):
+                    records.append(CoordinatorRecord(OffsetCommitKey(group_id, topic, p), None))
+        return Result(errors, records, lambda code: {k: code if v == E.NONE else v for k, v in errors.items()})
+
+    def delete_all_records(self, group_id: str) -> list:
+        return [CoordinatorRecord(OffsetCommitKey(group_id, t, p), None)
+                for t, parts in self.offsets.get(group_id, {}).items() for p in parts]
+
+    # -- expiry ----------------------------------------------------------------------------
+    def expired_records(self, group, now: int) -> tuple[list, bool]:
+        """Tombstones for the expired offsets of ``group``; and whether none will be left."""
+        stored = self.offsets.get(group.group_id, {})
+        base = self._expiration_base(group)
+        retention = self.config.offsets_retention_ms
+        records = []
+        remaining = 0
+        for topic, parts in stored.items():
+            subscribed = base is None or group.is_subscribed_to_topic(topic)
+            for p, v in parts.items():
+                if subscribed:
+                    remaining += 1
+                    continue
+                if v.expire_timestamp >= 0:
+                    expired = now >= v.expire_timestamp
+                else:
+                    expired = now - base(v) >= retention
+                if expired:
+                    records.append(CoordinatorRecord(OffsetCommitKey(group.group_id, topic, p), None))
+                else:
+                    remaining += 1
+        return records, remaining == 0
+
+    @staticmethod
+    def _expiration_base(group):
+        """How an offset's age is measured for this group, or None when nothing may expire."""
+        if isinstance(group, ClassicGroup):
+            if group.protocol_type is None:
+                return lambda v: v.commit_timestamp  # simple group
+            if group.is_in(EMPTY):
+                return lambda v: group.state_timestamp
+            if group.uses_consumer_protocol() and group.subscribed_topics is not None and group.is_in(STABLE):
+                return lambda v: v.commit_timestamp
+            return None
+        return lambda v: v.commit_timestamp  # consumer group: unsubscribed topics only
+
+    # -- replay ----------------------------------------------------------------------------
+    def replay(self, key: OffsetCommitKey, value: OffsetCommitValue | None) -> None:
+        if value is not None:
+            if key.group not in self.shard.groups:
+                # Offsets without membership: a "simple" group, Empty, no protocol type.
+                self.shard.groups[key.group] = ClassicGroup(key.group, value.commit_timestamp)
+            self.offsets.setdefault(key.group, {}).setdefault(key.topic, {})[key.partition] = value
+            return
+        topics = self.offsets.get(key.group)
+        if topics is None:
+            return
+        parts = topics.get(key.topic)
+        if parts is not None:
+            parts.pop(key.partition, None)
+            if not parts:
+                del topics[key.topic]
+        if not topics:
+            del self.offsets[key.group]

@@ -1,0 +1,224 @@
+"""One group coordinator shard: the groups and offsets of one ``__consumer_offsets`` partition.
+
+A pure state machine (no asyncio, no I/O, time passed in as ``now`` in ms).
+Every operation returns a ``Result``: the response, the records to append to
+the shard's partition, and a fallback answer if the append fails. The shard's
+durable state changes only in ``replay(record)`` — after an append on the live
+path, and for every record of the partition when loading after a restart — so
+both paths are one. Soft state (a rebalance in progress, waiting responses,
+deadlines) lives only here, as in Kafka.
+
+Timers are explicit: ``poll_timers(now)`` yields one ``Result`` per expired
+deadline; the caller must append and replay its records before asking for the
+next. ``next_deadline()`` says when to poll again. ``expire_offsets(now)`` is
+the periodic offset/group cleanup.
+
+Group types: ``ClassicGroup`` (JoinGroup protocol, ``classic_ops``) and
+``ConsumerGroup`` (KIP-848, ``consumer_ops``). Group ids are unique across
+types within a shard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from kwire.coordinator.base import CoordinatorError, Result, Timer
+from kwire.coordinator.classic import ClassicGroup
+from kwire.coordinator.classic_ops import ClassicOps
+from kwire.coordinator.offsets import OffsetManager
+from kwire.coordinator.records import CoordinatorRecord, GroupMetadataKey, OffsetCommitKey
+from kwire.protocol.errors import ErrorCode as E
+from kwire.protocol.generated.describe_groups_response import DescribedGroup, DescribedGroupMember
+from kwire.protocol.generated.list_groups_response import ListedGroup
+
+
+@dataclass
+class CoordinatorConfig:
+    """The broker configs the coordinator uses (names as Kafka's, dots -> underscores)."""
+
+    group_initial_rebalance_delay_ms: int = 3000
+    group_min_session_timeout_ms: int = 6000
+    group_max_session_timeout_ms: int = 1800000
+    group_max_size: int = 2**31 - 1
+    offset_metadata_max_bytes: int = 4096
+    offsets_retention_ms: int = 10080 * 60_000
+    offsets_retention_check_interval_ms: int = 600000
+    group_consumer_session_timeout_ms: int = 45000
+    group_consumer_min_session_timeout_ms: int = 45000
+    group_consumer_max_session_timeout_ms: int = 60000
+    group_consumer_heartbeat_interval_ms: int = 5000
+    group_consumer_min_heartbeat_interval_ms: int = 5000
+    group_consumer_max_heartbeat_interval_ms: int = 15000
+    group_consumer_max_size: int = 2**31 - 1
+    group_consumer_assignors: list[str] = field(default_factory=lambda: ["uniform", "range"])
+
+    @classmethod
+    def from_broker_config(cls, cfg) -> "CoordinatorConfig":
+        def get(name, default):
+            try:
+                return cfg[name]
+            except KeyError:
+                return default
+
+        d = cls()
+        out = {}
+        for f in d.__dataclass_fields__:
+            if f == "offsets_retention_ms":
+                out[f] = get("offsets.retention.minutes", 10080) * 60_000
+            elif f == "group_consumer_assignors":
+                value = get("group.consumer.assignors", None)
+                names = [a.split(".")[-1].lower().replace("assignor", "") for a in value] if value else None
+                out[f] = [n for n in names if n in ("uniform", "range")] if names else d.group_consumer_assignors
+                out[f] = out[f] or d.group_consumer_assignors
+            else:
+                out[f] = get(f.replace("_", "."), getattr(d, f))
+        return cls(**out)
+
+
+class GroupCoordinatorShard:
+    def __init__(self, config: CoordinatorConfig | None = None, partition: int = 0, topics=None) -> None:
+        self.config = config or CoordinatorConfig()
+        self.partition = partition
+        self.topics = topics  # kwire.coordinator.consumer_ops.TopicsView, for KIP-848 groups
+        self.groups: dict = {}
+        self.timer = Timer()
+        self.now = 0
+        self.classic = ClassicOps(self)
+        self.offsets = OffsetManager(self)
+        from kwire.coordinator.consumer_ops import ConsumerOps
+
+        self.consumer = ConsumerOps(self)
+
+    # -- classic protocol ----------------------------------------------------------------
+    def join_group(self, ctx, req, now: int) -> Result:
+        self.now = now
+        return self.classic.join(ctx, req, now)
+
+    def sync_group(self, ctx, req, now: int) -> Result:
+        self.now = now
+        return self.classic.sync(ctx, req, now)
+
+    def heartbeat(self, ctx, req, now: int) -> E:
+        self.now = now
+        return self.classic.heartbeat(ctx, req, now)
+
+    def leave_group(self, ctx, group_id: str, identities, now: int) -> Result:
+        self.now = now
+        return self.classic.leave(ctx, group_id, identities, now)
+
+    # -- KIP-848 -------------------------------------------------------------------------
+    def consumer_group_heartbeat(self, ctx, req, now: int) -> Result:
+        self.now = now
+        return self.consumer.heartbeat(ctx, req, now)
+
+    def consumer_group_describe(self, group_id: str):
+        return self.consumer.describe(group_id)
+
+    # -- offsets -------------------------------------------------------------------------
+    def commit_offsets(self, group_id, generation, member_id, instance_id, retention_ms, commits,
+                       api_version: int, now: int) -> Result:
+        self.now = now
+        return self.offsets.commit(group_id, generation, member_id, instance_id, retention_ms,
+                                   commits, api_version, now)
+
+    def fetch_offsets(self, group_id, topics, member_id=None, member_epoch=-1):
+        return self.offsets.fetch(group_id, topics, member_id, member_epoch)
+
+    def delete_offsets(self, group_id, topics, now: int) -> Result:
+        self.now = now
+        return self.offsets.delete(group_id, topics)
+
+    # -- admin ---------------------------------------------------------------------------
+    def describe_group(self, group_id: str) -> DescribedGroup | None:
+        group = self.groups.get(group_id)
+        if group is None:
+            return None
+        if not isinstance(group, ClassicGroup):
+            return DescribedGroup(error_code=E.GROUP_ID_NOT_FOUND, group_id=group_id,
+                                  error_message=f"Group {group_id} is not a classic group.",
+                                  group_state="Dead", protocol_type="", protocol_data="", members=[])
+        stable = group.state == "Stable"
+        members = [DescribedGroupMember(
+            member_id=m.member_id, group_instance_id=m.group_instance_id, client_id=m.client_id,
+            client_host=m.client_host,
+            member_metadata=m.metadata(group.protocol_name) if stable else b"",
+            member_assignment=m.assignment if stable else b"") for m in group.members.values()]
+        return DescribedGroup(error_code=0, group_id=group_id, group_state=group.state,
+                              protocol_type=group.protocol_type or "",
+                              protocol_data=(group.protocol_name or "") if stable else "",
+                              members=members)
+
+    def list_groups(self, states: set[str] | None = None, types: set[str] | None = None) -> list[ListedGroup]:
+        out = []
+        for group in self.groups.values():
+            state = group.state
+            if state == "Dead":
+                continue
+            if states and state.lower() not in states:
+                continue
+            if types and group.type not in types:
+                continue
+            protocol_type = group.protocol_type or "" if isinstance(group, ClassicGroup) else "consumer"
+            out.append(ListedGroup(group_id=group.group_id, protocol_type=protocol_type,
+                                   group_state=state, group_type=group.type))
+        return out
+
+    def delete_groups(self, group_ids: list[str], now: int) -> Result:
+        """Response {group_id: error}; records: offsets and group tombstones."""
+        self.now = now
+        errors: dict[str, int] = {}
+        records: list = []
+        for gid in group_ids:
+            group = self.groups.get(gid)
+            if group is None:
+                errors[gid] = E.GROUP_ID_NOT_FOUND
+                continue
+            try:
+                group.validate_delete_group()
+            except CoordinatorError as e:
+                errors[gid] = e.code
+                continue
+            errors[gid] = E.NONE
+            records += self.offsets.delete_all_records(gid)
+            records += self._group_tombstones(group)
+        return Result(errors, records, lambda code: {g: code if v == E.NONE else v for g, v in errors.items()})
+
+    def _group_tombstones(self, group) -> list:
+        if isinstance(group, ClassicGroup):
+            return [CoordinatorRecord(GroupMetadataKey(group.group_id), None)]
+        return self.consumer.tombstones(group)
+
+    def expire_offsets(self, now: int) -> Result:
+        """Tombstones for expired offsets, and for Empty groups left without offsets."""
+        self.now = now
+        records = []
+        for group in list(self.groups.values()):
+            expired, none_left = self.offsets.expired_records(group, now)
+            records += expired
+            if none_left and group.is_empty() and not getattr(group, "pending_members", None):
+                records += self._group_tombstones(group)
+        return Result(None, records)
+
+    # -- timers --------------------------------------------------------------------------
+    def next_deadline(self) -> int | None:
+        return self.timer.next_deadline()
+
+    def poll_timers(self, now: int) -> Iterator[Result]:
+        """One Result per expired deadline; apply its records before taking the next."""
+        while True:
+            self.now = now
+            fn = self.timer.pop_expired(now)
+            if fn is None:
+                return
+            yield Result(None, fn(now) or [])
+
+    # -- replay --------------------------------------------------------------------------
+    def replay(self, record: CoordinatorRecord) -> None:
+        key = record.key
+        if isinstance(key, OffsetCommitKey):
+            self.offsets.replay(key, record.value)
+        elif isinstance(key, GroupMetadataKey):
+            self.classic.replay_group_metadata(key, record.value)
+        else:
+            self.consumer.replay(key, record.value)
