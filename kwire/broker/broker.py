@@ -11,6 +11,7 @@ checkpoints) and its shutdown.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
@@ -59,12 +60,28 @@ class Broker:
         self.fetch_sessions = FetchSessionCache(config["max.incremental.fetch.session.cache.slots"])
         self._topic_configs: dict[str, object] = {}
         self._open_logs()
+        from kwire.coordinator.runtime import GroupCoordinator
+
+        self.group_coordinator = GroupCoordinator(self)
 
     def set_advertised(self, host: str, port: int) -> None:
         """Called by the server once it knows its port (port 0 binds a free one)."""
         self.host, self.port = host, port
         self.metadata.self_broker.host = host
         self.metadata.self_broker.port = port
+        self.start()
+
+    def start(self) -> None:
+        """Start what needs the running event loop: loading groups, coordinator timers.
+
+        Idempotent. Called from ``set_advertised`` (which the server calls on the
+        loop once it listens); the coordinator also starts on its first request.
+        """
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self.group_coordinator.start()
 
     # -- topics --------------------------------------------------------------------
     def topic_config(self, topic: TopicState):
@@ -187,6 +204,7 @@ class Broker:
         self.logs.checkpoint()
 
     def close(self) -> None:
+        self.group_coordinator.close()
         self.purgatory.wake_all()
         self.logs.close()
         self.metadata.save()

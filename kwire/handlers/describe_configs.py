@@ -25,9 +25,10 @@ simply absent. Synonyms (v1+) are sent only when ``include_synonyms`` is set.
 v3 (KIP-569) adds ``config_type`` and ``documentation`` (only when
 ``include_documentation`` is set, else null). v4 is the first flexible version.
 
-``topic_config_entries`` is also used by CreateTopics (v5+ returns the new
-topic's configs), and ``logger_level`` / ``LOG4J_LEVELS`` by
-IncrementalAlterConfigs for BROKER_LOGGER changes.
+``topic_config_entries`` and ``kafka_topic_name_message`` are also used by
+CreateTopics (v5+ returns the new topic's configs) and the AlterConfigs
+handlers; ``current_loggers`` / ``LOG4J_LEVELS`` by IncrementalAlterConfigs
+for BROKER_LOGGER changes.
 """
 
 from __future__ import annotations

@@ -1,0 +1,293 @@
+"""The group coordinator on the event loop: shards per ``__consumer_offsets`` partition.
+
+``GroupCoordinator`` (``broker.group_coordinator``) owns one
+``GroupCoordinatorShard`` per partition of ``__consumer_offsets`` and does the
+I/O the shards must not do:
+
+* creates ``__consumer_offsets`` when first needed (FindCoordinator, or any
+  group request), with ``offsets.topic.num.partitions`` partitions,
+  ``cleanup.policy=compact`` and ``segment.bytes`` = ``offsets.topic.segment.bytes``;
+* on start, loads every shard by replaying its partition from the log start to
+  the high watermark (in chunks of ``offsets.load.buffer.size``, yielding to the
+  loop between chunks); requests for a loading shard answer
+  COORDINATOR_LOAD_IN_PROGRESS;
+* runs operations: the shard returns a ``Result``; its records are appended to
+  the shard's partition as one batch (``build_batch``) and then replayed; if the
+  append fails, the result's ``on_error`` answers with Kafka's mapping of the
+  append error (COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, UNKNOWN_SERVER_ERROR);
+* runs timers: one task sleeps until the earliest shard deadline (or until an
+  operation wakes it, as new deadlines may be due now), then polls the shards;
+  offset expiry runs every ``offsets.retention.check.interval.ms``.
+
+Pending responses (JoinGroup, SyncGroup) are turned into awaitables by
+``wait``. Everything runs on the event loop thread; appends are synchronous,
+so an operation, its append and its replay happen without interleaving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from kwire.coordinator.base import CoordinatorError, OpContext, Pending, Result, partition_for
+from kwire.coordinator.records import RecordError, decode_record, encode_record
+from kwire.coordinator.shard import CoordinatorConfig, GroupCoordinatorShard
+from kwire.protocol.errors import ErrorCode as E, KafkaError
+from kwire.records.builder import build_batch
+from kwire.records.decode import decode_batches
+
+log = logging.getLogger("kwire.coordinator")
+
+GROUP_METADATA_TOPIC = "__consumer_offsets"
+MAX_TIMER_SLEEP_S = 1.0
+
+_APPEND_ERRORS = {
+    E.UNKNOWN_TOPIC_OR_PARTITION: E.COORDINATOR_NOT_AVAILABLE,
+    E.NOT_ENOUGH_REPLICAS: E.COORDINATOR_NOT_AVAILABLE,
+    E.REQUEST_TIMED_OUT: E.COORDINATOR_NOT_AVAILABLE,
+    E.NOT_LEADER_OR_FOLLOWER: E.NOT_COORDINATOR,
+    E.KAFKA_STORAGE_ERROR: E.NOT_COORDINATOR,
+    E.MESSAGE_TOO_LARGE: E.UNKNOWN_SERVER_ERROR,
+    E.RECORD_LIST_TOO_LARGE: E.UNKNOWN_SERVER_ERROR,
+    E.INVALID_FETCH_SIZE: E.UNKNOWN_SERVER_ERROR,
+}
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def op_context(ctx) -> OpContext:
+    """OpContext from a handler's RequestContext (client host as Kafka shows it: "/1.2.3.4")."""
+    return OpContext(ctx.api_version, ctx.client_id or "", "/" + (ctx.client_host or ""))
+
+
+class TopicsView:
+    """Topic names, ids and partition counts for KIP-848 assignment, from the broker's metadata."""
+
+    def __init__(self, metadata) -> None:
+        self.md = metadata
+
+    def by_name(self, name: str):
+        t = self.md.topic(name)
+        return None if t is None else (t.topic_id.bytes, len(t.partitions))
+
+    def name_of(self, topic_id: bytes) -> str | None:
+        import uuid
+
+        t = self.md.topic_by_id(uuid.UUID(bytes=bytes(topic_id)))
+        return None if t is None else t.name
+
+    def names(self) -> list[str]:
+        return [n for n, t in self.md.topics.items() if not t.internal]
+
+
+class GroupCoordinator:
+    def __init__(self, broker) -> None:
+        self.broker = broker
+        self.config = CoordinatorConfig.from_broker_config(broker.config)
+        self.topics = TopicsView(broker.metadata)
+        self.shards: dict[int, GroupCoordinatorShard] = {}
+        self.loading: set[int] = set()
+        self._tasks: set[asyncio.Task] = set()
+        self._timer_task: asyncio.Task | None = None
+        self._wake: asyncio.Event | None = None
+        self._next_expiry = 0
+        self._closed = False
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @property
+    def num_partitions(self) -> int:
+        t = self.broker.metadata.topic(GROUP_METADATA_TOPIC)
+        return len(t.partitions) if t is not None else self.broker.config["offsets.topic.num.partitions"]
+
+    def start(self) -> None:
+        """Load existing groups and start the timer task (idempotent; needs a running loop)."""
+        if self._timer_task is not None or self._closed:
+            return
+        loop = asyncio.get_running_loop()
+        self._wake = asyncio.Event()
+        self._next_expiry = now_ms() + self.config.offsets_retention_check_interval_ms
+        self._timer_task = loop.create_task(self._run_timers())
+        t = self.broker.metadata.topic(GROUP_METADATA_TOPIC)
+        if t is not None:
+            for p in t.partitions:
+                self._add_shard(p.partition, load=True)
+
+    def close(self) -> None:
+        self._closed = True
+        for task in list(self._tasks) + ([self._timer_task] if self._timer_task else []):
+            task.cancel()
+        self._timer_task = None
+
+    def _add_shard(self, partition: int, load: bool) -> GroupCoordinatorShard:
+        shard = GroupCoordinatorShard(self.config, partition, self.topics)
+        self.shards[partition] = shard
+        if load:
+            self.loading.add(partition)
+            task = asyncio.get_running_loop().create_task(self._load(partition, shard))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return shard
+
+    def ensure_topic(self) -> None:
+        """Create __consumer_offsets (compacted) if it does not exist yet."""
+        if self.broker.metadata.topic(GROUP_METADATA_TOPIC) is not None:
+            return
+        cfg = self.broker.config
+        try:
+            self.broker.create_topic(GROUP_METADATA_TOPIC, cfg["offsets.topic.num.partitions"], {
+                "cleanup.policy": "compact",
+                "segment.bytes": str(cfg["offsets.topic.segment.bytes"]),
+            })
+        except KafkaError as e:
+            if e.code != E.TOPIC_ALREADY_EXISTS:
+                raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE, str(e)) from None
+        log.info("created %s with %d partitions", GROUP_METADATA_TOPIC, self.num_partitions)
+
+    def partition_for(self, group_id: str) -> int:
+        return partition_for(group_id, self.num_partitions)
+
+    def shard_for(self, group_id: str) -> tuple[int, GroupCoordinatorShard]:
+        """The shard owning ``group_id``; raises COORDINATOR_LOAD_IN_PROGRESS while it loads."""
+        if self._timer_task is None and not self._closed:
+            self.start()
+        self.ensure_topic()
+        p = self.partition_for(group_id)
+        if p in self.loading:
+            raise CoordinatorError(E.COORDINATOR_LOAD_IN_PROGRESS)
+        shard = self.shards.get(p)
+        if shard is None:
+            shard = self._add_shard(p, load=False)  # a new, empty partition
+        return p, shard
+
+    def all_shards(self) -> list[GroupCoordinatorShard]:
+        """Every loaded shard; raises COORDINATOR_LOAD_IN_PROGRESS while any is loading."""
+        if self._timer_task is None and not self._closed:
+            self.start()
+        if self.loading:
+            raise CoordinatorError(E.COORDINATOR_LOAD_IN_PROGRESS)
+        return list(self.shards.values())
+
+    # -- operations ------------------------------------------------------------------------
+    def run(self, group_id: str, op):
+        """Run ``op(shard, now)`` on the group's shard; append and replay its records.
+
+        Returns the response (possibly a ``Pending``). Raises CoordinatorError
+        for load-in-progress and for group-level errors the operation raises.
+        """
+        p, shard = self.shard_for(group_id)
+        result = op(shard, now_ms())
+        return self.apply(p, shard, result) if isinstance(result, Result) else result
+
+    def apply(self, partition: int, shard: GroupCoordinatorShard, result: Result):
+        if result.records:
+            try:
+                self._append(partition, result.records)
+            except KafkaError as e:
+                code = _APPEND_ERRORS.get(e.code, e.code)
+                log.warning("append to %s-%d failed: %s %s", GROUP_METADATA_TOPIC, partition,
+                            e.code.name, e.message or "")
+                if result.on_error is None:
+                    raise CoordinatorError(code) from None
+                self.wake()
+                return result.on_error(code)
+            for record in result.records:
+                shard.replay(record)
+        self.wake()
+        return result.response
+
+    def _append(self, partition: int, records: list) -> None:
+        now = now_ms()
+        batch = build_batch([encode_record(r) for r in records], now_ms=now,
+                            compression=self.broker.config["offsets.topic.compression.codec"])
+        self.broker.append(GROUP_METADATA_TOPIC, partition, bytearray(batch), now)
+
+    @staticmethod
+    async def wait(response):
+        """Await a Pending response (or return an immediate one)."""
+        if not isinstance(response, Pending):
+            return response
+        if response.done:
+            return response.response
+        fut = asyncio.get_running_loop().create_future()
+        response.add_callback(lambda r: fut.done() or fut.set_result(r))
+        return await fut
+
+    def wake(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    # -- loading ---------------------------------------------------------------------------
+    async def _load(self, partition: int, shard: GroupCoordinatorShard) -> None:
+        started = time.monotonic()
+        count = 0
+        try:
+            plog = self.broker.get_log(GROUP_METADATA_TOPIC, partition)
+            if plog is not None:
+                shard.now = now_ms()
+                offset, end = plog.log_start_offset, plog.high_watermark
+                chunk = self.broker.config["offsets.load.buffer.size"]
+                while offset < end:
+                    rr = plog.read(offset, chunk, min_one_batch=True, max_offset=end)
+                    if not rr.regions:
+                        break
+                    data = b"".join(r.read() for r in rr.regions)
+                    for batch in decode_batches(data, allow_truncated=True):
+                        h = batch.header
+                        if not h.is_control:
+                            for rec in batch.records:
+                                try:
+                                    shard.replay(decode_record(rec.key, rec.value))
+                                except RecordError as e:
+                                    log.error("%s-%d offset %d: skipping undecodable record: %s",
+                                              GROUP_METADATA_TOPIC, partition, rec.offset, e)
+                                count += 1
+                        offset = h.base_offset + h.last_offset_delta + 1
+                    await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("loading %s-%d failed", GROUP_METADATA_TOPIC, partition)
+        finally:
+            self.loading.discard(partition)
+        if count:
+            log.info("loaded %s-%d: %d records, %d groups in %.3fs", GROUP_METADATA_TOPIC, partition,
+                     count, len(shard.groups), time.monotonic() - started)
+        self.wake()
+
+    # -- timers ----------------------------------------------------------------------------
+    async def _run_timers(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                self.run_timers(now_ms())
+            except Exception:
+                log.exception("group coordinator timers failed")
+            deadlines = [d for p, s in self.shards.items()
+                         if p not in self.loading and (d := s.next_deadline()) is not None]
+            deadlines.append(self._next_expiry)
+            sleep = max(0.0, min(min(deadlines) - now_ms(), MAX_TIMER_SLEEP_S * 1000) / 1000)
+            try:
+                await asyncio.wait_for(self._wake.wait(), sleep)
+            except asyncio.TimeoutError:
+                pass
+
+    def run_timers(self, now: int) -> None:
+        expire = now >= self._next_expiry
+        if expire:
+            self._next_expiry = now + self.config.offsets_retention_check_interval_ms
+        for p, shard in list(self.shards.items()):
+            if p in self.loading:
+                continue
+            for result in shard.poll_timers(now):
+                self._apply_quietly(p, shard, result)
+            if expire:
+                self._apply_quietly(p, shard, shard.expire_offsets(now))
+
+    def _apply_quietly(self, p: int, shard: GroupCoordinatorShard, result: Result) -> None:
+        try:
+            self.apply(p, shard, result)
+        except CoordinatorError as e:
+            log.warning("%s-%d: timer records not written: %s", GROUP_METADATA_TOPIC, p, e.code.name)

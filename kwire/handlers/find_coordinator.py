@@ -1,0 +1,60 @@
+"""FindCoordinator (key 10), v0-6: where a group's coordinator is.
+
+Key type GROUP (0): this broker (the leader of the group's partition of
+``__consumer_offsets``, which is created here on first use, as Kafka does).
+v4+ (KIP-699) carries a batch of keys and answers per key; v0-3 one key with a
+top-level answer. Key type TRANSACTION (1) answers COORDINATOR_NOT_AVAILABLE:
+kwire has no transaction coordinator yet. Other key types (SHARE, 2) answer
+INVALID_REQUEST: share groups are not implemented. The answer does not depend
+on whether the group's partition is still loading; group requests answer
+COORDINATOR_LOAD_IN_PROGRESS until it is.
+"""
+
+from __future__ import annotations
+
+from kwire.coordinator.base import CoordinatorError
+from kwire.coordinator.runtime import GROUP_METADATA_TOPIC
+from kwire.protocol.errors import ErrorCode
+from kwire.protocol.generated.find_coordinator_response import Coordinator, FindCoordinatorResponse
+
+API_KEY = 10
+MIN_VERSION = 0
+MAX_VERSION = 6
+
+GROUP, TRANSACTION = 0, 1
+
+
+def handle(ctx, req) -> FindCoordinatorResponse:
+    v = ctx.api_version
+    key_type = req.key_type if v >= 1 else GROUP
+    keys = req.coordinator_keys if v >= 4 else [req.key]
+    found = [_find(ctx.broker, key_type, k) for k in keys]
+    if v >= 4:
+        return FindCoordinatorResponse(throttle_time_ms=0, coordinators=found)
+    c = found[0]
+    return FindCoordinatorResponse(throttle_time_ms=0, error_code=c.error_code,
+                                   error_message=c.error_message if v >= 1 else None,
+                                   node_id=c.node_id, host=c.host, port=c.port)
+
+
+def _error(key: str, code: ErrorCode, message: str) -> Coordinator:
+    return Coordinator(key=key, node_id=-1, host="", port=-1, error_code=code, error_message=message)
+
+
+def _find(broker, key_type: int, key: str) -> Coordinator:
+    if key_type == TRANSACTION:
+        return _error(key, ErrorCode.COORDINATOR_NOT_AVAILABLE,
+                      "transactions are not supported by this kwire version")
+    if key_type != GROUP:
+        return _error(key, ErrorCode.INVALID_REQUEST, f"unsupported coordinator key type {key_type}")
+    gc = broker.group_coordinator
+    try:
+        gc.ensure_topic()
+    except CoordinatorError as e:
+        return _error(key, e.code, e.message or e.code.name)
+    pstate = broker.metadata.partition(GROUP_METADATA_TOPIC, gc.partition_for(key))
+    node = next((b for b in broker.metadata.brokers if pstate is not None and b.node_id == pstate.leader), None)
+    if node is None:
+        return _error(key, ErrorCode.COORDINATOR_NOT_AVAILABLE, "the coordinator partition has no leader")
+    return Coordinator(key=key, node_id=node.node_id, host=node.host, port=node.port, error_code=0,
+                       error_message=None)
