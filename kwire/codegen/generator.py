@@ -90,7 +90,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 """
 
 
@@ -103,7 +103,8 @@ class _ModuleWriter:
     def __init__(self, msg: Message):
         self.msg = msg
         self.formats: set[str] = set()
-        self.has_unknown = not msg.flexible_versions.empty or _any_flexible_override(msg)
+        # classes get ``unknown_tagged_fields`` when any version is flexible
+        self.has_unknown = not msg.flexible_versions.empty
         self.funcs: list[str] = []
         self.dec_canon: dict[tuple[str, int], str] = {}
         self.enc_canon: dict[tuple[str, int], str] = {}
@@ -217,7 +218,7 @@ class _ModuleWriter:
         if compact:
             lines.append(f"{body_ind}_w_uvarint({out}, len({src}) + 1)")
         else:
-            lines.append(f"{body_ind}{out} += _P_i(len({src}))")
+            lines.append(f"{body_ind}{out} += _P_len(len({src}))")
         et = f.elem_type
         if et in FIXED_FORMATS:
             lines.append(f"{body_ind}_w_fixed({out}, {FIXED_FORMATS[et]!r}, {src})")
@@ -337,12 +338,13 @@ class _ModuleWriter:
                 run.append(f)
                 continue
             flush()
-            if f.type in FIXED_FORMATS or f.type in ("string", "bytes", "records", "uuid") or (
-                    f.is_struct and not f.nullable(v)):
-                lines += self.encode_value(f, v, flex, f"o.{f.attr}", "out", "    ")
-            else:
+            lines += self._null_guard(st, f, v)
+            if f.is_array or (f.is_struct and f.nullable(v)):
+                # the value is used more than once: load the attribute once
                 lines.append(f"    x = o.{f.attr}")
                 lines += self.encode_value(f, v, flex, "x", "out", "    ")
+            else:
+                lines += self.encode_value(f, v, flex, f"o.{f.attr}", "out", "    ")
         flush()
         if flex:
             if not tagged:
@@ -363,6 +365,13 @@ class _ModuleWriter:
         if not lines:
             lines.append("    pass")
         return lines
+
+    def _null_guard(self, st: Struct, f: Field, v: int) -> list[str]:
+        """A clear error for None in a version where the field is not nullable."""
+        if f.nullable_versions.empty or f.nullable(v) or f.type == "records":
+            return []
+        return [f"    if o.{f.attr} is None:",
+                f"        raise _FieldVersionError({st.name + '.' + f.name!r}, 'null')"]
 
     def emit_struct_versions(self, st: Struct, versions: list[int]) -> None:
         for v in versions:
@@ -518,10 +527,6 @@ class _ModuleWriter:
              f"ENCODERS = {{{', '.join(f'{v}: encode_v{v}' for v in vs)}}}\n"),
         ]
         return "\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)
-
-
-def _any_flexible_override(msg: Message) -> bool:
-    return False
 
 
 def generated_messages(messages: dict[str, Message]) -> list[Message]:

@@ -215,6 +215,11 @@ class GroupCoordinator:
         response.add_callback(lambda r: fut.done() or fut.set_result(r))
         return await fut
 
+    @staticmethod
+    def wait_now(response):
+        """The response of a Pending that is already done (or the response itself)."""
+        return response.response if isinstance(response, Pending) else response
+
     def wake(self) -> None:
         if self._wake is not None:
             self._wake.set()

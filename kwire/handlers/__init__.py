@@ -35,6 +35,19 @@ MODULES = [
     "incremental_alter_configs",
     "delete_records",
     "describe_log_dirs",
+    "find_coordinator",
+    "join_group",
+    "sync_group",
+    "heartbeat",
+    "leave_group",
+    "offset_commit",
+    "offset_fetch",
+    "offset_delete",
+    "describe_groups",
+    "list_groups",
+    "delete_groups",
+    "consumer_group_heartbeat",
+    "consumer_group_describe",
 ]
 
 

@@ -73,6 +73,9 @@ class FieldVersionError(UnsupportedVersionError):
         super().__init__(f"field {field} (versions {versions}) is set but not supported")
 
     def at(self, message: str, version: int) -> UnsupportedVersionError:
+        if self.versions == "null":
+            return UnsupportedVersionError(
+                f"{message} v{version}: field {self.field} is null but not nullable in v{version}")
         if self.versions == "tags":
             return UnsupportedVersionError(
                 f"{message} v{version}: {self.field} has unknown tagged fields but v{version} is not flexible")

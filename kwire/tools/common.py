@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import Callable
 
@@ -72,6 +73,13 @@ def parse_key_values(items: list[str] | None, option: str) -> dict[str, str]:
             raise UsageError(f"{option} needs KEY=VALUE, got {item!r}")
         out[key.strip()] = value
     return out
+
+
+def stop_on_sigterm() -> None:
+    """Treat SIGTERM like Ctrl-C, so that ``kill`` also flushes and prints the summary."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, handler)
 
 
 def run(prog: str, parser: argparse.ArgumentParser, argv: list[str] | None,

@@ -7,13 +7,14 @@
 Where to start, in every partition read (all of them unless ``--partition``):
 the end (only new records) by default; the log start with
 ``--from-beginning``; offset N with ``--offset N`` (also ``earliest`` /
-``latest``); with ``--timestamp`` the first record whose timestamp is at or
+``latest``; unlike kafka-console-consumer.sh it needs no ``--partition`` and
+applies to every partition read); with ``--timestamp`` the first record whose timestamp is at or
 after the given time (epoch milliseconds, or ISO 8601 such as
 ``2024-05-01T12:00:00Z``; without a zone it is local time, like Kafka's
 ``--to-datetime``), or the end when there is none.
 
 When to stop: after ``--max-messages`` records, or once ``--timeout-ms``
-passes without a new record; with neither, at Ctrl-C. Either way the
+passes without a new record; with neither, at Ctrl-C (or SIGTERM). Either way the
 count goes to stderr as ``Processed a total of N messages`` and the exit code
 is 0.
 
@@ -61,6 +62,7 @@ from .common import (
     non_negative_int,
     positive_int,
     run,
+    stop_on_sigterm,
     unescape,
 )
 
@@ -303,6 +305,7 @@ def _consume(args) -> int:
     if args.offset is not None:
         parse_offset(args.offset)
     out = sys.stdout.buffer
+    stop_on_sigterm()
     count = 0
     try:
         with connect(args) as client:

@@ -19,6 +19,7 @@
   does; whether an unknown topic is created is the broker's
   ``auto.create.topics.enable``.
 * A summary goes to stderr: records sent and the offsets per partition.
+  Ctrl-C or SIGTERM sends what is pending and exits 0, as stdin's end does.
 
 Not implemented: idempotence/transactions (batches carry no producer id),
 retries, per-line header parsing (``parse.headers``), custom partitioners.
@@ -46,6 +47,7 @@ from .common import (
     non_negative_int,
     positive_int,
     run,
+    stop_on_sigterm,
     unescape,
 )
 
@@ -236,6 +238,7 @@ def _produce(args) -> int:
                             f"(it has {num_partitions})")
         producer = _Producer(client, args, num_partitions)
         reader = _LineReader(sys.stdin.fileno())
+        stop_on_sigterm()
         linger_s = args.linger_ms / 1000
         try:
             while True:

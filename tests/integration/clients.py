@@ -17,8 +17,8 @@ Nothing here waits on a timer where an event exists: loops poll until a
 condition holds or a deadline passes. aiokafka is driven with ``asyncio.run``
 per operation (each a fresh event loop, as a test would do).
 
-kcat helpers live here too (``kcat(...)``) so the kcat tests and the golden
-capture script share them, and ``stored_batches`` reads the batch headers a
+kcat helpers live here too (``kcat(...)``), the golden-frame capture script
+(tests/golden/capture_frames.py) drives the same facades, and ``stored_batches`` reads the batch headers a
 broker wrote to its data directory (Kafka's layout: ``<dir>/<topic>-<p>/*.log``)
 so a test can check which codec really reached the broker.
 """

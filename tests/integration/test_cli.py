@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -377,6 +378,26 @@ def test_default_start_is_the_end(broker, topic_name):
             proc.kill()
     assert proc.returncode == 0, err
     assert out == b"after\n"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_unbounded_consume_stops_on_signal(broker, topic_name, sig):
+    create(broker, topic_name, 1)
+    ok(produce(broker, topic_name, input="a\nb\n"))
+    proc = subprocess.Popen([sys.executable, "-m", "kwire", "consume", "--bootstrap-server",
+                             broker.bootstrap, "--topic", topic_name, "--from-beginning"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        time.sleep(2)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert out == b"a\nb\n"
+    assert "Processed a total of 2 messages" in err.decode()
 
 
 def test_default_formatter_print_options(broker, topic_name):

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -25,6 +26,11 @@ pytestmark = [pytest.mark.timeout(120),
 FMT = "%k|%s|%h|%p|%o|%T\\n"
 # Keep librdkafka's own waits short so a broken broker fails fast and clearly.
 QUICK = ["-X", "message.timeout.ms=15000", "-X", "socket.timeout.ms=10000"]
+
+
+def kcat_librdkafka_version() -> tuple[int, ...]:
+    m = re.search(r"librdkafka (\d+)\.(\d+)\.(\d+)", kcat("-V").stdout)
+    return tuple(int(x) for x in m.groups()) if m else (0, 0, 0)
 
 
 def consume(bootstrap: str, topic: str, *extra: str, fmt: str = FMT) -> list[list[str]]:
@@ -70,7 +76,14 @@ def test_produce_consume_codec(broker, topic_name, codec):
         assert t0 - 1000 <= int(ts) <= t1 + 1000, f"timestamp {ts} not within produce window {t0}..{t1}"
     assert len(offsets) > 1, "11 keys should spread over more than one partition"
     codecs = {b.codec for b in stored_batches(broker.data_dir, topic_name)}
-    assert codec in codecs and codecs <= {codec, "none"}, f"codecs on disk: {codecs}"
+    if codec in ("gzip", "snappy", "lz4") and kcat_librdkafka_version() < (2, 10):
+        # librdkafka before 2.10 (Debian 12's kcat links 2.0.2) only compresses
+        # gzip/snappy/lz4 when the broker advertises Produce v0, which Kafka 4
+        # (KIP-896) and kwire do not; it logs "Broker does not support
+        # compression type" and sends the batch uncompressed (librdkafka#4956).
+        assert codecs in ({codec}, {"none"}), f"codecs on disk: {codecs}"
+    else:
+        assert codec in codecs and codecs <= {codec, "none"}, f"codecs on disk: {codecs}"
     for p, offs in offsets.items():
         assert sorted(offs) == list(range(len(offs))), f"partition {p}: offsets {offs}"
     # Per partition, records come back in produce order.

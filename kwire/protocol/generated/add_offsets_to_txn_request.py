@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_qh = _Struct('>qh')
 _U_qh = _S_qh.unpack_from
 _P_qh = _S_qh.pack

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_qh = _Struct('>qh')
 _U_qh = _S_qh.unpack_from
 _P_qh = _S_qh.pack
@@ -145,7 +145,7 @@ def _e_AddPartitionsToTxnTopic_v0(o, out, parts):
         raise _FieldVersionError('AddPartitionsToTxnTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -223,7 +223,7 @@ def _e_AddPartitionsToTxnRequest_v0(o, out, parts):
     _w_str(out, o.v3_and_below_transactional_id)
     out += _P_qh(o.v3_and_below_producer_id, o.v3_and_below_producer_epoch)
     x = o.v3_and_below_topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AddPartitionsToTxnTopic_v0(e, out, parts)
 

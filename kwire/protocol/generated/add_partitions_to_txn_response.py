@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -194,7 +194,7 @@ def _e_AddPartitionsToTxnTopicResult_v0(o, out, parts):
         raise _FieldVersionError('AddPartitionsToTxnTopicResult', 'tags')
     _w_str(out, o.name)
     x = o.results_by_partition
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AddPartitionsToTxnPartitionResult_v0(e, out, parts)
 
@@ -274,7 +274,7 @@ def _e_AddPartitionsToTxnResponse_v0(o, out, parts):
         raise _FieldVersionError('AddPartitionsToTxnResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.results_by_topic_v3_and_below
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AddPartitionsToTxnTopicResult_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_o = _Struct('>?')
 _U_o = _S_o.unpack_from
 _P_o = _S_o.pack
@@ -233,11 +233,11 @@ def _e_EntryData_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('EntryData', 'tags')
     x = o.entity
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_EntityData_v0(e, out, parts)
     x = o.ops
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OpData_v0(e, out, parts)
 
@@ -294,7 +294,7 @@ def _e_AlterClientQuotasRequest_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('AlterClientQuotasRequest', 'tags')
     x = o.entries
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_EntryData_v0(e, out, parts)
     out += _P_o(o.validate_only)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_o = _Struct('>?')
 _U_o = _S_o.unpack_from
 _P_o = _S_o.pack
@@ -175,7 +175,7 @@ def _e_AlterConfigsResource_v0(o, out, parts):
     out += _P_b(o.resource_type)
     _w_str(out, o.resource_name)
     x = o.configs
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AlterableConfig_v0(e, out, parts)
 
@@ -227,7 +227,7 @@ def _e_AlterConfigsRequest_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('AlterConfigsRequest', 'tags')
     x = o.resources
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AlterConfigsResource_v0(e, out, parts)
     out += _P_o(o.validate_only)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_b = _Struct('>b')
 _U_b = _S_b.unpack_from
 _P_b = _S_b.pack
@@ -168,7 +168,7 @@ def _e_AlterConfigsResponse_v0(o, out, parts):
         raise _FieldVersionError('AlterConfigsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AlterConfigsResourceResponse_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_ioh = _Struct('>i?h')
 _U_ioh = _S_ioh.unpack_from
 _P_ioh = _S_ioh.pack

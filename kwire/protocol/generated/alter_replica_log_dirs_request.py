@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 
 
 class AlterReplicaLogDirsRequest:
@@ -125,7 +125,7 @@ def _e_AlterReplicaLogDirTopic_v1(o, out, parts):
         raise _FieldVersionError('AlterReplicaLogDirTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -168,7 +168,7 @@ def _e_AlterReplicaLogDir_v1(o, out, parts):
         raise _FieldVersionError('AlterReplicaLogDir', 'tags')
     _w_str(out, o.path)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AlterReplicaLogDirTopic_v1(e, out, parts)
 
@@ -215,7 +215,7 @@ def _e_AlterReplicaLogDirsRequest_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('AlterReplicaLogDirsRequest', 'tags')
     x = o.dirs
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AlterReplicaLogDir_v1(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -168,7 +168,7 @@ def _e_AlterReplicaLogDirTopicResult_v1(o, out, parts):
         raise _FieldVersionError('AlterReplicaLogDirTopicResult', 'tags')
     _w_str(out, o.topic_name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AlterReplicaLogDirPartitionResult_v1(e, out, parts)
 
@@ -218,7 +218,7 @@ def _e_AlterReplicaLogDirsResponse_v1(o, out, parts):
         raise _FieldVersionError('AlterReplicaLogDirsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.results
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AlterReplicaLogDirTopicResult_v1(e, out, parts)
 

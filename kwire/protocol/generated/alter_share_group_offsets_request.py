@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_iq = _Struct('>iq')
 _U_iq = _S_iq.unpack_from
 _P_iq = _S_iq.pack

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_o = _Struct('>?')
 _U_o = _S_o.unpack_from
 _P_o = _S_o.pack
@@ -262,7 +262,7 @@ def _e_ApiVersionsResponse_v0(o, out, parts):
         raise _FieldVersionError('ApiVersionsResponse', 'tags')
     out += _P_h(o.error_code)
     x = o.api_keys
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ApiVersion_v0(e, out, parts)
 
@@ -292,7 +292,7 @@ def _e_ApiVersionsResponse_v1(o, out, parts):
         raise _FieldVersionError('ApiVersionsResponse', 'tags')
     out += _P_h(o.error_code)
     x = o.api_keys
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ApiVersion_v0(e, out, parts)
     out += _P_i(o.throttle_time_ms)

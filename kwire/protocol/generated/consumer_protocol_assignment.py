@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 
 
 class ConsumerProtocolAssignment:
@@ -98,7 +98,7 @@ def _d_TopicPartition_v0(buf, pos):
 def _e_TopicPartition_v0(o, out, parts):
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -116,7 +116,7 @@ def _d_ConsumerProtocolAssignment_v0(buf, pos):
 
 def _e_ConsumerProtocolAssignment_v0(o, out, parts):
     x = o.assigned_partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TopicPartition_v0(e, out, parts)
     _w_nbytes(out, o.user_data)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -107,7 +107,7 @@ def _d_TopicPartition_v1(buf, pos):
 def _e_TopicPartition_v1(o, out, parts):
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -128,7 +128,7 @@ def _d_ConsumerProtocolSubscription_v0(buf, pos):
 
 def _e_ConsumerProtocolSubscription_v0(o, out, parts):
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _w_str(out, e)
     _w_nbytes(out, o.user_data)
@@ -156,12 +156,12 @@ def _d_ConsumerProtocolSubscription_v1(buf, pos):
 
 def _e_ConsumerProtocolSubscription_v1(o, out, parts):
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _w_str(out, e)
     _w_nbytes(out, o.user_data)
     x = o.owned_partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TopicPartition_v1(e, out, parts)
 
@@ -189,12 +189,12 @@ def _d_ConsumerProtocolSubscription_v2(buf, pos):
 
 def _e_ConsumerProtocolSubscription_v2(o, out, parts):
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _w_str(out, e)
     _w_nbytes(out, o.user_data)
     x = o.owned_partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TopicPartition_v1(e, out, parts)
     out += _P_i(o.generation_id)
@@ -223,12 +223,12 @@ def _d_ConsumerProtocolSubscription_v3(buf, pos):
 
 def _e_ConsumerProtocolSubscription_v3(o, out, parts):
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _w_str(out, e)
     _w_nbytes(out, o.user_data)
     x = o.owned_partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TopicPartition_v1(e, out, parts)
     out += _P_i(o.generation_id)

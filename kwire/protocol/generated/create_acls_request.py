@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_b = _Struct('>b')
 _U_b = _S_b.unpack_from
 _P_b = _S_b.pack
@@ -176,7 +176,7 @@ def _e_CreateAclsRequest_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('CreateAclsRequest', 'tags')
     x = o.creations
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AclCreation_v1(e, out, parts)
 

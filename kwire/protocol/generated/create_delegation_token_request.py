@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_q = _Struct('>q')
 _U_q = _S_q.unpack_from
 _P_q = _S_q.pack
@@ -155,7 +155,7 @@ def _e_CreateDelegationTokenRequest_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('CreateDelegationTokenRequest', 'tags')
     x = o.renewers
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_CreatableRenewers_v1(e, out, parts)
     out += _P_q(o.max_lifetime_ms)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -133,7 +133,7 @@ def _e_CreatePartitionsAssignment_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('CreatePartitionsAssignment', 'tags')
     x = o.broker_ids
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -183,7 +183,7 @@ def _e_CreatePartitionsTopic_v0(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_CreatePartitionsAssignment_v0(e, out, parts)
 
@@ -241,7 +241,7 @@ def _e_CreatePartitionsRequest_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('CreatePartitionsRequest', 'tags')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_CreatePartitionsTopic_v0(e, out, parts)
     out += _P_io(o.timeout_ms, o.validate_only)

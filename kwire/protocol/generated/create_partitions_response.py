@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack
@@ -157,7 +157,7 @@ def _e_CreatePartitionsResponse_v0(o, out, parts):
         raise _FieldVersionError('CreatePartitionsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.results
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_CreatePartitionsTopicResult_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -167,7 +167,7 @@ def _e_CreatableReplicaAssignment_v2(o, out, parts):
         raise _FieldVersionError('CreatableReplicaAssignment', 'tags')
     out += _P_i(o.partition_index)
     x = o.broker_ids
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -253,11 +253,11 @@ def _e_CreatableTopic_v2(o, out, parts):
     _w_str(out, o.name)
     out += _P_ih(o.num_partitions, o.replication_factor)
     x = o.assignments
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_CreatableReplicaAssignment_v2(e, out, parts)
     x = o.configs
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_CreatableTopicConfig_v2(e, out, parts)
 
@@ -319,7 +319,7 @@ def _e_CreateTopicsRequest_v2(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('CreateTopicsRequest', 'tags')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_CreatableTopic_v2(e, out, parts)
     out += _P_io(o.timeout_ms, o.validate_only)

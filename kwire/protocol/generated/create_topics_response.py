@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_obo = _Struct('>?b?')
 _U_obo = _S_obo.unpack_from
 _P_obo = _S_obo.pack
@@ -329,7 +329,7 @@ def _e_CreateTopicsResponse_v2(o, out, parts):
         raise _FieldVersionError('CreateTopicsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_CreatableTopicResult_v2(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_b = _Struct('>b')
 _U_b = _S_b.unpack_from
 _P_b = _S_b.pack
@@ -227,7 +227,7 @@ def _e_DeleteAclsFilterResult_v1(o, out, parts):
     out += _P_h(o.error_code)
     _w_nstr(out, o.error_message)
     x = o.matching_acls
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DeleteAclsMatchingAcl_v1(e, out, parts)
 
@@ -280,7 +280,7 @@ def _e_DeleteAclsResponse_v1(o, out, parts):
         raise _FieldVersionError('DeleteAclsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.filter_results
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DeleteAclsFilterResult_v1(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 
 
 class DeleteGroupsRequest:
@@ -83,7 +83,7 @@ def _e_DeleteGroupsRequest_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('DeleteGroupsRequest', 'tags')
     x = o.groups_names
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _w_str(out, e)
 

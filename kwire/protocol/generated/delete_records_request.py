@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -168,7 +168,7 @@ def _e_DeleteRecordsTopic_v0(o, out, parts):
         raise _FieldVersionError('DeleteRecordsTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DeleteRecordsPartition_v0(e, out, parts)
 
@@ -217,7 +217,7 @@ def _e_DeleteRecordsRequest_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('DeleteRecordsRequest', 'tags')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DeleteRecordsTopic_v0(e, out, parts)
     out += _P_i(o.timeout_ms)

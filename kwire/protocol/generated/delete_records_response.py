@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -170,7 +170,7 @@ def _e_DeleteRecordsTopicResult_v0(o, out, parts):
         raise _FieldVersionError('DeleteRecordsTopicResult', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DeleteRecordsPartitionResult_v0(e, out, parts)
 
@@ -220,7 +220,7 @@ def _e_DeleteRecordsResponse_v0(o, out, parts):
         raise _FieldVersionError('DeleteRecordsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DeleteRecordsTopicResult_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -135,7 +135,7 @@ def _e_DeleteTopicsRequest_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('DeleteTopicsRequest', 'tags')
     x = o.topic_names
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _w_str(out, e)
     out += _P_i(o.timeout_ms)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack
@@ -115,6 +115,8 @@ def _d_DeletableTopicResult_v1(buf, pos):
 def _e_DeletableTopicResult_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('DeletableTopicResult', 'tags')
+    if o.name is None:
+        raise _FieldVersionError('DeletableTopicResult.Name', 'null')
     _w_str(out, o.name)
     out += _P_h(o.error_code)
 
@@ -131,6 +133,8 @@ def _d_DeletableTopicResult_v4(buf, pos):
 
 
 def _e_DeletableTopicResult_v4(o, out, parts):
+    if o.name is None:
+        raise _FieldVersionError('DeletableTopicResult.Name', 'null')
     _w_cstr(out, o.name)
     out += _P_h(o.error_code)
     u = o.unknown_tagged_fields
@@ -152,6 +156,8 @@ def _d_DeletableTopicResult_v5(buf, pos):
 
 
 def _e_DeletableTopicResult_v5(o, out, parts):
+    if o.name is None:
+        raise _FieldVersionError('DeletableTopicResult.Name', 'null')
     _w_cstr(out, o.name)
     out += _P_h(o.error_code)
     _w_cnstr(out, o.error_message)
@@ -204,7 +210,7 @@ def _e_DeleteTopicsResponse_v1(o, out, parts):
         raise _FieldVersionError('DeleteTopicsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DeletableTopicResult_v1(e, out, parts)
 

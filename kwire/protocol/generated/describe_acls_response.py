@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_b = _Struct('>b')
 _U_b = _S_b.unpack_from
 _P_b = _S_b.pack
@@ -197,7 +197,7 @@ def _e_DescribeAclsResource_v1(o, out, parts):
     _w_str(out, o.resource_name)
     out += _P_b(o.pattern_type)
     x = o.acls
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_AclDescription_v1(e, out, parts)
 
@@ -255,7 +255,7 @@ def _e_DescribeAclsResponse_v1(o, out, parts):
     out += _P_ih(o.throttle_time_ms, o.error_code)
     _w_nstr(out, o.error_message)
     x = o.resources
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeAclsResource_v1(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_d = _Struct('>d')
 _U_d = _S_d.unpack_from
 _P_d = _S_d.pack
@@ -235,11 +235,11 @@ def _e_EntryData_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('EntryData', 'tags')
     x = o.entity
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_EntityData_v0(e, out, parts)
     x = o.values
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ValueData_v0(e, out, parts)
 
@@ -305,7 +305,7 @@ def _e_DescribeClientQuotasResponse_v0(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_EntryData_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_o = _Struct('>?')
 _U_o = _S_o.unpack_from
 _P_o = _S_o.pack
@@ -131,7 +131,7 @@ def _e_DescribeConfigsResource_v1(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _w_str(out, e)
 
@@ -192,7 +192,7 @@ def _e_DescribeConfigsRequest_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('DescribeConfigsRequest', 'tags')
     x = o.resources
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeConfigsResource_v1(e, out, parts)
     out += _P_o(o.include_synonyms)
@@ -216,7 +216,7 @@ def _e_DescribeConfigsRequest_v3(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('DescribeConfigsRequest', 'tags')
     x = o.resources
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeConfigsResource_v1(e, out, parts)
     out += _P_oo(o.include_synonyms, o.include_documentation)

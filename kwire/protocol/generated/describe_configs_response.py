@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_obo = _Struct('>?b?')
 _U_obo = _S_obo.unpack_from
 _P_obo = _S_obo.pack
@@ -231,7 +231,7 @@ def _e_DescribeConfigsResourceResult_v1(o, out, parts):
     _w_nstr(out, o.value)
     out += _P_obo(o.read_only, o.config_source, o.is_sensitive)
     x = o.synonyms
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeConfigsSynonym_v1(e, out, parts)
 
@@ -262,7 +262,7 @@ def _e_DescribeConfigsResourceResult_v3(o, out, parts):
     _w_nstr(out, o.value)
     out += _P_obo(o.read_only, o.config_source, o.is_sensitive)
     x = o.synonyms
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeConfigsSynonym_v1(e, out, parts)
     out += _P_b(o.config_type)
@@ -331,7 +331,7 @@ def _e_DescribeConfigsResult_v1(o, out, parts):
     out += _P_b(o.resource_type)
     _w_str(out, o.resource_name)
     x = o.configs
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeConfigsResourceResult_v1(e, out, parts)
 
@@ -362,7 +362,7 @@ def _e_DescribeConfigsResult_v3(o, out, parts):
     out += _P_b(o.resource_type)
     _w_str(out, o.resource_name)
     x = o.configs
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeConfigsResourceResult_v3(e, out, parts)
 
@@ -420,7 +420,7 @@ def _e_DescribeConfigsResponse_v1(o, out, parts):
         raise _FieldVersionError('DescribeConfigsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.results
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeConfigsResult_v1(e, out, parts)
 
@@ -444,7 +444,7 @@ def _e_DescribeConfigsResponse_v3(o, out, parts):
         raise _FieldVersionError('DescribeConfigsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.results
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeConfigsResult_v3(e, out, parts)
 

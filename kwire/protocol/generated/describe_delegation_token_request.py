@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 
 
 class DescribeDelegationTokenRequest:
@@ -144,7 +144,7 @@ def _e_DescribeDelegationTokenRequest_v1(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_DescribeDelegationTokenOwner_v1(e, out, parts)
 

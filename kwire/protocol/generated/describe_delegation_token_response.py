@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack
@@ -206,7 +206,7 @@ def _e_DescribedDelegationToken_v1(o, out, parts):
     _w_str(out, o.token_id)
     _w_bytes(out, o.hmac)
     x = o.renewers
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribedDelegationTokenRenewer_v1(e, out, parts)
 
@@ -312,7 +312,7 @@ def _e_DescribeDelegationTokenResponse_v1(o, out, parts):
         raise _FieldVersionError('DescribeDelegationTokenResponse', 'tags')
     out += _P_h(o.error_code)
     x = o.tokens
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribedDelegationToken_v1(e, out, parts)
     out += _P_i(o.throttle_time_ms)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_o = _Struct('>?')
 _U_o = _S_o.unpack_from
 _P_o = _S_o.pack
@@ -91,7 +91,7 @@ def _e_DescribeGroupsRequest_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('DescribeGroupsRequest', 'tags')
     x = o.groups
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _w_str(out, e)
 
@@ -114,7 +114,7 @@ def _e_DescribeGroupsRequest_v3(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('DescribeGroupsRequest', 'tags')
     x = o.groups
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _w_str(out, e)
     out += _P_o(o.include_authorized_operations)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack
@@ -243,7 +243,7 @@ def _e_DescribedGroup_v0(o, out, parts):
     _w_str(out, o.protocol_type)
     _w_str(out, o.protocol_data)
     x = o.members
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribedGroupMember_v0(e, out, parts)
 
@@ -280,7 +280,7 @@ def _e_DescribedGroup_v3(o, out, parts):
     _w_str(out, o.protocol_type)
     _w_str(out, o.protocol_data)
     x = o.members
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribedGroupMember_v0(e, out, parts)
     out += _P_i(o.authorized_operations)
@@ -318,7 +318,7 @@ def _e_DescribedGroup_v4(o, out, parts):
     _w_str(out, o.protocol_type)
     _w_str(out, o.protocol_data)
     x = o.members
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribedGroupMember_v4(e, out, parts)
     out += _P_i(o.authorized_operations)
@@ -422,7 +422,7 @@ def _e_DescribeGroupsResponse_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('DescribeGroupsResponse', 'tags')
     x = o.groups
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribedGroup_v0(e, out, parts)
 
@@ -446,7 +446,7 @@ def _e_DescribeGroupsResponse_v1(o, out, parts):
         raise _FieldVersionError('DescribeGroupsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.groups
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribedGroup_v0(e, out, parts)
 
@@ -470,7 +470,7 @@ def _e_DescribeGroupsResponse_v3(o, out, parts):
         raise _FieldVersionError('DescribeGroupsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.groups
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribedGroup_v3(e, out, parts)
 
@@ -494,7 +494,7 @@ def _e_DescribeGroupsResponse_v4(o, out, parts):
         raise _FieldVersionError('DescribeGroupsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.groups
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribedGroup_v4(e, out, parts)
 

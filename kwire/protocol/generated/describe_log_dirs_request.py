@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 
 
 class DescribeLogDirsRequest:
@@ -103,7 +103,7 @@ def _e_DescribableLogDirTopic_v1(o, out, parts):
         raise _FieldVersionError('DescribableLogDirTopic', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -150,7 +150,7 @@ def _e_DescribeLogDirsRequest_v1(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_DescribableLogDirTopic_v1(e, out, parts)
 

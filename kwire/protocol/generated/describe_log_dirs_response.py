@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack
@@ -216,7 +216,7 @@ def _e_DescribeLogDirsTopic_v1(o, out, parts):
         raise _FieldVersionError('DescribeLogDirsTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeLogDirsPartition_v1(e, out, parts)
 
@@ -271,7 +271,7 @@ def _e_DescribeLogDirsResult_v1(o, out, parts):
     out += _P_h(o.error_code)
     _w_str(out, o.log_dir)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeLogDirsTopic_v1(e, out, parts)
 
@@ -393,7 +393,7 @@ def _e_DescribeLogDirsResponse_v1(o, out, parts):
         raise _FieldVersionError('DescribeLogDirsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.results
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_DescribeLogDirsResult_v1(e, out, parts)
 

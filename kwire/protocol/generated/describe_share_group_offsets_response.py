@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack

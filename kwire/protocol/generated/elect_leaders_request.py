@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_b = _Struct('>b')
 _U_b = _S_b.unpack_from
 _P_b = _S_b.pack
@@ -113,7 +113,7 @@ def _e_TopicPartitions_v0(o, out, parts):
         raise _FieldVersionError('TopicPartitions', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -165,7 +165,7 @@ def _e_ElectLeadersRequest_v0(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_TopicPartitions_v0(e, out, parts)
     out += _P_i(o.timeout_ms)
@@ -198,7 +198,7 @@ def _e_ElectLeadersRequest_v1(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_TopicPartitions_v0(e, out, parts)
     out += _P_i(o.timeout_ms)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -176,7 +176,7 @@ def _e_ReplicaElectionResult_v0(o, out, parts):
         raise _FieldVersionError('ReplicaElectionResult', 'tags')
     _w_str(out, o.topic)
     x = o.partition_result
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_PartitionResult_v0(e, out, parts)
 
@@ -229,7 +229,7 @@ def _e_ElectLeadersResponse_v0(o, out, parts):
         raise _FieldVersionError('ElectLeadersResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.replica_election_results
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ReplicaElectionResult_v0(e, out, parts)
 
@@ -253,7 +253,7 @@ def _e_ElectLeadersResponse_v1(o, out, parts):
         raise _FieldVersionError('ElectLeadersResponse', 'tags')
     out += _P_ih(o.throttle_time_ms, o.error_code)
     x = o.replica_election_results
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ReplicaElectionResult_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_hqi = _Struct('>hqi')
 _U_hqi = _S_hqi.unpack_from
 _P_hqi = _S_hqi.pack

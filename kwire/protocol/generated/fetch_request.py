@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_iiibii = _Struct('>iiibii')
 _U_iiibii = _S_iiibii.unpack_from
 _P_iiibii = _S_iiibii.pack
@@ -421,7 +421,7 @@ def _e_FetchTopic_v4(o, out, parts):
         raise _FieldVersionError('FetchTopic', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchPartition_v4(e, out, parts)
 
@@ -445,7 +445,7 @@ def _e_FetchTopic_v5(o, out, parts):
         raise _FieldVersionError('FetchTopic', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchPartition_v5(e, out, parts)
 
@@ -469,7 +469,7 @@ def _e_FetchTopic_v9(o, out, parts):
         raise _FieldVersionError('FetchTopic', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchPartition_v9(e, out, parts)
 
@@ -597,7 +597,7 @@ def _e_ForgottenTopic_v7(o, out, parts):
         raise _FieldVersionError('ForgottenTopic', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -674,7 +674,7 @@ def _e_FetchRequest_v4(o, out, parts):
         raise _FieldVersionError('FetchRequest', 'tags')
     out += _P_iiiib(o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchTopic_v4(e, out, parts)
 
@@ -708,7 +708,7 @@ def _e_FetchRequest_v5(o, out, parts):
         raise _FieldVersionError('FetchRequest', 'tags')
     out += _P_iiiib(o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchTopic_v5(e, out, parts)
 
@@ -743,11 +743,11 @@ def _e_FetchRequest_v7(o, out, parts):
         raise _FieldVersionError('FetchRequest', 'tags')
     out += _P_iiiibii(o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchTopic_v5(e, out, parts)
     x = o.forgotten_topics_data
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ForgottenTopic_v7(e, out, parts)
 
@@ -782,11 +782,11 @@ def _e_FetchRequest_v9(o, out, parts):
         raise _FieldVersionError('FetchRequest', 'tags')
     out += _P_iiiibii(o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchTopic_v9(e, out, parts)
     x = o.forgotten_topics_data
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ForgottenTopic_v7(e, out, parts)
 
@@ -821,11 +821,11 @@ def _e_FetchRequest_v11(o, out, parts):
         raise _FieldVersionError('FetchRequest', 'tags')
     out += _P_iiiibii(o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchTopic_v9(e, out, parts)
     x = o.forgotten_topics_data
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ForgottenTopic_v7(e, out, parts)
     _w_str(out, o.rack_id)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -403,7 +403,7 @@ def _e_PartitionData_v4(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_AbortedTransaction_v4(e, out, parts)
     _w_records(out, parts, o.records)
@@ -447,7 +447,7 @@ def _e_PartitionData_v5(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_AbortedTransaction_v4(e, out, parts)
     _w_records(out, parts, o.records)
@@ -490,7 +490,7 @@ def _e_PartitionData_v11(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_AbortedTransaction_v4(e, out, parts)
     out += _P_i(o.preferred_read_replica)
@@ -591,7 +591,7 @@ def _e_FetchableTopicResponse_v4(o, out, parts):
         raise _FieldVersionError('FetchableTopicResponse', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_PartitionData_v4(e, out, parts)
 
@@ -615,7 +615,7 @@ def _e_FetchableTopicResponse_v5(o, out, parts):
         raise _FieldVersionError('FetchableTopicResponse', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_PartitionData_v5(e, out, parts)
 
@@ -639,7 +639,7 @@ def _e_FetchableTopicResponse_v11(o, out, parts):
         raise _FieldVersionError('FetchableTopicResponse', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_PartitionData_v11(e, out, parts)
 
@@ -748,7 +748,7 @@ def _e_FetchResponse_v4(o, out, parts):
         raise _FieldVersionError('FetchResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchableTopicResponse_v4(e, out, parts)
 
@@ -779,7 +779,7 @@ def _e_FetchResponse_v5(o, out, parts):
         raise _FieldVersionError('FetchResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchableTopicResponse_v5(e, out, parts)
 
@@ -806,7 +806,7 @@ def _e_FetchResponse_v7(o, out, parts):
         raise _FieldVersionError('FetchResponse', 'tags')
     out += _P_ihi(o.throttle_time_ms, o.error_code, o.session_id)
     x = o.responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchableTopicResponse_v5(e, out, parts)
 
@@ -833,7 +833,7 @@ def _e_FetchResponse_v11(o, out, parts):
         raise _FieldVersionError('FetchResponse', 'tags')
     out += _P_ihi(o.throttle_time_ms, o.error_code, o.session_id)
     x = o.responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_FetchableTopicResponse_v11(e, out, parts)
 

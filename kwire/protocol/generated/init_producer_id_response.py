@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_ihqh = _Struct('>ihqh')
 _U_ihqh = _S_ihqh.unpack_from
 _P_ihqh = _S_ihqh.pack

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_iiq = _Struct('>iiq')
 _U_iiq = _S_iiq.unpack_from
 _P_iiq = _S_iiq.pack

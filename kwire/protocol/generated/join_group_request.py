@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -172,7 +172,7 @@ def _e_JoinGroupRequest_v0(o, out, parts):
     _w_str(out, o.member_id)
     _w_str(out, o.protocol_type)
     x = o.protocols
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_JoinGroupRequestProtocol_v0(e, out, parts)
 
@@ -206,7 +206,7 @@ def _e_JoinGroupRequest_v1(o, out, parts):
     _w_str(out, o.member_id)
     _w_str(out, o.protocol_type)
     x = o.protocols
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_JoinGroupRequestProtocol_v0(e, out, parts)
 
@@ -239,7 +239,7 @@ def _e_JoinGroupRequest_v5(o, out, parts):
     _w_nstr(out, o.group_instance_id)
     _w_str(out, o.protocol_type)
     x = o.protocols
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_JoinGroupRequestProtocol_v0(e, out, parts)
 

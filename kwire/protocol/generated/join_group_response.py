@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_o = _Struct('>?')
 _U_o = _S_o.unpack_from
 _P_o = _S_o.pack
@@ -195,11 +195,13 @@ def _e_JoinGroupResponse_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('JoinGroupResponse', 'tags')
     out += _P_hi(o.error_code, o.generation_id)
+    if o.protocol_name is None:
+        raise _FieldVersionError('JoinGroupResponse.ProtocolName', 'null')
     _w_str(out, o.protocol_name)
     _w_str(out, o.leader)
     _w_str(out, o.member_id)
     x = o.members
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_JoinGroupResponseMember_v0(e, out, parts)
 
@@ -229,11 +231,13 @@ def _e_JoinGroupResponse_v2(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('JoinGroupResponse', 'tags')
     out += _P_ihi(o.throttle_time_ms, o.error_code, o.generation_id)
+    if o.protocol_name is None:
+        raise _FieldVersionError('JoinGroupResponse.ProtocolName', 'null')
     _w_str(out, o.protocol_name)
     _w_str(out, o.leader)
     _w_str(out, o.member_id)
     x = o.members
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_JoinGroupResponseMember_v0(e, out, parts)
 
@@ -263,11 +267,13 @@ def _e_JoinGroupResponse_v5(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('JoinGroupResponse', 'tags')
     out += _P_ihi(o.throttle_time_ms, o.error_code, o.generation_id)
+    if o.protocol_name is None:
+        raise _FieldVersionError('JoinGroupResponse.ProtocolName', 'null')
     _w_str(out, o.protocol_name)
     _w_str(out, o.leader)
     _w_str(out, o.member_id)
     x = o.members
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_JoinGroupResponseMember_v5(e, out, parts)
 
@@ -295,6 +301,8 @@ def _e_JoinGroupResponse_v6(o, out, parts):
     if o.skip_assignment != False:
         raise _FieldVersionError('JoinGroupResponse.SkipAssignment', '9+')
     out += _P_ihi(o.throttle_time_ms, o.error_code, o.generation_id)
+    if o.protocol_name is None:
+        raise _FieldVersionError('JoinGroupResponse.ProtocolName', 'null')
     _w_cstr(out, o.protocol_name)
     _w_cstr(out, o.leader)
     _w_cstr(out, o.member_id)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 
 
 class LeaveGroupRequest:
@@ -189,7 +189,7 @@ def _e_LeaveGroupRequest_v3(o, out, parts):
         raise _FieldVersionError('LeaveGroupRequest', 'tags')
     _w_str(out, o.group_id)
     x = o.members
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MemberIdentity_v3(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack
@@ -194,7 +194,7 @@ def _e_LeaveGroupResponse_v3(o, out, parts):
         raise _FieldVersionError('LeaveGroupResponse', 'tags')
     out += _P_ih(o.throttle_time_ms, o.error_code)
     x = o.members
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MemberResponse_v3(e, out, parts)
 

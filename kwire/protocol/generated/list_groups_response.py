@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack
@@ -203,7 +203,7 @@ def _e_ListGroupsResponse_v0(o, out, parts):
         raise _FieldVersionError('ListGroupsResponse', 'tags')
     out += _P_h(o.error_code)
     x = o.groups
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListedGroup_v0(e, out, parts)
 
@@ -227,7 +227,7 @@ def _e_ListGroupsResponse_v1(o, out, parts):
         raise _FieldVersionError('ListGroupsResponse', 'tags')
     out += _P_ih(o.throttle_time_ms, o.error_code)
     x = o.groups
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListedGroup_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -195,7 +195,7 @@ def _e_ListOffsetsTopic_v1(o, out, parts):
         raise _FieldVersionError('ListOffsetsTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsPartition_v1(e, out, parts)
 
@@ -218,7 +218,7 @@ def _e_ListOffsetsTopic_v4(o, out, parts):
         raise _FieldVersionError('ListOffsetsTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsPartition_v4(e, out, parts)
 
@@ -272,7 +272,7 @@ def _e_ListOffsetsRequest_v1(o, out, parts):
         raise _FieldVersionError('ListOffsetsRequest', 'tags')
     out += _P_i(o.replica_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsTopic_v1(e, out, parts)
 
@@ -297,7 +297,7 @@ def _e_ListOffsetsRequest_v2(o, out, parts):
         raise _FieldVersionError('ListOffsetsRequest', 'tags')
     out += _P_ib(o.replica_id, o.isolation_level)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsTopic_v1(e, out, parts)
 
@@ -322,7 +322,7 @@ def _e_ListOffsetsRequest_v4(o, out, parts):
         raise _FieldVersionError('ListOffsetsRequest', 'tags')
     out += _P_ib(o.replica_id, o.isolation_level)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsTopic_v4(e, out, parts)
 

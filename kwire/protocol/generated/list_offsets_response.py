@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -194,7 +194,7 @@ def _e_ListOffsetsTopicResponse_v1(o, out, parts):
         raise _FieldVersionError('ListOffsetsTopicResponse', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsPartitionResponse_v1(e, out, parts)
 
@@ -217,7 +217,7 @@ def _e_ListOffsetsTopicResponse_v4(o, out, parts):
         raise _FieldVersionError('ListOffsetsTopicResponse', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsPartitionResponse_v4(e, out, parts)
 
@@ -265,7 +265,7 @@ def _e_ListOffsetsResponse_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('ListOffsetsResponse', 'tags')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsTopicResponse_v1(e, out, parts)
 
@@ -289,7 +289,7 @@ def _e_ListOffsetsResponse_v2(o, out, parts):
         raise _FieldVersionError('ListOffsetsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsTopicResponse_v1(e, out, parts)
 
@@ -313,7 +313,7 @@ def _e_ListOffsetsResponse_v4(o, out, parts):
         raise _FieldVersionError('ListOffsetsResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_ListOffsetsTopicResponse_v4(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_o = _Struct('>?')
 _U_o = _S_o.unpack_from
 _P_o = _S_o.pack
@@ -115,6 +115,8 @@ def _d_MetadataRequestTopic_v0(buf, pos):
 def _e_MetadataRequestTopic_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataRequestTopic', 'tags')
+    if o.name is None:
+        raise _FieldVersionError('MetadataRequestTopic.Name', 'null')
     _w_str(out, o.name)
 
 
@@ -127,6 +129,8 @@ def _d_MetadataRequestTopic_v9(buf, pos):
 
 
 def _e_MetadataRequestTopic_v9(o, out, parts):
+    if o.name is None:
+        raise _FieldVersionError('MetadataRequestTopic.Name', 'null')
     _w_cstr(out, o.name)
     u = o.unknown_tagged_fields
     if u:
@@ -177,8 +181,10 @@ def _e_MetadataRequest_v0(o, out, parts):
         raise _FieldVersionError('MetadataRequest.IncludeTopicAuthorizedOperations', '8+')
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataRequest', 'tags')
+    if o.topics is None:
+        raise _FieldVersionError('MetadataRequest.Topics', 'null')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataRequestTopic_v0(e, out, parts)
 
@@ -214,7 +220,7 @@ def _e_MetadataRequest_v1(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_MetadataRequestTopic_v0(e, out, parts)
 
@@ -249,7 +255,7 @@ def _e_MetadataRequest_v4(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_MetadataRequestTopic_v0(e, out, parts)
     out += _P_o(o.allow_auto_topic_creation)
@@ -279,7 +285,7 @@ def _e_MetadataRequest_v8(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_MetadataRequestTopic_v0(e, out, parts)
     out += _P_ooo(o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_o = _Struct('>?')
 _U_o = _S_o.unpack_from
 _P_o = _S_o.pack
@@ -266,10 +266,10 @@ def _e_MetadataResponsePartition_v0(o, out, parts):
         raise _FieldVersionError('MetadataResponsePartition', 'tags')
     out += _P_hii(o.error_code, o.partition_index, o.leader_id)
     x = o.replica_nodes
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
     x = o.isr_nodes
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -293,13 +293,13 @@ def _e_MetadataResponsePartition_v5(o, out, parts):
         raise _FieldVersionError('MetadataResponsePartition', 'tags')
     out += _P_hii(o.error_code, o.partition_index, o.leader_id)
     x = o.replica_nodes
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
     x = o.isr_nodes
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
     x = o.offline_replicas
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -322,13 +322,13 @@ def _e_MetadataResponsePartition_v7(o, out, parts):
         raise _FieldVersionError('MetadataResponsePartition', 'tags')
     out += _P_hiii(o.error_code, o.partition_index, o.leader_id, o.leader_epoch)
     x = o.replica_nodes
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
     x = o.isr_nodes
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
     x = o.offline_replicas
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -388,9 +388,11 @@ def _e_MetadataResponseTopic_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataResponseTopic', 'tags')
     out += _P_h(o.error_code)
+    if o.name is None:
+        raise _FieldVersionError('MetadataResponseTopic.Name', 'null')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponsePartition_v0(e, out, parts)
 
@@ -420,10 +422,12 @@ def _e_MetadataResponseTopic_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataResponseTopic', 'tags')
     out += _P_h(o.error_code)
+    if o.name is None:
+        raise _FieldVersionError('MetadataResponseTopic.Name', 'null')
     _w_str(out, o.name)
     out += _P_o(o.is_internal)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponsePartition_v0(e, out, parts)
 
@@ -453,10 +457,12 @@ def _e_MetadataResponseTopic_v5(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataResponseTopic', 'tags')
     out += _P_h(o.error_code)
+    if o.name is None:
+        raise _FieldVersionError('MetadataResponseTopic.Name', 'null')
     _w_str(out, o.name)
     out += _P_o(o.is_internal)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponsePartition_v5(e, out, parts)
 
@@ -486,10 +492,12 @@ def _e_MetadataResponseTopic_v7(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataResponseTopic', 'tags')
     out += _P_h(o.error_code)
+    if o.name is None:
+        raise _FieldVersionError('MetadataResponseTopic.Name', 'null')
     _w_str(out, o.name)
     out += _P_o(o.is_internal)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponsePartition_v7(e, out, parts)
 
@@ -518,10 +526,12 @@ def _e_MetadataResponseTopic_v8(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataResponseTopic', 'tags')
     out += _P_h(o.error_code)
+    if o.name is None:
+        raise _FieldVersionError('MetadataResponseTopic.Name', 'null')
     _w_str(out, o.name)
     out += _P_o(o.is_internal)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponsePartition_v7(e, out, parts)
     out += _P_i(o.topic_authorized_operations)
@@ -549,6 +559,8 @@ def _d_MetadataResponseTopic_v9(buf, pos):
 
 def _e_MetadataResponseTopic_v9(o, out, parts):
     out += _P_h(o.error_code)
+    if o.name is None:
+        raise _FieldVersionError('MetadataResponseTopic.Name', 'null')
     _w_cstr(out, o.name)
     out += _P_o(o.is_internal)
     x = o.partitions
@@ -585,6 +597,8 @@ def _d_MetadataResponseTopic_v10(buf, pos):
 
 def _e_MetadataResponseTopic_v10(o, out, parts):
     out += _P_h(o.error_code)
+    if o.name is None:
+        raise _FieldVersionError('MetadataResponseTopic.Name', 'null')
     _w_cstr(out, o.name)
     out += o.topic_id.bytes
     out += _P_o(o.is_internal)
@@ -666,11 +680,11 @@ def _e_MetadataResponse_v0(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataResponse', 'tags')
     x = o.brokers
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseBroker_v0(e, out, parts)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseTopic_v0(e, out, parts)
 
@@ -705,12 +719,12 @@ def _e_MetadataResponse_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataResponse', 'tags')
     x = o.brokers
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseBroker_v1(e, out, parts)
     out += _P_i(o.controller_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseTopic_v1(e, out, parts)
 
@@ -745,13 +759,13 @@ def _e_MetadataResponse_v2(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('MetadataResponse', 'tags')
     x = o.brokers
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseBroker_v1(e, out, parts)
     _w_nstr(out, o.cluster_id)
     out += _P_i(o.controller_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseTopic_v1(e, out, parts)
 
@@ -788,13 +802,13 @@ def _e_MetadataResponse_v3(o, out, parts):
         raise _FieldVersionError('MetadataResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.brokers
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseBroker_v1(e, out, parts)
     _w_nstr(out, o.cluster_id)
     out += _P_i(o.controller_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseTopic_v1(e, out, parts)
 
@@ -831,13 +845,13 @@ def _e_MetadataResponse_v5(o, out, parts):
         raise _FieldVersionError('MetadataResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.brokers
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseBroker_v1(e, out, parts)
     _w_nstr(out, o.cluster_id)
     out += _P_i(o.controller_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseTopic_v5(e, out, parts)
 
@@ -874,13 +888,13 @@ def _e_MetadataResponse_v7(o, out, parts):
         raise _FieldVersionError('MetadataResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.brokers
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseBroker_v1(e, out, parts)
     _w_nstr(out, o.cluster_id)
     out += _P_i(o.controller_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseTopic_v7(e, out, parts)
 
@@ -916,13 +930,13 @@ def _e_MetadataResponse_v8(o, out, parts):
         raise _FieldVersionError('MetadataResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.brokers
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseBroker_v1(e, out, parts)
     _w_nstr(out, o.cluster_id)
     out += _P_i(o.controller_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_MetadataResponseTopic_v8(e, out, parts)
     out += _P_i(o.cluster_authorized_operations)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -210,7 +210,7 @@ def _e_OffsetCommitRequestTopic_v2(o, out, parts):
         raise _FieldVersionError('OffsetCommitRequestTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetCommitRequestPartition_v2(e, out, parts)
 
@@ -234,7 +234,7 @@ def _e_OffsetCommitRequestTopic_v6(o, out, parts):
         raise _FieldVersionError('OffsetCommitRequestTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetCommitRequestPartition_v6(e, out, parts)
 
@@ -322,7 +322,7 @@ def _e_OffsetCommitRequest_v2(o, out, parts):
     _w_str(out, o.member_id)
     out += _P_q(o.retention_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetCommitRequestTopic_v2(e, out, parts)
 
@@ -354,7 +354,7 @@ def _e_OffsetCommitRequest_v5(o, out, parts):
     out += _P_i(o.generation_id_or_member_epoch)
     _w_str(out, o.member_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetCommitRequestTopic_v2(e, out, parts)
 
@@ -386,7 +386,7 @@ def _e_OffsetCommitRequest_v6(o, out, parts):
     out += _P_i(o.generation_id_or_member_epoch)
     _w_str(out, o.member_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetCommitRequestTopic_v6(e, out, parts)
 
@@ -417,7 +417,7 @@ def _e_OffsetCommitRequest_v7(o, out, parts):
     _w_str(out, o.member_id)
     _w_nstr(out, o.group_instance_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetCommitRequestTopic_v6(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -171,7 +171,7 @@ def _e_OffsetCommitResponseTopic_v2(o, out, parts):
         raise _FieldVersionError('OffsetCommitResponseTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetCommitResponsePartition_v2(e, out, parts)
 
@@ -247,7 +247,7 @@ def _e_OffsetCommitResponse_v2(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('OffsetCommitResponse', 'tags')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetCommitResponseTopic_v2(e, out, parts)
 
@@ -271,7 +271,7 @@ def _e_OffsetCommitResponse_v3(o, out, parts):
         raise _FieldVersionError('OffsetCommitResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetCommitResponseTopic_v2(e, out, parts)
 

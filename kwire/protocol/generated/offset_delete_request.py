@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -134,7 +134,7 @@ def _d_OffsetDeleteRequestTopic_v0(buf, pos):
 def _e_OffsetDeleteRequestTopic_v0(o, out, parts):
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetDeleteRequestPartition_v0(e, out, parts)
 
@@ -154,7 +154,7 @@ def _d_OffsetDeleteRequest_v0(buf, pos):
 def _e_OffsetDeleteRequest_v0(o, out, parts):
     _w_str(out, o.group_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetDeleteRequestTopic_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_hi = _Struct('>hi')
 _U_hi = _S_hi.unpack_from
 _P_hi = _S_hi.pack
@@ -141,7 +141,7 @@ def _d_OffsetDeleteResponseTopic_v0(buf, pos):
 def _e_OffsetDeleteResponseTopic_v0(o, out, parts):
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetDeleteResponsePartition_v0(e, out, parts)
 
@@ -162,7 +162,7 @@ def _d_OffsetDeleteResponse_v0(buf, pos):
 def _e_OffsetDeleteResponse_v0(o, out, parts):
     out += _P_hi(o.error_code, o.throttle_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetDeleteResponseTopic_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_o = _Struct('>?')
 _U_o = _S_o.unpack_from
 _P_o = _S_o.pack
@@ -165,7 +165,7 @@ def _e_OffsetFetchRequestTopic_v1(o, out, parts):
         raise _FieldVersionError('OffsetFetchRequestTopic', 'tags')
     _w_str(out, o.name)
     x = o.partition_indexes
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     _w_fixed(out, 'i', x)
 
 
@@ -365,8 +365,10 @@ def _e_OffsetFetchRequest_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('OffsetFetchRequest', 'tags')
     _w_str(out, o.group_id)
+    if o.topics is None:
+        raise _FieldVersionError('OffsetFetchRequest.Topics', 'null')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetFetchRequestTopic_v1(e, out, parts)
 
@@ -401,7 +403,7 @@ def _e_OffsetFetchRequest_v2(o, out, parts):
     if x is None:
         out += b'\xff\xff\xff\xff'
     else:
-        out += _P_i(len(x))
+        out += _P_len(len(x))
         for e in x:
             _e_OffsetFetchRequestTopic_v1(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack
@@ -290,7 +290,7 @@ def _e_OffsetFetchResponseTopic_v1(o, out, parts):
         raise _FieldVersionError('OffsetFetchResponseTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetFetchResponsePartition_v1(e, out, parts)
 
@@ -313,7 +313,7 @@ def _e_OffsetFetchResponseTopic_v5(o, out, parts):
         raise _FieldVersionError('OffsetFetchResponseTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetFetchResponsePartition_v5(e, out, parts)
 
@@ -499,7 +499,7 @@ def _e_OffsetFetchResponse_v1(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('OffsetFetchResponse', 'tags')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetFetchResponseTopic_v1(e, out, parts)
 
@@ -526,7 +526,7 @@ def _e_OffsetFetchResponse_v2(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('OffsetFetchResponse', 'tags')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetFetchResponseTopic_v1(e, out, parts)
     out += _P_h(o.error_code)
@@ -556,7 +556,7 @@ def _e_OffsetFetchResponse_v3(o, out, parts):
         raise _FieldVersionError('OffsetFetchResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetFetchResponseTopic_v1(e, out, parts)
     out += _P_h(o.error_code)
@@ -586,7 +586,7 @@ def _e_OffsetFetchResponse_v5(o, out, parts):
         raise _FieldVersionError('OffsetFetchResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetFetchResponseTopic_v5(e, out, parts)
     out += _P_h(o.error_code)

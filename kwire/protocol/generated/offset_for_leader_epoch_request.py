@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -170,7 +170,7 @@ def _e_OffsetForLeaderTopic_v2(o, out, parts):
         raise _FieldVersionError('OffsetForLeaderTopic', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetForLeaderPartition_v2(e, out, parts)
 
@@ -218,7 +218,7 @@ def _e_OffsetForLeaderEpochRequest_v2(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('OffsetForLeaderEpochRequest', 'tags')
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetForLeaderTopic_v2(e, out, parts)
 
@@ -242,7 +242,7 @@ def _e_OffsetForLeaderEpochRequest_v3(o, out, parts):
         raise _FieldVersionError('OffsetForLeaderEpochRequest', 'tags')
     out += _P_i(o.replica_id)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetForLeaderTopic_v2(e, out, parts)
 

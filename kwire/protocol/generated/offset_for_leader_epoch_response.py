@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_hiiq = _Struct('>hiiq')
 _U_hiiq = _S_hiiq.unpack_from
 _P_hiiq = _S_hiiq.pack
@@ -172,7 +172,7 @@ def _e_OffsetForLeaderTopicResult_v2(o, out, parts):
         raise _FieldVersionError('OffsetForLeaderTopicResult', 'tags')
     _w_str(out, o.topic)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_EpochEndOffset_v2(e, out, parts)
 
@@ -222,7 +222,7 @@ def _e_OffsetForLeaderEpochResponse_v2(o, out, parts):
         raise _FieldVersionError('OffsetForLeaderEpochResponse', 'tags')
     out += _P_i(o.throttle_time_ms)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_OffsetForLeaderTopicResult_v2(e, out, parts)
 

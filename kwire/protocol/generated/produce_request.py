@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_hi = _Struct('>hi')
 _U_hi = _S_hi.unpack_from
 _P_hi = _S_hi.pack
@@ -179,7 +179,7 @@ def _e_TopicProduceData_v3(o, out, parts):
         raise _FieldVersionError('TopicProduceData', 'tags')
     _w_str(out, o.name)
     x = o.partition_data
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_PartitionProduceData_v3(e, out, parts)
 
@@ -259,7 +259,7 @@ def _e_ProduceRequest_v3(o, out, parts):
     _w_nstr(out, o.transactional_id)
     out += _P_hi(o.acks, o.timeout_ms)
     x = o.topic_data
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TopicProduceData_v3(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -328,7 +328,7 @@ def _e_PartitionProduceResponse_v8(o, out, parts):
         raise _FieldVersionError('PartitionProduceResponse', 'tags')
     out += _P_ihqqq(o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset)
     x = o.record_errors
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_BatchIndexAndErrorMessage_v8(e, out, parts)
     _w_nstr(out, o.error_message)
@@ -433,7 +433,7 @@ def _e_TopicProduceResponse_v3(o, out, parts):
         raise _FieldVersionError('TopicProduceResponse', 'tags')
     _w_str(out, o.name)
     x = o.partition_responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_PartitionProduceResponse_v3(e, out, parts)
 
@@ -457,7 +457,7 @@ def _e_TopicProduceResponse_v5(o, out, parts):
         raise _FieldVersionError('TopicProduceResponse', 'tags')
     _w_str(out, o.name)
     x = o.partition_responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_PartitionProduceResponse_v5(e, out, parts)
 
@@ -481,7 +481,7 @@ def _e_TopicProduceResponse_v8(o, out, parts):
         raise _FieldVersionError('TopicProduceResponse', 'tags')
     _w_str(out, o.name)
     x = o.partition_responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_PartitionProduceResponse_v8(e, out, parts)
 
@@ -612,7 +612,7 @@ def _e_ProduceResponse_v3(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('ProduceResponse', 'tags')
     x = o.responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TopicProduceResponse_v3(e, out, parts)
     out += _P_i(o.throttle_time_ms)
@@ -639,7 +639,7 @@ def _e_ProduceResponse_v5(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('ProduceResponse', 'tags')
     x = o.responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TopicProduceResponse_v5(e, out, parts)
     out += _P_i(o.throttle_time_ms)
@@ -666,7 +666,7 @@ def _e_ProduceResponse_v8(o, out, parts):
     if o.unknown_tagged_fields:
         raise _FieldVersionError('ProduceResponse', 'tags')
     x = o.responses
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TopicProduceResponse_v8(e, out, parts)
     out += _P_i(o.throttle_time_ms)

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_iob = _Struct('>i?b')
 _U_iob = _S_iob.unpack_from
 _P_iob = _S_iob.pack

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_ii = _Struct('>ii')
 _U_ii = _S_ii.unpack_from
 _P_ii = _S_ii.pack

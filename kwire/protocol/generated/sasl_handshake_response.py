@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_h = _Struct('>h')
 _U_h = _S_h.unpack_from
 _P_h = _S_h.pack
@@ -86,7 +86,7 @@ def _d_SaslHandshakeResponse_v0(buf, pos):
 def _e_SaslHandshakeResponse_v0(o, out, parts):
     out += _P_h(o.error_code)
     x = o.mechanisms
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _w_str(out, e)
 

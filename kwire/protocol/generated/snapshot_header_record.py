@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_hq = _Struct('>hq')
 _U_hq = _S_hq.unpack_from
 _P_hq = _S_hq.pack

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_i = _Struct('>i')
 _U_i = _S_i.unpack_from
 _P_i = _S_i.pack
@@ -165,7 +165,7 @@ def _e_SyncGroupRequest_v0(o, out, parts):
     out += _P_i(o.generation_id)
     _w_str(out, o.member_id)
     x = o.assignments
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_SyncGroupRequestAssignment_v0(e, out, parts)
 
@@ -197,7 +197,7 @@ def _e_SyncGroupRequest_v3(o, out, parts):
     _w_str(out, o.member_id)
     _w_nstr(out, o.group_instance_id)
     x = o.assignments
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_SyncGroupRequestAssignment_v0(e, out, parts)
 

@@ -44,7 +44,7 @@ from kwire.protocol.primitives import (
 
 _new = object.__new__
 _MISSING = object()
-_P_i = _Struct(">i").pack
+_P_len = _Struct(">i").pack
 _S_iq = _Struct('>iq')
 _U_iq = _S_iq.unpack_from
 _P_iq = _S_iq.pack
@@ -211,7 +211,7 @@ def _e_TxnOffsetCommitRequestTopic_v0(o, out, parts):
         raise _FieldVersionError('TxnOffsetCommitRequestTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TxnOffsetCommitRequestPartition_v0(e, out, parts)
 
@@ -234,7 +234,7 @@ def _e_TxnOffsetCommitRequestTopic_v2(o, out, parts):
         raise _FieldVersionError('TxnOffsetCommitRequestTopic', 'tags')
     _w_str(out, o.name)
     x = o.partitions
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TxnOffsetCommitRequestPartition_v2(e, out, parts)
 
@@ -297,7 +297,7 @@ def _e_TxnOffsetCommitRequest_v0(o, out, parts):
     _w_str(out, o.group_id)
     out += _P_qh(o.producer_id, o.producer_epoch)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TxnOffsetCommitRequestTopic_v0(e, out, parts)
 
@@ -334,7 +334,7 @@ def _e_TxnOffsetCommitRequest_v2(o, out, parts):
     _w_str(out, o.group_id)
     out += _P_qh(o.producer_id, o.producer_epoch)
     x = o.topics
-    out += _P_i(len(x))
+    out += _P_len(len(x))
     for e in x:
         _e_TxnOffsetCommitRequestTopic_v2(e, out, parts)
 

@@ -1,0 +1,201 @@
+"""kafka-python facade: KafkaProducer, KafkaConsumer, KafkaAdminClient."""
+
+from __future__ import annotations
+
+import time
+from typing import Iterable
+
+from compat.clients.base import (OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, Msg, Rec,
+                                 norm_headers)
+
+_MS = int(OP_TIMEOUT * 1000)
+
+
+class KafkaPythonClient(Client):
+    name = "kafka-python"
+    caps = Caps()
+
+    def version(self) -> str:
+        import kafka
+
+        return kafka.__version__
+
+    def _admin(self):
+        from kafka import KafkaAdminClient
+
+        return KafkaAdminClient(bootstrap_servers=self.bootstrap, request_timeout_ms=_MS,
+                                client_id="kwire-compat")
+
+    def create_topic(self, topic, partitions, configs=None):
+        admin = self._admin()
+        try:
+            admin.create_topics({topic: {"num_partitions": partitions, "replication_factor": 1,
+                                         "configs": dict(configs or {})}},
+                                timeout_ms=_MS, wait_for_metadata=True)
+        finally:
+            admin.close()
+
+    def delete_topics(self, topics):
+        admin = self._admin()
+        try:
+            admin.delete_topics(list(topics), timeout_ms=_MS)
+        finally:
+            admin.close()
+
+    def partition_leaders(self, topic):
+        admin = self._admin()
+        try:
+            (desc,) = admin.describe_topics([topic])
+        finally:
+            admin.close()
+        if desc["error_code"]:
+            raise AssertionError(f"describe_topics {topic}: error {desc['error_code']}")
+        return {p["partition_index"]: p["leader_id"] for p in desc["partitions"]}
+
+    def produce(self, topic, msgs, *, compression="none", acks="all"):
+        import kafka.errors as E
+        from kafka import KafkaProducer
+
+        p = KafkaProducer(bootstrap_servers=self.bootstrap, client_id="kwire-compat",
+                          compression_type=None if compression == "none" else compression,
+                          acks=-1 if acks == "all" else int(acks), linger_ms=20,
+                          batch_size=1 << 20, max_request_size=4 << 20, request_timeout_ms=_MS,
+                          max_block_ms=_MS, retries=2)
+        try:
+            futs = [p.send(topic, key=m.key, value=m.value, headers=list(m.headers),
+                           partition=m.partition, timestamp_ms=m.timestamp) for m in msgs]
+            p.flush(timeout=OP_TIMEOUT)
+            out = []
+            for f in futs:
+                try:
+                    md = f.get(timeout=OP_TIMEOUT)
+                except Exception as e:  # the library's own error type, kept as text
+                    out.append(Delivery(None, None, f"{type(e).__name__}: {e}",
+                                        isinstance(e, E.MessageSizeTooLargeError)))
+                    continue
+                out.append(Delivery(md.partition, md.offset if md.offset >= 0 else None))
+            return out
+        finally:
+            p.close(timeout=5)
+
+    def _consumer(self, **kw):
+        from kafka import KafkaConsumer
+
+        cfg = dict(bootstrap_servers=self.bootstrap, client_id="kwire-compat", group_id=None,
+                   enable_auto_commit=False, auto_offset_reset="earliest",
+                   request_timeout_ms=_MS + 5000, fetch_max_wait_ms=200)
+        cfg.update(kw)
+        return KafkaConsumer(**cfg)
+
+    @staticmethod
+    def _rec(r) -> Rec:
+        return Rec(r.partition, r.offset, r.key, r.value, norm_headers(r.headers), r.timestamp)
+
+    def fetch(self, topic, starts, count, timeout=OP_TIMEOUT):
+        from kafka import TopicPartition
+
+        c = self._consumer()
+        try:
+            tps = {p: TopicPartition(topic, p) for p in starts}
+            c.assign(list(tps.values()))
+            for p, start in starts.items():
+                if start == "earliest":
+                    c.seek_to_beginning(tps[p])
+                else:
+                    c.seek(tps[p], start)
+            out: list[Rec] = []
+            deadline = time.monotonic() + timeout
+            while len(out) < count and time.monotonic() < deadline:
+                for recs in c.poll(timeout_ms=200).values():
+                    out += [self._rec(r) for r in recs]
+            return out
+        finally:
+            c.close()
+
+    def list_offsets(self, topic, partitions, spec):
+        from kafka import TopicPartition
+
+        c = self._consumer()
+        try:
+            tps = [TopicPartition(topic, p) for p in partitions]
+            if spec == "earliest":
+                res = c.beginning_offsets(tps, timeout_ms=_MS)
+            elif spec == "latest":
+                res = c.end_offsets(tps, timeout_ms=_MS)
+            else:
+                found = c.offsets_for_times({tp: spec for tp in tps}, timeout_ms=_MS)
+                res = {tp: (None if v is None else v.offset) for tp, v in found.items()}
+            return {tp.partition: off for tp, off in res.items()}
+        finally:
+            c.close()
+
+    def group_read(self, topic, group, count, *, metadata, timeout=45.0):
+        from kafka import TopicPartition
+        from kafka.structs import OffsetAndMetadata
+
+        c = self._consumer(group_id=group, session_timeout_ms=10000, heartbeat_interval_ms=1000)
+        try:
+            c.subscribe([topic])
+            out: list[Rec] = []
+            deadline = time.monotonic() + timeout
+            while len(out) < count and time.monotonic() < deadline:
+                for recs in c.poll(timeout_ms=200, max_records=count - len(out)).values():
+                    out += [self._rec(r) for r in recs]
+            out = out[:count]
+            nxt: dict[int, int] = {}
+            for r in out:
+                nxt[r.partition] = max(nxt.get(r.partition, 0), r.offset + 1)
+            if nxt:
+                c.commit({TopicPartition(topic, p): OffsetAndMetadata(o, metadata, -1)
+                          for p, o in nxt.items()})
+            return out
+        finally:
+            c.close()
+
+    def committed(self, group, topic):
+        admin = self._admin()
+        try:
+            res = admin.list_group_offsets(group)
+        finally:
+            admin.close()
+        return {tp.partition: (om.offset, om.metadata) for tp, om in res.items()
+                if tp.topic == topic and om.offset >= 0}
+
+    def delete_group(self, group):
+        admin = self._admin()
+        try:
+            res = admin.delete_groups([group])
+        finally:
+            admin.close()
+        for gid, err in res:
+            if err is not None and getattr(err, "errno", 0):
+                raise AssertionError(f"delete_groups {gid}: {err}")
+
+    def describe_configs(self, topic):
+        from kafka.admin import ConfigResource
+
+        admin = self._admin()
+        try:
+            res = admin.describe_configs([ConfigResource("TOPIC", topic)], config_filter="all")
+        finally:
+            admin.close()
+        entries = res.get("topic", {}).get(topic, {})
+        return {k: ConfigEntry(v["value"], str(v["config_source"])) for k, v in entries.items()}
+
+    def delete_records(self, topic, before):
+        from kafka import TopicPartition
+
+        admin = self._admin()
+        try:
+            res = admin.delete_records({TopicPartition(topic, p): o for p, o in before.items()},
+                                       timeout_ms=_MS)
+        finally:
+            admin.close()
+        return {tp.partition: md["low_watermark"] for tp, md in res.items()}
+
+    def create_partitions(self, topic, total):
+        admin = self._admin()
+        try:
+            admin.create_partitions({topic: total}, timeout_ms=_MS)
+        finally:
+            admin.close()

@@ -1,0 +1,169 @@
+"""Broker processes for the bench: start, wait until serving, measure, stop.
+
+``start_kwire`` runs ``python -m kwire serve`` on a fresh data directory and
+``start_tansu`` runs ``tansu broker`` with in-memory storage, both on a free
+loopback port; ``External`` is a broker given by address. Start-up time is
+from process launch to the first successful ApiVersions v0 answer (a raw
+probe, so it measures the broker, not a client library). CPU seconds
+(user + system, all threads) and RSS come from ``/proc/<pid>``; an external
+broker has neither, and its fields are None.
+
+Not here: what the workloads do, or any judgement of the numbers.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def api_versions_ok(host: str, port: int, timeout: float = 1.0) -> bool:
+    """Send ApiVersions v0 and check for error code 0 in the answer."""
+    client_id = b"kwire-bench"
+    body = struct.pack(">hhih", 18, 0, 1, len(client_id)) + client_id
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as s:
+            s.sendall(struct.pack(">i", len(body)) + body)
+            head = b""
+            while len(head) < 10:
+                chunk = s.recv(10 - len(head))
+                if not chunk:
+                    return False
+                head += chunk
+            _size, corr, err = struct.unpack(">iih", head)
+            return corr == 1 and err == 0
+    except OSError:
+        return False
+
+
+class BrokerHandle:
+    """A broker the bench talks to; ``pid`` is None for one it did not start."""
+
+    name: str
+    kind: str
+    storage: str
+    bootstrap: str
+    pid: int | None = None
+    startup_s: float | None = None
+    idle_rss_mb: float | None = None
+
+    def cpu_seconds(self) -> float | None:
+        if self.pid is None:
+            return None
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _TICK  # utime, stime
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def rss_mb(self, key: str = "VmRSS") -> float | None:
+        if self.pid is None:
+            return None
+        try:
+            with open(f"/proc/{self.pid}/status") as f:
+                for line in f:
+                    if line.startswith(key + ":"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return None
+
+    def stop(self) -> None:
+        pass
+
+    def describe(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "storage": self.storage,
+                "bootstrap": self.bootstrap}
+
+
+class External(BrokerHandle):
+    def __init__(self, name: str, kind: str, bootstrap: str) -> None:
+        self.name, self.kind, self.bootstrap = name, kind, bootstrap
+        self.storage = "unknown (external broker)"
+
+
+class Process(BrokerHandle):
+    """A broker subprocess, stopped with SIGTERM (then SIGKILL) by ``stop``."""
+
+    def __init__(self, name: str, kind: str, storage: str, cmd: list[str], port: int,
+                 workdir: str, env: dict | None = None, timeout_s: float = 30.0) -> None:
+        self.name, self.kind, self.storage = name, kind, storage
+        self.bootstrap = f"127.0.0.1:{port}"
+        self.workdir = workdir
+        self._log = open(os.path.join(workdir, f"{name}.log"), "wb")
+        t0 = time.perf_counter()
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, env=env)
+        self.pid = self.proc.pid
+        deadline = t0 + timeout_s
+        while not api_versions_ok("127.0.0.1", port, timeout=0.5):
+            if self.proc.poll() is not None or time.perf_counter() > deadline:
+                self.stop()
+                raise RuntimeError(f"{name} did not start serving on port {port} "
+                                   f"(see {self._log.name})")
+            time.sleep(0.002)
+        self.startup_s = time.perf_counter() - t0
+
+    def settle_idle_rss(self, seconds: float = 1.0) -> None:
+        time.sleep(seconds)
+        self.idle_rss_mb = self.rss_mb()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(15)
+        self._log.close()
+
+
+def start_kwire(workdir: str, overrides: list[str] = (), name: str = "kwire") -> Process:
+    """``python -m kwire serve`` with a fresh ``log.dirs`` under ``workdir``."""
+    port = free_port()
+    data = tempfile.mkdtemp(prefix="kwire-data-", dir=workdir)
+    cmd = [sys.executable, "-m", "kwire", "serve",
+           "--override", f"listeners=PLAINTEXT://127.0.0.1:{port}",
+           "--override", f"log.dirs={data}"]
+    for o in overrides:
+        cmd += ["--override", o]
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        p for p in (root, os.environ.get("PYTHONPATH")) if p)}
+    b = Process(name, "kwire", f"disk ({data}, page cache, fsync per flush.* settings)",
+                cmd, port, workdir, env)
+    b.data_dir = data
+    return b
+
+
+def start_tansu(binary: str, workdir: str, name: str = "tansu") -> Process:
+    """``tansu broker`` on loopback with ``memory://`` storage."""
+    port = free_port()
+    url = f"tcp://127.0.0.1:{port}"
+    cmd = [binary, "broker", "--listener-url", url, "--advertised-listener-url", url,
+           "--storage-engine", "memory://tansu/"]
+    env = {**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "warn")}
+    return Process(name, "tansu", "memory (memory://tansu/, nothing on disk)",
+                   cmd, port, workdir, env)
+
+
+def remove_data(b: BrokerHandle) -> None:
+    d = getattr(b, "data_dir", None)
+    if d:
+        shutil.rmtree(d, ignore_errors=True)

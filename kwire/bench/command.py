@@ -1,0 +1,209 @@
+"""``kwire bench``: the command line, and the order in which brokers and workloads run.
+
+Each run starts every self-started broker afresh (new data directory, new
+process: that is also when start-up time and idle RSS are taken), creates
+fresh topics, then runs each workload on broker A and right after on broker
+B (A B A B ...), so each pair shares the machine's conditions. Brokers given
+by address (``--bootstrap``, ``--peer-bootstrap``) are used as they are and
+report no CPU, RSS or start-up figures.
+
+Exit codes: 0 done, 1 a broker or workload failed, 2 bad usage or
+confluent-kafka missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+
+from . import brokers, workloads
+from .report import build, markdown
+
+ALL = ["produce_100B_acks1", "produce_100B_acksall", "produce_1KiB_acks1",
+       "produce_1KiB_acksall", "consume_100B", "consume_1KiB", "latency_1KiB"]
+SIZES = {"100B": 100, "1KiB": 1024}
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kwire bench", description=(
+        "Benchmark kwire (produce, consume, end-to-end latency, start-up, footprint) "
+        "with librdkafka, optionally against a peer broker."))
+    p.add_argument("--bootstrap", metavar="HOST:PORT",
+                   help="benchmark this running kwire broker instead of starting one")
+    p.add_argument("--peer", choices=["none", "tansu"], default="none",
+                   help="also benchmark a peer broker, alternating runs (default none)")
+    p.add_argument("--peer-bootstrap", metavar="HOST:PORT",
+                   help="the peer is already running here (no CPU/RSS figures)")
+    p.add_argument("--tansu", metavar="PATH", help="Tansu binary (default: cache, PATH, or fetch)")
+    p.add_argument("--no-fetch", action="store_true", help="never download Tansu")
+    p.add_argument("--runs", type=int, default=5, help="runs per broker (default 5)")
+    p.add_argument("--messages", type=int, default=200000,
+                   help="1 KiB messages per produce/consume run (default 200000)")
+    p.add_argument("--small-messages", type=int, default=1000000,
+                   help="100 B messages per produce/consume run (default 1000000)")
+    p.add_argument("--partitions", type=int, default=6)
+    p.add_argument("--latency-rate", type=int, default=5000, help="msg/s (default 5000)")
+    p.add_argument("--latency-seconds", type=float, default=15.0)
+    p.add_argument("--latency-warmup", type=float, default=1.0,
+                   help="seconds of latency samples left out at the start (default 1)")
+    p.add_argument("--workloads", default=",".join(ALL),
+                   help=f"comma-separated subset of: {','.join(ALL)}")
+    p.add_argument("--kwire-override", action="append", default=[], metavar="KEY=VALUE",
+                   help="config override for the self-started kwire broker (repeatable)")
+    p.add_argument("--json", metavar="PATH", help="write the JSON report here")
+    p.add_argument("--markdown", metavar="PATH", help="write the Markdown table here too")
+    p.add_argument("--workdir", help="where broker data and logs go (default: a temp dir)")
+    return p
+
+
+def _workload_fn(w: str, args, ck, bootstrap: str, topics: dict):
+    kind, rest = w.split("_", 1)
+    if kind == "produce":
+        size_name, acks = rest.split("_")
+        return workloads.produce, (ck, bootstrap, topics[w], SIZES[size_name],
+                                   _count(args, size_name), "all" if acks == "acksall" else "1")
+    if kind == "consume":
+        return workloads.consume, (ck, bootstrap, topics[w], args.partitions, SIZES[rest],
+                                   _count(args, rest))
+    return workloads.latency, (ck, bootstrap, topics[w], args.partitions, 1024,
+                               args.latency_rate, args.latency_seconds, args.latency_warmup)
+
+
+def _count(args, size_name: str) -> int:
+    return args.messages if size_name == "1KiB" else args.small_messages
+
+
+def _plan(selected: list[str]) -> list[str]:
+    """Workloads in run order; a consume needs its size's acks=1 produce first."""
+    plan = list(selected)
+    for w in selected:
+        if w.startswith("consume_"):
+            need = f"produce_{w.split('_')[1]}_acks1"
+            if need not in plan:
+                plan.insert(plan.index(w), need)
+    return plan
+
+
+def _start(spec: dict, args, workdir: str):
+    if spec["external"]:
+        return brokers.External(spec["name"], spec["kind"], spec["external"])
+    if spec["kind"] == "kwire":
+        b = brokers.start_kwire(workdir, args.kwire_override, spec["name"])
+    else:
+        b = brokers.start_tansu(spec["binary"], workdir, spec["name"])
+    return b
+
+
+def run(args) -> int:
+    try:
+        import confluent_kafka as ck
+    except ImportError:
+        print("kwire bench: needs confluent-kafka (a bench/test dependency, not the broker's): "
+              "pip install confluent-kafka", file=sys.stderr)
+        return 2
+    selected = [w.strip() for w in args.workloads.split(",") if w.strip()]
+    bad = [w for w in selected if w not in ALL]
+    if bad or not selected:
+        print(f"kwire bench: unknown workloads {bad}; choose from {ALL}", file=sys.stderr)
+        return 2
+    specs = [{"name": "kwire", "kind": "kwire", "external": args.bootstrap}]
+    if args.peer_bootstrap:
+        specs.append({"name": args.peer if args.peer != "none" else "peer",
+                      "kind": args.peer if args.peer != "none" else "peer",
+                      "external": args.peer_bootstrap})
+    elif args.peer == "tansu" or args.tansu:
+        from .tansu import TansuNotFound, locate
+
+        try:
+            binary = locate(args.tansu, allow_fetch=not args.no_fetch)
+        except TansuNotFound as e:
+            print(f"kwire bench: {e}", file=sys.stderr)
+            return 2
+        specs.append({"name": "tansu", "kind": "tansu", "external": None, "binary": binary})
+    plan = _plan(selected)
+    workdir = args.workdir or tempfile.mkdtemp(prefix="kwire-bench-")
+    os.makedirs(workdir, exist_ok=True)
+    results = {s["name"]: {w: [] for w in plan + ["startup"]} for s in specs}
+    described: dict = {}
+    try:
+        for run_no in range(args.runs):
+            started = []
+            try:
+                for s in specs:
+                    started.append(_start(s, args, workdir))
+                for b in started:  # idle RSS after a second of doing nothing
+                    if b.pid is not None:
+                        b.settle_idle_rss(1.0)
+                    described[b.name] = b.describe()
+                    results[b.name]["startup"].append(
+                        {"startup_s": b.startup_s, "idle_rss_mb": b.idle_rss_mb})
+                tag = uuid.uuid4().hex[:6]
+                for b in started:
+                    topics = {}
+                    for w in plan:
+                        if w.startswith("consume_"):
+                            topics[w] = topics[f"produce_{w.split('_')[1]}_acks1"]
+                        else:
+                            topics[w] = f"bench-{w}-{run_no}-{tag}".replace("_", "-")
+                            workloads.create_topic(ck, b.bootstrap, topics[w], args.partitions)
+                    b.topics = topics
+                for w in plan:
+                    for b in started:
+                        fn, fargs = _workload_fn(w, args, ck, b.bootstrap, b.topics)
+                        r = workloads.measure(b, fn, *fargs)
+                        results[b.name][w].append(r)
+                        _progress(run_no, b.name, w, r)
+            finally:
+                for b in started:
+                    b.stop()
+                    brokers.remove_data(b)
+    except (workloads.BenchError, RuntimeError, Exception) as e:
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        print(f"kwire bench: failed: {e}", file=sys.stderr)
+        return 1
+    finally:
+        if not args.workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+    meta = {"runs": args.runs, "partitions": args.partitions, "messages_1KiB": args.messages,
+            "messages_100B": args.small_messages, "latency_rate": args.latency_rate,
+            "latency_seconds": args.latency_seconds, "latency_warmup_s": args.latency_warmup,
+            "client": f"confluent-kafka {_version(ck.version())} / librdkafka {_version(ck.libversion())}",
+            "producer_config": {k: v for k, v in workloads.PRODUCER_BASE.items()},
+            "python": platform.python_version(), "cpus": os.cpu_count(),
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+    doc = build(meta, [described[s["name"]] for s in specs], results, plan + ["startup"])
+    text = markdown(doc)
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(doc, f, indent=1)
+    return 0
+
+
+def _progress(run_no: int, name: str, w: str, r: dict) -> None:
+    figs = ", ".join(f"{k}={v:.4g}" for k, v in r.items() if isinstance(v, float))
+    print(f"[run {run_no + 1}] {name} {w}: {figs}", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    if args.runs < 1 or args.messages < 1 or args.small_messages < 1 or args.partitions < 1:
+        print("kwire bench: --runs, --messages, --small-messages, --partitions must be >= 1",
+              file=sys.stderr)
+        return 2
+    return run(args)
+
+
+def _version(v) -> str:
+    return v[0] if isinstance(v, tuple) else str(v)

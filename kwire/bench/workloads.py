@@ -1,0 +1,215 @@
+"""The bench workloads, run with librdkafka through confluent-kafka.
+
+* ``produce``: ``count`` messages of ``size`` random bytes (no key, no
+  compression, the default sticky partitioner), ``linger.ms=5``,
+  ``batch.size=1000000``, acks 1 or all; the clock stops when ``flush()``
+  returns, i.e. when every message is acknowledged. Delivery errors are
+  counted (``delivery.report.only.error``) and fail the run.
+* ``consume``: ``assign()`` every partition at offset 0 (no group protocol)
+  with ``fetch.queue.backoff.ms=1`` and read ``count`` messages in batches;
+  the clock runs from ``assign()`` to the last message.
+* ``latency``: a producer thread sends ``size``-byte messages at a fixed rate
+  (acks=all, ``linger.ms=0``), each starting with ``time.monotonic_ns()`` at
+  send; the consumer (main thread, ``poll``) subtracts it on receipt. The
+  first ``warmup_s`` of messages are left out (connections, metadata).
+
+Every workload returns a dict of figures; ``measure`` adds the broker's CPU
+seconds and RSS and this process's CPU seconds (the client's cost: librdkafka
+threads included). MB/s counts message values only, 1 MB = 10^6 bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import struct
+import threading
+import time
+
+PRODUCER_BASE = {
+    "linger.ms": 5,
+    "batch.size": 1000000,
+    "queue.buffering.max.messages": 2000000,
+    "queue.buffering.max.kbytes": 2097151,
+    "compression.type": "none",
+    "enable.idempotence": False,
+    "delivery.report.only.error": True,
+}
+STALL_S = 30.0
+
+
+class BenchError(Exception):
+    pass
+
+
+def _client_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def measure(broker, fn, *args, **kw) -> dict:
+    """Run ``fn`` and add broker CPU seconds, broker RSS (MB, after) and client CPU seconds."""
+    b0, c0 = broker.cpu_seconds(), _client_cpu()
+    out = fn(*args, **kw)
+    b1, c1 = broker.cpu_seconds(), _client_cpu()
+    out["broker_cpu_s"] = None if b0 is None or b1 is None else b1 - b0
+    out["broker_rss_mb"] = broker.rss_mb()
+    out["client_cpu_s"] = c1 - c0
+    return out
+
+
+def create_topic(ck, bootstrap: str, topic: str, partitions: int) -> None:
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    fut = admin.create_topics([NewTopic(topic, num_partitions=partitions, replication_factor=1)],
+                              operation_timeout=30)[topic]
+    fut.result(timeout=60)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # wait until every partition has a leader
+        md = admin.list_topics(topic, timeout=10).topics.get(topic)
+        if md and md.error is None and len(md.partitions) == partitions and \
+                all(p.leader >= 0 for p in md.partitions.values()):
+            return
+        time.sleep(0.05)
+    raise BenchError(f"topic {topic} has no leaders after 30 s")
+
+
+def produce(ck, bootstrap: str, topic: str, size: int, count: int, acks: str) -> dict:
+    errors = []
+
+    def on_error(err, _msg):
+        errors.append(err)
+
+    conf = {**PRODUCER_BASE, "bootstrap.servers": bootstrap, "acks": acks, "on_delivery": on_error}
+    p = ck.Producer(conf)
+    p.list_topics(topic, timeout=30)
+    payload = os.urandom(size)
+    send, poll = p.produce, p.poll
+    t0 = time.perf_counter()
+    for i in range(count):
+        while True:
+            try:
+                send(topic, payload)
+                break
+            except BufferError:
+                poll(0.001)
+        if not i & 0x3FFF:
+            poll(0)
+    left = p.flush(120)
+    elapsed = time.perf_counter() - t0
+    if left or errors:
+        raise BenchError(f"produce to {topic}: {left} undelivered, {len(errors)} errors "
+                         f"(first: {errors[0] if errors else None})")
+    return {"messages": count, "seconds": elapsed, "msgs_per_s": count / elapsed,
+            "mb_per_s": count * size / elapsed / 1e6}
+
+
+def _consumer(ck, bootstrap: str, **extra):
+    return ck.Consumer({"bootstrap.servers": bootstrap, "group.id": "kwire-bench",
+                        "enable.auto.commit": False, "enable.partition.eof": False,
+                        "fetch.queue.backoff.ms": 1, "auto.offset.reset": "earliest", **extra})
+
+
+def consume(ck, bootstrap: str, topic: str, partitions: int, size: int, count: int) -> dict:
+    c = _consumer(ck, bootstrap)
+    try:
+        c.list_topics(topic, timeout=30)
+        got = 0
+        t0 = last_progress = time.perf_counter()
+        c.assign([ck.TopicPartition(topic, p, ck.OFFSET_BEGINNING) for p in range(partitions)])
+        while got < count:
+            msgs = c.consume(num_messages=min(10000, count - got), timeout=1.0)
+            now = time.perf_counter()
+            if msgs:
+                last_progress = now
+                for m in msgs:
+                    if m.error() is not None:
+                        raise BenchError(f"consume {topic}: {m.error()}")
+                got += len(msgs)
+            elif now - last_progress > STALL_S:
+                raise BenchError(f"consume {topic}: stalled at {got}/{count} messages")
+        elapsed = time.perf_counter() - t0
+    finally:
+        c.close()
+    return {"messages": got, "seconds": elapsed, "msgs_per_s": got / elapsed,
+            "mb_per_s": got * size / elapsed / 1e6}
+
+
+def percentile(sorted_vals: list[float], q: float) -> float:
+    """Nearest-rank percentile of an ascending list."""
+    if not sorted_vals:
+        return float("nan")
+    k = max(0, min(len(sorted_vals) - 1, int(round(q / 100 * len(sorted_vals) + 0.5)) - 1))
+    return sorted_vals[k]
+
+
+def latency(ck, bootstrap: str, topic: str, partitions: int, size: int, rate: int,
+            seconds: float, warmup_s: float = 1.0) -> dict:
+    c = _consumer(ck, bootstrap)
+    p = ck.Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 0,
+                     "enable.idempotence": False})
+    p.list_topics(topic, timeout=30)
+    c.assign([ck.TopicPartition(topic, i, ck.OFFSET_BEGINNING) for i in range(partitions)])
+    pad = os.urandom(max(size - 8, 0))
+    pack = struct.Struct(">q").pack
+    sent = [0]
+    done = threading.Event()
+    failure: list = []
+
+    def producer():
+        try:
+            interval = 1.0 / rate
+            start = time.monotonic()
+            i = 0
+            while True:
+                now = time.monotonic()
+                if now - start >= seconds:
+                    break
+                target = start + i * interval
+                if target > now:
+                    time.sleep(target - now)
+                p.produce(topic, pack(time.monotonic_ns()) + pad)
+                p.poll(0)
+                i += 1
+            sent[0] = i
+            if p.flush(30):
+                failure.append("undelivered messages after flush")
+        except Exception as e:  # reported by the main thread
+            failure.append(repr(e))
+        finally:
+            done.set()
+
+    t0_ns = time.monotonic_ns()
+    warm_ns = t0_ns + int(warmup_s * 1e9)
+    lat: list[float] = []
+    received = 0
+    th = threading.Thread(target=producer, name="bench-latency-producer", daemon=True)
+    th.start()
+    deadline = None
+    try:
+        while True:
+            m = c.poll(0.05)
+            if m is not None:
+                now = time.monotonic_ns()
+                if m.error() is not None:
+                    raise BenchError(f"latency consumer: {m.error()}")
+                ts = struct.unpack_from(">q", m.value())[0]
+                received += 1
+                if ts >= warm_ns:
+                    lat.append((now - ts) / 1e6)
+            if done.is_set():
+                if received >= sent[0]:
+                    break
+                deadline = deadline or time.monotonic() + 10
+                if time.monotonic() > deadline:
+                    break
+    finally:
+        th.join(30)
+        c.close()
+    if failure:
+        raise BenchError(f"latency producer: {failure[0]}")
+    lat.sort()
+    return {"messages": sent[0], "received": received, "rate": rate, "seconds": seconds,
+            "p50_ms": percentile(lat, 50), "p95_ms": percentile(lat, 95),
+            "p99_ms": percentile(lat, 99), "max_ms": lat[-1] if lat else float("nan")}

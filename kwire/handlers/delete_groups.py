@@ -1,0 +1,29 @@
+"""DeleteGroups (key 42), v0-2: delete Empty groups and their committed offsets.
+
+Per group: GROUP_ID_NOT_FOUND for unknown (or dead) groups, NON_EMPTY_GROUP
+for groups with members, COORDINATOR_LOAD_IN_PROGRESS while the group's
+partition loads. A deleted group's offsets and metadata get tombstones in
+``__consumer_offsets``.
+"""
+
+from __future__ import annotations
+
+from kwire.coordinator.base import CoordinatorError
+from kwire.protocol.generated.delete_groups_response import DeletableGroupResult, DeleteGroupsResponse
+
+API_KEY = 42
+MIN_VERSION = 0
+MAX_VERSION = 2
+
+
+def handle(ctx, req) -> DeleteGroupsResponse:
+    gc = ctx.broker.group_coordinator
+    results = []
+    for gid in req.groups_names:
+        try:
+            errors = gc.run(gid, lambda shard, now: shard.delete_groups([gid], now))
+            code = errors[gid]
+        except CoordinatorError as e:
+            code = e.code
+        results.append(DeletableGroupResult(group_id=gid, error_code=code))
+    return DeleteGroupsResponse(throttle_time_ms=0, results=results)

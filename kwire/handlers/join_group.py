@@ -1,0 +1,46 @@
+"""JoinGroup (key 11), v0-9: join a classic group and wait for the rebalance's join phase.
+
+The coordinator shard decides (``kwire.coordinator.classic_ops``); this module
+adapts versions and waits. Version notes: v0 has no rebalance timeout (the
+session timeout is used); v4+ answers MEMBER_ID_REQUIRED to a first join
+without a member id (KIP-394); v5+ static membership (group.instance.id,
+KIP-345); v7+ protocol type in the response (nullable protocol name); v8+
+join reason (logged only); v9+ ``skip_assignment`` for a static leader that
+rejoined a Stable group (KIP-814). The response is delayed until the join
+phase completes, hence a coroutine; COORDINATOR_LOAD_IN_PROGRESS while the
+group's partition loads.
+"""
+
+from __future__ import annotations
+
+from kwire.coordinator.base import CoordinatorError, Pending
+from kwire.coordinator.classic_ops import join_error
+from kwire.coordinator.runtime import op_context
+
+API_KEY = 11
+MIN_VERSION = 0
+MAX_VERSION = 9
+
+
+def handle(ctx, req):
+    gc = ctx.broker.group_coordinator
+    opctx = op_context(ctx)
+    try:
+        resp = gc.run(req.group_id, lambda shard, now: shard.join_group(opctx, req, now))
+    except CoordinatorError as e:
+        resp = join_error(e.code, req.member_id)
+    if isinstance(resp, Pending) and not resp.done:
+        return _wait(gc, resp, ctx.api_version)
+    return _for_version(gc.wait_now(resp), ctx.api_version)
+
+
+async def _wait(gc, pending, version: int):
+    return _for_version(await gc.wait(pending), version)
+
+
+def _for_version(resp, version: int):
+    if version < 7 and resp.protocol_name is None:
+        resp.protocol_name = ""
+    if version < 9:
+        resp.skip_assignment = False
+    return resp

@@ -1,0 +1,38 @@
+"""LeaveGroup (key 13), v0-5: members leave a classic group, which then rebalances.
+
+v0-2 name one member (top-level error); v3+ a batch of members, each by member
+id and/or group.instance.id (KIP-345), with a per-member error: UNKNOWN_MEMBER_ID
+for unknown ids or instance ids, FENCED_INSTANCE_ID when the instance id belongs
+to another member id. An empty member id with an instance id removes that static
+member (what admin tools send). v5+ reasons are accepted and ignored.
+Group-level errors (unknown group: UNKNOWN_MEMBER_ID; COORDINATOR_LOAD_IN_PROGRESS)
+are top-level.
+"""
+
+from __future__ import annotations
+
+from kwire.coordinator.base import CoordinatorError
+from kwire.coordinator.runtime import op_context
+from kwire.protocol.generated.leave_group_response import LeaveGroupResponse, MemberResponse
+
+API_KEY = 13
+MIN_VERSION = 0
+MAX_VERSION = 5
+
+
+def handle(ctx, req) -> LeaveGroupResponse:
+    gc = ctx.broker.group_coordinator
+    opctx = op_context(ctx)
+    v = ctx.api_version
+    if v >= 3:
+        identities = [(m.member_id, m.group_instance_id) for m in req.members]
+    else:
+        identities = [(req.member_id, None)]
+    try:
+        out = gc.run(req.group_id, lambda shard, now: shard.leave_group(opctx, req.group_id, identities, now))
+    except CoordinatorError as e:
+        return LeaveGroupResponse(throttle_time_ms=0, error_code=e.code, members=[])
+    if v < 3:
+        return LeaveGroupResponse(throttle_time_ms=0, error_code=out[0][2])
+    return LeaveGroupResponse(throttle_time_ms=0, error_code=0, members=[
+        MemberResponse(member_id=mid, group_instance_id=iid, error_code=code) for mid, iid, code in out])

@@ -1,0 +1,44 @@
+"""OffsetDelete (key 47), v0: delete a group's committed offsets for some partitions.
+
+Top-level errors: GROUP_ID_NOT_FOUND (unknown or dead group), NON_EMPTY_GROUP (a
+group with members that does not use the consumer protocol, so its
+subscriptions are unknown), COORDINATOR_LOAD_IN_PROGRESS. Per partition:
+GROUP_SUBSCRIBED_TO_TOPIC for topics an active consumer group subscribes to,
+UNKNOWN_TOPIC_OR_PARTITION for topics that do not exist. Deleting an offset
+that was never committed succeeds.
+"""
+
+from __future__ import annotations
+
+from kwire.coordinator.base import CoordinatorError
+from kwire.protocol.errors import ErrorCode
+from kwire.protocol.generated.offset_delete_response import (
+    OffsetDeleteResponse,
+    OffsetDeleteResponsePartition,
+    OffsetDeleteResponseTopic,
+)
+
+API_KEY = 47
+MIN_VERSION = 0
+MAX_VERSION = 0
+
+
+def handle(ctx, req) -> OffsetDeleteResponse:
+    md = ctx.broker.metadata
+    gc = ctx.broker.group_coordinator
+    known = [(t.name, [p.partition_index for p in t.partitions]) for t in req.topics
+             if md.topic(t.name) is not None]
+    try:
+        errors = gc.run(req.group_id, lambda shard, now: shard.delete_offsets(req.group_id, known, now))
+    except CoordinatorError as e:
+        return OffsetDeleteResponse(error_code=e.code, throttle_time_ms=0, topics=[])
+    topics = []
+    for t in req.topics:
+        exists = md.topic(t.name) is not None
+        topics.append(OffsetDeleteResponseTopic(name=t.name, partitions=[
+            OffsetDeleteResponsePartition(
+                partition_index=p.partition_index,
+                error_code=errors.get((t.name, p.partition_index), 0) if exists
+                else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+            for p in t.partitions]))
+    return OffsetDeleteResponse(error_code=0, throttle_time_ms=0, topics=topics)

@@ -1,0 +1,264 @@
+"""Helpers for the consumer group tests: group members of each Python client in threads.
+
+``Member(kind, bootstrap, topic, group, ...)`` runs one subscribed consumer of
+``kind`` ("kafka-python", "aiokafka", "confluent") in its own thread: it polls,
+keeps the records it got and its current assignment, commits when asked, and
+records when the first record arrived (for join-to-first-record times).
+``stop()`` closes the consumer, which sends LeaveGroup.
+
+A crashed member (no LeaveGroup, no more heartbeats) cannot be faked inside
+this process, since the clients heartbeat from their own threads:
+``KILLABLE_CONSUMER`` is a script for a consumer in a subprocess, to be killed
+with SIGKILL. No test lives in this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Callable
+
+KINDS = ("kafka-python", "aiokafka", "confluent")
+TIMEOUT_S = 30.0
+TIMINGS: list[tuple[str, str, float]] = []  # (client, scenario, seconds from start to first record)
+LIVE: list["Member"] = []  # members not stopped yet; tests stop leftovers in teardown
+
+
+def wait_until(cond: Callable[[], object], timeout: float = TIMEOUT_S, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = cond()
+        if last:
+            return last
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout}s waiting for {what}; last={last!r}")
+
+
+def create_topic(bootstrap: str, topic: str, partitions: int) -> None:
+    from kafka import KafkaAdminClient
+
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        admin.create_topics({topic: {"num_partitions": partitions, "replication_factor": 1}})
+    finally:
+        admin.close()
+
+
+def produce(bootstrap: str, topic: str, n: int, partitions: int, tag: str = "v") -> None:
+    """n records spread round-robin over the partitions (explicit partition numbers)."""
+    from kafka import KafkaProducer
+
+    p = KafkaProducer(bootstrap_servers=bootstrap, linger_ms=5)
+    try:
+        for i in range(n):
+            p.send(topic, value=f"{tag}-{i}".encode(), key=str(i).encode(), partition=i % partitions)
+        p.flush(timeout=TIMEOUT_S)
+    finally:
+        p.close()
+
+
+class Member:
+    def __init__(self, kind: str, bootstrap: str, topic: str, group: str, *, assignor: str = "range",
+                 instance_id: str | None = None, session_ms: int = 6000, heartbeat_ms: int = 500,
+                 client_id: str | None = None) -> None:
+        self.kind = kind
+        self.bootstrap, self.topic, self.group = bootstrap, topic, group
+        self.assignor, self.instance_id = assignor, instance_id
+        self.session_ms, self.heartbeat_ms = session_ms, heartbeat_ms
+        self.client_id = client_id or f"{kind}-member"
+        self.records: list[tuple[int, int, bytes]] = []  # (partition, offset, value)
+        self.assigned: set[int] = set()
+        self.started = time.monotonic()
+        self.first_record_s: float | None = None
+        self.errors: list[BaseException] = []
+        self._commands: list[tuple[str, object, threading.Event, list]] = []
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name=f"member-{kind}", daemon=True)
+        self._thread.start()
+        LIVE.append(self)
+
+    # -- control from the test ------------------------------------------------------------
+    def call(self, what: str, arg=None, timeout: float = TIMEOUT_S):
+        """Run a command on the consumer's own thread: "commit", "commit_async", "committed"."""
+        done = threading.Event()
+        out: list = []
+        with self._lock:
+            self._commands.append((what, arg, done, out))
+        if not done.wait(timeout):
+            raise AssertionError(f"{self.kind}: {what} did not finish in {timeout}s")
+        if out and isinstance(out[0], BaseException):
+            raise out[0]
+        return out[0] if out else None
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(TIMEOUT_S)
+        if self in LIVE:
+            LIVE.remove(self)
+
+    def values(self) -> set[bytes]:
+        return {v for _, _, v in self.records}
+
+    def positions(self) -> dict[int, int]:
+        """Next offset per partition from the records received."""
+        out: dict[int, int] = {}
+        for p, o, _ in self.records:
+            out[p] = max(out.get(p, 0), o + 1)
+        return out
+
+    # -- consumer thread --------------------------------------------------------------------
+    def _got(self, partition: int, offset: int, value: bytes) -> None:
+        if self.first_record_s is None:
+            self.first_record_s = time.monotonic() - self.started
+        self.records.append((partition, offset, value))
+
+    def _take_commands(self):
+        with self._lock:
+            cmds, self._commands = self._commands, []
+        return cmds
+
+    def _run(self) -> None:
+        try:
+            if self.kind == "aiokafka":
+                asyncio.run(self._run_aiokafka())
+            elif self.kind == "confluent":
+                self._run_confluent()
+            else:
+                self._run_kafka_python()
+        except BaseException as e:  # surfaced by the test through .errors
+            self.errors.append(e)
+
+    def _run_kafka_python(self) -> None:
+        from kafka import KafkaConsumer, TopicPartition
+        from kafka.coordinator.assignors.range import RangePartitionAssignor
+        from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
+        from kafka.structs import OffsetAndMetadata
+
+        assignors = {"range": RangePartitionAssignor, "roundrobin": RoundRobinPartitionAssignor}
+        kw = {"group_instance_id": self.instance_id} if self.instance_id else {}
+        c = KafkaConsumer(self.topic, bootstrap_servers=self.bootstrap, group_id=self.group,
+                          client_id=self.client_id, auto_offset_reset="earliest",
+                          enable_auto_commit=False, session_timeout_ms=self.session_ms,
+                          heartbeat_interval_ms=self.heartbeat_ms,
+                          partition_assignment_strategy=[assignors[self.assignor]], **kw)
+        try:
+            while not self._stop.is_set():
+                for tp, recs in c.poll(timeout_ms=100).items():
+                    for r in recs:
+                        self._got(tp.partition, r.offset, r.value)
+                self.assigned = {tp.partition for tp in c.assignment()}
+                for what, arg, done, out in self._take_commands():
+                    try:
+                        if what == "commit":
+                            if arg:
+                                c.commit({TopicPartition(self.topic, p): OffsetAndMetadata(o, m, -1)
+                                          for p, (o, m) in arg.items()})
+                            else:
+                                c.commit()
+                        elif what == "commit_async":
+                            fut = c.commit_async()
+                            deadline = time.monotonic() + TIMEOUT_S
+                            while not fut.is_done and time.monotonic() < deadline:
+                                c.poll(timeout_ms=50)
+                            if fut.failed():
+                                raise fut.exception
+                        elif what == "committed":
+                            out.append({p: c.committed(TopicPartition(self.topic, p), metadata=True)
+                                        for p in arg})
+                    except BaseException as e:
+                        out.append(e)
+                    done.set()
+        finally:
+            c.close()
+
+    def _run_confluent(self) -> None:
+        from confluent_kafka import Consumer, TopicPartition
+
+        conf = {"bootstrap.servers": self.bootstrap, "group.id": self.group, "client.id": self.client_id,
+                "auto.offset.reset": "earliest", "enable.auto.commit": False,
+                "session.timeout.ms": self.session_ms, "heartbeat.interval.ms": self.heartbeat_ms,
+                "partition.assignment.strategy": self.assignor, "topic.metadata.refresh.interval.ms": 1000}
+        if self.instance_id:
+            conf["group.instance.id"] = self.instance_id
+        c = Consumer(conf)
+        c.subscribe([self.topic])
+        try:
+            while not self._stop.is_set():
+                m = c.poll(0.1)
+                if m is not None and m.error() is None:
+                    self._got(m.partition(), m.offset(), m.value())
+                self.assigned = {tp.partition for tp in c.assignment()}
+                for what, arg, done, out in self._take_commands():
+                    try:
+                        if what == "commit":
+                            if arg:
+                                c.commit(offsets=[TopicPartition(self.topic, p, o, metadata=meta)
+                                                  for p, (o, meta) in arg.items()], asynchronous=False)
+                            else:
+                                c.commit(asynchronous=False)
+                        elif what == "commit_async":
+                            c.commit(asynchronous=True)
+                        elif what == "committed":
+                            got = c.committed([TopicPartition(self.topic, p) for p in arg], timeout=10)
+                            out.append({tp.partition: (tp.offset, tp.metadata) for tp in got})
+                    except BaseException as e:
+                        out.append(e)
+                    done.set()
+        finally:
+            c.close()
+
+    async def _run_aiokafka(self) -> None:
+        from aiokafka import AIOKafkaConsumer, TopicPartition
+        from aiokafka.coordinator.assignors.range import RangePartitionAssignor
+        from aiokafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
+        from aiokafka.structs import OffsetAndMetadata
+
+        assignors = {"range": RangePartitionAssignor, "roundrobin": RoundRobinPartitionAssignor}
+        kw = {"group_instance_id": self.instance_id} if self.instance_id else {}
+        c = AIOKafkaConsumer(self.topic, bootstrap_servers=self.bootstrap, group_id=self.group,
+                             client_id=self.client_id, auto_offset_reset="earliest",
+                             enable_auto_commit=False, session_timeout_ms=self.session_ms,
+                             heartbeat_interval_ms=self.heartbeat_ms,
+                             partition_assignment_strategy=(assignors[self.assignor],), **kw)
+        await c.start()
+        try:
+            while not self._stop.is_set():
+                batch = await c.getmany(timeout_ms=100)
+                for tp, recs in batch.items():
+                    for r in recs:
+                        self._got(tp.partition, r.offset, r.value)
+                self.assigned = {tp.partition for tp in c.assignment()}
+                for what, arg, done, out in self._take_commands():
+                    try:
+                        if what in ("commit", "commit_async"):
+                            if arg:
+                                await c.commit({TopicPartition(self.topic, p): OffsetAndMetadata(o, m)
+                                                for p, (o, m) in arg.items()})
+                            else:
+                                await c.commit()
+                        elif what == "committed":
+                            res = {}
+                            for p in arg:
+                                res[p] = await c.committed(TopicPartition(self.topic, p))
+                            out.append(res)
+                    except BaseException as e:
+                        out.append(e)
+                    done.set()
+        finally:
+            await c.stop()
+
+
+KILLABLE_CONSUMER = r"""
+import sys, time
+from kafka import KafkaConsumer
+bootstrap, topic, group, session = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+c = KafkaConsumer(topic, bootstrap_servers=bootstrap, group_id=group, auto_offset_reset="earliest",
+                  enable_auto_commit=False, session_timeout_ms=session, heartbeat_interval_ms=300)
+while True:
+    c.poll(timeout_ms=100)
+    print("ASSIGNED", sorted(tp.partition for tp in c.assignment()), flush=True)
+    time.sleep(0.2)
+"""
