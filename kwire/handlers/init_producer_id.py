@@ -1,5 +1,7 @@
 """InitProducerId (key 22), v0-6: producer ids for idempotent producers.
 
+v6 is marked unstable in Kafka 4.3's schema (2PC, KIP-939) and is not
+advertised, as Kafka brokers do not advertise unstable versions.
 A producer without a transactional id gets a fresh producer id and epoch 0;
 ids are allocated from a counter persisted in the cluster metadata, so they
 never repeat across restarts. A request that bumps an existing id (v3+,
@@ -7,7 +9,7 @@ never repeat across restarts. A request that bumps an existing id (v3+,
 epoch + 1 (a new id when the epoch would overflow).
 Not implemented: transactional ids — they need the transaction coordinator,
 which comes with transactions; such requests answer COORDINATOR_NOT_AVAILABLE
-(retriable), and 2PC (v6, KIP-939).
+(retriable).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from kwire.protocol.generated.init_producer_id_response import InitProducerIdRes
 
 API_KEY = 22
 MIN_VERSION = 0
-MAX_VERSION = 6
+MAX_VERSION = 5
 
 MAX_EPOCH = 32767
 

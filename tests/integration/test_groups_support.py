@@ -195,7 +195,7 @@ class Member:
                     try:
                         if what == "commit":
                             if arg:
-                                c.commit(offsets=[TopicPartition(self.topic, p, o, metadata=meta)
+                                c.commit(offsets=[TopicPartition(self.topic, p, o, **({"metadata": meta} if meta else {}))
                                                   for p, (o, meta) in arg.items()], asynchronous=False)
                             else:
                                 c.commit(asynchronous=False)

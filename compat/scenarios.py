@@ -1,0 +1,368 @@
+"""The scenarios, written once for every Python-driven client (compat/clients/).
+
+Each scenario is a function ``(client, ctx) -> None`` that raises ``Failed``
+(or any exception) when something is wrong. It makes its topics and groups
+through ``ctx`` (uniquely named, announced to the runner before they exist,
+removed by ``ctx.cleanup()`` afterwards) and checks what a user of the client
+would check: what comes back equals what went in, offsets are the ones Kafka
+would give, errors are the ones Kafka would send.
+
+The Java client runs the same checks from compat/java/Compat.java; a change
+here needs the same change there.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import string
+import time
+from typing import Callable
+
+from compat.clients.base import Client, Delivery, Msg, Rec
+from compat.matrix import CODECS
+
+
+class Failed(AssertionError):
+    pass
+
+
+def check(cond, msg: str) -> None:
+    if not cond:
+        raise Failed(msg)
+
+
+class Context:
+    """Names, resources to clean up, and notes for one scenario run."""
+
+    def __init__(self, client: Client, run_id: str, scenario: str,
+                 announce: Callable[[str, str], None]) -> None:
+        self.client = client
+        self.prefix = f"compat-{run_id}-{client.name}-{scenario}"
+        self.announce = announce
+        self.topics: list[str] = []
+        self.groups: list[str] = []
+        self.notes: list[str] = []
+
+    def name(self, kind: str) -> str:
+        return f"{self.prefix}-{kind}-{os.urandom(3).hex()}"
+
+    def topic(self, partitions: int, configs: dict[str, str] | None = None) -> str:
+        t = self.name("t")
+        self.announce("topic", t)
+        self.topics.append(t)
+        self.client.create_topic(t, partitions, configs)
+        return t
+
+    def group(self) -> str:
+        g = self.name("g")
+        self.announce("group", g)
+        self.groups.append(g)
+        return g
+
+    def cleanup(self) -> list[str]:
+        """Delete what the scenario made; returns problems (empty when all went)."""
+        problems = []
+        for g in self.groups:
+            try:
+                self.client.delete_group(g)
+            except Exception as e:  # noqa: BLE001 - reported, not raised
+                problems.append(f"delete group {g}: {type(e).__name__}: {e}")
+        if self.topics:
+            try:
+                self.client.delete_topics(self.topics)
+            except Exception as e:  # noqa: BLE001
+                problems.append(f"delete topics: {type(e).__name__}: {e}")
+        return problems
+
+
+# -- records ---------------------------------------------------------------------------
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def make_msgs(client: Client, n: int, *, tag: str, partitions: int | None = None,
+              base_ts: int | None = None, pad: int = 0) -> list[Msg]:
+    """Keyed records with varied headers; binary bytes, tombstones and explicit
+    timestamps only where the client's producer can express them."""
+    caps = client.caps
+    base_ts = (now_ms() - 3_600_000) if base_ts is None else base_ts
+    out = []
+    for i in range(n):
+        key = None if i == 3 else f"key-{i % 7}".encode()
+        value = f"{tag}-{i}".encode() + (b"-payload" * (pad // 8))
+        headers: tuple = (("seq", str(i).encode()),)
+        if i % 3 == 1:
+            headers += (("dup", b"a"), ("dup", b"b"), ("empty", b""))
+        if caps.binary:
+            if i % 5 == 2:
+                headers += (("bin\u00e9", bytes([0, 255, 10, 13, 9])),)
+            if i % 4 == 0:
+                value += bytes([0, 10, 13, 9, 255])
+        if caps.null_values and i == 5:
+            value = None
+        out.append(Msg(key, value, headers, base_ts + 7 * i if caps.timestamps else None,
+                       None if partitions is None else i % partitions))
+    return out
+
+
+def check_deliveries(msgs: list[Msg], ds: list[Delivery], *, offsets: bool = True) -> None:
+    check(len(ds) == len(msgs), f"{len(ds)} delivery reports for {len(msgs)} records")
+    bad = [d.error for d in ds if d.error]
+    check(not bad, f"{len(bad)} of {len(ds)} records failed: {bad[0] if bad else ''}")
+    if not offsets:
+        return
+    per: dict[int, list[int]] = {}
+    for d in ds:
+        if d.offset is not None:
+            per.setdefault(d.partition, []).append(d.offset)
+    for p, offs in per.items():
+        check(offs == list(range(offs[0], offs[0] + len(offs))),
+              f"partition {p}: producer reported offsets {offs[:12]}, not consecutive")
+
+
+def check_same(msgs: list[Msg], ds: list[Delivery], recs: list[Rec], *, t0: int, t1: int) -> None:
+    """Fetched records equal the produced ones, partition by partition, in order."""
+    check(len(recs) == len(msgs), f"fetched {len(recs)} records, produced {len(msgs)}")
+    got: dict[int, list[Rec]] = {}
+    for r in sorted(recs, key=lambda r: (r.partition, r.offset)):
+        got.setdefault(r.partition, []).append(r)
+    sent: dict[int, list[tuple[Msg, Delivery]]] = {}
+    for m, d in zip(msgs, ds):
+        p = d.partition if d.partition is not None else m.partition
+        sent.setdefault(p, []).append((m, d))
+    if None in sent:  # the client does not say where records went: compare as a whole
+        want = sorted(_content(m) for m in msgs)
+        have = sorted(_content(r) for r in recs)
+        check(want == have, "fetched records differ from the produced ones")
+        return
+    check(sorted(got) == sorted(sent), f"records in partitions {sorted(got)}, sent to {sorted(sent)}")
+    for p, rs in got.items():
+        offs = [r.offset for r in rs]
+        check(offs == list(range(offs[0], offs[0] + len(offs))), f"partition {p}: offsets {offs[:12]}")
+        for r, (m, d) in zip(rs, sent[p]):
+            if d.offset is not None:
+                check(r.offset == d.offset, f"partition {p}: record fetched at {r.offset}, "
+                      f"producer was told {d.offset}")
+            check(r.key == m.key, f"p{p}@{r.offset}: key {r.key!r} != {m.key!r}")
+            check(r.value == m.value, f"p{p}@{r.offset}: value {_short(r.value)} != {_short(m.value)}")
+            check(r.headers == m.headers, f"p{p}@{r.offset}: headers {r.headers} != {m.headers}")
+            if m.timestamp is not None:
+                check(r.timestamp == m.timestamp, f"p{p}@{r.offset}: timestamp {r.timestamp} != {m.timestamp}")
+            else:
+                check(t0 - 5000 <= r.timestamp <= t1 + 5000,
+                      f"p{p}@{r.offset}: timestamp {r.timestamp} outside the produce window {t0}..{t1}")
+
+
+def _content(x) -> tuple:
+    return (x.key or b"", x.value or b"", x.headers)
+
+
+def _short(b: bytes | None) -> str:
+    return repr(b if b is None or len(b) < 40 else b[:40] + b"...")
+
+
+# -- the scenarios ------------------------------------------------------------------------
+
+def metadata(c: Client, ctx: Context) -> None:
+    t = ctx.topic(3)
+    leaders = c.partition_leaders(t)
+    check(sorted(leaders) == [0, 1, 2], f"Metadata lists partitions {sorted(leaders)}, want [0, 1, 2]")
+    check(all(lead >= 0 for lead in leaders.values()), f"partitions without a leader: {leaders}")
+
+
+def roundtrip(c: Client, ctx: Context) -> None:
+    t = ctx.topic(2)
+    msgs = make_msgs(c, 30, tag="rt", partitions=2)
+    t0 = now_ms()
+    ds = c.produce(t, msgs)
+    t1 = now_ms()
+    check_deliveries(msgs, ds, offsets=c.caps.offsets_known)
+    recs = c.fetch(t, {0: "earliest", 1: "earliest"}, len(msgs))
+    check_same(msgs, ds, recs, t0=t0, t1=t1)
+
+
+def _compression(codec: str) -> Callable[[Client, Context], None]:
+    def run(c: Client, ctx: Context) -> None:
+        t = ctx.topic(1)
+        # Repetitive values, so that the codec really shrinks the batch (librdkafka sends a
+        # batch uncompressed when compressing does not make it smaller).
+        msgs = make_msgs(c, 200, tag=codec, partitions=1, pad=400)
+        t0 = now_ms()
+        ds = c.produce(t, msgs, compression=codec)
+        t1 = now_ms()
+        check_deliveries(msgs, ds, offsets=c.caps.offsets_known)
+        check_same(msgs, ds, c.fetch(t, {0: "earliest"}, len(msgs)), t0=t0, t1=t1)
+    run.__name__ = f"compression_{codec}"
+    return run
+
+
+def _acks(acks: str) -> Callable[[Client, Context], None]:
+    def run(c: Client, ctx: Context) -> None:
+        t = ctx.topic(1)
+        msgs = make_msgs(c, 20, tag=f"acks{acks}", partitions=1)
+        t0 = now_ms()
+        ds = c.produce(t, msgs, acks=acks)
+        t1 = now_ms()
+        check_deliveries(msgs, ds, offsets=acks != "0" and c.caps.offsets_known)
+        if acks != "0" and c.caps.offsets_known:
+            check([d.offset for d in ds] == list(range(20)),
+                  f"acks={acks}: producer was told offsets {[d.offset for d in ds]}")
+        check_same(msgs, ds, c.fetch(t, {0: "earliest"}, len(msgs)), t0=t0, t1=t1)
+    run.__name__ = f"acks_{acks}"
+    return run
+
+
+def offsets_earliest_latest(c: Client, ctx: Context) -> None:
+    t = ctx.topic(2)
+    check(c.list_offsets(t, [0, 1], "earliest") == {0: 0, 1: 0}, "earliest of an empty topic is not 0")
+    check(c.list_offsets(t, [0, 1], "latest") == {0: 0, 1: 0}, "latest of an empty topic is not 0")
+    # Several records per batch and two batches on partition 1: "latest" must be the offset
+    # after the last record of the last batch, not after the batch's base offset.
+    for batch in (make_msgs(c, 5, tag="a", partitions=1),
+                  [Msg(m.key, m.value, m.headers, m.timestamp, 1) for m in make_msgs(c, 3, tag="b")],
+                  [Msg(m.key, m.value, m.headers, m.timestamp, 1) for m in make_msgs(c, 5, tag="c")]):
+        check_deliveries(batch, c.produce(t, batch), offsets=c.caps.offsets_known)
+    earliest = c.list_offsets(t, [0, 1], "earliest")
+    latest = c.list_offsets(t, [0, 1], "latest")
+    check(earliest == {0: 0, 1: 0}, f"earliest {earliest}, want {{0: 0, 1: 0}}")
+    check(latest == {0: 5, 1: 8}, f"latest {latest}, want {{0: 5, 1: 8}}")
+
+
+def offsets_by_timestamp(c: Client, ctx: Context) -> None:
+    t = ctx.topic(1)
+    base = now_ms() - 600_000
+    for b in range(3):  # three batches, four records each, 100 ms apart inside, 10 s between
+        msgs = [Msg(f"k{b}{i}".encode(), f"v{b}{i}".encode(), (),
+                    base + 10_000 * b + 100 * i if c.caps.timestamps else None, 0) for i in range(4)]
+        check_deliveries(msgs, c.produce(t, msgs), offsets=c.caps.offsets_known)
+        if not c.caps.timestamps:
+            time.sleep(0.05)  # distinct CreateTime per batch
+    recs = sorted(c.fetch(t, {0: "earliest"}, 12), key=lambda r: r.offset)
+    check(len(recs) == 12, f"fetched {len(recs)} of 12 records")
+    ts = [r.timestamp for r in recs]
+
+    def expected(target: int) -> int | None:
+        return next((r.offset for r in recs if r.timestamp >= target), None)
+
+    targets = {"first record": ts[0], "before everything": ts[0] - 1000,
+               "inside batch 1": ts[2], "just after a record inside batch 1": ts[1] + 1,
+               "first of batch 2": ts[4], "inside batch 3": ts[10],
+               "between batches 2 and 3": ts[7] + 1, "after the last record": ts[-1] + 1}
+    for what, target in targets.items():
+        got = c.list_offsets(t, [0], target)[0]
+        check(got == expected(target),
+              f"offset for timestamp {target} ({what}): {got}, want {expected(target)}")
+
+
+def seek_mid_batch(c: Client, ctx: Context) -> None:
+    t = ctx.topic(1)
+    plain = make_msgs(c, 10, tag="plain", partitions=1)
+    zipped = make_msgs(c, 10, tag="gz", partitions=1, pad=64)
+    check_deliveries(plain, c.produce(t, plain), offsets=c.caps.offsets_known)
+    check_deliveries(zipped, c.produce(t, zipped, compression="gzip"), offsets=c.caps.offsets_known)
+    for start in (6, 13):  # inside the uncompressed batch, inside the gzip batch
+        recs = sorted(c.fetch(t, {0: start}, 20 - start), key=lambda r: r.offset)
+        offs = [r.offset for r in recs]
+        check(offs == list(range(start, 20)), f"seek({start}): fetched offsets {offs}")
+        want = (plain + zipped)[start]
+        check((recs[0].key, recs[0].value) == (want.key, want.value),
+              f"seek({start}): first record is {recs[0].value!r}, want {want.value!r}")
+
+
+def group_commit_resume(c: Client, ctx: Context) -> None:
+    t = ctx.topic(2)
+    g = ctx.group()
+    msgs = make_msgs(c, 12, tag="grp", partitions=2)
+    check_deliveries(msgs, c.produce(t, msgs), offsets=c.caps.offsets_known)
+    first = c.group_read(t, g, 7, metadata="compat-first")
+    check(len(first) == 7, f"first member processed {len(first)} of 7 records")
+    nxt: dict[int, int] = {}
+    for r in first:
+        nxt[r.partition] = max(nxt.get(r.partition, 0), r.offset + 1)
+    if c.caps.commit_metadata:
+        committed = c.committed(g, t)
+        want = {p: (o, "compat-first") for p, o in nxt.items()}
+        check(committed == want, f"committed offsets {committed}, want {want}")
+    second = c.group_read(t, g, 5, metadata="compat-second")
+    seen = [(r.partition, r.offset) for r in first + second]
+    check(len(set(seen)) == len(seen), f"records read twice after resume: {sorted(seen)}")
+    check(sorted(seen) == sorted((p, o) for p in (0, 1) for o in range(6)),
+          f"first+second member read {sorted(seen)}, want every record once")
+
+
+def admin_describe_configs(c: Client, ctx: Context) -> None:
+    t = ctx.topic(1, {"retention.ms": "123456789", "max.message.bytes": "200000"})
+    cfg = c.describe_configs(t)
+    check(len(cfg) >= 10, f"only {len(cfg)} config entries: {sorted(cfg)}")
+    for key, value in (("retention.ms", "123456789"), ("max.message.bytes", "200000")):
+        e = cfg.get(key)
+        check(e is not None, f"{key} missing")
+        check(e.value == value and e.source == "DYNAMIC_TOPIC_CONFIG",
+              f"{key} = {e.value!r} from {e.source}, want {value!r} from DYNAMIC_TOPIC_CONFIG")
+    e = cfg.get("cleanup.policy")
+    check(e is not None and e.value == "delete", f"cleanup.policy = {e}")
+    check(e.source in ("DEFAULT_CONFIG", "STATIC_BROKER_CONFIG", "DYNAMIC_DEFAULT_BROKER_CONFIG"),
+          f"cleanup.policy source {e.source}")
+
+
+def admin_delete_records(c: Client, ctx: Context) -> None:
+    t = ctx.topic(2)
+    msgs = make_msgs(c, 20, tag="del", partitions=2)
+    check_deliveries(msgs, c.produce(t, msgs), offsets=c.caps.offsets_known)
+    low = c.delete_records(t, {0: 4, 1: 10})
+    check(low == {0: 4, 1: 10}, f"low watermarks after DeleteRecords {low}, want {{0: 4, 1: 10}}")
+    earliest = c.list_offsets(t, [0, 1], "earliest")
+    check(earliest == {0: 4, 1: 10}, f"earliest after DeleteRecords {earliest}")
+    recs = sorted(c.fetch(t, {0: "earliest"}, 6), key=lambda r: r.offset)
+    check([r.offset for r in recs] == [4, 5, 6, 7, 8, 9], f"fetch from earliest: {[r.offset for r in recs]}")
+    # Below the log start offset: OFFSET_OUT_OF_RANGE, and the client resets to earliest.
+    recs = sorted(c.fetch(t, {0: 1}, 6), key=lambda r: r.offset)
+    check(recs and recs[0].offset == 4, f"fetch from 1 (deleted): offsets {[r.offset for r in recs]}")
+
+
+def admin_create_partitions(c: Client, ctx: Context) -> None:
+    t = ctx.topic(1)
+    c.create_partitions(t, 3)
+    deadline = time.monotonic() + 10
+    while len(leaders := c.partition_leaders(t)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    check(sorted(leaders) == [0, 1, 2], f"after CreatePartitions: partitions {sorted(leaders)}")
+    msg = [Msg(b"k", b"in-new-partition", (("h", b"1"),), now_ms() if c.caps.timestamps else None, 2)]
+    ds = c.produce(t, msg)
+    check_deliveries(msg, ds, offsets=c.caps.offsets_known)
+    check(ds[0].partition in (2, None), f"record went to partition {ds[0].partition}")
+    recs = c.fetch(t, {2: "earliest"}, 1)
+    check([(r.partition, r.offset, r.value) for r in recs] == [(2, 0, b"in-new-partition")],
+          f"partition 2 holds {recs}")
+
+
+def message_too_large(c: Client, ctx: Context) -> None:
+    t = ctx.topic(1, {"max.message.bytes": "4096"})
+    rnd = random.Random(7)
+    big = "".join(rnd.choice(string.ascii_letters) for _ in range(20_000)).encode()
+    ds = c.produce(t, [Msg(b"big", big, (), None, 0)])
+    check(ds[0].error is not None, "a 20 kB record was accepted by a topic with max.message.bytes=4096")
+    check(ds[0].too_large, f"error is not MESSAGE_TOO_LARGE: {ds[0].error}")
+    small = [Msg(b"small", b"fits", (), None, 0)]
+    ds = c.produce(t, small)
+    check_deliveries(small, ds, offsets=c.caps.offsets_known)
+    recs = c.fetch(t, {0: "earliest"}, 1)
+    check([(r.offset, r.value) for r in recs] == [(0, b"fits")], f"topic holds {recs}")
+
+
+SCENARIOS: dict[str, Callable[[Client, Context], None]] = {
+    "metadata": metadata,
+    "roundtrip": roundtrip,
+    **{f"compression-{codec}": _compression(codec) for codec in CODECS},
+    **{f"acks-{a}": _acks(a) for a in ("0", "1", "all")},
+    "offsets-earliest-latest": offsets_earliest_latest,
+    "offsets-by-timestamp": offsets_by_timestamp,
+    "seek-mid-batch": seek_mid_batch,
+    "group-commit-resume": group_commit_resume,
+    "admin-describe-configs": admin_describe_configs,
+    "admin-delete-records": admin_delete_records,
+    "admin-create-partitions": admin_create_partitions,
+    "message-too-large": message_too_large,
+}

@@ -1,0 +1,106 @@
+"""Worker process: run scenarios for one Python-driven client, report as JSON lines.
+
+``python -m compat.worker --client NAME --bootstrap HOST:PORT --run-id ID SCENARIO...``
+
+The runner (compat/runner.py) starts one worker per client and reads its
+stdout. Protocol lines start with ``@@compat `` followed by one JSON object, so
+anything a library prints is ignored:
+
+* ``{"event": "start", "scenario": S}`` - the scenario's clock starts;
+* ``{"event": "resource", "scenario": S, "kind": "topic"|"group", "name": N}`` -
+  announced before it is created, so the runner can remove it if it has to kill
+  the worker;
+* ``{"event": "end", "scenario": S, "status": ..., "reason": ..., "seconds": ...,
+  "notes": [...]}``.
+
+The Java program (compat/java/Compat.java) speaks the same protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import sys
+import time
+import traceback
+
+from compat.clients.base import NotApplicable
+from compat.matrix import FAIL, NA, PASS
+
+PREFIX = "@@compat "
+
+FACADES = {
+    "kafka-python": ("compat.clients.kafka_python", "KafkaPythonClient"),
+    "aiokafka": ("compat.clients.aiokafka_client", "AIOKafkaClient"),
+    "confluent-kafka": ("compat.clients.confluent", "ConfluentClient"),
+    "kcat": ("compat.clients.kcat", "KcatClient"),
+}
+
+
+def emit(obj: dict) -> None:
+    sys.stdout.write(PREFIX + json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def describe(e: BaseException) -> str:
+    """One line: the exception, and where in compat/ it came from when it is not a check."""
+    from compat.scenarios import Failed
+
+    text = f"{e}" if isinstance(e, Failed) else f"{type(e).__name__}: {e}"
+    text = " ".join(text.split())
+    if not isinstance(e, Failed):
+        frames = [f for f in traceback.extract_tb(e.__traceback__) if "/compat/" in f.filename]
+        if frames:
+            f = frames[-1]
+            text += f" (at {f.filename.rsplit('/compat/', 1)[1]}:{f.lineno})"
+    return text[:600]
+
+
+def load(client: str, bootstrap: str):
+    mod, cls = FACADES[client]
+    return getattr(importlib.import_module(mod), cls)(bootstrap)
+
+
+def run(client_name: str, bootstrap: str, run_id: str, scenarios: list[str]) -> None:
+    from compat.scenarios import SCENARIOS, Context
+
+    client = load(client_name, bootstrap)
+    for sid in scenarios:
+        emit({"event": "start", "scenario": sid})
+        t0 = time.monotonic()
+        ctx = Context(client, run_id, sid,
+                      lambda kind, name, sid=sid: emit({"event": "resource", "scenario": sid,
+                                                        "kind": kind, "name": name}))
+        status, reason = PASS, ""
+        try:
+            SCENARIOS[sid](client, ctx)
+        except NotApplicable as e:
+            status, reason = NA, str(e)
+        except Exception as e:  # noqa: BLE001 - every failure becomes a cell
+            status, reason = FAIL, describe(e)
+        problems = ctx.cleanup()
+        if problems and status == PASS:
+            status, reason = FAIL, "cleanup: " + "; ".join(problems)
+        elif problems:
+            ctx.notes.append("cleanup: " + "; ".join(problems))
+        emit({"event": "end", "scenario": sid, "status": status, "reason": reason,
+              "seconds": round(time.monotonic() - t0, 3), "notes": ctx.notes})
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m compat.worker")
+    ap.add_argument("--client", required=True, choices=sorted(FACADES))
+    ap.add_argument("--bootstrap", required=True)
+    ap.add_argument("--run-id", required=True)
+    ap.add_argument("scenarios", nargs="+")
+    args = ap.parse_args(argv)
+    # Libraries log connection churn at WARNING; keep stderr for real trouble.
+    logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
+    run(args.client, args.bootstrap, args.run_id, args.scenarios)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
