@@ -19,7 +19,7 @@ import string
 import time
 from typing import Callable
 
-from compat.clients.base import Client, Delivery, Msg, Rec
+from compat.clients.base import Client, Delivery, Msg, Rec, Skipped
 from compat.matrix import CODECS
 
 
@@ -185,6 +185,9 @@ def roundtrip(c: Client, ctx: Context) -> None:
 
 def _compression(codec: str) -> Callable[[Client, Context], None]:
     def run(c: Client, ctx: Context) -> None:
+        missing = c.codec_missing(codec)
+        if missing:
+            raise Skipped(missing)
         t = ctx.topic(1)
         # Repetitive values, so that the codec really shrinks the batch (librdkafka sends a
         # batch uncompressed when compressing does not make it smaller).

@@ -26,8 +26,8 @@ import sys
 import time
 import traceback
 
-from compat.clients.base import NotApplicable
-from compat.matrix import FAIL, NA, PASS
+from compat.clients.base import NotApplicable, Skipped
+from compat.matrix import FAIL, NA, PASS, SKIP
 
 PREFIX = "@@compat "
 
@@ -78,6 +78,8 @@ def run(client_name: str, bootstrap: str, run_id: str, scenarios: list[str]) -> 
             SCENARIOS[sid](client, ctx)
         except NotApplicable as e:
             status, reason = NA, str(e)
+        except Skipped as e:
+            status, reason = SKIP, str(e)
         except Exception as e:  # noqa: BLE001 - every failure becomes a cell
             status, reason = FAIL, describe(e)
         problems = ctx.cleanup()

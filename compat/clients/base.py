@@ -28,6 +28,10 @@ class NotApplicable(Exception):
     """The client has no way to do this (e.g. kcat and DeleteRecords)."""
 
 
+class Skipped(Exception):
+    """Something this machine lacks (a codec library, a binary): the cell is SKIP."""
+
+
 @dataclass(frozen=True)
 class Msg:
     """A record to produce; ``partition=None`` leaves it to the partitioner."""
@@ -100,6 +104,10 @@ class Client:
 
     def version(self) -> str:
         raise NotImplementedError
+
+    def codec_missing(self, codec: str) -> str | None:
+        """Why the client cannot use ``codec`` here, or None."""
+        return None
 
     # -- topics ---------------------------------------------------------------------
     def create_topic(self, topic: str, partitions: int, configs: dict[str, str] | None = None) -> None:

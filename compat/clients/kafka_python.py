@@ -20,6 +20,14 @@ class KafkaPythonClient(Client):
 
         return kafka.__version__
 
+    def codec_missing(self, codec):
+        import kafka.codec as c
+
+        have = {"gzip": c.has_gzip, "snappy": c.has_snappy, "lz4": c.has_lz4, "zstd": c.has_zstd}
+        if not have[codec]():
+            return f"kafka-python finds no {codec} library (python-snappy, lz4, zstandard)"
+        return None
+
     def _admin(self):
         from kafka import KafkaAdminClient
 
@@ -155,7 +163,7 @@ class KafkaPythonClient(Client):
     def committed(self, group, topic):
         admin = self._admin()
         try:
-            res = admin.list_group_offsets(group)
+            res = admin.list_group_offsets(group).get(group, {})
         finally:
             admin.close()
         return {tp.partition: (om.offset, om.metadata) for tp, om in res.items()
@@ -167,7 +175,7 @@ class KafkaPythonClient(Client):
             res = admin.delete_groups([group])
         finally:
             admin.close()
-        for gid, err in res:
+        for gid, err in dict(res).items():
             if err is not None and getattr(err, "errno", 0):
                 raise AssertionError(f"delete_groups {gid}: {err}")
 

@@ -131,6 +131,9 @@ def run(args) -> int:
     workdir = args.workdir or tempfile.mkdtemp(prefix="kwire-bench-")
     os.makedirs(workdir, exist_ok=True)
     results = {s["name"]: {w: [] for w in plan + ["startup"]} for s in specs}
+    if any(s["kind"] == "kwire" and not s["external"] for s in specs):
+        brokers.precompile_kwire()
+    load = [os.getloadavg()[0]]
     described: dict = {}
     try:
         for run_no in range(args.runs):
@@ -164,6 +167,7 @@ def run(args) -> int:
                 for b in started:
                     b.stop()
                     brokers.remove_data(b)
+                load.append(os.getloadavg()[0])
     except (workloads.BenchError, RuntimeError, Exception) as e:
         if isinstance(e, KeyboardInterrupt):
             raise
@@ -178,6 +182,7 @@ def run(args) -> int:
             "client": f"confluent-kafka {_version(ck.version())} / librdkafka {_version(ck.libversion())}",
             "producer_config": {k: v for k, v in workloads.PRODUCER_BASE.items()},
             "python": platform.python_version(), "cpus": os.cpu_count(),
+            "loadavg_1min_after_each_run": [round(x, 2) for x in load],
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
     doc = build(meta, [described[s["name"]] for s in specs], results, plan + ["startup"])
     text = markdown(doc)

@@ -74,9 +74,11 @@ def markdown(doc: dict) -> str:
             if doc["ratios"]:
                 row.append(_cell(doc["ratios"][w][f]))
             lines.append("| " + " | ".join(row) + " |")
-    notes = [f"- {b['name']}: {b['kind']}, storage {b['storage']}" for b in doc["brokers"]]
+    notes = [f"- {b['name']}: {b['kind']}, storage {b['storage']}"
+             + (f"; {b['notes']}" if b.get("notes") else "") for b in doc["brokers"]]
     m = doc["meta"]
     notes.append(f"- medians of {m['runs']} runs (min–max); brokers alternate "
                  f"{' '.join(names * 2)}…; ratios are per adjacent pair; MB/s = 10^6 bytes "
-                 f"of message values; client {m['client']}")
+                 f"of message values; client {m['client']}; {m['cpus']} CPUs, 1-min load "
+                 f"average before/after runs {m['loadavg_1min_after_each_run']}")
     return "\n".join(lines + [""] + notes) + "\n"

@@ -15,9 +15,11 @@ I/O the shards must not do:
   the shard's partition as one batch (``build_batch``) and then replayed; if the
   append fails, the result's ``on_error`` answers with Kafka's mapping of the
   append error (COORDINATOR_NOT_AVAILABLE, NOT_COORDINATOR, UNKNOWN_SERVER_ERROR);
-* runs timers: one task sleeps until the earliest shard deadline (or until an
-  operation wakes it, as new deadlines may be due now), then polls the shards;
-  offset expiry runs every ``offsets.retention.check.interval.ms``.
+* runs timers: one event-loop timer handle is armed for the earliest shard
+  deadline (at most a second ahead), and re-armed to fire at once after every
+  operation, since new deadlines may be due now (``group.initial.rebalance.delay.ms=0``);
+  offset expiry runs every ``offsets.retention.check.interval.ms``. A handle,
+  not a task, so that closing leaves nothing pending on the loop.
 
 Pending responses (JoinGroup, SyncGroup) are turned into awaitables by
 ``wait``. Everything runs on the event loop thread; appends are synchronous,
@@ -91,8 +93,9 @@ class GroupCoordinator:
         self.shards: dict[int, GroupCoordinatorShard] = {}
         self.loading: set[int] = set()
         self._tasks: set[asyncio.Task] = set()
-        self._timer_task: asyncio.Task | None = None
-        self._wake: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._handle: asyncio.TimerHandle | None = None
+        self._armed_at: float | None = None  # loop time the handle fires at
         self._next_expiry = 0
         self._closed = False
 
@@ -103,23 +106,24 @@ class GroupCoordinator:
         return len(t.partitions) if t is not None else self.broker.config["offsets.topic.num.partitions"]
 
     def start(self) -> None:
-        """Load existing groups and start the timer task (idempotent; needs a running loop)."""
-        if self._timer_task is not None or self._closed:
+        """Load existing groups and arm the timers (idempotent; needs a running loop)."""
+        if self._loop is not None or self._closed:
             return
-        loop = asyncio.get_running_loop()
-        self._wake = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
         self._next_expiry = now_ms() + self.config.offsets_retention_check_interval_ms
-        self._timer_task = loop.create_task(self._run_timers())
         t = self.broker.metadata.topic(GROUP_METADATA_TOPIC)
         if t is not None:
             for p in t.partitions:
                 self._add_shard(p.partition, load=True)
+        self._arm()
 
     def close(self) -> None:
         self._closed = True
-        for task in list(self._tasks) + ([self._timer_task] if self._timer_task else []):
+        for task in list(self._tasks):
             task.cancel()
-        self._timer_task = None
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
 
     def _add_shard(self, partition: int, load: bool) -> GroupCoordinatorShard:
         shard = GroupCoordinatorShard(self.config, partition, self.topics)
@@ -151,7 +155,7 @@ class GroupCoordinator:
 
     def shard_for(self, group_id: str) -> tuple[int, GroupCoordinatorShard]:
         """The shard owning ``group_id``; raises COORDINATOR_LOAD_IN_PROGRESS while it loads."""
-        if self._timer_task is None and not self._closed:
+        if self._loop is None and not self._closed:
             self.start()
         self.ensure_topic()
         p = self.partition_for(group_id)
@@ -164,7 +168,7 @@ class GroupCoordinator:
 
     def all_shards(self) -> list[GroupCoordinatorShard]:
         """Every loaded shard; raises COORDINATOR_LOAD_IN_PROGRESS while any is loading."""
-        if self._timer_task is None and not self._closed:
+        if self._loop is None and not self._closed:
             self.start()
         if self.loading:
             raise CoordinatorError(E.COORDINATOR_LOAD_IN_PROGRESS)
@@ -182,6 +186,12 @@ class GroupCoordinator:
         return self.apply(p, shard, result) if isinstance(result, Result) else result
 
     def apply(self, partition: int, shard: GroupCoordinatorShard, result: Result):
+        try:
+            return self._apply_records(partition, shard, result)
+        finally:
+            self.wake()
+
+    def _apply_records(self, partition: int, shard: GroupCoordinatorShard, result: Result):
         if result.records:
             try:
                 self._append(partition, result.records)
@@ -191,11 +201,9 @@ class GroupCoordinator:
                             e.code.name, e.message or "")
                 if result.on_error is None:
                     raise CoordinatorError(code) from None
-                self.wake()
                 return result.on_error(code)
             for record in result.records:
                 shard.replay(record)
-        self.wake()
         return result.response
 
     def _append(self, partition: int, records: list) -> None:
@@ -221,8 +229,9 @@ class GroupCoordinator:
         return response.response if isinstance(response, Pending) else response
 
     def wake(self) -> None:
-        if self._wake is not None:
-            self._wake.set()
+        """Deadlines may have changed (an operation ran): poll the timers on the next turn."""
+        if self._loop is not None and not self._closed:
+            self._arm(0.0)
 
     # -- loading ---------------------------------------------------------------------------
     async def _load(self, partition: int, shard: GroupCoordinatorShard) -> None:
@@ -263,21 +272,31 @@ class GroupCoordinator:
         self.wake()
 
     # -- timers ----------------------------------------------------------------------------
-    async def _run_timers(self) -> None:
-        while True:
-            self._wake.clear()
-            try:
-                self.run_timers(now_ms())
-            except Exception:
-                log.exception("group coordinator timers failed")
+    def _arm(self, delay: float | None = None) -> None:
+        """Make the single timer handle fire after ``delay`` s (default: at the next deadline)."""
+        if delay is None:
             deadlines = [d for p, s in self.shards.items()
                          if p not in self.loading and (d := s.next_deadline()) is not None]
             deadlines.append(self._next_expiry)
-            sleep = max(0.0, min(min(deadlines) - now_ms(), MAX_TIMER_SLEEP_S * 1000) / 1000)
-            try:
-                await asyncio.wait_for(self._wake.wait(), sleep)
-            except asyncio.TimeoutError:
-                pass
+            delay = max(0.0, min(min(deadlines) - now_ms(), MAX_TIMER_SLEEP_S * 1000) / 1000)
+        when = self._loop.time() + delay
+        if self._handle is not None:
+            if self._armed_at is not None and self._armed_at <= when:
+                return  # already firing sooner
+            self._handle.cancel()
+        self._armed_at = when
+        self._handle = self._loop.call_at(when, self._fire)
+
+    def _fire(self) -> None:
+        self._handle = self._armed_at = None
+        if self._closed:
+            return
+        try:
+            self.run_timers(now_ms())
+        except Exception:
+            log.exception("group coordinator timers failed")
+        if self._handle is None:
+            self._arm()
 
     def run_timers(self, now: int) -> None:
         expire = now >= self._next_expiry
@@ -293,6 +312,6 @@ class GroupCoordinator:
 
     def _apply_quietly(self, p: int, shard: GroupCoordinatorShard, result: Result) -> None:
         try:
-            self.apply(p, shard, result)
+            self._apply_records(p, shard, result)
         except CoordinatorError as e:
             log.warning("%s-%d: timer records not written: %s", GROUP_METADATA_TOPIC, p, e.code.name)

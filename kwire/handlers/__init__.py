@@ -5,7 +5,9 @@ Every handler module defines ``API_KEY``, ``MIN_VERSION``, ``MAX_VERSION`` and
 request that gets no response, such as an acks=0 produce) — either directly or
 as a coroutine when it must wait (long-poll fetch, acks=all). ``REGISTRY`` is
 built from the modules listed in ``MODULES``; ApiVersions answers from it, so
-the broker never advertises an API it does not implement.
+the broker never advertises an API it does not implement. A module may set
+``ADVERTISED_MIN_VERSION`` below ``MIN_VERSION`` where Kafka itself advertises
+versions it no longer serves (Produce, for older librdkafka: KAFKA-18659).
 
 This package does not read sockets, frames or files: handlers work through
 ``ctx.broker`` (kwire.broker.Broker).
@@ -58,6 +60,7 @@ class HandlerEntry:
     max_version: int
     handle: Callable
     name: str
+    advertised_min_version: int
 
 
 @dataclass
@@ -82,6 +85,7 @@ def _load() -> dict[int, HandlerEntry]:
             raise
         reg[mod.API_KEY] = HandlerEntry(
             mod.API_KEY, mod.MIN_VERSION, mod.MAX_VERSION, mod.handle, name,
+            getattr(mod, "ADVERTISED_MIN_VERSION", mod.MIN_VERSION),
         )
     return reg
 

@@ -27,7 +27,7 @@ def _api_keys() -> list[ApiVersion]:
     if _cached is None:
         from kwire.handlers import REGISTRY
 
-        _cached = [ApiVersion(api_key=k, min_version=e.min_version, max_version=e.max_version)
+        _cached = [ApiVersion(api_key=k, min_version=e.advertised_min_version, max_version=e.max_version)
                    for k, e in sorted(REGISTRY.items())]
     return _cached
 

@@ -59,12 +59,12 @@ def handle(ctx, req):
     md = broker.metadata
     by_id = version >= 13
 
-    wanted = []
+    wanted = []  # (key, fetch offset, partition max bytes, current leader epoch)
     for ft in req.topics:
         ref = ft.topic_id if by_id else ft.topic
         for fp in ft.partitions:
-            wanted.append(((ref, fp.partition), fp.fetch_offset, fp.partition_max_bytes, fp.current_leader_epoch))
-    epochs = {w[0]: w[3] for w in wanted}
+            wanted.append(((ref, fp.partition), fp.fetch_offset, fp.partition_max_bytes,
+                           fp.current_leader_epoch))
 
     if version >= 7:
         forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
@@ -75,15 +75,25 @@ def handle(ctx, req):
             return FetchResponse(error_code=session.error, session_id=0, responses=[])
     else:
         session = None
-    reads = session.reads if session is not None else [(k, o, m) for k, o, m, _ in wanted]
+    if session is None or session.session is None:
+        reads = wanted  # no session: exactly the request's partitions, in its order
+    else:  # a session may read partitions this request did not name (their epoch is unknown)
+        epochs = {w[0]: w[3] for w in wanted}
+        reads = [(k, o, m, epochs.get(k, -1)) for k, o, m in session.reads]
 
     def read_all():
         remaining = req.max_bytes
         out = []
         first = True
-        for key, offset, part_max in reads:
-            r = _read_partition(broker, md, by_id, key, offset, min(part_max, max(remaining, 0)),
-                                first, req.isolation_level, epochs.get(key, -1))
+        isolation = req.isolation_level
+        last_ref = t = None
+        for key, offset, part_max, epoch in reads:
+            ref = key[0]
+            if ref is not last_ref:  # one metadata lookup per topic, not per partition
+                t = md.topic_by_id(ref) if by_id else md.topic(ref)
+                last_ref = ref
+            r = _read_partition(broker, t, by_id, key, offset, min(part_max, max(remaining, 0)),
+                                first, isolation, epoch)
             if r.size:
                 first = False
                 remaining -= r.size
@@ -114,9 +124,9 @@ async def _wait_then_respond(broker, req, results, total, read_all, session):
     return _response(results, session)
 
 
-def _read_partition(broker, md, by_id, key, offset, max_bytes, min_one, isolation, leader_epoch) -> _Read:
-    ref, partition = key
-    t = md.topic_by_id(ref) if by_id else md.topic(ref)
+def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation, leader_epoch) -> _Read:
+    """Read one partition of topic ``t`` (None when the request named an unknown topic)."""
+    partition = key[1]
     r = _Read(key, t.name if t else None, partition)
     if t is None:
         r.error = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
@@ -137,6 +147,8 @@ def _read_partition(broker, md, by_id, key, offset, max_bytes, min_one, isolatio
     r.lso = plog.last_stable_offset
     r.log_start = plog.log_start_offset
     upper = r.lso if isolation == READ_COMMITTED else r.hw
+    if offset == upper:  # caught up: nothing to read (and log start <= upper <= LEO)
+        return r
     try:
         result = plog.read(offset, max_bytes, min_one_batch=min_one, max_offset=upper)
     except KafkaError as e:

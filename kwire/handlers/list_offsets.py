@@ -40,12 +40,12 @@ def handle(ctx, req) -> ListOffsetsResponse:
     topics = []
     for rt in req.topics:
         t = md.topic(rt.name)
-        parts = [_partition(broker, t, rp, req.isolation_level) for rp in rt.partitions]
+        parts = [_partition(broker, t, rp, req.isolation_level, ctx.api_version) for rp in rt.partitions]
         topics.append(ListOffsetsTopicResponse(name=rt.name, partitions=parts))
     return ListOffsetsResponse(throttle_time_ms=0, topics=topics)
 
 
-def _partition(broker, t, rp, isolation: int) -> ListOffsetsPartitionResponse:
+def _partition(broker, t, rp, isolation: int, version: int) -> ListOffsetsPartitionResponse:
     out = ListOffsetsPartitionResponse(partition_index=rp.partition_index, error_code=0,
                                        timestamp=-1, offset=-1, leader_epoch=-1)
     plog = broker.get_log(t.name, rp.partition_index) if t is not None else None
@@ -58,7 +58,8 @@ def _partition(broker, t, rp, isolation: int) -> ListOffsetsPartitionResponse:
                           else ErrorCode.UNKNOWN_LEADER_EPOCH)
         return out
     ts = rp.timestamp
-    out.leader_epoch = epoch
+    if version >= 4:  # the field exists from v4 and is not ignorable
+        out.leader_epoch = epoch
     try:
         if ts == LATEST:
             out.offset = plog.last_stable_offset if isolation == READ_COMMITTED else plog.high_watermark

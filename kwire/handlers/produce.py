@@ -36,6 +36,10 @@ from kwire.protocol.generated.produce_response import (
 
 API_KEY = 0
 MIN_VERSION = 3
+# Kafka 4 advertises Produce from v0 although it serves v3+ only: librdkafka
+# before 2.10 compresses batches only when the broker lists Produce v0
+# (KAFKA-18659). A v0-2 request is still refused (the connection is closed).
+ADVERTISED_MIN_VERSION = 0
 MAX_VERSION = 13
 
 log = logging.getLogger("kwire.produce")

@@ -17,7 +17,10 @@ its largest timestamp so that reopening needs no scan.
 
 Reads are by position: ``find_batch`` starts at the offset index and scans
 headers forward with small read-ahead ``pread`` calls; ``read`` returns one
-``FileRegion`` of whole batches. Nothing here decodes records.
+``FileRegion`` of whole batches. Nothing here decodes records. The headers of
+the last ``TAIL_BATCHES`` batches appended by this process are kept in memory
+(``_tail``), so a caught-up consumer, whose fetch offset is almost always one
+of them, is answered without any file read or scan.
 
 Invariants: ``size`` is the file size and ends on a batch boundary (recovery
 truncates torn tails before a segment is used); ``next_offset`` is one past the
@@ -31,6 +34,7 @@ Not here: validation, offset assignment, rolling decisions, CRC checks
 from __future__ import annotations
 
 import os
+from collections import deque
 from typing import Iterator
 
 from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, BatchHeader, read_header
@@ -41,6 +45,7 @@ from .region import FileRegion, SegmentFile
 
 INT32_MAX = (1 << 31) - 1
 READ_AHEAD = 8192  # bytes fetched per pread while scanning small batches
+TAIL_BATCHES = 32  # recently appended batch headers kept for find_batch
 
 
 def file_name(base_offset: int, suffix: str) -> str:
@@ -70,6 +75,8 @@ class LogSegment:
         self.first_batch_timestamp: int | None = None  # for segment.ms (Kafka: rollingBasedTimestamp)
         self.bytes_since_last_index_entry = 0
         self._dirty = False
+        # (last offset, position, header) of the latest appended batches, oldest first
+        self._tail: deque = deque(maxlen=TAIL_BATCHES)
 
     # -- creation -------------------------------------------------------------
     @classmethod
@@ -113,8 +120,10 @@ class LogSegment:
             raise
         self.size = start + len(view)
         self._dirty = True
+        tail = self._tail
         for rel, size, last_offset, max_ts in batches:
             self.track(start + rel, size, last_offset, max_ts)
+            tail.append((last_offset, start + rel, read_header(view, rel)))
         return start
 
     def track(self, position: int, size: int, last_offset: int, max_timestamp: int) -> None:
@@ -132,6 +141,7 @@ class LogSegment:
         self.next_offset = last_offset + 1
 
     def reset_stats(self) -> None:
+        self._tail.clear()
         self.next_offset = self.base_offset
         self.max_timestamp = -1
         self.offset_of_max_timestamp = -1
@@ -204,6 +214,16 @@ class LogSegment:
 
     def find_batch(self, offset: int, start: int | None = None) -> tuple[int, BatchHeader] | None:
         """The first batch whose last offset is >= ``offset`` (the batch holding it, or the next)."""
+        tail = self._tail
+        if tail and offset > tail[0][0] - tail[0][2].last_offset_delta - 1:
+            # offset lies at or after the oldest cached batch's base: the answer is cached
+            for last, p, h in tail:
+                if last >= offset:
+                    return (p, h) if start is None or start <= p else self._scan_from(offset, start)
+            return None
+        return self._scan_from(offset, start)
+
+    def _scan_from(self, offset: int, start: int | None):
         pos = self.offset_index.lookup(offset)
         if start is not None and start > pos:
             pos = start

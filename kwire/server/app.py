@@ -10,11 +10,17 @@ and returns so the process exits 0.
 ``serve(config)`` is the blocking entry point used by ``kwire serve``;
 ``start_in_thread(config)`` runs a broker on its own loop in a thread for
 tests and embedding. uvloop is used when installed unless KWIRE_NO_UVLOOP=1.
+
+Once the listeners are up, ``serve`` moves everything allocated so far
+(modules, config, metadata, open logs) out of the garbage collector's sight
+with ``gc.freeze()``: those objects live as long as the process, and a full
+collection that no longer walks them is a shorter pause on the request path.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import signal
@@ -113,6 +119,8 @@ def serve(config: BrokerConfig) -> int:
 
     async def main():
         await server.start()
+        gc.collect()
+        gc.freeze()  # start-up objects live for good: keep them out of later collections
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, server.request_stop)
         print(f"kwire serving on {server.broker.host}:{server.broker.port} "

@@ -4,6 +4,10 @@ The protocol object only moves bytes. Framing and response ordering are the
 sans-I/O ``kwire.protocol.connection.Connection``; decoding is
 ``kwire.protocol.codec``; the work is the handler's. What happens here:
 
+* it is an ``asyncio.BufferedProtocol``: the event loop reads into memory the
+  ``Connection`` hands out, so a large request (a produce of many batches) is
+  read straight into its own frame buffer, which the log then patches and
+  writes; no intermediate ``bytes`` objects are made per read;
 * every complete frame is decoded and dispatched at once, so pipelined requests
   run concurrently; a handler that waits (long-poll fetch, acks=all) returns a
   coroutine that runs as a task, and its slot keeps later responses queued
@@ -28,6 +32,7 @@ import asyncio
 import inspect
 import logging
 import os
+from types import CoroutineType
 
 from kwire.handlers import REGISTRY, RequestContext
 from kwire.protocol import codec
@@ -39,7 +44,16 @@ API_VERSIONS_KEY = 18
 SENDFILE_MIN_BYTES = 256 * 1024
 
 
-class KafkaConnection(asyncio.Protocol):
+def _is_awaitable(result, _cache: dict = {}) -> bool:
+    """``inspect.isawaitable`` memoized per class (its ABC check costs on every request)."""
+    cls = type(result)
+    known = _cache.get(cls)
+    if known is None:
+        known = _cache[cls] = inspect.isawaitable(result)
+    return known
+
+
+class KafkaConnection(asyncio.BufferedProtocol):
     def __init__(self, server) -> None:
         self.server = server
         self.broker = server.broker
@@ -73,9 +87,20 @@ class KafkaConnection(asyncio.Protocol):
         if not self.closed:
             self.transport.resume_reading()
 
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return self.conn.get_buffer(sizehint)
+
+    def buffer_updated(self, nbytes: int) -> None:
+        self.conn.buffer_updated(nbytes)
+        self._process()
+
     def data_received(self, data: bytes) -> None:
+        """Feed bytes directly (tests, tools); the event loop uses get_buffer/buffer_updated."""
+        self.conn.receive_data(data)
+        self._process()
+
+    def _process(self) -> None:
         conn = self.conn
-        conn.receive_data(data)
         try:
             while not self.closed:
                 frame = conn.next_frame()
@@ -129,7 +154,7 @@ class KafkaConnection(asyncio.Protocol):
             log.exception("%s v%d handler failed", entry.name, version)
             self.abort(f"internal error in {entry.name}")
             return
-        if inspect.isawaitable(result):
+        if result.__class__ is CoroutineType or (result is not None and _is_awaitable(result)):
             task = asyncio.get_running_loop().create_task(self._finish(slot, ctx, entry, result))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

@@ -146,7 +146,10 @@ class Member:
                           partition_assignment_strategy=[assignors[self.assignor]], **kw)
         try:
             while not self._stop.is_set():
-                for tp, recs in c.poll(timeout_ms=100).items():
+                # Not shorter: kafka-python 3.0.12 can lose a join whose poll() times out
+                # between its SyncGroup request and the response (the member then never
+                # heartbeats again and its session expires); see the report.
+                for tp, recs in c.poll(timeout_ms=1000).items():
                     for r in recs:
                         self._got(tp.partition, r.offset, r.value)
                 self.assigned = {tp.partition for tp in c.assignment()}

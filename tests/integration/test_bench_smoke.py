@@ -1,0 +1,66 @@
+"""``kwire bench`` end to end with tiny counts against a kwire broker it starts itself.
+
+A smoke test, not a benchmark: it checks that every workload runs, that the
+JSON report has the documented shape and that throughput is non-zero. No
+speed is asserted (the machine is shared and the counts are tiny).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("confluent_kafka")
+pytestmark = pytest.mark.timeout(240)
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKLOADS = ["produce_100B_acks1", "produce_100B_acksall", "produce_1KiB_acks1",
+             "produce_1KiB_acksall", "consume_100B", "consume_1KiB", "latency_1KiB"]
+
+
+def test_bench_runs_every_workload_and_writes_json(tmp_path):
+    out = tmp_path / "bench.json"
+    md = tmp_path / "bench.md"
+    proc = subprocess.run(
+        [sys.executable, "-m", "kwire", "bench", "--runs", "1", "--messages", "300",
+         "--small-messages", "1000", "--latency-seconds", "1", "--latency-rate", "200",
+         "--latency-warmup", "0.2", "--json", str(out), "--markdown", str(md),
+         "--workdir", str(tmp_path / "work")],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert [b["name"] for b in doc["brokers"]] == ["kwire"]
+    assert doc["ratios"] == {}
+    assert doc["meta"]["runs"] == 1 and "confluent-kafka" in doc["meta"]["client"]
+    res = doc["results"]["kwire"]
+    assert set(res) == set(WORKLOADS) | {"startup"}
+    for w in WORKLOADS:
+        if w.startswith("latency"):
+            for f in ("p50_ms", "p95_ms", "p99_ms", "max_ms", "broker_cpu_s", "broker_rss_mb"):
+                assert res[w][f]["median"] is not None and res[w][f]["median"] >= 0, (w, f)
+            continue
+        for f in ("msgs_per_s", "mb_per_s"):
+            s = res[w][f]
+            assert s["median"] > 0 and s["min"] <= s["median"] <= s["max"], (w, f, s)
+            assert len(s["runs"]) == 1
+        assert res[w]["broker_rss_mb"]["median"] > 0
+        assert res[w]["client_cpu_s"]["median"] >= 0
+    assert res["startup"]["startup_s"]["median"] > 0
+    assert res["startup"]["idle_rss_mb"]["median"] > 0
+    text = md.read_text()
+    assert "| workload | figure | kwire |" in text and "produce_1KiB_acksall" in text
+    assert text.strip() in proc.stdout
+
+
+def test_bench_usage_errors_exit_2():
+    proc = subprocess.run([sys.executable, "-m", "kwire", "bench", "--workloads", "nope"],
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "unknown workloads" in proc.stderr
