@@ -6,6 +6,7 @@ The runner (compat/runner.py) starts one worker per client and reads its
 stdout. Protocol lines start with ``@@compat `` followed by one JSON object, so
 anything a library prints is ignored:
 
+* ``{"event": "hello", "client": C, "version": V}`` - the client library loaded;
 * ``{"event": "start", "scenario": S}`` - the scenario's clock starts;
 * ``{"event": "resource", "scenario": S, "kind": "topic"|"group", "name": N}`` -
   announced before it is created, so the runner can remove it if it has to kill
@@ -66,7 +67,19 @@ def load(client: str, bootstrap: str):
 def run(client_name: str, bootstrap: str, run_id: str, scenarios: list[str]) -> None:
     from compat.scenarios import SCENARIOS, Context
 
-    client = load(client_name, bootstrap)
+    try:
+        client = load(client_name, bootstrap)
+    except Skipped as e:
+        for sid in scenarios:
+            emit({"event": "start", "scenario": sid})
+            emit({"event": "end", "scenario": sid, "status": SKIP, "reason": str(e), "seconds": 0.0,
+                  "notes": []})
+        return
+    try:
+        version = client.version()
+    except Exception as e:  # noqa: BLE001 - a version is nice to have, not needed
+        version = f"unknown ({e})"
+    emit({"event": "hello", "client": client_name, "version": version})
     for sid in scenarios:
         emit({"event": "start", "scenario": sid})
         t0 = time.monotonic()

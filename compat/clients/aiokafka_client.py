@@ -18,7 +18,12 @@ _MS = int(OP_TIMEOUT * 1000)
 
 
 def _run(coro, timeout: float = OP_TIMEOUT + 10):
-    return asyncio.run(asyncio.wait_for(coro, timeout))
+    """Run one operation in a fresh event loop; a hang becomes an error naming it."""
+    what = coro.__qualname__.replace(".<locals>", "")
+    try:
+        return asyncio.run(asyncio.wait_for(coro, timeout))
+    except (TimeoutError, asyncio.TimeoutError):
+        raise TimeoutError(f"aiokafka {what} did not finish within {timeout:.0f}s") from None
 
 
 class AIOKafkaClient(Client):

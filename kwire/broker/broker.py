@@ -17,7 +17,7 @@ import time
 
 from kwire.broker.fetch_sessions import FetchSessionCache
 from kwire.cluster.metadata import LocalMetadata, TopicState, topic_name_error
-from kwire.config import BrokerConfig, ConfigError, topic_config, validate_topic_config
+from kwire.config import BrokerConfig, ConfigError, topic_config, validate_topic_configs
 from kwire.log import LogConfig, LogManager, PartitionLog
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.server.purgatory import Purgatory
@@ -55,6 +55,7 @@ class Broker:
         adv = config.advertised_listeners[0]
         self.host, self.port = adv[1], adv[2]
         self.metadata = LocalMetadata(config.log_dirs[0], self.node_id, self.host, self.port)
+        self._replay_dynamic_configs()
         self.logs = LogManager(config.log_dirs, now_ms())
         self.purgatory = Purgatory()
         self.fetch_sessions = FetchSessionCache(config["max.incremental.fetch.session.cache.slots"])
@@ -63,6 +64,16 @@ class Broker:
         from kwire.coordinator.runtime import GroupCoordinator
 
         self.group_coordinator = GroupCoordinator(self)
+
+    def _replay_dynamic_configs(self) -> None:
+        """Apply the dynamic broker configs stored by earlier AlterConfigs (skipping any now invalid)."""
+        for layer, default in ((self.metadata.dynamic_default_broker_configs, True),
+                               (self.metadata.dynamic_broker_configs, False)):
+            for name, value in layer.items():
+                try:
+                    self.config.set_dynamic(name, value, cluster_default=default)
+                except ConfigError as e:
+                    log.warning("ignoring stored dynamic broker config %s=%s: %s", name, value, e)
 
     def set_advertised(self, host: str, port: int) -> None:
         """Called by the server once it knows its port (port 0 binds a free one)."""
@@ -107,15 +118,13 @@ class Broker:
 
     def validate_configs(self, configs: dict[str, str | None]) -> dict[str, str]:
         """Normalized topic config overrides, or KafkaError(INVALID_CONFIG)."""
-        out = {}
         for name, value in configs.items():
             if value is None:
                 raise KafkaError(ErrorCode.INVALID_CONFIG, f"Null value not supported for topic config '{name}'")
-            try:
-                out[name] = validate_topic_config(name, value)
-            except ConfigError as e:
-                raise KafkaError(ErrorCode.INVALID_CONFIG, str(e)) from None
-        return out
+        try:
+            return validate_topic_configs(configs)
+        except ConfigError as e:
+            raise KafkaError(ErrorCode.INVALID_CONFIG, str(e)) from None
 
     def create_topic(self, name: str, num_partitions: int, configs: dict[str, str] | None = None) -> TopicState:
         err = topic_name_error(name)

@@ -3,8 +3,8 @@
 ``LocalMetadata`` is the single-node implementation (the embedded default): this
 broker is the only broker, the controller, and the leader of every partition,
 with replicas = isr = [this broker]. It persists topics (names, topic ids,
-partition counts, leader epochs, per-topic config overrides), the cluster id and
-the next producer id block in ``kwire-metadata.json`` in the first log dir,
+partition counts, leader epochs, per-topic config overrides), dynamic broker
+configs, the cluster id and the next producer id in ``kwire-metadata.json`` in the first log dir,
 written atomically (temp file, fsync, rename), plus Kafka's ``meta.properties``.
 
 Handlers read metadata only through this interface and never open files or
@@ -86,6 +86,10 @@ class LocalMetadata:
         self.by_id: dict[uuid.UUID, TopicState] = {}
         self.cluster_id = ""
         self.next_producer_id = 0
+        # dynamic broker configs (AlterConfigs on the broker resource): this broker's, and
+        # the cluster-wide defaults (resource name "")
+        self.dynamic_broker_configs: dict[str, str] = {}
+        self.dynamic_default_broker_configs: dict[str, str] = {}
         self._load()
 
     # -- reads -------------------------------------------------------------------
@@ -135,6 +139,11 @@ class LocalMetadata:
         self.topics[name].configs = dict(configs)
         self.save()
 
+    def set_dynamic_broker_configs(self, per_broker: dict[str, str], cluster_default: dict[str, str]) -> None:
+        self.dynamic_broker_configs = dict(per_broker)
+        self.dynamic_default_broker_configs = dict(cluster_default)
+        self.save()
+
     def allocate_producer_id(self) -> int:
         pid = self.next_producer_id
         self.next_producer_id += 1
@@ -162,6 +171,8 @@ class LocalMetadata:
             raise RuntimeError(f"{self.path}: unsupported metadata version {doc.get('version')}")
         self.cluster_id = doc["cluster_id"]
         self.next_producer_id = doc.get("next_producer_id", 0)
+        self.dynamic_broker_configs = dict(doc.get("dynamic_broker_configs", {}))
+        self.dynamic_default_broker_configs = dict(doc.get("dynamic_default_broker_configs", {}))
         for td in doc["topics"]:
             t = TopicState(
                 td["name"],
@@ -178,6 +189,8 @@ class LocalMetadata:
             "version": self.VERSION,
             "cluster_id": self.cluster_id,
             "next_producer_id": self.next_producer_id,
+            "dynamic_broker_configs": self.dynamic_broker_configs,
+            "dynamic_default_broker_configs": self.dynamic_default_broker_configs,
             "topics": [
                 {
                     "name": t.name,

@@ -112,6 +112,7 @@ class ConsumerGroupMetadataKey:
 @dataclass
 class ConsumerGroupMetadataValue:
     epoch: int
+    metadata_hash: int = 0  # of the subscribed topics' ids and partition counts at that epoch
     VERSION = 0
 
 
@@ -336,7 +337,7 @@ def _encode_value(v) -> bytes:
             w.int32(m.rebalance_timeout_ms).int32(m.session_timeout_ms)
             w.bytes_(m.subscription).bytes_(m.assignment)
     elif isinstance(v, ConsumerGroupMetadataValue):
-        w.int32(v.epoch)
+        w.int32(v.epoch).int64(v.metadata_hash)
     elif isinstance(v, ConsumerGroupMemberValue):
         w.string(v.instance_id).string(v.rack_id).string(v.client_id).string(v.client_host)
         w.strings(v.subscribed_topic_names).string(v.subscribed_topic_regex)
@@ -398,7 +399,7 @@ def _decode_value(key, data: bytes):
                 r.int32(), r.int32(), r.bytes_() or b"", r.bytes_() or b""))
         v = GroupMetadataValue(protocol_type, generation, protocol, leader, ts, members)
     elif isinstance(key, ConsumerGroupMetadataKey):
-        v = ConsumerGroupMetadataValue(r.int32())
+        v = ConsumerGroupMetadataValue(r.int32(), r.int64())
     elif isinstance(key, ConsumerGroupMemberKey):
         v = ConsumerGroupMemberValue(r.string(), r.string(), r.string() or "", r.string() or "",
                                      r.strings(), r.string(), r.string(), r.int32())

@@ -62,14 +62,18 @@ def produce(bootstrap: str, topic: str, n: int, partitions: int, tag: str = "v")
 class Member:
     def __init__(self, kind: str, bootstrap: str, topic: str, group: str, *, assignor: str = "range",
                  instance_id: str | None = None, session_ms: int = 6000, heartbeat_ms: int = 500,
-                 client_id: str | None = None) -> None:
+                 client_id: str | None = None, group_protocol: str = "classic",
+                 topics: list[str] | None = None) -> None:
         self.kind = kind
         self.bootstrap, self.topic, self.group = bootstrap, topic, group
         self.assignor, self.instance_id = assignor, instance_id
         self.session_ms, self.heartbeat_ms = session_ms, heartbeat_ms
         self.client_id = client_id or f"{kind}-member"
+        self.group_protocol = group_protocol  # "consumer" (KIP-848): confluent only
+        self.subscription = topics or [topic]
         self.records: list[tuple[int, int, bytes]] = []  # (partition, offset, value)
         self.assigned: set[int] = set()
+        self.assigned_tps: set[tuple[str, int]] = set()  # confluent only
         self.started = time.monotonic()
         self.first_record_s: float | None = None
         self.errors: list[BaseException] = []
@@ -182,18 +186,24 @@ class Member:
 
         conf = {"bootstrap.servers": self.bootstrap, "group.id": self.group, "client.id": self.client_id,
                 "auto.offset.reset": "earliest", "enable.auto.commit": False,
-                "session.timeout.ms": self.session_ms, "heartbeat.interval.ms": self.heartbeat_ms,
-                "partition.assignment.strategy": self.assignor, "topic.metadata.refresh.interval.ms": 1000}
+                "topic.metadata.refresh.interval.ms": 1000}
+        if self.group_protocol == "consumer":  # the broker assigns and sets the timeouts
+            conf["group.protocol"] = "consumer"
+        else:
+            conf.update({"session.timeout.ms": self.session_ms, "heartbeat.interval.ms": self.heartbeat_ms,
+                         "partition.assignment.strategy": self.assignor})
         if self.instance_id:
             conf["group.instance.id"] = self.instance_id
         c = Consumer(conf)
-        c.subscribe([self.topic])
+        c.subscribe(self.subscription)
         try:
             while not self._stop.is_set():
                 m = c.poll(0.1)
                 if m is not None and m.error() is None:
                     self._got(m.partition(), m.offset(), m.value())
-                self.assigned = {tp.partition for tp in c.assignment()}
+                assignment = c.assignment()
+                self.assigned = {tp.partition for tp in assignment}
+                self.assigned_tps = {(tp.topic, tp.partition) for tp in assignment}
                 for what, arg, done, out in self._take_commands():
                     try:
                         if what == "commit":
@@ -253,6 +263,17 @@ class Member:
         finally:
             await c.stop()
 
+
+KILLABLE_CONFLUENT_848 = r"""
+import sys
+from confluent_kafka import Consumer
+bootstrap, topic, group = sys.argv[1], sys.argv[2], sys.argv[3]
+c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "group.protocol": "consumer",
+              "auto.offset.reset": "earliest", "enable.auto.commit": False})
+c.subscribe([topic])
+while True:
+    c.poll(0.1)
+"""
 
 KILLABLE_CONSUMER = r"""
 import sys, time

@@ -1,0 +1,195 @@
+"""Run worker processes with a time limit per scenario and turn their reports into Results.
+
+A ``Job`` is one client: the scenarios to run and how to start a worker for a
+list of scenarios (``python -m compat.worker ...``, ``java ... Compat ...``,
+the PySpark driver). Workers speak the line protocol in compat/worker.py.
+
+Time bounds. Each scenario has a limit (its ``Scenario.timeout`` times the
+factor given on the command line), counted from the worker's ``start`` line;
+a worker also gets ``STARTUP_S`` to print its first line and between two
+scenarios. When a limit passes, the whole worker process group is killed, the
+scenario is a FAIL ("timed out after N s"), the topics and groups it announced
+are deleted by the janitor, and a fresh worker carries on with the scenarios
+that are left. A worker that dies in the middle of a scenario is handled the
+same way, with its exit code and the tail of its stderr as the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from compat.matrix import FAIL, SCENARIO_BY_ID, Result
+
+PREFIX = "@@compat "
+STARTUP_S = 60.0
+
+
+@dataclass
+class Job:
+    client: str
+    scenarios: list[str]
+    argv: Callable[[list[str]], list[str]]      # worker command for these scenarios
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+    info: dict = field(default_factory=dict)    # filled from the worker's "hello"
+
+
+class Janitor:
+    """Deletes what a killed worker announced, and finds what a run left behind.
+
+    Uses whichever admin client is installed (confluent-kafka, else kafka-python);
+    with neither, it only reports.
+    """
+
+    def __init__(self, bootstrap: str) -> None:
+        self.bootstrap = bootstrap
+
+    def delete(self, topics: list[str], groups: list[str]) -> str | None:
+        try:
+            from compat.clients.confluent import ConfluentClient as Admin
+        except ImportError:  # pragma: no cover - the test extra installs both
+            from compat.clients.kafka_python import KafkaPythonClient as Admin
+        admin = Admin(self.bootstrap)
+        problems = []
+        for g in groups:
+            try:
+                admin.delete_group(g)
+            except Exception as e:  # noqa: BLE001 - reported
+                problems.append(f"group {g}: {e}")
+        if topics:
+            try:
+                admin.delete_topics(topics)
+            except Exception as e:  # noqa: BLE001
+                problems.append(f"topics: {e}")
+        return "; ".join(problems) or None
+
+    def leftover_topics(self, prefix: str) -> list[str] | None:
+        try:
+            from confluent_kafka.admin import AdminClient
+
+            md = AdminClient({"bootstrap.servers": self.bootstrap}).list_topics(timeout=15)
+            return sorted(t for t in md.topics if t.startswith(prefix))
+        except Exception:  # noqa: BLE001 - best effort; None means "could not tell"
+            return None
+
+
+def _tail(path: Path, n: int = 600) -> str:
+    try:
+        text = path.read_text(errors="replace")
+    except FileNotFoundError:
+        return ""
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("%")]
+    return " | ".join(lines[-6:])[-n:]
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def run_job(job: Job, *, timeout_factor: float, janitor: Janitor, log_dir: Path,
+            on_result: Callable[[Result], None]) -> list[Result]:
+    remaining = list(job.scenarios)
+    results: list[Result] = []
+    attempt = 0
+
+    def finish(r: Result) -> None:
+        results.append(r)
+        if r.scenario in remaining:
+            remaining.remove(r.scenario)
+        on_result(r)
+
+    while remaining:
+        attempt += 1
+        err_path = log_dir / f"{job.client}.{attempt}.stderr"
+        err = open(err_path, "wb")
+        proc = subprocess.Popen(job.argv(list(remaining)), stdout=subprocess.PIPE, stderr=err,
+                                stdin=subprocess.DEVNULL, env=job.env, cwd=job.cwd,
+                                start_new_session=True)
+        err.close()
+        events: queue.Queue = queue.Queue()
+
+        def read(stream=proc.stdout) -> None:
+            for raw in stream:
+                line = raw.decode("utf-8", "replace")
+                if line.startswith(PREFIX):
+                    try:
+                        events.put(json.loads(line[len(PREFIX):]))
+                    except ValueError:
+                        pass
+            events.put(None)
+
+        threading.Thread(target=read, daemon=True).start()
+        current: str | None = None
+        started = time.monotonic()
+        deadline = started + STARTUP_S
+        resources: list[tuple[str, str]] = []
+        progressed = False
+        while True:
+            try:
+                ev = events.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                _kill(proc)
+                if current is None:
+                    reason = (f"worker printed nothing for {STARTUP_S:.0f}s "
+                              f"(stderr: {_tail(err_path)})")
+                    for sid in list(remaining):
+                        finish(Result(job.client, sid, FAIL, reason))
+                    break
+                limit = deadline - started
+                r = Result(job.client, current, FAIL, f"timed out after {limit:.0f}s",
+                           round(time.monotonic() - started, 3))
+                problem = janitor.delete([n for k, n in resources if k == "topic"],
+                                         [n for k, n in resources if k == "group"])
+                if problem:
+                    r.notes.append(f"cleanup after kill: {problem}")
+                finish(r)
+                break
+            if ev is None:  # the worker's stdout closed: it exited
+                rc = proc.wait()
+                if current is not None:
+                    r = Result(job.client, current, FAIL,
+                               f"worker exited {rc} during the scenario (stderr: {_tail(err_path)})",
+                               round(time.monotonic() - started, 3))
+                    janitor.delete([n for k, n in resources if k == "topic"],
+                                   [n for k, n in resources if k == "group"])
+                    finish(r)
+                elif remaining and not progressed:
+                    for sid in list(remaining):
+                        finish(Result(job.client, sid, FAIL,
+                                      f"worker exited {rc} before running it (stderr: {_tail(err_path)})"))
+                break
+            kind = ev.get("event")
+            if kind == "hello":
+                job.info.update({k: v for k, v in ev.items() if k != "event"})
+                deadline = time.monotonic() + STARTUP_S
+            elif kind == "start":
+                current, resources = ev["scenario"], []
+                started = time.monotonic()
+                deadline = started + SCENARIO_BY_ID[current].timeout * timeout_factor
+            elif kind == "resource":
+                resources.append((ev["kind"], ev["name"]))
+            elif kind == "end":
+                progressed = True
+                finish(Result(job.client, ev["scenario"], ev["status"], ev.get("reason", ""),
+                              float(ev.get("seconds", 0.0)), list(ev.get("notes") or [])))
+                current = None
+                deadline = time.monotonic() + STARTUP_S
+        _kill(proc)
+    return results

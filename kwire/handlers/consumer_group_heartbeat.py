@@ -1,0 +1,32 @@
+"""ConsumerGroupHeartbeat (key 68), v0-1: the KIP-848 consumer group protocol.
+
+Join (epoch 0), heartbeat, leave (epoch -1; -2 for a static member's temporary
+leave) with server-side assignment (``uniform``, the default, and ``range``),
+member epochs and incremental revocation/assignment; see
+``kwire.coordinator.consumer_ops``. v0 lets the server pick the member id when
+a joining member sends none; v1 (KIP-1082) has clients pick it, and adds
+``subscribed_topic_regex``. Errors carry Kafka's messages. Not implemented:
+classic members in consumer groups and protocol migration, rack-aware
+assignment.
+"""
+
+from __future__ import annotations
+
+from kwire.coordinator.base import CoordinatorError
+from kwire.coordinator.runtime import op_context
+from kwire.protocol.generated.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
+
+API_KEY = 68
+MIN_VERSION = 0
+MAX_VERSION = 1
+
+
+def handle(ctx, req) -> ConsumerGroupHeartbeatResponse:
+    gc = ctx.broker.group_coordinator
+    opctx = op_context(ctx)
+    try:
+        return gc.run(req.group_id, lambda shard, now: shard.consumer_group_heartbeat(opctx, req, now))
+    except CoordinatorError as e:
+        return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=e.code,
+                                              error_message=e.message or None, member_id=None,
+                                              member_epoch=-1, heartbeat_interval_ms=0, assignment=None)
