@@ -27,8 +27,8 @@ the broker, then ``ConfigurationControlManager`` on the controller):
 
 kwire differs from Kafka in one way: it does not store broker config names it
 does not know (Kafka keeps them as custom configs); they answer
-INVALID_REQUEST. Dynamic broker configs are persisted only if the cluster
-metadata offers ``set_dynamic_broker_configs`` (see ``persist_broker_configs``).
+INVALID_REQUEST. Dynamic broker configs are persisted in the cluster metadata
+and replayed when the broker starts (see ``persist_broker_configs``).
 
 v2 is the first flexible version; v1 only changed throttling behaviour.
 The helpers here are shared with ``incremental_alter_configs``.
@@ -140,18 +140,10 @@ def alter_broker_dynamic(broker, ops, cluster_default: bool, validate_only: bool
 
 
 def persist_broker_configs(broker) -> None:
-    """Hand the dynamic broker layers to the cluster metadata for storage, when it can.
-
-    kwire.cluster.metadata does not store dynamic broker configs yet; until it
-    does, they last until the broker restarts.
-    """
+    """Hand the dynamic broker layers to the cluster metadata, which stores them;
+    the broker replays them at start-up."""
     cfg = broker.config
-    store = getattr(broker.metadata, "set_dynamic_broker_configs", None)
-    if store is None:
-        log.warning("dynamic broker configs are not persisted by this metadata store; "
-                    "they will be lost on restart")
-        return
-    store(cfg.dynamic, cfg.dynamic_default)
+    broker.metadata.set_dynamic_broker_configs(cfg.dynamic, cfg.dynamic_default)
 
 
 # -- AlterConfigs ----------------------------------------------------------------------

@@ -299,8 +299,6 @@ def test_alter_configs_persist_across_restart(make_broker, tmp_path, topic_name)
     assert configs["cleanup.policy"].value == "delete,compact"
     assert configs["max.message.bytes"].value == "2000000"
     assert configs["flush.messages"].value == "5"
-    if not hasattr(b2.server.broker.metadata, "set_dynamic_broker_configs"):
-        pytest.skip("the cluster metadata does not persist dynamic broker configs yet")
     d = describe_broker_configs(cadmin)["log.cleaner.delete.retention.ms"]
     assert (d.value, d.source) == ("3600000", ConfigSource.DYNAMIC_BROKER_CONFIG.value)
 
