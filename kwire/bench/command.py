@@ -207,6 +207,10 @@ def main(argv: list[str]) -> int:
         print("kwire bench: --runs, --messages, --small-messages, --partitions must be >= 1",
               file=sys.stderr)
         return 2
+    if not 0 <= args.latency_warmup < args.latency_seconds or args.latency_rate < 1:
+        print("kwire bench: need 0 <= --latency-warmup < --latency-seconds and --latency-rate >= 1",
+              file=sys.stderr)
+        return 2
     return run(args)
 
 

@@ -115,9 +115,15 @@ class ClassicOps:
             rebalance_timeout = req.session_timeout_ms
         unknown = req.member_id == ""
         existing = self.shard.groups.get(req.group_id)
+        converted: list = []
         if existing is not None and not isinstance(existing, ClassicGroup):
-            # A consumer (KIP-848) group: kwire does not migrate members between protocols.
-            return Result(join_error(E.INCONSISTENT_GROUP_PROTOCOL, req.member_id))
+            if not existing.is_empty():
+                # A consumer (KIP-848) group with members: kwire does not mix protocols in a group.
+                return Result(join_error(E.INCONSISTENT_GROUP_PROTOCOL, req.member_id))
+            # An Empty consumer group becomes a classic one (its offsets stay).
+            converted = self.shard.consumer.tombstones(existing)
+            del self.shard.groups[req.group_id]
+            existing = None
         group = existing
         created = False
         if group is None:
@@ -133,8 +139,10 @@ class ClassicOps:
             result = self._join_new_member(ctx, req, group, rebalance_timeout, now)
         else:
             result = self._join_existing_member(ctx, req, group, rebalance_timeout, now)
-        if created and not group.members and not group.pending_members:
+        if created and not group.members and not group.pending_members and not converted:
             del self.shard.groups[req.group_id]  # a join that failed leaves no trace
+        if converted:
+            result.records[:0] = converted
         return result
 
     def _join_new_member(self, ctx, req, group: ClassicGroup, rebalance_timeout: int, now: int) -> Result:
@@ -157,7 +165,8 @@ class ClassicOps:
             return Result(join_error(E.MEMBER_ID_REQUIRED, new_id))
         return self._add_member_and_rebalance(ctx, req, group, new_id, rebalance_timeout, now)
 
-    def _join_existing_member(self, ctx, req, group: ClassicGroup, rebalance_timeout: int, now: int) -> Result:
+    def _join_existing_member(self, ctx, req, group: ClassicGroup, rebalance_timeout: int,
+                              now: int) -> Result:
         member_id, instance_id = req.member_id, req.group_instance_id
         if group.is_in(DEAD):
             return Result(join_error(E.COORDINATOR_NOT_AVAILABLE, member_id))
@@ -426,7 +435,8 @@ class ClassicOps:
         def failed(code: E):
             if self._alive(group) and group.is_in(COMPLETING_REBALANCE) and group.generation_id == generation:
                 self._reset_and_propagate_assignment_error(group, code)
-                self.maybe_prepare_rebalance_or_complete_join(group, f"could not store the assignment: {code.name}")
+                self.maybe_prepare_rebalance_or_complete_join(
+                    group, f"could not store the assignment: {code.name}")
             return waiter.response if waiter.done else sync_error(code)
 
         return Result(waiter, [record], failed)

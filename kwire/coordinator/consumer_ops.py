@@ -30,8 +30,9 @@ member with that instance id takes it over without a rebalance.
 
 Not implemented: classic members in consumer groups and online migration
 between protocols (KIP-848's upgrade path): a JoinGroup to a consumer group
-answers INCONSISTENT_GROUP_PROTOCOL, and a heartbeat to a non-empty classic
-group GROUP_ID_NOT_FOUND (an Empty classic group is converted). Rack-aware
+with members answers INCONSISTENT_GROUP_PROTOCOL, and a heartbeat to a classic
+group with members GROUP_ID_NOT_FOUND. Empty groups are converted either way
+(the old group's records get tombstones; committed offsets stay). Rack-aware
 assignment. Regular expressions are Python's ``re`` (Kafka uses RE2/J), matched
 against the whole topic name.
 """
@@ -183,7 +184,8 @@ class ConsumerOps:
             error_code=0, error_message=None, member_id=member_id, member_epoch=nxt.member_epoch,
             heartbeat_interval_ms=self.config.group_consumer_heartbeat_interval_ms,
             assignment=Assignment(topic_partitions=[
-                TopicPartitions(topic_id=_uuid(t), partitions=sorted(ps)) for t, ps in sorted(nxt.assigned.items())
+                TopicPartitions(topic_id=_uuid(t), partitions=sorted(ps))
+                for t, ps in sorted(nxt.assigned.items())
             ]) if send else None)
         return Result(response, records)
 
@@ -215,7 +217,8 @@ class ConsumerOps:
             invalid(f"MemberEpoch {epoch} is invalid.")
         if ctx.api_version >= 1 and req.subscribed_topic_regex:
             compile_regex(req.subscribed_topic_regex)
-        if req.server_assignor is not None and req.server_assignor not in self.config.group_consumer_assignors:
+        supported = self.config.group_consumer_assignors
+        if req.server_assignor is not None and req.server_assignor not in supported:
             raise CoordinatorError(E.UNSUPPORTED_ASSIGNOR,
                                    f"ServerAssignor {req.server_assignor} is not supported. Supported "
                                    f"assignors: {', '.join(self.config.group_consumer_assignors)}.")
@@ -238,7 +241,8 @@ class ConsumerOps:
                 if old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH:
                     raise CoordinatorError(E.UNRELEASED_INSTANCE_ID,
                                            f"Static member {member_id} with instance id {instance_id} cannot "
-                                           f"join the group because the instance id is owned by member {old_id}.")
+                                           f"join the group because the instance id is owned by member "
+                                           f"{old_id}.")
                 # Take over the old member: same subscription, target and partitions.
                 new = old.copy()
                 new.member_id = member_id
@@ -318,8 +322,8 @@ class ConsumerOps:
         for mid in sorted(members):
             new = {t: ps for t, ps in target.get(mid, {}).items() if ps}
             if new != group.target.get(mid) or mid not in group.target:
-                records.append(CoordinatorRecord(TargetAssignmentMemberKey(group.group_id, mid),
-                                                 TargetAssignmentMemberValue({t: sorted(p) for t, p in new.items()})))
+                value = TargetAssignmentMemberValue({t: sorted(p) for t, p in new.items()})
+                records.append(CoordinatorRecord(TargetAssignmentMemberKey(group.group_id, mid), value))
         records.append(CoordinatorRecord(TargetAssignmentMetadataKey(group.group_id),
                                          TargetAssignmentMetadataValue(epoch)))
         log.info("group %s: target assignment at epoch %d with %s (%d members)", group.group_id, epoch,
@@ -350,7 +354,8 @@ class ConsumerOps:
                 revoke[tid] = cur - tgt
         if revoke:
             nxt.state = UNREVOKED_PARTITIONS
-            nxt.assigned = {t: ps - revoke.get(t, set()) for t, ps in m.assigned.items() if ps - revoke.get(t, set())}
+            kept = {t: ps - revoke.get(t, set()) for t, ps in m.assigned.items()}
+            nxt.assigned = {t: ps for t, ps in kept.items() if ps}
             nxt.pending_revocation = revoke
             return nxt
         if m.member_epoch != target_epoch:
@@ -451,13 +456,15 @@ class ConsumerOps:
         members = [DescribedMember(
             member_id=m.member_id, instance_id=m.instance_id, rack_id=m.rack_id, member_epoch=m.member_epoch,
             client_id=m.client_id, client_host=m.client_host,
-            subscribed_topic_names=list(m.subscribed_topic_names), subscribed_topic_regex=m.subscribed_topic_regex,
+            subscribed_topic_names=list(m.subscribed_topic_names),
+            subscribed_topic_regex=m.subscribed_topic_regex,
             assignment=self._describe_assignment(m.assigned),
             target_assignment=self._describe_assignment(group.target.get(m.member_id, {})),
             member_type=CONSUMER_MEMBER_TYPE) for m in group.members.values()]
+        assignor = assignor_for(group.members, self.config.group_consumer_assignors[0])
         return DescribedGroup(error_code=0, group_id=group_id, group_state=group.state,
                               group_epoch=group.group_epoch, assignment_epoch=group.assignment_epoch,
-                              assignor_name=assignor_for(group.members, self.config.group_consumer_assignors[0]),
+                              assignor_name=assignor,
                               members=members)
 
     def _describe_assignment(self, tps) -> DescribeAssignment:

@@ -142,7 +142,8 @@ class OffsetManager:
                 errors[(topic, p)] = E.NONE
                 if p in stored.get(topic, {}):
                     records.append(CoordinatorRecord(OffsetCommitKey(group_id, topic, p), None))
-        return Result(errors, records, lambda code: {k: code if v == E.NONE else v for k, v in errors.items()})
+        return Result(errors, records,
+                      lambda code: {k: code if v == E.NONE else v for k, v in errors.items()})
 
     def delete_all_records(self, group_id: str) -> list:
         return [CoordinatorRecord(OffsetCommitKey(group_id, t, p), None)

@@ -69,8 +69,8 @@ class CoordinatorConfig:
             elif f == "group_consumer_assignors":
                 value = get("group.consumer.assignors", None)
                 names = [a.split(".")[-1].lower().replace("assignor", "") for a in value] if value else None
-                out[f] = [n for n in names if n in ("uniform", "range")] if names else d.group_consumer_assignors
-                out[f] = out[f] or d.group_consumer_assignors
+                known = [n for n in names or () if n in ("uniform", "range")]
+                out[f] = known or d.group_consumer_assignors
             else:
                 out[f] = get(f.replace("_", "."), getattr(d, f))
         return cls(**out)
@@ -182,7 +182,8 @@ class GroupCoordinatorShard:
             errors[gid] = E.NONE
             records += self.offsets.delete_all_records(gid)
             records += self._group_tombstones(group)
-        return Result(errors, records, lambda code: {g: code if v == E.NONE else v for g, v in errors.items()})
+        return Result(errors, records,
+                      lambda code: {g: code if v == E.NONE else v for g, v in errors.items()})
 
     def _group_tombstones(self, group) -> list:
         if isinstance(group, ClassicGroup):

@@ -53,7 +53,8 @@ def _find(broker, key_type: int, key: str) -> Coordinator:
     except CoordinatorError as e:
         return _error(key, e.code, e.message or e.code.name)
     pstate = broker.metadata.partition(GROUP_METADATA_TOPIC, gc.partition_for(key))
-    node = next((b for b in broker.metadata.brokers if pstate is not None and b.node_id == pstate.leader), None)
+    leader = pstate.leader if pstate is not None else None
+    node = next((b for b in broker.metadata.brokers if b.node_id == leader), None)
     if node is None:
         return _error(key, ErrorCode.COORDINATOR_NOT_AVAILABLE, "the coordinator partition has no leader")
     return Coordinator(key=key, node_id=node.node_id, host=node.host, port=node.port, error_code=0,

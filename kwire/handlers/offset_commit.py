@@ -68,7 +68,8 @@ def handle(ctx, req) -> OffsetCommitResponse:
         for p in t.partitions:
             code = early.get((i, p.partition_index))
             if code is None:
-                code = group_error if group_error is not None else errors.get((names[i], p.partition_index), 0)
+                code = group_error if group_error is not None \
+                    else errors.get((names[i], p.partition_index), 0)
             parts.append(OffsetCommitResponsePartition(partition_index=p.partition_index, error_code=code))
         topics.append(OffsetCommitResponseTopic(name=t.name if not by_id else (names[i] or ""),
                                                 topic_id=t.topic_id, partitions=parts))

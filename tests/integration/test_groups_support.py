@@ -253,10 +253,10 @@ class Member:
                             else:
                                 await c.commit()
                         elif what == "committed":
-                            res = {}
-                            for p in arg:
-                                res[p] = await c.committed(TopicPartition(self.topic, p))
-                            out.append(res)
+                            # committed() returns offsets only; the coordinator call keeps metadata
+                            tps = {TopicPartition(self.topic, p) for p in arg}
+                            got = await c._coordinator.fetch_committed_offsets(tps)
+                            out.append({tp.partition: got.get(tp) for tp in tps})
                     except BaseException as e:
                         out.append(e)
                     done.set()

@@ -265,3 +265,22 @@ def test_offset_commit_checks_member_epoch():
         h.shard.fetch_offsets("cg", [("t", [0])], a.member_id, a.epoch + 1)
     assert e.value.code == E.STALE_MEMBER_EPOCH
     assert h.shard.fetch_offsets("cg", [("t", [0])], a.member_id, a.epoch)[0][1][0].offset == 5
+
+
+def test_empty_groups_convert_between_protocols():
+    h = Harness(topics=FakeTopics(t=2))
+    a = Client(h, group="x").poll()
+    r = h.join("x")
+    assert r.error_code == E.INCONSISTENT_GROUP_PROTOCOL  # consumer group with a member
+    a.leave()
+    p = h.join_new("x")  # Empty consumer group -> classic
+    h.advance(0)
+    assert p.done and p.response.error_code == 0
+    assert h.shard.groups["x"].type == "classic"
+    mid = p.response.member_id
+    h.sync("x", mid, p.response.generation_id, {mid: b""})  # the generation is written at sync
+    assert h.reload().groups["x"].type == "classic"
+    h.leave("x", (p.response.member_id, None))
+    Client(h, group="x").poll()  # Empty classic group -> consumer
+    assert h.shard.groups["x"].type == "consumer"
+    assert h.reload().groups["x"].type == "consumer"

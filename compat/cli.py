@@ -1,0 +1,192 @@
+"""``python -m compat``: run the client x scenario matrix and report it.
+
+    python -m compat                          # start a kwire broker, run everything, stop it
+    python -m compat --bootstrap HOST:PORT    # any Kafka-protocol broker (kwire, Kafka, ...)
+    python -m compat --out DIR                # also write DIR/compat.md and DIR/compat.json
+    python -m compat --clients java,kcat --scenarios 'spark-*,roundtrip'
+    python -m compat --list                   # the scenarios and which clients run them
+
+Exit status: 0 when no cell FAILed (SKIP and N/A do not fail a run), 1 when one
+did or the run left topics behind, 2 when the run could not start (bad
+arguments, the broker did not come up, the Java sources did not compile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from pathlib import Path
+
+from compat import javarun, report
+from compat.matrix import CLIENTS, NA, PYTHON_DRIVEN, SCENARIOS, SKIP, Result, applicable
+from compat.runner import Janitor, Job, run_job
+
+
+def _pick(value: str | None, universe: list[str], what: str) -> list[str]:
+    if not value:
+        return list(universe)
+    chosen: list[str] = []
+    for pat in (p.strip() for p in value.split(",") if p.strip()):
+        hits = [x for x in universe if fnmatch.fnmatchcase(x, pat)]
+        if not hits:
+            raise SystemExit(f"compat: no {what} matches {pat!r} (known: {', '.join(universe)})")
+        chosen += [h for h in hits if h not in chosen]
+    return [x for x in universe if x in chosen]
+
+
+def _python_job(client: str, scenarios: list[str], bootstrap: str, run_id: str) -> Job:
+    here = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return Job(client, scenarios,
+               lambda ss: [sys.executable, "-m", "compat.worker", "--client", client,
+                           "--bootstrap", bootstrap, "--run-id", run_id, *ss],
+               env=env)
+
+
+def _java_job(scenarios: list[str], bootstrap: str, run_id: str, jars: str | None) -> Job | str:
+    try:
+        cp = javarun.classpath(jars)
+        classes = javarun.compile_classes(cp)
+    except javarun.JavaUnavailable as e:
+        return str(e)
+    return Job("java", scenarios, lambda ss: javarun.java_argv(classes, cp, bootstrap, run_id, ss))
+
+
+def _pyspark_job(scenarios: list[str], bootstrap: str, run_id: str, work: Path) -> Job | str:
+    from compat.spark import prerequisites
+
+    jars, missing = prerequisites()
+    if missing:
+        return missing
+    here = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return Job("pyspark", scenarios,
+               lambda ss: [sys.executable, "-m", "compat.spark.pyspark_job", "--bootstrap", bootstrap,
+                           "--run-id", run_id, "--jars", os.pathsep.join(jars),
+                           "--work-dir", str(work / "pyspark"), *ss],
+               env=env)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m compat", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="\n\n".join(__doc__.split("\n\n")[1:]))
+    ap.add_argument("--bootstrap", metavar="HOST:PORT",
+                    help="broker to test; without it a kwire broker is started for the run")
+    ap.add_argument("--out", metavar="DIR", help="write compat.md and compat.json (and logs) here")
+    ap.add_argument("--clients", help=f"comma list or globs of: {', '.join(CLIENTS)}")
+    ap.add_argument("--scenarios", help="comma list or globs of scenario ids (see --list)")
+    ap.add_argument("--timeout-factor", type=float, default=1.0,
+                    help="multiply every scenario's time limit (default 1.0)")
+    ap.add_argument("--jobs", type=int, default=1, help="clients run in parallel (default 1)")
+    ap.add_argument("--java-jars", metavar="DIR", help="directory with kafka-clients-4.3.0.jar")
+    ap.add_argument("--broker-override", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra --override for the kwire broker compat starts (repeatable)")
+    ap.add_argument("--run-id", help="prefix for topic and group names (default: random)")
+    ap.add_argument("--list", action="store_true", help="list scenarios and exit")
+    args = ap.parse_args(argv)
+
+    if args.list:
+        for s in SCENARIOS:
+            print(f"{s.id:34} {', '.join(s.clients):50} {s.title}")
+        return 0
+    clients = _pick(args.clients, list(CLIENTS), "client")
+    scenario_ids = _pick(args.scenarios, [s.id for s in SCENARIOS], "scenario")
+    run_id = args.run_id or os.urandom(3).hex()
+    started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    t0 = time.monotonic()
+
+    out_dir = Path(args.out).resolve() if args.out else None
+    work = Path(tempfile.mkdtemp(prefix=f"kwire-compat-{run_id}-"))
+    log_dir = (out_dir / "logs") if out_dir else (work / "logs")
+    log_dir.mkdir(parents=True, exist_ok=True)
+
+    broker = None
+    target: dict = {}
+    if args.bootstrap:
+        bootstrap = args.bootstrap
+        target = {"bootstrap": bootstrap, "started_by_compat": False}
+    else:
+        from compat.broker import BrokerError, KwireBroker
+
+        overrides = {}
+        for item in args.broker_override:
+            if "=" not in item:
+                ap.error(f"--broker-override needs KEY=VALUE, got {item!r}")
+            k, v = item.split("=", 1)
+            overrides[k] = v
+        broker = KwireBroker(work / "kwire-data", log_dir / "kwire-broker.log", overrides)
+        try:
+            bootstrap = broker.start()
+        except BrokerError as e:
+            print(f"compat: {e}", file=sys.stderr)
+            return 2
+        target = {"bootstrap": bootstrap, "started_by_compat": True,
+                  "broker_log": str(log_dir / "kwire-broker.log"), "broker_overrides": overrides}
+        print(f"compat: kwire broker started on {bootstrap} (log {log_dir / 'kwire-broker.log'})",
+              file=sys.stderr)
+
+    results: list[Result] = []
+    lock = threading.Lock()
+
+    def record(r: Result) -> None:
+        with lock:
+            results.append(r)
+            print(f"compat: {r.status:4} {r.client:15} {r.scenario:34} {r.seconds:6.1f}s"
+                  + (f"  {r.reason[:160]}" if r.reason else ""), file=sys.stderr, flush=True)
+
+    jobs: list[Job] = []
+    try:
+        for client in clients:
+            todo = []
+            for sid in scenario_ids:
+                why = applicable(client, sid)
+                if why is None:
+                    todo.append(sid)
+                else:
+                    results.append(Result(client, sid, NA, why))
+            if not todo:
+                continue
+            if client in PYTHON_DRIVEN:
+                job: Job | str = _python_job(client, todo, bootstrap, run_id)
+            elif client == "java":
+                job = _java_job(todo, bootstrap, run_id, args.java_jars)
+            else:
+                job = _pyspark_job(todo, bootstrap, run_id, work)
+            if isinstance(job, str):  # a prerequisite is missing: every cell is SKIP, reason printed
+                for sid in todo:
+                    record(Result(client, sid, SKIP, job))
+            else:
+                jobs.append(job)
+
+        janitor = Janitor(bootstrap)
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            list(pool.map(lambda j: run_job(j, timeout_factor=args.timeout_factor, janitor=janitor,
+                                            log_dir=log_dir, on_result=record), jobs))
+        leftovers = janitor.leftover_topics(f"compat-{run_id}-")
+    except RuntimeError as e:  # javac failed: compat's own bug
+        print(f"compat: {e}", file=sys.stderr)
+        return 2
+    finally:
+        if broker is not None:
+            rc = broker.stop()
+            target["broker_exit_code"] = rc
+            target["broker_errors"] = len(broker.error_lines())
+
+    run = report.Run(run_id=run_id, target=target, clients=clients, scenarios=scenario_ids,
+                     results=results, started_at=started_at, seconds=time.monotonic() - t0,
+                     client_info={j.client: j.info for j in jobs}, leftovers=leftovers)
+    print(report.terminal(run))
+    if out_dir:
+        md, js = report.write(run, out_dir)
+        print(f"\nwrote {md} and {js}")
+    return 1 if run.failed() else 0

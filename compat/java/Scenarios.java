@@ -1,0 +1,372 @@
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * The generic scenarios with the Java client: the same records and the same checks as
+ * compat/scenarios.py (keep the two in step).
+ */
+final class Scenarios {
+    static final String[] CODECS = {"gzip", "snappy", "lz4", "zstd"};
+
+    static void register(BiConsumer<String, Compat.Scenario> reg) {
+        reg.accept("metadata", Scenarios::metadata);
+        reg.accept("roundtrip", Scenarios::roundtrip);
+        for (String codec : CODECS) {
+            reg.accept("compression-" + codec, (ops, ctx) -> compression(ops, ctx, codec));
+        }
+        for (String acks : new String[] {"0", "1", "all"}) {
+            reg.accept("acks-" + acks, (ops, ctx) -> acks(ops, ctx, acks));
+        }
+        reg.accept("offsets-earliest-latest", Scenarios::offsetsEarliestLatest);
+        reg.accept("offsets-by-timestamp", Scenarios::offsetsByTimestamp);
+        reg.accept("seek-mid-batch", Scenarios::seekMidBatch);
+        reg.accept("group-commit-resume", Scenarios::groupCommitResume);
+        reg.accept("admin-describe-configs", Scenarios::describeConfigs);
+        reg.accept("admin-delete-records", Scenarios::deleteRecords);
+        reg.accept("admin-create-partitions", Scenarios::createPartitions);
+        reg.accept("message-too-large", Scenarios::messageTooLarge);
+    }
+
+    static void check(boolean cond, String msg) {
+        Compat.check(cond, msg);
+    }
+
+    // -- records (as make_msgs in compat/scenarios.py) -------------------------------------
+    static List<Ops.Msg> makeMsgs(int n, String tag, Integer partitions, int pad, boolean variedHeaders) {
+        long base = System.currentTimeMillis() - 3_600_000L;
+        List<Ops.Msg> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            byte[] key = i == 3 ? null : Ops.b("key-" + (i % 7));
+            StringBuilder v = new StringBuilder(tag + "-" + i);
+            for (int j = 0; j < pad / 8; j++) {
+                v.append("-payload");
+            }
+            byte[] value = Ops.b(v.toString());
+            List<Header> hs = new ArrayList<>();
+            hs.add(Ops.h("tag", Ops.b(tag)));
+            if (variedHeaders && i % 3 == 1) {
+                hs.add(Ops.h("dup", Ops.b("a")));
+                hs.add(Ops.h("dup", Ops.b("b")));
+                hs.add(Ops.h("empty", new byte[0]));
+            }
+            if (variedHeaders && i % 5 == 2) {
+                hs.add(Ops.h("bin\u00e9", new byte[] {0, (byte) 255, 10, 13, 9}));
+            }
+            if (i % 4 == 0) {
+                byte[] extra = {0, 10, 13, 9, (byte) 255};
+                byte[] nv = Arrays.copyOf(value, value.length + extra.length);
+                System.arraycopy(extra, 0, nv, value.length, extra.length);
+                value = nv;
+            }
+            if (i == 5) {
+                value = null;
+            }
+            out.add(new Ops.Msg(key, value, hs, base + 7L * i, partitions == null ? null : i % partitions));
+        }
+        return out;
+    }
+
+    static void checkDeliveries(List<Ops.Msg> msgs, List<Ops.Delivery> ds, boolean offsets) {
+        check(ds.size() == msgs.size(), ds.size() + " delivery reports for " + msgs.size() + " records");
+        for (Ops.Delivery d : ds) {
+            check(d.error == null, "a record failed: " + d.error);
+        }
+        if (!offsets) {
+            return;
+        }
+        Map<Integer, List<Long>> per = new TreeMap<>();
+        for (Ops.Delivery d : ds) {
+            per.computeIfAbsent(d.partition, k -> new ArrayList<>()).add(d.offset);
+        }
+        per.forEach((p, offs) -> {
+            for (int i = 1; i < offs.size(); i++) {
+                check(offs.get(i) == offs.get(0) + i, "partition " + p + ": producer reported offsets " + offs);
+            }
+        });
+    }
+
+    static void checkSame(List<Ops.Msg> msgs, List<Ops.Delivery> ds, List<ConsumerRecord<byte[], byte[]>> recs) {
+        check(recs.size() == msgs.size(), "fetched " + recs.size() + " records, produced " + msgs.size());
+        Map<Integer, List<ConsumerRecord<byte[], byte[]>>> got = new TreeMap<>();
+        List<ConsumerRecord<byte[], byte[]>> sorted = new ArrayList<>(recs);
+        sorted.sort(Comparator.comparing((ConsumerRecord<byte[], byte[]> r) -> r.partition()).thenComparing(ConsumerRecord::offset));
+        for (ConsumerRecord<byte[], byte[]> r : sorted) {
+            got.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(r);
+        }
+        Map<Integer, List<Integer>> sent = new TreeMap<>();
+        for (int i = 0; i < msgs.size(); i++) {
+            sent.computeIfAbsent(ds.get(i).partition, k -> new ArrayList<>()).add(i);
+        }
+        check(got.keySet().equals(sent.keySet()), "records in partitions " + got.keySet() + ", sent to " + sent.keySet());
+        for (var e : got.entrySet()) {
+            int p = e.getKey();
+            List<ConsumerRecord<byte[], byte[]>> rs = e.getValue();
+            List<Integer> idx = sent.get(p);
+            for (int j = 0; j < rs.size(); j++) {
+                ConsumerRecord<byte[], byte[]> r = rs.get(j);
+                Ops.Msg m = msgs.get(idx.get(j));
+                Ops.Delivery d = ds.get(idx.get(j));
+                String at = "p" + p + "@" + r.offset() + ": ";
+                check(r.offset() == rs.get(0).offset() + j, at + "offsets not consecutive");
+                if (d.offset >= 0) {
+                    check(r.offset() == d.offset, at + "fetched here, producer was told " + d.offset);
+                }
+                check(Arrays.equals(r.key(), m.key), at + "key " + Ops.s(r.key()) + " != " + Ops.s(m.key));
+                check(Arrays.equals(r.value(), m.value), at + "value " + Ops.s(r.value()) + " != " + Ops.s(m.value));
+                check(Ops.sameHeaders(r.headers(), m.headers), at + "headers differ");
+                check(r.timestamp() == m.timestamp, at + "timestamp " + r.timestamp() + " != " + m.timestamp);
+            }
+        }
+    }
+
+    static Map<Integer, Long> from(int... partitions) {
+        Map<Integer, Long> m = new LinkedHashMap<>();
+        for (int p : partitions) {
+            m.put(p, null);
+        }
+        return m;
+    }
+
+    // -- scenarios -------------------------------------------------------------------------
+    static void metadata(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(3);
+        Map<Integer, Integer> leaders = ops.partitionLeaders(t);
+        check(leaders.keySet().equals(Set.of(0, 1, 2)), "Metadata lists partitions " + leaders.keySet());
+        check(leaders.values().stream().allMatch(l -> l >= 0), "partitions without a leader: " + leaders);
+    }
+
+    static void roundtrip(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(2);
+        List<Ops.Msg> msgs = makeMsgs(30, "rt", 2, 0, true);
+        List<Ops.Delivery> ds = ops.produce(t, msgs, "none", "all");
+        checkDeliveries(msgs, ds, true);
+        checkSame(msgs, ds, ops.fetch(t, from(0, 1), msgs.size()));
+    }
+
+    static void compression(Ops ops, Compat.Ctx ctx, String codec) throws Exception {
+        String t = ctx.topic(1);
+        List<Ops.Msg> msgs = makeMsgs(200, codec, 1, 400, false);
+        List<Ops.Delivery> ds = ops.produce(t, msgs, codec, "all");
+        checkDeliveries(msgs, ds, true);
+        checkSame(msgs, ds, ops.fetch(t, from(0), msgs.size()));
+    }
+
+    static void acks(Ops ops, Compat.Ctx ctx, String acks) throws Exception {
+        String t = ctx.topic(1);
+        List<Ops.Msg> msgs = makeMsgs(20, "acks" + acks, 1, 0, true);
+        List<Ops.Delivery> ds = ops.produce(t, msgs, "none", acks);
+        checkDeliveries(msgs, ds, !acks.equals("0"));
+        if (!acks.equals("0")) {
+            for (int i = 0; i < ds.size(); i++) {
+                check(ds.get(i).offset == i, "acks=" + acks + ": record " + i + " was told offset " + ds.get(i).offset);
+            }
+        }
+        checkSame(msgs, ds, ops.fetch(t, from(0), msgs.size()));
+    }
+
+    static void offsetsEarliestLatest(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(2);
+        Map<Integer, Long> zero = Map.of(0, 0L, 1, 0L);
+        check(ops.listOffsets(t, List.of(0, 1), "earliest").equals(zero), "earliest of an empty topic is not 0");
+        check(ops.listOffsets(t, List.of(0, 1), "latest").equals(zero), "latest of an empty topic is not 0");
+        List<Ops.Msg> a = makeMsgs(5, "a", 1, 0, true);
+        checkDeliveries(a, ops.produce(t, a, "none", "all"), true);
+        for (String tag : new String[] {"b", "c"}) {
+            List<Ops.Msg> m = new ArrayList<>();
+            for (Ops.Msg x : makeMsgs(tag.equals("b") ? 3 : 5, tag, null, 0, true)) {
+                m.add(new Ops.Msg(x.key, x.value, x.headers, x.timestamp, 1));
+            }
+            checkDeliveries(m, ops.produce(t, m, "none", "all"), true);
+        }
+        Map<Integer, Long> earliest = ops.listOffsets(t, List.of(0, 1), "earliest");
+        Map<Integer, Long> latest = ops.listOffsets(t, List.of(0, 1), "latest");
+        check(earliest.equals(zero), "earliest " + earliest + ", want {0=0, 1=0}");
+        check(latest.equals(Map.of(0, 5L, 1, 8L)), "latest " + latest + ", want {0=5, 1=8}");
+    }
+
+    static void offsetsByTimestamp(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(1);
+        long base = System.currentTimeMillis() - 600_000;
+        for (int b = 0; b < 3; b++) {
+            List<Ops.Msg> m = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                m.add(new Ops.Msg(Ops.b("k" + b + i), Ops.b("v" + b + i), List.of(), base + 10_000L * b + 100L * i, 0));
+            }
+            checkDeliveries(m, ops.produce(t, m, "none", "all"), true);
+        }
+        List<ConsumerRecord<byte[], byte[]>> recs = ops.fetch(t, from(0), 12);
+        check(recs.size() == 12, "fetched " + recs.size() + " of 12 records");
+        long[] ts = recs.stream().mapToLong(ConsumerRecord::timestamp).toArray();
+        Map<String, Long> targets = new LinkedHashMap<>();
+        targets.put("first record", ts[0]);
+        targets.put("before everything", ts[0] - 1000);
+        targets.put("inside batch 1", ts[2]);
+        targets.put("just after a record inside batch 1", ts[1] + 1);
+        targets.put("first of batch 2", ts[4]);
+        targets.put("inside batch 3", ts[10]);
+        targets.put("between batches 2 and 3", ts[7] + 1);
+        targets.put("after the last record", ts[11] + 1);
+        for (var e : targets.entrySet()) {
+            Long want = null;
+            for (ConsumerRecord<byte[], byte[]> r : recs) {
+                if (r.timestamp() >= e.getValue()) {
+                    want = r.offset();
+                    break;
+                }
+            }
+            Long got = ops.listOffsets(t, List.of(0), e.getValue()).get(0);
+            check(java.util.Objects.equals(got, want),
+                    "offset for timestamp " + e.getValue() + " (" + e.getKey() + "): " + got + ", want " + want);
+        }
+    }
+
+    static void seekMidBatch(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(1);
+        List<Ops.Msg> plain = makeMsgs(10, "plain", 1, 0, true);
+        List<Ops.Msg> zipped = makeMsgs(10, "gz", 1, 64, true);
+        checkDeliveries(plain, ops.produce(t, plain, "none", "all"), true);
+        checkDeliveries(zipped, ops.produce(t, zipped, "gzip", "all"), true);
+        List<Ops.Msg> all = new ArrayList<>(plain);
+        all.addAll(zipped);
+        for (long start : new long[] {6, 13}) {
+            Map<Integer, Long> st = new HashMap<>();
+            st.put(0, start);
+            List<ConsumerRecord<byte[], byte[]>> recs = ops.fetch(t, st, (int) (20 - start));
+            List<Long> offs = new ArrayList<>();
+            recs.forEach(r -> offs.add(r.offset()));
+            List<Long> want = new ArrayList<>();
+            for (long o = start; o < 20; o++) {
+                want.add(o);
+            }
+            check(offs.equals(want), "seek(" + start + "): fetched offsets " + offs);
+            check(Arrays.equals(recs.get(0).value(), all.get((int) start).value),
+                    "seek(" + start + "): first record is " + Ops.s(recs.get(0).value()));
+        }
+    }
+
+    static void groupCommitResume(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(2);
+        String g = ctx.group();
+        List<Ops.Msg> msgs = makeMsgs(12, "grp", 2, 0, true);
+        checkDeliveries(msgs, ops.produce(t, msgs, "none", "all"), true);
+        List<ConsumerRecord<byte[], byte[]>> first = ops.groupRead(t, g, 7, "compat-first");
+        check(first.size() == 7, "first member processed " + first.size() + " of 7 records");
+        Map<Integer, Long> next = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : first) {
+            next.merge(r.partition(), r.offset() + 1, Math::max);
+        }
+        Map<Integer, Map.Entry<Long, String>> committed = ops.committed(g, t);
+        Map<Integer, Map.Entry<Long, String>> want = new HashMap<>();
+        next.forEach((p, o) -> want.put(p, Map.entry(o, "compat-first")));
+        check(committed.equals(want), "committed offsets " + committed + ", want " + want);
+        List<ConsumerRecord<byte[], byte[]>> second = ops.groupRead(t, g, 5, "compat-second");
+        Set<String> seen = new HashSet<>();
+        List<String> all = new ArrayList<>();
+        for (ConsumerRecord<byte[], byte[]> r : first) {
+            all.add(r.partition() + ":" + r.offset());
+        }
+        for (ConsumerRecord<byte[], byte[]> r : second) {
+            all.add(r.partition() + ":" + r.offset());
+        }
+        seen.addAll(all);
+        check(seen.size() == all.size(), "records read twice after resume: " + all);
+        Set<String> every = new HashSet<>();
+        for (int p = 0; p < 2; p++) {
+            for (int o = 0; o < 6; o++) {
+                every.add(p + ":" + o);
+            }
+        }
+        check(seen.equals(every), "first+second member read " + all + ", want every record once");
+    }
+
+    static void describeConfigs(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(1, Map.of("retention.ms", "123456789", "max.message.bytes", "200000"));
+        Map<String, ConfigEntry> cfg = ops.describeConfigs(t);
+        check(cfg.size() >= 10, "only " + cfg.size() + " config entries: " + cfg.keySet());
+        for (String[] kv : new String[][] {{"retention.ms", "123456789"}, {"max.message.bytes", "200000"}}) {
+            ConfigEntry e = cfg.get(kv[0]);
+            check(e != null, kv[0] + " missing");
+            check(kv[1].equals(e.value()) && e.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG,
+                    kv[0] + " = " + e.value() + " from " + e.source() + ", want " + kv[1] + " from DYNAMIC_TOPIC_CONFIG");
+        }
+        ConfigEntry e = cfg.get("cleanup.policy");
+        check(e != null && "delete".equals(e.value()), "cleanup.policy = " + e);
+        check(Set.of(ConfigEntry.ConfigSource.DEFAULT_CONFIG, ConfigEntry.ConfigSource.STATIC_BROKER_CONFIG,
+                ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG).contains(e.source()),
+                "cleanup.policy source " + e.source());
+    }
+
+    static void deleteRecords(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(2);
+        List<Ops.Msg> msgs = makeMsgs(20, "del", 2, 0, true);
+        checkDeliveries(msgs, ops.produce(t, msgs, "none", "all"), true);
+        Map<Integer, Long> low = ops.deleteRecords(t, Map.of(0, 4L, 1, 10L));
+        check(low.equals(Map.of(0, 4L, 1, 10L)), "low watermarks after DeleteRecords " + low);
+        Map<Integer, Long> earliest = ops.listOffsets(t, List.of(0, 1), "earliest");
+        check(earliest.equals(Map.of(0, 4L, 1, 10L)), "earliest after DeleteRecords " + earliest);
+        List<Long> offs = new ArrayList<>();
+        ops.fetch(t, from(0), 6).forEach(r -> offs.add(r.offset()));
+        check(offs.equals(List.of(4L, 5L, 6L, 7L, 8L, 9L)), "fetch from earliest: " + offs);
+        Map<Integer, Long> st = new HashMap<>();
+        st.put(0, 1L);
+        List<ConsumerRecord<byte[], byte[]>> recs = ops.fetch(t, st, 6);
+        check(!recs.isEmpty() && recs.get(0).offset() == 4, "fetch from 1 (deleted): first offset "
+                + (recs.isEmpty() ? "none" : String.valueOf(recs.get(0).offset())));
+    }
+
+    static void createPartitions(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(1);
+        ops.createPartitions(t, 3);
+        long deadline = System.currentTimeMillis() + 10_000;
+        Map<Integer, Integer> leaders = ops.partitionLeaders(t);
+        while (leaders.size() < 3 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(200);
+            leaders = ops.partitionLeaders(t);
+        }
+        check(leaders.keySet().equals(Set.of(0, 1, 2)), "after CreatePartitions: partitions " + leaders.keySet());
+        List<Ops.Msg> m = List.of(new Ops.Msg(Ops.b("k"), Ops.b("in-new-partition"),
+                List.of(Ops.h("h", Ops.b("1"))), System.currentTimeMillis(), 2));
+        List<Ops.Delivery> ds = ops.produce(t, m, "none", "all");
+        checkDeliveries(m, ds, true);
+        check(ds.get(0).partition == 2, "record went to partition " + ds.get(0).partition);
+        List<ConsumerRecord<byte[], byte[]>> recs = ops.fetch(t, from(2), 1);
+        check(recs.size() == 1 && recs.get(0).offset() == 0 && "in-new-partition".equals(Ops.s(recs.get(0).value())),
+                "partition 2 holds " + recs.size() + " records");
+    }
+
+    static void messageTooLarge(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(1, Map.of("max.message.bytes", "4096"));
+        Random rnd = new Random(7);
+        StringBuilder sb = new StringBuilder();
+        String letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+        for (int i = 0; i < 20_000; i++) {
+            sb.append(letters.charAt(rnd.nextInt(letters.length())));
+        }
+        List<Ops.Delivery> ds = ops.produce(t, List.of(new Ops.Msg(Ops.b("big"), Ops.b(sb.toString()), List.of(), null, 0)),
+                "none", "all");
+        check(ds.get(0).error != null, "a 20 kB record was accepted by a topic with max.message.bytes=4096");
+        check(ds.get(0).tooLarge, "error is not RecordTooLargeException (MESSAGE_TOO_LARGE): " + ds.get(0).error);
+        List<Ops.Msg> small = List.of(new Ops.Msg(Ops.b("small"), Ops.b("fits"), List.of(), null, 0));
+        checkDeliveries(small, ops.produce(t, small, "none", "all"), true);
+        List<ConsumerRecord<byte[], byte[]>> recs = ops.fetch(t, from(0), 1);
+        check(recs.size() == 1 && recs.get(0).offset() == 0 && "fits".equals(Ops.s(recs.get(0).value())),
+                "topic holds " + recs.size() + " records");
+    }
+
+    private Scenarios() {
+    }
+}

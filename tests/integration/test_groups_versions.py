@@ -1,0 +1,243 @@
+"""Every version of every group API, over TCP with kwire's own codec.
+
+For each JoinGroup version a member joins (v4+ through MEMBER_ID_REQUIRED),
+syncs, heartbeats, commits and fetches offsets (metadata round trip), is
+described and listed, and leaves; then the group is deleted. The other APIs
+(FindCoordinator v0-6, OffsetCommit v2-10, OffsetFetch v1-10 including v8+
+multi-group and v10 topic ids, DescribeGroups v0-6, ListGroups v0-5,
+DeleteGroups v0-2, OffsetDelete v0, ConsumerGroupHeartbeat v0-1,
+ConsumerGroupDescribe v0-1) run at each of their versions.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import uuid
+
+import pytest
+
+from kwire.coordinator.consumer_protocol import encode_assignment, encode_subscription
+from kwire.protocol import codec
+from kwire.protocol.errors import ErrorCode as E
+from kwire.protocol.generated import (
+    consumer_group_describe_request as cgd,
+    consumer_group_heartbeat_request as cgh,
+    delete_groups_request as dg,
+    describe_groups_request as dsg,
+    find_coordinator_request as fc,
+    heartbeat_request as hb,
+    join_group_request as jg,
+    leave_group_request as lg,
+    list_groups_request as lsg,
+    offset_commit_request as oc,
+    offset_delete_request as od,
+    offset_fetch_request as of,
+    sync_group_request as sg,
+)
+from test_groups_support import create_topic
+
+
+class Wire:
+    def __init__(self, bootstrap: str) -> None:
+        host, port = bootstrap.rsplit(":", 1)
+        self.sock = socket.create_connection((host, int(port)), timeout=20)
+        self.corr = 0
+
+    def __call__(self, api_key: int, version: int, obj):
+        self.corr += 1
+        self.sock.sendall(codec.encode_request(api_key, version, self.corr, "wire-test", obj))
+        (size,) = struct.unpack(">i", self._read(4))
+        corr, resp = codec.decode_response(api_key, version, self._read(size))
+        assert corr == self.corr
+        return resp
+
+    def _read(self, n: int) -> bytes:
+        buf = b""
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("broker closed the connection")
+            buf += chunk
+        return buf
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def wire(broker):
+    w = Wire(broker.bootstrap)
+    yield w
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def topic(broker):
+    name = f"t-versions-{uuid.uuid4().hex[:8]}"
+    create_topic(broker.bootstrap, name, 2)
+    return name
+
+
+@pytest.mark.parametrize("v", range(0, 7))
+def test_find_coordinator(wire, broker, v):
+    port = int(broker.bootstrap.rsplit(":", 1)[1])
+    if v >= 4:
+        r = wire(10, v, fc.FindCoordinatorRequest(key_type=0, coordinator_keys=["a", "b"]))
+        assert [(c.key, c.error_code, c.port) for c in r.coordinators] == [("a", 0, port), ("b", 0, port)]
+        r = wire(10, v, fc.FindCoordinatorRequest(key_type=1, coordinator_keys=["txn"]))
+        assert r.coordinators[0].error_code == E.COORDINATOR_NOT_AVAILABLE
+    else:
+        r = wire(10, v, fc.FindCoordinatorRequest(key="grp", key_type=0))
+        assert (r.error_code, r.node_id, r.port) == (0, 0, port)
+        if v >= 1:
+            r = wire(10, v, fc.FindCoordinatorRequest(key="txn", key_type=1))
+            assert r.error_code == E.COORDINATOR_NOT_AVAILABLE and r.node_id == -1
+
+
+@pytest.mark.parametrize("v", range(0, 10))
+def test_classic_lifecycle_at_join_version(wire, topic, v):
+    group = f"g-v{v}-{uuid.uuid4().hex[:6]}"
+    sync_v, hb_v, leave_v = min(v, 5), min(v, 4), min(v, 5)
+    meta = encode_subscription([topic])
+    join = jg.JoinGroupRequest(group_id=group, session_timeout_ms=10_000, rebalance_timeout_ms=10_000,
+                               member_id="", protocol_type="consumer",
+                               protocols=[jg.JoinGroupRequestProtocol(name="range", metadata=meta)])
+    r = wire(11, v, join)
+    if v >= 4:
+        assert r.error_code == E.MEMBER_ID_REQUIRED
+        join.member_id = r.member_id
+        r = wire(11, v, join)
+    assert r.error_code == 0 and r.generation_id == 1 and r.leader == r.member_id
+    assert r.protocol_name == "range" and [m.metadata for m in r.members] == [meta]
+    if v >= 7:
+        assert r.protocol_type == "consumer"
+    me = r.member_id
+    assignment = encode_assignment({topic: [0, 1]})
+    s = wire(14, sync_v, sg.SyncGroupRequest(
+        group_id=group, generation_id=1, member_id=me,
+        protocol_type="consumer" if sync_v >= 5 else None, protocol_name="range" if sync_v >= 5 else None,
+        assignments=[sg.SyncGroupRequestAssignment(member_id=me, assignment=assignment)]))
+    assert s.error_code == 0 and s.assignment == assignment
+    assert wire(12, hb_v, hb.HeartbeatRequest(group_id=group, generation_id=1, member_id=me)).error_code == 0
+    assert wire(12, hb_v, hb.HeartbeatRequest(group_id=group, generation_id=7, member_id=me)).error_code == \
+        E.ILLEGAL_GENERATION
+    # commit as the member, fetch it back
+    cv = max(2, min(v, 9))
+    c = wire(8, cv, oc.OffsetCommitRequest(
+        group_id=group, generation_id_or_member_epoch=1, member_id=me,
+        topics=[oc.OffsetCommitRequestTopic(name=topic, partitions=[
+            oc.OffsetCommitRequestPartition(partition_index=0, committed_offset=42, committed_metadata="hi")])]))
+    assert c.topics[0].partitions[0].error_code == 0
+    fv = max(1, min(v, 7))
+    f = wire(9, fv, of.OffsetFetchRequest(group_id=group, topics=[
+        of.OffsetFetchRequestTopic(name=topic, partition_indexes=[0, 1])]))
+    assert [(p.partition_index, p.committed_offset, p.metadata) for p in f.topics[0].partitions] == \
+           [(0, 42, "hi"), (1, -1, "")]
+    d = wire(15, min(v, 6), dsg.DescribeGroupsRequest(groups=[group]))
+    assert d.groups[0].group_state == "Stable" and d.groups[0].members[0].member_assignment == assignment
+    ls = wire(16, min(v, 5), lsg.ListGroupsRequest())
+    assert group in {g.group_id for g in ls.groups}
+    if leave_v >= 3:
+        lr = wire(13, leave_v, lg.LeaveGroupRequest(group_id=group, members=[lg.MemberIdentity(member_id=me)]))
+        assert lr.error_code == 0 and [m.error_code for m in lr.members] == [0]
+    else:
+        assert wire(13, leave_v, lg.LeaveGroupRequest(group_id=group, member_id=me)).error_code == 0
+    dr = wire(42, min(v, 2), dg.DeleteGroupsRequest(groups_names=[group]))
+    assert [(x.group_id, x.error_code) for x in dr.results] == [(group, 0)]
+
+
+@pytest.mark.parametrize("v", range(2, 11))
+def test_offset_commit_and_fetch_versions(wire, broker, topic, v):
+    group = f"g-oc{v}-{uuid.uuid4().hex[:6]}"
+    topic_id = broker.server.broker.metadata.topic(topic).topic_id
+    part = oc.OffsetCommitRequestPartition(partition_index=1, committed_offset=7, committed_leader_epoch=0,
+                                           committed_metadata=None)
+    t = oc.OffsetCommitRequestTopic(name=topic, partitions=[part]) if v < 10 else \
+        oc.OffsetCommitRequestTopic(topic_id=topic_id, partitions=[part])
+    bad = oc.OffsetCommitRequestTopic(name="no-such-topic", partitions=[
+        oc.OffsetCommitRequestPartition(partition_index=0, committed_offset=1)]) if v < 10 else \
+        oc.OffsetCommitRequestTopic(topic_id=uuid.uuid4(), partitions=[
+            oc.OffsetCommitRequestPartition(partition_index=0, committed_offset=1)])
+    r = wire(8, v, oc.OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1, member_id="",
+                                          topics=[t, bad]))
+    assert [p.error_code for tt in r.topics for p in tt.partitions] == \
+        [0, E.UNKNOWN_TOPIC_ID if v >= 10 else E.UNKNOWN_TOPIC_OR_PARTITION]
+    for fv in range(1, 11):
+        if fv >= 8:
+            topics = [of.OffsetFetchRequestTopics(name=topic, partition_indexes=[1])] if fv < 10 else \
+                [of.OffsetFetchRequestTopics(topic_id=topic_id, partition_indexes=[1])]
+            f = wire(9, fv, of.OffsetFetchRequest(groups=[
+                of.OffsetFetchRequestGroup(group_id=group, topics=topics),
+                of.OffsetFetchRequestGroup(group_id=group, topics=None),
+                of.OffsetFetchRequestGroup(group_id="nobody", topics=topics)]))
+            g1, g2, g3 = f.groups
+            p = g1.topics[0].partitions[0]
+            assert (p.committed_offset, p.committed_leader_epoch, p.metadata) == (7, 0 if v >= 6 else -1, "")
+            assert [(x.partition_index, x.committed_offset) for x in g2.topics[0].partitions] == [(1, 7)]
+            assert g3.error_code == 0 and g3.topics[0].partitions[0].committed_offset == -1
+            if fv >= 10:
+                assert g1.topics[0].topic_id == topic_id and g2.topics[0].topic_id == topic_id
+        else:
+            f = wire(9, fv, of.OffsetFetchRequest(group_id=group, topics=[
+                of.OffsetFetchRequestTopic(name=topic, partition_indexes=[1])]))
+            assert f.topics[0].partitions[0].committed_offset == 7
+            if fv >= 2:
+                f = wire(9, fv, of.OffsetFetchRequest(group_id=group, topics=None))
+                assert f.error_code == 0 and f.topics[0].partitions[0].committed_offset == 7
+    d = wire(47, 0, od.OffsetDeleteRequest(group_id=group, topics=[
+        od.OffsetDeleteRequestTopic(name=topic, partitions=[od.OffsetDeleteRequestPartition(partition_index=1)])]))
+    assert d.error_code == 0 and d.topics[0].partitions[0].error_code == 0
+    d = wire(47, 0, od.OffsetDeleteRequest(group_id="nobody-" + group, topics=[]))
+    assert d.error_code == E.GROUP_ID_NOT_FOUND
+
+
+@pytest.mark.parametrize("v", range(0, 7))
+def test_describe_unknown_group(wire, v):
+    d = wire(15, v, dsg.DescribeGroupsRequest(groups=["no-such-group"], include_authorized_operations=v >= 3))
+    g = d.groups[0]
+    if v >= 6:
+        assert g.error_code == E.GROUP_ID_NOT_FOUND and "not found" in g.error_message
+    else:
+        assert (g.error_code, g.group_state) == (0, "Dead")
+    if v >= 3:
+        assert g.authorized_operations > 0
+
+
+@pytest.mark.parametrize("v", range(0, 6))
+def test_list_groups_filters(wire, v):
+    group = f"g-ls{v}-{uuid.uuid4().hex[:6]}"
+    wire(8, 8, oc.OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1, member_id="", topics=[]))
+    r = wire(16, v, lsg.ListGroupsRequest(states_filter=["EMPTY"] if v >= 4 else [],
+                                          types_filter=["Classic"] if v >= 5 else []))
+    assert r.error_code == 0
+    if v >= 4:
+        assert all(g.group_state == "Empty" for g in r.groups)
+        r = wire(16, v, lsg.ListGroupsRequest(states_filter=["Stable"]))
+        assert group not in {g.group_id for g in r.groups}
+    if v >= 5:
+        r = wire(16, v, lsg.ListGroupsRequest(types_filter=["consumer"]))
+        assert all(g.group_type == "consumer" for g in r.groups)
+
+
+@pytest.mark.parametrize("v", range(0, 2))
+def test_consumer_group_heartbeat_and_describe_versions(wire, topic, v):
+    group = f"g-cg{v}-{uuid.uuid4().hex[:6]}"
+    member_id = "" if v == 0 else str(uuid.uuid4())
+    r = wire(68, v, cgh.ConsumerGroupHeartbeatRequest(
+        group_id=group, member_id=member_id, member_epoch=0, rebalance_timeout_ms=30_000,
+        subscribed_topic_names=[topic], topic_partitions=[]))
+    assert r.error_code == 0 and r.member_epoch == 1 and r.member_id
+    assert sorted(p for tp in r.assignment.topic_partitions for p in tp.partitions) == [0, 1]
+    bad = wire(68, v, cgh.ConsumerGroupHeartbeatRequest(group_id=group, member_id=r.member_id, member_epoch=9))
+    assert bad.error_code == E.FENCED_MEMBER_EPOCH and "epoch" in bad.error_message
+    d = wire(69, v, cgd.ConsumerGroupDescribeRequest(group_ids=[group, "no-such-group"]))
+    g, missing = d.groups
+    assert (g.error_code, g.group_state, g.group_epoch, g.assignor_name) == (0, "Stable", 1, "uniform")
+    assert g.members[0].member_type == (1 if v >= 1 else -1)
+    assert g.members[0].assignment.topic_partitions[0].topic_name == topic
+    assert missing.error_code == E.GROUP_ID_NOT_FOUND
+    left = wire(68, v, cgh.ConsumerGroupHeartbeatRequest(group_id=group, member_id=r.member_id, member_epoch=-1))
+    assert left.error_code == 0 and left.member_epoch == -1
+    dr = wire(42, 2, dg.DeleteGroupsRequest(groups_names=[group]))
+    assert dr.results[0].error_code == 0
