@@ -21,8 +21,8 @@ I/O the shards must not do:
   offset expiry runs every ``offsets.retention.check.interval.ms``. A handle,
   not a task, so that closing leaves nothing pending on the loop.
 
-Pending responses (JoinGroup, SyncGroup) are turned into awaitables by
-``wait``. Everything runs on the event loop thread; appends are synchronous,
+Pending responses (JoinGroup, SyncGroup) are awaited through the broker's
+purgatory (``wait``), so a shutdown wakes them like any delayed operation. Everything runs on the event loop thread; appends are synchronous,
 so an operation, its append and its replay happen without interleaving.
 """
 
@@ -43,6 +43,7 @@ log = logging.getLogger("kwire.coordinator")
 
 GROUP_METADATA_TOPIC = "__consumer_offsets"
 MAX_TIMER_SLEEP_S = 1.0
+MAX_WAIT_S = 24 * 3600.0  # a waiting JoinGroup/SyncGroup ends on the group's own timers long before
 
 _APPEND_ERRORS = {
     E.UNKNOWN_TOPIC_OR_PARTITION: E.COORDINATOR_NOT_AVAILABLE,
@@ -212,16 +213,21 @@ class GroupCoordinator:
                             compression=self.broker.config["offsets.topic.compression.codec"])
         self.broker.append(GROUP_METADATA_TOPIC, partition, bytearray(batch), now)
 
-    @staticmethod
-    async def wait(response):
-        """Await a Pending response (or return an immediate one)."""
+    async def wait(self, response, if_unloaded=None):
+        """Await a Pending response (or return an immediate one).
+
+        The wait is a delayed operation of the broker's purgatory, so it ends
+        when the server shuts down (``wake_all``) too; then ``if_unloaded`` is
+        answered — NOT_COORDINATOR, as Kafka answers when a coordinator goes away.
+        """
         if not isinstance(response, Pending):
             return response
-        if response.done:
-            return response.response
-        fut = asyncio.get_running_loop().create_future()
-        response.add_callback(lambda r: fut.done() or fut.set_result(r))
-        return await fut
+        if not response.done:
+            key = ("group-coordinator", id(response))
+            purgatory = self.broker.purgatory
+            response.add_callback(lambda r: purgatory.notify(key))
+            await purgatory.wait([key], lambda k, n: response.done, MAX_WAIT_S)
+        return response.response if response.done else if_unloaded
 
     @staticmethod
     def wait_now(response):

@@ -16,6 +16,7 @@ from __future__ import annotations
 from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.classic_ops import join_error
 from kwire.coordinator.runtime import op_context
+from kwire.protocol.errors import ErrorCode
 
 API_KEY = 11
 MIN_VERSION = 0
@@ -30,12 +31,12 @@ def handle(ctx, req):
     except CoordinatorError as e:
         resp = join_error(e.code, req.member_id)
     if isinstance(resp, Pending) and not resp.done:
-        return _wait(gc, resp, ctx.api_version)
+        return _wait(gc, resp, ctx.api_version, join_error(ErrorCode.NOT_COORDINATOR, req.member_id))
     return _for_version(gc.wait_now(resp), ctx.api_version)
 
 
-async def _wait(gc, pending, version: int):
-    return _for_version(await gc.wait(pending), version)
+async def _wait(gc, pending, version: int, if_unloaded):
+    return _for_version(await gc.wait(pending, if_unloaded), version)
 
 
 def _for_version(resp, version: int):

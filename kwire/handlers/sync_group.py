@@ -14,6 +14,7 @@ from __future__ import annotations
 from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.classic_ops import sync_error
 from kwire.coordinator.runtime import op_context
+from kwire.protocol.errors import ErrorCode
 
 API_KEY = 14
 MIN_VERSION = 0
@@ -28,12 +29,12 @@ def handle(ctx, req):
     except CoordinatorError as e:
         resp = sync_error(e.code)
     if isinstance(resp, Pending) and not resp.done:
-        return _wait(gc, resp, ctx.api_version)
+        return _wait(gc, resp, ctx.api_version, sync_error(ErrorCode.NOT_COORDINATOR))
     return _for_version(gc.wait_now(resp), ctx.api_version)
 
 
-async def _wait(gc, pending, version: int):
-    return _for_version(await gc.wait(pending), version)
+async def _wait(gc, pending, version: int, if_unloaded):
+    return _for_version(await gc.wait(pending, if_unloaded), version)
 
 
 def _for_version(resp, version: int):

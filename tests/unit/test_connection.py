@@ -61,3 +61,33 @@ def test_responses_leave_in_request_order():
     conn.complete(s3, ["three"])
     assert conn.pop_ready() == [["three"]]
     assert conn.pending == 0
+
+
+@given(st.lists(st.binary(max_size=200), max_size=15), st.data())
+def test_buffered_protocol_path_with_large_frames_in_place(payloads, data):
+    """get_buffer/buffer_updated (BufferedProtocol) mixed with receive_data, big-frame path forced."""
+    import kwire.protocol.connection as mod
+
+    wire = b"".join(frame(p) for p in payloads)
+    old = mod.BIG_FRAME
+    mod.BIG_FRAME = data.draw(st.sampled_from([1, 8, 64]))
+    try:
+        conn = Connection()
+        got, pos = [], 0
+        while pos < len(wire):
+            step = data.draw(st.integers(1, 97))
+            if data.draw(st.booleans()):
+                buf = conn.get_buffer()
+                n = min(step, len(buf), len(wire) - pos)
+                buf[:n] = wire[pos:pos + n]
+                conn.buffer_updated(n)
+            else:
+                n = min(step, len(wire) - pos)
+                conn.receive_data(wire[pos:pos + n])
+            pos += n
+            while (f := conn.next_frame()) is not None:
+                got.append(bytes(f))
+        assert got == payloads
+        assert conn.buffered == 0
+    finally:
+        mod.BIG_FRAME = old
