@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             list(pool.map(lambda j: run_job(j, timeout_factor=args.timeout_factor, janitor=janitor,
                                             log_dir=log_dir, on_result=record), jobs))
-        leftovers = janitor.leftover_topics(f"compat-{run_id}-")
+        leftovers = janitor.leftovers(f"compat-{run_id}-")
     except RuntimeError as e:  # javac failed: compat's own bug
         print(f"compat: {e}", file=sys.stderr)
         return 2

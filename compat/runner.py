@@ -20,6 +20,7 @@ import json
 import os
 import queue
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -53,7 +54,19 @@ class Janitor:
     def __init__(self, bootstrap: str) -> None:
         self.bootstrap = bootstrap
 
+    def reachable(self) -> bool:
+        host, _, port = self.bootstrap.split(",")[0].rpartition(":")
+        try:
+            socket.create_connection((host.strip("[]"), int(port)), timeout=3).close()
+            return True
+        except (OSError, ValueError):
+            return False
+
     def delete(self, topics: list[str], groups: list[str]) -> str | None:
+        if not (topics or groups):
+            return None
+        if not self.reachable():
+            return f"broker {self.bootstrap} unreachable; could not delete {', '.join(topics + groups)}"
         try:
             from compat.clients.confluent import ConfluentClient as Admin
         except ImportError:  # pragma: no cover - the test extra installs both
@@ -61,10 +74,19 @@ class Janitor:
         admin = Admin(self.bootstrap)
         problems = []
         for g in groups:
-            try:
-                admin.delete_group(g)
-            except Exception as e:  # noqa: BLE001 - reported
-                problems.append(f"group {g}: {e}")
+            # A killed member stays in its group until its session times out (compat's
+            # clients use 10 s), and a group with members cannot be deleted: retry a while.
+            deadline = time.monotonic() + 15
+            while True:
+                try:
+                    admin.delete_group(g)
+                    break
+                except Exception as e:  # noqa: BLE001 - reported
+                    if "NON_EMPTY_GROUP" in str(e) and time.monotonic() < deadline:
+                        time.sleep(1)
+                        continue
+                    problems.append(f"group {g}: {e}")
+                    break
         if topics:
             try:
                 admin.delete_topics(topics)
@@ -72,13 +94,19 @@ class Janitor:
                 problems.append(f"topics: {e}")
         return "; ".join(problems) or None
 
-    def leftover_topics(self, prefix: str) -> list[str] | None:
+    def leftovers(self, prefix: str) -> list[str] | None:
+        """Topics and groups whose names start with ``prefix`` (None: could not tell)."""
+        if not self.reachable():
+            return None
         try:
             from confluent_kafka.admin import AdminClient
 
-            md = AdminClient({"bootstrap.servers": self.bootstrap}).list_topics(timeout=15)
-            return sorted(t for t in md.topics if t.startswith(prefix))
-        except Exception:  # noqa: BLE001 - best effort; None means "could not tell"
+            admin = AdminClient({"bootstrap.servers": self.bootstrap})
+            topics = sorted(t for t in admin.list_topics(timeout=15).topics if t.startswith(prefix))
+            listed = admin.list_consumer_groups(request_timeout=15).result(timeout=20)
+            groups = sorted(g.group_id for g in listed.valid if g.group_id.startswith(prefix))
+            return [f"topic {t}" for t in topics] + [f"group {g}" for g in groups]
+        except Exception:  # noqa: BLE001 - best effort
             return None
 
 
@@ -153,7 +181,7 @@ def run_job(job: Job, *, timeout_factor: float, janitor: Janitor, log_dir: Path,
                         finish(Result(job.client, sid, FAIL, reason))
                     break
                 limit = deadline - started
-                r = Result(job.client, current, FAIL, f"timed out after {limit:.0f}s",
+                r = Result(job.client, current, FAIL, f"timed out after {limit:.3g}s",
                            round(time.monotonic() - started, 3))
                 problem = janitor.delete([n for k, n in resources if k == "topic"],
                                          [n for k, n in resources if k == "group"])

@@ -43,7 +43,7 @@ class ConfluentClient(Client):
             try:
                 out[k] = f.result(timeout=OP_TIMEOUT)
             except Exception as e:
-                raise AssertionError(f"{what} {k}: {e}") from e
+                raise AssertionError(f"{what} {k}: {e or repr(e)}") from e
         return out
 
     def create_topic(self, topic, partitions, configs=None):

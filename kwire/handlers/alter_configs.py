@@ -31,7 +31,9 @@ INVALID_REQUEST. Dynamic broker configs are persisted in the cluster metadata
 and replayed when the broker starts (see ``persist_broker_configs``).
 
 v2 is the first flexible version; v1 only changed throttling behaviour.
-The helpers here are shared with ``incremental_alter_configs``.
+The helpers here are shared with ``incremental_alter_configs``: the loop over
+resources that answers each one (``alter_each``), the request checks, and the
+validate-then-install steps for a topic's overrides and a broker's dynamic layer.
 """
 
 from __future__ import annotations
@@ -53,6 +55,28 @@ log = logging.getLogger("kwire.handlers.alter_configs")
 
 
 # -- shared with IncrementalAlterConfigs ---------------------------------------------
+
+def alter_each(broker, req, alter, resource_response) -> list:
+    """Answer every resource of an (Incremental)AlterConfigs request, in request order.
+
+    ``alter(broker, resource, validate_only)`` applies one resource and raises KafkaError
+    to reject it; each answer is ``resource_response`` with that error (NONE on success).
+    A resource named twice is rejected, every time, without being applied.
+    """
+    dups = duplicate_resources(req.resources)
+    out = []
+    for i, r in enumerate(req.resources):
+        code, message = ErrorCode.NONE, None
+        try:
+            if i in dups:
+                raise KafkaError(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once.")
+            alter(broker, r, req.validate_only)
+        except KafkaError as e:
+            code, message = e.code, e.message
+        out.append(resource_response(error_code=code, error_message=message,
+                                     resource_type=r.resource_type, resource_name=r.resource_name))
+    return out
+
 
 def duplicate_resources(resources) -> set[int]:
     """Indexes of resources whose (type, name) appears more than once in the request."""
@@ -86,31 +110,35 @@ def config_error(e: ConfigError, broker_resource: bool = False) -> KafkaError:
     return KafkaError(ErrorCode.INVALID_CONFIG, str(e))
 
 
-def validated_topic_overrides(configs: dict[str, str]) -> dict[str, str]:
+def replace_topic_overrides(broker, name: str, overrides: dict[str, str], validate_only: bool) -> None:
+    """Validate a topic's complete new override set, then install it (unless validating only).
+
+    Bad configs are reported before a missing topic (UNKNOWN_TOPIC_OR_PARTITION).
+    """
     try:
-        return validate_topic_configs(configs)
+        overrides = validate_topic_configs(overrides)
     except ConfigError as e:
         raise config_error(e) from None
-
-
-def apply_topic_overrides(broker, name: str, overrides: dict[str, str], validate_only: bool) -> None:
-    """Install a topic's complete, already validated override set (unless validating only)."""
     if broker.metadata.topic(name) is None:
         raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{name}' does not exist.")
     if not validate_only:
         broker.set_topic_configs(name, overrides)
 
 
+def node_id_of(name: str) -> int:
+    """The node id that names a BROKER or BROKER_LOGGER resource; INVALID_REQUEST if not a number."""
+    try:
+        return int(name)
+    except ValueError:
+        raise KafkaError(ErrorCode.INVALID_REQUEST,
+                         f"Node id must be an integer, but it is: {name}") from None
+
+
 def check_broker_name(broker, name: str) -> bool:
     """True for the cluster-wide default resource (""), False for this broker; else KafkaError."""
     if not name:
         return True
-    try:
-        node = int(name)
-    except ValueError:
-        raise KafkaError(ErrorCode.INVALID_REQUEST,
-                         f"Node id must be an integer, but it is: {name}") from None
-    if node != broker.config.broker_id:
+    if node_id_of(name) != broker.config.broker_id:
         raise KafkaError(ErrorCode.INVALID_REQUEST,
                          f"Unexpected broker id, expected {broker.config.broker_id}, but received {name}")
     return False
@@ -128,7 +156,11 @@ def check_dynamic_names(names) -> None:
 
 
 def alter_broker_dynamic(broker, ops, cluster_default: bool, validate_only: bool) -> None:
-    """Apply ``(name, op, value)`` ops to a dynamic broker layer, all or nothing."""
+    """Apply ``(name, op, value)`` ops to a dynamic broker layer, all or nothing.
+
+    Every name that is set (not deleted) must be a known config changeable at run time.
+    """
+    check_dynamic_names([name for name, op, _ in ops if op != AlterOp.DELETE])
     target = copy.deepcopy(broker.config) if validate_only else broker.config
     try:
         target.alter_dynamic(ops, cluster_default=cluster_default)
@@ -153,11 +185,9 @@ def _alter(broker, resource, validate_only: bool) -> None:
     wanted = {c.name: c.value for c in resource.configs}
     if resource.resource_type == TOPIC:
         check_topic_name(resource.resource_name)
-        overrides = validated_topic_overrides(wanted)
-        apply_topic_overrides(broker, resource.resource_name, overrides, validate_only)
+        replace_topic_overrides(broker, resource.resource_name, wanted, validate_only)
     elif resource.resource_type == BROKER:
         cluster_default = check_broker_name(broker, resource.resource_name)
-        check_dynamic_names(wanted)
         current = broker.config.dynamic_default if cluster_default else broker.config.dynamic
         ops = [(n, AlterOp.SET, v) for n, v in wanted.items()]
         ops += [(n, AlterOp.DELETE, None) for n in current if n not in wanted]
@@ -167,18 +197,5 @@ def _alter(broker, resource, validate_only: bool) -> None:
 
 
 def handle(ctx, req) -> AlterConfigsResponse:
-    dups = duplicate_resources(req.resources)
-    out = []
-    for i, r in enumerate(req.resources):
-        code, message = ErrorCode.NONE, None
-        try:
-            if i in dups:
-                raise KafkaError(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once.")
-            _alter(ctx.broker, r, req.validate_only)
-        except KafkaError as e:
-            code, message = e.code, e.message
-        out.append(AlterConfigsResourceResponse(error_code=code, error_message=message,
-                                                resource_type=r.resource_type,
-                                                resource_name=r.resource_name))
-    return AlterConfigsResponse(responses=out)
+    return AlterConfigsResponse(responses=alter_each(ctx.broker, req, _alter, AlterConfigsResourceResponse))
 

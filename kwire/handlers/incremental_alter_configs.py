@@ -38,14 +38,13 @@ import logging
 from kwire.config import AlterOp, ConfigError, apply_incremental
 from kwire.handlers.alter_configs import (
     alter_broker_dynamic,
-    apply_topic_overrides,
+    alter_each,
     check_broker_name,
     check_config_list,
-    check_dynamic_names,
     check_topic_name,
     config_error,
-    duplicate_resources,
-    validated_topic_overrides,
+    node_id_of,
+    replace_topic_overrides,
 )
 from kwire.handlers.describe_configs import (
     BROKER,
@@ -79,33 +78,30 @@ def _check_ops(configs) -> None:
     check_config_list(configs, null_ok=lambda c: c.config_operation == AlterOp.DELETE)
 
 
+def _ops(configs) -> list[tuple[str, int, str | None]]:
+    return [(c.name, c.config_operation, c.value) for c in configs]
+
+
 def _alter_topic(broker, resource, validate_only: bool) -> None:
     name = resource.resource_name
     check_topic_name(name)
     t = broker.metadata.topic(name)
     current = dict(t.configs) if t is not None else {}
     try:
-        result = apply_incremental(current, [(c.name, c.config_operation, c.value) for c in resource.configs])
+        result = apply_incremental(current, _ops(resource.configs))
     except ConfigError as e:
         raise config_error(e) from None
-    apply_topic_overrides(broker, name, validated_topic_overrides(result), validate_only)
+    replace_topic_overrides(broker, name, result, validate_only)
 
 
 def _alter_broker(broker, resource, validate_only: bool) -> None:
     cluster_default = check_broker_name(broker, resource.resource_name)
-    check_dynamic_names([c.name for c in resource.configs if c.config_operation != AlterOp.DELETE])
-    ops = [(c.name, c.config_operation, c.value) for c in resource.configs]
-    alter_broker_dynamic(broker, ops, cluster_default, validate_only)
+    alter_broker_dynamic(broker, _ops(resource.configs), cluster_default, validate_only)
 
 
 def _alter_loggers(broker, resource, validate_only: bool) -> None:
     name = resource.resource_name
-    try:
-        node = int(name)
-    except ValueError:
-        raise KafkaError(ErrorCode.INVALID_REQUEST,
-                         f"Node id must be an integer, but it is: {name}") from None
-    if node != broker.config.broker_id:
+    if node_id_of(name) != broker.config.broker_id:
         raise KafkaError(ErrorCode.INVALID_REQUEST,
                          f"Unexpected node id. Expected {broker.config.broker_id}, but received {name}")
     loggers = current_loggers()
@@ -152,17 +148,5 @@ def _alter(broker, resource, validate_only: bool) -> None:
 
 
 def handle(ctx, req) -> IncrementalAlterConfigsResponse:
-    dups = duplicate_resources(req.resources)
-    out = []
-    for i, r in enumerate(req.resources):
-        code, message = ErrorCode.NONE, None
-        try:
-            if i in dups:
-                raise KafkaError(ErrorCode.INVALID_REQUEST, "Each resource must appear at most once.")
-            _alter(ctx.broker, r, req.validate_only)
-        except KafkaError as e:
-            code, message = e.code, e.message
-        out.append(AlterConfigsResourceResponse(error_code=code, error_message=message,
-                                                resource_type=r.resource_type,
-                                                resource_name=r.resource_name))
-    return IncrementalAlterConfigsResponse(responses=out)
+    return IncrementalAlterConfigsResponse(
+        responses=alter_each(ctx.broker, req, _alter, AlterConfigsResourceResponse))

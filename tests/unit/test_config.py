@@ -601,3 +601,29 @@ def test_incremental_errors(ops, fragment, invalid_request):
 
 def test_config_error_is_value_error():
     assert issubclass(ConfigError, ValueError)
+
+
+# ---------------------------------------------------------------- package surface
+
+def test_package_reexports_public_names():
+    # kwire.config is a package of several modules; importers only ever use kwire.config.
+    import kwire.config as config
+    names = set(config.__all__) | {"INT_MAX", "LONG_MAX", "DOUBLE_MAX", "Range", "OneOf"}
+    assert not {n for n in names if not hasattr(config, n)}
+    assert set(config.__all__) == {
+        "AlterOp", "BROKER_CONFIGS", "BrokerConfig", "ConfigDef", "ConfigEntry", "ConfigError",
+        "ConfigSynonym", "ConfigType", "Listener", "Source", "TOPIC_CONFIGS", "TopicConfig",
+        "apply_incremental", "parse_listeners", "parse_properties", "read_properties",
+        "topic_config", "validate_topic_config", "validate_topic_configs",
+    }
+
+
+def test_import_uses_only_the_standard_library():
+    # The broker imports kwire.config at start-up: it must stay cheap.
+    import subprocess
+    import sys
+    code = ("import sys; before = set(sys.modules); import kwire.config; "
+            "new = {m.partition('.')[0] for m in set(sys.modules) - before}; "
+            "print(sorted(m for m in new if m != 'kwire' and m not in sys.stdlib_module_names))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

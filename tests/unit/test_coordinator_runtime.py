@@ -104,3 +104,25 @@ def test_join_completes_on_the_timer_and_session_expires(tmp_path):
             b.close()
 
     asyncio.run(main())
+
+
+def test_shutdown_wakes_waiting_joins(tmp_path):
+    """A JoinGroup waiting for other members ends when the server wakes the purgatory."""
+    async def main():
+        b = Broker(config(tmp_path, **{"group.initial.rebalance.delay.ms": "60000"}))
+        gc = b.group_coordinator
+        try:
+            gc.start()
+            req = JoinGroupRequest(group_id="g", session_timeout_ms=10_000, rebalance_timeout_ms=60_000,
+                                   member_id="", protocol_type="consumer", protocols=[
+                                       JoinGroupRequestProtocol(name="range", metadata=b"")])
+            pending = gc.run("g", lambda s, now: s.join_group(OpContext(3, "c", "/h"), req, now))
+            task = asyncio.ensure_future(gc.wait(pending, "unloaded"))
+            await asyncio.sleep(0.05)
+            assert not task.done()  # the initial delay is a minute
+            b.purgatory.wake_all()
+            assert await asyncio.wait_for(task, 1) == "unloaded"
+        finally:
+            b.close()
+
+    asyncio.run(main())

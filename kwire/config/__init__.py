@@ -1,0 +1,68 @@
+"""Broker and topic configuration: Kafka's config names, types, defaults and precedence.
+
+Importers use ``kwire.config`` only; the modules below are its parts, and every
+name listed in ``__all__`` (plus ``INT_MAX``, ``LONG_MAX``, ``DOUBLE_MAX``,
+``Range`` and ``OneOf``) is re-exported here.
+
+* ``properties``  ``parse_properties(text)`` / ``read_properties(path)``: Java
+  ``.properties``, the format of Kafka's ``server.properties`` (the only I/O).
+* ``types``       ``ConfigType``, ``Source``, ``AlterOp``, ``ConfigError``,
+  ``ConfigDef``, value parsing / printing as Kafka's ConfigDef does, validators.
+* ``listeners``   ``Listener`` and ``parse_listeners``: Kafka's listener grammar.
+* ``definitions`` ``BROKER_CONFIGS`` / ``TOPIC_CONFIGS``: Kafka 4.x names, types,
+  defaults, validators and topic-to-broker synonyms, with kwire's few different
+  defaults explained.
+* ``broker``      ``BrokerConfig``: DEFAULT < STATIC < DYNAMIC_DEFAULT < DYNAMIC
+  layers, typed values, derived attributes, DescribeConfigs entries.
+* ``topic``       ``topic_config`` / ``TopicConfig`` (override, else broker
+  synonym, else Kafka's default), ``validate_topic_config(s)`` and
+  ``apply_incremental`` for CreateTopics / AlterConfigs / IncrementalAlterConfigs.
+
+Import order is one way: types <- properties, listeners <- definitions <- topic
+<- broker. Everything is standard library, so ``import kwire.config`` stays cheap
+for broker start-up.
+
+What it deliberately does not do
+--------------------------------
+* No logging and no persistence: ``BrokerConfig.warnings`` is for the caller to
+  log (``kwire.cli`` logs it as ``kwire.config``), and dynamic configs are stored
+  by the cluster metadata, which replays them with ``set_dynamic``.
+* No SSL/SASL, ``listener.name.<name>.*`` or config providers; see the modules.
+
+Invariants
+----------
+* Every value held by BrokerConfig and TopicConfig has been parsed to its
+  Python type (int, float, bool, str, list[str] or None) and validated.
+* A rejected name or value raises ``ConfigError``; a failed ``set_dynamic`` /
+  ``alter_dynamic`` leaves the config unchanged.
+"""
+
+from __future__ import annotations
+
+from .broker import BrokerConfig
+from .definitions import BROKER_CONFIGS, TOPIC_CONFIGS
+from .listeners import Listener, parse_listeners
+from .properties import parse_properties, read_properties
+from .topic import TopicConfig, apply_incremental, topic_config, validate_topic_config, validate_topic_configs
+from .types import (
+    DOUBLE_MAX,
+    INT_MAX,
+    LONG_MAX,
+    AlterOp,
+    ConfigDef,
+    ConfigEntry,
+    ConfigError,
+    ConfigSynonym,
+    ConfigType,
+    OneOf,
+    Range,
+    Source,
+)
+
+# As before the split: the constants and validator classes are importable but not in __all__.
+__all__ = [
+    "AlterOp", "BROKER_CONFIGS", "BrokerConfig", "ConfigDef", "ConfigEntry", "ConfigError",
+    "ConfigSynonym", "ConfigType", "Listener", "Source", "TOPIC_CONFIGS", "TopicConfig",
+    "apply_incremental", "parse_listeners", "parse_properties", "read_properties",
+    "topic_config", "validate_topic_config", "validate_topic_configs",
+]
