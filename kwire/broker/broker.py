@@ -11,7 +11,6 @@ checkpoints) and its shutdown.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 
@@ -80,18 +79,13 @@ class Broker:
         self.host, self.port = host, port
         self.metadata.self_broker.host = host
         self.metadata.self_broker.port = port
-        self.start()
 
     def start(self) -> None:
         """Start what needs the running event loop: loading groups, coordinator timers.
 
-        Idempotent. Called from ``set_advertised`` (which the server calls on the
-        loop once it listens); the coordinator also starts on its first request.
+        Idempotent. The server calls it on the loop once it listens; the
+        coordinator also starts on its first request.
         """
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return
         self.group_coordinator.start()
 
     # -- topics --------------------------------------------------------------------

@@ -77,12 +77,7 @@ class RequestContext:
 def _load() -> dict[int, HandlerEntry]:
     reg: dict[int, HandlerEntry] = {}
     for name in MODULES:
-        try:
-            mod = importlib.import_module(f"kwire.handlers.{name}")
-        except ModuleNotFoundError as e:
-            if e.name == f"kwire.handlers.{name}":
-                continue  # not written yet: not advertised
-            raise
+        mod = importlib.import_module(f"kwire.handlers.{name}")
         reg[mod.API_KEY] = HandlerEntry(
             mod.API_KEY, mod.MIN_VERSION, mod.MAX_VERSION, mod.handle, name,
             getattr(mod, "ADVERTISED_MIN_VERSION", mod.MIN_VERSION),

@@ -61,6 +61,7 @@ class KafkaServer:
         if not adv_host or adv_host in ("0.0.0.0", "::"):
             adv_host = self.bound[0][0] if self.bound[0][0] not in ("0.0.0.0", "::") else "127.0.0.1"
         self.broker.set_advertised(adv_host, adv_port)
+        self.broker.start()
         self._every(self.config["log.retention.check.interval.ms"], self.broker.run_retention)
         self._every(1000, self.broker.flush_due)
         self._every(self.config["log.flush.offset.checkpoint.interval.ms"], self.broker.checkpoint)
