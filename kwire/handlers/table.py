@@ -19,8 +19,13 @@ def markdown() -> str:
     lines = ["| key | API | kwire versions | Kafka 4.3 versions |", "| ---: | --- | --- | --- |"]
     for key, e in sorted(REGISTRY.items()):
         spec = APIS[key]
-        lines.append(f"| {key} | {spec.name} | {e.min_version}–{e.max_version} | "
-                     f"{spec.min_version}–{spec.max_version} |")
+        served = f"{e.min_version}–{e.max_version}"
+        if e.advertised_min_version != e.min_version:
+            served += f" (advertised from v{e.advertised_min_version})"
+        kafka = f"{spec.min_version}–{spec.max_version}"
+        if spec.latest_version_unstable:
+            kafka += f" (v{spec.max_version} unstable)"
+        lines.append(f"| {key} | {spec.name} | {served} | {kafka} |")
     return "\n".join(lines)
 
 

@@ -17,3 +17,12 @@ def test_advertised_ranges_are_inside_the_schema_and_stable():
         if spec.latest_version_unstable:
             assert entry.max_version < spec.max_version, f"{spec.name} advertises its unstable latest version"
         assert "broker" in spec.listeners, spec.name
+
+
+def test_readme_api_table_is_current():
+    from pathlib import Path
+
+    from kwire.handlers.table import markdown
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert markdown() in readme, "run: python -m kwire.handlers.table --readme"
