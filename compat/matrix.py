@@ -52,6 +52,8 @@ SCENARIOS: tuple[Scenario, ...] = (
              _GENERIC),
     Scenario("offsets-by-timestamp", "ListOffsets by timestamp: inside a batch, exact, past the end",
              _GENERIC),
+    Scenario("offsets-max-timestamp", "ListOffsets max timestamp (-3, KIP-734): the record with the "
+             "largest timestamp, not the last one", _GENERIC),
     Scenario("seek-mid-batch", "seek to an offset in the middle of a batch; fetch starts there",
              _GENERIC),
     Scenario("group-commit-resume", "subscribe in a group, commit, a new member resumes there",
@@ -84,6 +86,8 @@ SCENARIO_BY_ID = {s.id: s for s in SCENARIOS}
 # Cells that do not exist, and why. Anything not listed here and not in a
 # scenario's ``clients`` is N/A because the scenario is specific to another client.
 NOT_APPLICABLE = {
+    ("aiokafka", "offsets-max-timestamp"): "aiokafka has no call for ListOffsets max timestamp",
+    ("kcat", "offsets-max-timestamp"): "kcat -Q looks up timestamps only",
     ("kcat", "admin-describe-configs"): "kcat has no admin API",
     ("kcat", "admin-delete-records"): "kcat has no admin API",
     ("kcat", "admin-create-partitions"): "kcat has no admin API",

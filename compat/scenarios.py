@@ -259,6 +259,18 @@ def offsets_by_timestamp(c: Client, ctx: Context) -> None:
               f"offset for timestamp {target} ({what}): {got}, want {expected(target)}")
 
 
+def offsets_max_timestamp(c: Client, ctx: Context) -> None:
+    t = ctx.topic(1)
+    base = now_ms() - 600_000
+    # Timestamps out of order, the largest in the middle of the first batch.
+    for stamps in ((base, base + 50, base + 20), (base + 10, base + 30)):
+        msgs = [Msg(b"k", f"ts+{ts - base}".encode(), (), ts, 0) for ts in stamps]
+        check_deliveries(msgs, c.produce(t, msgs), offsets=c.caps.offsets_known)
+    got = c.max_timestamp_offset(t, 0)
+    check(tuple(got) == (1, base + 50), f"max timestamp: offset {got[0]} timestamp base+{got[1] - base}, "
+          "want offset 1 timestamp base+50")
+
+
 def seek_mid_batch(c: Client, ctx: Context) -> None:
     t = ctx.topic(1)
     plain = make_msgs(c, 10, tag="plain", partitions=1)
@@ -362,6 +374,7 @@ SCENARIOS: dict[str, Callable[[Client, Context], None]] = {
     **{f"acks-{a}": _acks(a) for a in ("0", "1", "all")},
     "offsets-earliest-latest": offsets_earliest_latest,
     "offsets-by-timestamp": offsets_by_timestamp,
+    "offsets-max-timestamp": offsets_max_timestamp,
     "seek-mid-batch": seek_mid_batch,
     "group-commit-resume": group_commit_resume,
     "admin-describe-configs": admin_describe_configs,

@@ -61,3 +61,17 @@ log "pip install -e '.[test]' with $("$PYTHON" --version 2>&1)"
 jars_dir="$("$PYTHON" scripts/fetch-java-jars.py)"
 log "Java client jars in $jars_dir"
 echo "$jars_dir"
+
+# --- PySpark, for compat's PySpark scenarios -----------------------------------
+# Only when the spark-sql-kafka-0-10 connector jars are given (KWIRE_SPARK_KAFKA_JARS,
+# see compat/spark/__init__.py): without them those scenarios are skipped, and the
+# 450 MB download would buy nothing. Matches the _2.13 connector of Spark 4.3.
+if [ -n "${KWIRE_SPARK_KAFKA_JARS:-}" ]; then
+    if "$PYTHON" -c 'import pyspark' >/dev/null 2>&1; then
+        log "pyspark already installed"
+    else
+        log "pip install pyspark==4.3.0 (about 450 MB) for compat's PySpark scenarios"
+        "$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q \
+            'pyspark==4.3.0' >&2
+    fi
+fi

@@ -15,9 +15,8 @@ the cell as N/A with that reason.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Iterable
 
 OP_TIMEOUT = 15.0
 
@@ -135,6 +134,10 @@ class Client:
         """Through the consumer API: "earliest", "latest" or a timestamp in ms (None: no such offset)."""
         raise NotImplementedError
 
+    def max_timestamp_offset(self, topic: str, partition: int) -> tuple[int, int]:
+        """Admin ListOffsets with the max-timestamp spec: (offset, timestamp)."""
+        raise NotApplicable(f"{self.name} has no call for ListOffsets max timestamp")
+
     # -- groups ------------------------------------------------------------------------
     def group_read(self, topic: str, group: str, count: int, *, metadata: str,
                    timeout: float = 45.0) -> list[Rec]:
@@ -159,10 +162,6 @@ class Client:
 
     def create_partitions(self, topic: str, total: int) -> None:
         raise NotImplementedError
-
-
-def until(deadline: float) -> Callable[[], bool]:
-    return lambda: time.monotonic() < deadline
 
 
 def norm_headers(hs) -> Headers:

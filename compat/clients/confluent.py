@@ -19,7 +19,7 @@ class ConfluentClient(Client):
     def version(self) -> str:
         import confluent_kafka
 
-        return f"{confluent_kafka.version()[0]} (librdkafka {confluent_kafka.libversion()[0]})"
+        return f"{confluent_kafka.version()} (librdkafka {confluent_kafka.libversion()[0]})"
 
     def _admin(self):
         from confluent_kafka.admin import AdminClient
@@ -147,6 +147,15 @@ class ConfluentClient(Client):
             return {tp.partition: (None if tp.offset < 0 else tp.offset) for tp in res}
         finally:
             c.close()
+
+    def max_timestamp_offset(self, topic, partition):
+        from confluent_kafka import TopicPartition
+        from confluent_kafka.admin import OffsetSpec
+
+        res = self._admin_call("list_offsets", {TopicPartition(topic, partition): OffsetSpec.max_timestamp()},
+                               request_timeout=OP_TIMEOUT)
+        (info,) = res.values()
+        return info.offset, info.timestamp
 
     def group_read(self, topic, group, count, *, metadata, timeout=45.0):
         from confluent_kafka import TopicPartition

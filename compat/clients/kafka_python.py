@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import time
-from typing import Iterable
 
-from compat.clients.base import (OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, Msg, Rec,
-                                 norm_headers)
+from compat.clients.base import OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, Rec, norm_headers
 
 _MS = int(OP_TIMEOUT * 1000)
 
@@ -136,6 +134,19 @@ class KafkaPythonClient(Client):
             return {tp.partition: off for tp, off in res.items()}
         finally:
             c.close()
+
+    def max_timestamp_offset(self, topic, partition):
+        from kafka import TopicPartition
+        from kafka.admin import OffsetSpec
+
+        admin = self._admin()
+        try:
+            res = admin.list_partition_offsets({TopicPartition(topic, partition): OffsetSpec.MAX_TIMESTAMP},
+                                               timeout_ms=_MS)
+        finally:
+            admin.close()
+        (ot,) = res.values()
+        return ot.offset, ot.timestamp
 
     def group_read(self, topic, group, count, *, metadata, timeout=45.0):
         from kafka import TopicPartition

@@ -33,6 +33,7 @@ final class Scenarios {
         }
         reg.accept("offsets-earliest-latest", Scenarios::offsetsEarliestLatest);
         reg.accept("offsets-by-timestamp", Scenarios::offsetsByTimestamp);
+        reg.accept("offsets-max-timestamp", Scenarios::offsetsMaxTimestamp);
         reg.accept("seek-mid-batch", Scenarios::seekMidBatch);
         reg.accept("group-commit-resume", Scenarios::groupCommitResume);
         reg.accept("admin-describe-configs", Scenarios::describeConfigs);
@@ -232,6 +233,24 @@ final class Scenarios {
             check(java.util.Objects.equals(got, want),
                     "offset for timestamp " + e.getValue() + " (" + e.getKey() + "): " + got + ", want " + want);
         }
+    }
+
+    static void offsetsMaxTimestamp(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(1);
+        long base = System.currentTimeMillis() - 600_000;
+        // Timestamps out of order, the largest in the middle of the first batch.
+        for (long[] stamps : new long[][] {{base, base + 50, base + 20}, {base + 10, base + 30}}) {
+            List<Ops.Msg> m = new ArrayList<>();
+            for (long ts : stamps) {
+                m.add(new Ops.Msg(Ops.b("k"), Ops.b("ts+" + (ts - base)), List.of(), ts, 0));
+            }
+            checkDeliveries(m, ops.produce(t, m, "none", "all"), true);
+        }
+        org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition(t, 0);
+        var info = Ops.get(ops.admin().listOffsets(Map.of(tp, org.apache.kafka.clients.admin.OffsetSpec.maxTimestamp()))
+                .partitionResult(tp));
+        check(info.offset() == 1 && info.timestamp() == base + 50, "max timestamp: offset " + info.offset()
+                + " timestamp base+" + (info.timestamp() - base) + ", want offset 1 timestamp base+50");
     }
 
     static void seekMidBatch(Ops ops, Compat.Ctx ctx) throws Exception {

@@ -37,34 +37,41 @@ READING = StructType([
 ])
 
 
+def parse(kafka_rows):
+    """Kafka source rows -> one row per valid reading, with an ``event_time`` timestamp."""
+    return (kafka_rows
+            .select(F.from_json(F.col("value").cast("string"), READING).alias("r"))
+            .select("r.*")
+            .withColumn("event_time", F.to_timestamp("ts"))
+            .where(F.col("event_time").isNotNull() & F.col("sensor").isNotNull()))
+
+
+def aggregate(readings, window: str = "1 minute", slide: str = "30 seconds", watermark: str = "2 minutes"):
+    """Readings -> Kafka sink rows: key = sensor, value = the window's aggregates as JSON (UTC times)."""
+    iso = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"  # the session time zone is UTC (see main)
+    return (readings
+            .withWatermark("event_time", watermark)
+            .groupBy(F.col("sensor"), F.window("event_time", window, slide))
+            .agg(F.count("*").alias("readings"),
+                 F.round(F.min("temperature"), 2).alias("temp_min"),
+                 F.round(F.avg("temperature"), 2).alias("temp_avg"),
+                 F.round(F.max("temperature"), 2).alias("temp_max"),
+                 F.round(F.avg("humidity"), 1).alias("humidity_avg"))
+            .select(F.col("sensor").alias("key"),
+                    F.to_json(F.struct("sensor",
+                                       F.date_format("window.start", iso).alias("window_start"),
+                                       F.date_format("window.end", iso).alias("window_end"),
+                                       "readings", "temp_min", "temp_avg", "temp_max", "humidity_avg"))
+                    .alias("value")))
+
+
 def build(spark: SparkSession, args):
-    readings = (spark.readStream.format("kafka")
-                .option("kafka.bootstrap.servers", args.bootstrap)
-                .option("subscribe", args.input)
-                .option("startingOffsets", args.starting_offsets)
-                .load()
-                .select(F.from_json(F.col("value").cast("string"), READING).alias("r"))
-                .select("r.*")
-                .withColumn("event_time", F.to_timestamp("ts"))
-                .where(F.col("event_time").isNotNull() & F.col("sensor").isNotNull()))
-    aggregates = (readings
-                  .withWatermark("event_time", args.watermark)
-                  .groupBy(F.col("sensor"), F.window("event_time", args.window, args.slide))
-                  .agg(F.count("*").alias("readings"),
-                       F.round(F.min("temperature"), 2).alias("temp_min"),
-                       F.round(F.avg("temperature"), 2).alias("temp_avg"),
-                       F.round(F.max("temperature"), 2).alias("temp_max"),
-                       F.round(F.avg("humidity"), 1).alias("humidity_avg")))
-    iso = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
-    out = aggregates.select(
-        F.col("sensor").alias("key"),
-        F.to_json(F.struct(
-            "sensor",
-            F.date_format(F.to_utc_timestamp("window.start", spark.conf.get("spark.sql.session.timeZone")), iso)
-            .alias("window_start"),
-            F.date_format(F.to_utc_timestamp("window.end", spark.conf.get("spark.sql.session.timeZone")), iso)
-            .alias("window_end"),
-            "readings", "temp_min", "temp_avg", "temp_max", "humidity_avg")).alias("value"))
+    source = (spark.readStream.format("kafka")
+              .option("kafka.bootstrap.servers", args.bootstrap)
+              .option("subscribe", args.input)
+              .option("startingOffsets", args.starting_offsets)
+              .load())
+    out = aggregate(parse(source), args.window, args.slide, args.watermark)
     trigger = {"availableNow": True} if args.once else {"processingTime": args.trigger}
     return (out.writeStream.format("kafka")
             .option("kafka.bootstrap.servers", args.bootstrap)

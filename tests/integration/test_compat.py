@@ -135,3 +135,20 @@ def test_list():
     assert proc.returncode == 0
     for s in SCENARIOS:
         assert s.id in proc.stdout
+
+
+@pytest.mark.timeout(120)
+def test_example_producer_and_consumer(broker, topic_name):
+    """examples/sensor-pipeline: the producer's readings come out of the consumer intact."""
+    ex = ROOT / "examples" / "sensor-pipeline"
+    p = subprocess.run([sys.executable, str(ex / "producer.py"), "--bootstrap", broker.bootstrap,
+                        "--topic", topic_name, "--count", "40", "--rate", "1000", "--seed", "3"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    c = subprocess.run([sys.executable, str(ex / "consumer.py"), "--bootstrap", broker.bootstrap,
+                        "--topic", topic_name, "--group", f"{topic_name}-g", "--from-beginning",
+                        "--max", "40", "--idle", "20"], capture_output=True, text=True, timeout=60)
+    assert c.returncode == 0, c.stderr
+    readings = [json.loads(line) for line in c.stdout.splitlines()]
+    assert len(readings) == 40
+    assert {frozenset(r) for r in readings} == {frozenset({"sensor", "ts", "temperature", "humidity"})}
