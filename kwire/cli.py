@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "topics": ("kwire.tools.topics", "create, list, describe, alter, delete topics"),
     "produce": ("kwire.tools.produce", "produce lines from stdin"),
     "consume": ("kwire.tools.consume", "consume records to stdout"),
+    "groups": ("kwire.tools.groups", "list, describe, delete consumer groups; reset their offsets"),
     "bench": ("kwire.bench.command", "benchmark throughput and latency (optionally vs a peer broker)"),
 }
 

@@ -8,11 +8,20 @@ It is a *tool* client, not a full Kafka client:
   highest version both the broker and the codec support;
 * Metadata tells which node leads which partition, and the client keeps one
   connection per broker node (admin requests go to the controller);
-* one request at a time, no pipelining, no consumer groups, no idempotent or
-  transactional producing, no SASL/TLS;
-* no retries except one: a request that fails because a cached connection
+* one request at a time, no pipelining, no idempotent or transactional
+  producing, no SASL/TLS;
+* consumer groups only as an administrator sees them (``kafka-consumer-groups.sh``):
+  FindCoordinator, ListGroups, DescribeGroups (consumer protocol assignments
+  decoded; ConsumerGroupDescribe for KIP-848 groups), OffsetFetch, OffsetCommit as a simple commit (generation -1, no
+  member id: Kafka accepts it only while the group has no members) and
+  DeleteGroups. The client never joins a group;
+* no retries except two: a request that fails because a cached connection
   turned out to be dead is sent again on a fresh connection (a Produce is
-  only resent when it never reached the socket, so it cannot be duplicated).
+  only resent when it never reached the socket, so it cannot be duplicated),
+  and group requests answered with NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE
+  or COORDINATOR_LOAD_IN_PROGRESS look the coordinator up again and retry
+  within the client's timeout (a coordinator loading its offsets partition is
+  a normal, short state).
 
 Errors: any non-zero error code in a response raises ``KafkaClientError``
 carrying the code, Kafka's name for it and the broker's message; failing to
@@ -33,6 +42,7 @@ from __future__ import annotations
 
 import socket
 import struct
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -41,6 +51,7 @@ from kwire import __version__
 from kwire.protocol import codec
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.api_versions_request import ApiVersionsRequest
+from kwire.protocol.generated.consumer_group_describe_request import ConsumerGroupDescribeRequest
 from kwire.protocol.generated.create_partitions_request import (
     CreatePartitionsRequest,
     CreatePartitionsTopic,
@@ -51,12 +62,15 @@ from kwire.protocol.generated.create_topics_request import (
     CreatableReplicaAssignment,
     CreateTopicsRequest,
 )
+from kwire.protocol.generated.delete_groups_request import DeleteGroupsRequest
 from kwire.protocol.generated.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
+from kwire.protocol.generated.describe_groups_request import DescribeGroupsRequest
 from kwire.protocol.generated.describe_configs_request import (
     DescribeConfigsRequest,
     DescribeConfigsResource,
 )
 from kwire.protocol.generated.fetch_request import FetchPartition, FetchRequest, FetchTopic
+from kwire.protocol.generated.find_coordinator_request import FindCoordinatorRequest
 from kwire.protocol.generated.incremental_alter_configs_request import (
     AlterableConfig,
     AlterConfigsResource,
@@ -67,7 +81,19 @@ from kwire.protocol.generated.list_offsets_request import (
     ListOffsetsRequest,
     ListOffsetsTopic,
 )
+from kwire.protocol.generated.list_groups_request import ListGroupsRequest
 from kwire.protocol.generated.metadata_request import MetadataRequest, MetadataRequestTopic
+from kwire.protocol.generated.offset_commit_request import (
+    OffsetCommitRequest,
+    OffsetCommitRequestPartition,
+    OffsetCommitRequestTopic,
+)
+from kwire.protocol.generated.offset_fetch_request import (
+    OffsetFetchRequest,
+    OffsetFetchRequestGroup,
+    OffsetFetchRequestTopic,
+    OffsetFetchRequestTopics,
+)
 from kwire.protocol.generated.produce_request import (
     PartitionProduceData,
     ProduceRequest,
@@ -78,6 +104,7 @@ from kwire.protocol.primitives import ProtocolError
 __all__ = [
     "KafkaClient", "KafkaClientError", "KafkaConnectionError", "NewTopic",
     "BrokerInfo", "PartitionInfo", "TopicInfo", "ClusterInfo", "ConfigEntry", "FetchedPartition",
+    "GroupListing", "GroupMember", "GroupDescription", "CommittedOffset", "decode_consumer_assignment",
     "parse_bootstrap", "EARLIEST_TIMESTAMP", "LATEST_TIMESTAMP",
     "RESOURCE_TOPIC", "RESOURCE_BROKER", "CONFIG_SOURCE_NAMES",
 ]
@@ -85,6 +112,9 @@ __all__ = [
 API_PRODUCE, API_FETCH, API_LIST_OFFSETS, API_METADATA = 0, 1, 2, 3
 API_API_VERSIONS, API_CREATE_TOPICS, API_DELETE_TOPICS = 18, 19, 20
 API_DESCRIBE_CONFIGS, API_CREATE_PARTITIONS, API_INCREMENTAL_ALTER_CONFIGS = 32, 37, 44
+API_OFFSET_COMMIT, API_OFFSET_FETCH, API_FIND_COORDINATOR = 8, 9, 10
+API_DESCRIBE_GROUPS, API_LIST_GROUPS, API_DELETE_GROUPS = 15, 16, 42
+API_CONSUMER_GROUP_DESCRIBE = 69
 
 #: ListOffsets special timestamps.
 LATEST_TIMESTAMP = -1
@@ -108,6 +138,20 @@ _OP_SET, _OP_DELETE = 0, 1
 # Versions from which a request names topics by id only.
 _PRODUCE_TOPIC_ID_MIN = 13
 _FETCH_TOPIC_ID_MIN = 13
+
+# OffsetCommit / OffsetFetch v10 name topics by id only; v9 has every feature the
+# tools need and keeps names, so the client stops there.
+_OFFSET_COMMIT_MAX = 9
+_OFFSET_FETCH_MAX = 9
+_OFFSET_FETCH_GROUPS_MIN = 8  # batched "groups" layout
+_FIND_COORDINATOR_KEYS_MIN = 4  # batched "coordinator_keys" layout
+_COORDINATOR_GROUP = 0
+
+# Group errors after which the coordinator is looked up again and the request retried.
+_COORDINATOR_RETRY = {
+    ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+}
 
 # Errors after which cached leaders may be wrong.
 _STALE_METADATA = {
@@ -225,6 +269,64 @@ class FetchedPartition:
     last_stable_offset: int
     log_start_offset: int
     records: bytes  # raw record batches; the last one may be truncated
+
+
+@dataclass
+class GroupListing:
+    group_id: str
+    protocol_type: str
+    state: str | None  # None from brokers older than ListGroups v4
+    group_type: str | None  # "classic", "consumer", ... (ListGroups v5+)
+
+
+@dataclass
+class GroupMember:
+    member_id: str
+    group_instance_id: str | None
+    client_id: str
+    client_host: str
+    #: topic -> partitions, decoded for protocol type "consumer" (else empty)
+    assignment: dict[str, list[int]]
+    member_metadata: bytes
+    member_assignment: bytes
+
+
+@dataclass
+class GroupDescription:
+    group_id: str
+    state: str  # Kafka's names: Empty, PreparingRebalance, CompletingRebalance, Stable, Dead
+    protocol_type: str
+    protocol: str  # the chosen protocol: the assignor's name for consumer groups
+    members: list[GroupMember]
+
+
+@dataclass
+class CommittedOffset:
+    offset: int
+    leader_epoch: int
+    metadata: str | None
+
+
+def decode_consumer_assignment(data: bytes | None) -> dict[str, list[int]]:
+    """A ``ConsumerProtocolAssignment`` (int16 version, then the v0 layout) -> topic: partitions.
+
+    Every version starts with the v0 fields (assigned partitions, user data),
+    so any version is read as v0 after its version prefix, as Kafka does.
+    ``ValueError`` when the bytes are not an assignment.
+    """
+    if not data:
+        return {}
+    if len(data) < 2:
+        raise ValueError("consumer assignment shorter than its version")
+    mod = codec.message_module(codec.DATA_SCHEMAS["ConsumerProtocolAssignment"])
+    try:
+        asg, _ = mod.DECODERS[0](memoryview(bytes(data)), 2)
+    except (ProtocolError, IndexError, ValueError, struct.error) as e:
+        raise ValueError(f"not a consumer assignment: {e}") from None
+    out: dict[str, list[int]] = {}
+    for tp in asg.assigned_partitions:
+        out.setdefault(tp.topic, []).extend(tp.partitions)
+    return {t: sorted(ps) for t, ps in out.items()}
 
 
 def parse_bootstrap(bootstrap: str) -> list[tuple[str, int]]:
@@ -385,6 +487,7 @@ class KafkaClient:
         self._brokers: dict[int, BrokerInfo] = {}
         self._controller_id = -1
         self._topics: dict[str, TopicInfo] = {}  # metadata cache for leader lookups
+        self._coordinators: dict[str, int] = {}  # group id -> coordinator node id
 
     def __enter__(self) -> "KafkaClient":
         return self
@@ -760,6 +863,231 @@ class KafkaClient:
         if missing:
             raise KafkaClientError(ErrorCode.UNKNOWN_SERVER_ERROR,
                                    f"no ListOffsets result for {topic} partitions {sorted(missing)}")
+        return out
+
+    # -- consumer groups ------------------------------------------------------------------------
+
+    def find_coordinator(self, group_id: str, refresh: bool = False) -> int:
+        """The node id of ``group_id``'s coordinator (cached per group unless ``refresh``)."""
+        if not refresh and group_id in self._coordinators:
+            return self._coordinators[group_id]
+        deadline = time.monotonic() + self.timeout
+        while True:
+            version = self.api_version(API_FIND_COORDINATOR)
+            if version >= _FIND_COORDINATOR_KEYS_MIN:
+                req = FindCoordinatorRequest(key_type=_COORDINATOR_GROUP, coordinator_keys=[group_id])
+            else:
+                req = FindCoordinatorRequest(key=group_id, key_type=_COORDINATOR_GROUP)
+            resp = self.request(API_FIND_COORDINATOR, req, version=version)
+            if version >= _FIND_COORDINATOR_KEYS_MIN:
+                found = next((c for c in resp.coordinators or () if c.key == group_id), None)
+                if found is None:
+                    raise KafkaClientError(ErrorCode.UNKNOWN_SERVER_ERROR,
+                                           f"FindCoordinator answered without group {group_id!r}")
+                code, message = found.error_code, found.error_message
+                node, host, port = found.node_id, found.host, found.port
+            else:
+                code, message = resp.error_code, getattr(resp, "error_message", None)
+                node, host, port = resp.node_id, resp.host, resp.port
+            if code in _COORDINATOR_RETRY and time.monotonic() < deadline:
+                time.sleep(0.1)
+                continue
+            _check(code, message, f"FindCoordinator for group {group_id!r}")
+            break
+        if node not in self._brokers:
+            self._brokers[node] = BrokerInfo(node, host, port)
+        self._coordinators[group_id] = node
+        return node
+
+    def _group_request(self, group_id: str, send):
+        """Run ``send(coordinator node) -> result``; on coordinator errors look it up again and retry.
+
+        ``send`` raises ``KafkaClientError`` for error codes; those in
+        ``_COORDINATOR_RETRY`` are retried until the client's timeout.
+        """
+        deadline = time.monotonic() + self.timeout
+        refresh = False
+        while True:
+            node = self.find_coordinator(group_id, refresh=refresh)
+            try:
+                return send(node)
+            except KafkaClientError as e:
+                if e.code not in _COORDINATOR_RETRY or time.monotonic() >= deadline:
+                    raise
+            refresh = True
+            time.sleep(0.1)
+
+    def list_groups(self, states: Iterable[str] | None = None) -> list[GroupListing]:
+        """Every group on every broker (ListGroups), optionally only those in ``states``."""
+        self.metadata([])
+        out: dict[str, GroupListing] = {}
+        for node in sorted(self._brokers):
+            version = self.api_version(API_LIST_GROUPS, node)
+            req = ListGroupsRequest(states_filter=list(states or ()), types_filter=[])
+            resp = self.request(API_LIST_GROUPS, req, node=node, version=version)
+            _check(resp.error_code, None, f"ListGroups from broker {node}")
+            for g in resp.groups or ():
+                out[g.group_id] = GroupListing(g.group_id, g.protocol_type,
+                                               g.group_state if version >= 4 else None,
+                                               g.group_type if version >= 5 else None)
+        listed = list(out.values())
+        if states and listed and listed[0].state is None:  # an old broker ignored the filter
+            raise KafkaClientError(ErrorCode.UNSUPPORTED_VERSION, "the broker cannot filter groups by state")
+        return sorted(listed, key=lambda g: g.group_id)
+
+    def describe_group(self, group_id: str) -> GroupDescription:
+        """DescribeGroups for one group, else ConsumerGroupDescribe; unknown: state ``Dead``.
+
+        DescribeGroups describes classic groups only; from v6 it answers
+        GROUP_ID_NOT_FOUND for unknown groups and for KIP-848 consumer
+        groups (before v6: no error, state Dead). Those are then asked for
+        with ConsumerGroupDescribe when the broker has it, as Kafka's admin
+        client does in the other order.
+        """
+        def send(node: int) -> GroupDescription | None:
+            req = DescribeGroupsRequest(groups=[group_id], include_authorized_operations=False)
+            resp = self.request(API_DESCRIBE_GROUPS, req, node=node)
+            g = next((g for g in resp.groups or () if g.group_id == group_id), None)
+            if g is None:
+                raise KafkaClientError(ErrorCode.UNKNOWN_SERVER_ERROR,
+                                       f"DescribeGroups answered without group {group_id!r}")
+            if g.error_code == ErrorCode.GROUP_ID_NOT_FOUND or (not g.error_code and g.group_state == "Dead"):
+                return None
+            _check(g.error_code, getattr(g, "error_message", None), f"group {group_id!r}")
+            members = []
+            for m in g.members or ():
+                assignment: dict[str, list[int]] = {}
+                if g.protocol_type == "consumer" and m.member_assignment:
+                    try:
+                        assignment = decode_consumer_assignment(m.member_assignment)
+                    except ValueError:
+                        assignment = {}  # a client's private format: shown as no partitions
+                members.append(GroupMember(m.member_id, m.group_instance_id, m.client_id, m.client_host,
+                                           assignment, bytes(m.member_metadata or b""),
+                                           bytes(m.member_assignment or b"")))
+            return GroupDescription(g.group_id, g.group_state, g.protocol_type, g.protocol_data, members)
+
+        def send_848(node: int) -> GroupDescription | None:
+            req = ConsumerGroupDescribeRequest(group_ids=[group_id], include_authorized_operations=False)
+            resp = self.request(API_CONSUMER_GROUP_DESCRIBE, req, node=node)
+            g = next((g for g in resp.groups or () if g.group_id == group_id), None)
+            if g is None or g.error_code == ErrorCode.GROUP_ID_NOT_FOUND:
+                return None
+            _check(g.error_code, g.error_message, f"group {group_id!r}")
+            members = []
+            for m in g.members or ():
+                assignment: dict[str, list[int]] = {}
+                for tp in (m.assignment.topic_partitions if m.assignment else ()):
+                    assignment.setdefault(tp.topic_name, []).extend(tp.partitions)
+                members.append(GroupMember(m.member_id, m.instance_id, m.client_id, m.client_host,
+                                           {t: sorted(ps) for t, ps in assignment.items()}, b"", b""))
+            return GroupDescription(g.group_id, g.group_state, "consumer", g.assignor_name, members)
+
+        found = self._group_request(group_id, send)
+        if found is None and API_CONSUMER_GROUP_DESCRIBE in self._connection(
+                self.find_coordinator(group_id)).versions:
+            found = self._group_request(group_id, send_848)
+        return found or GroupDescription(group_id, "Dead", "", "", [])
+
+    def offset_fetch(self, group_id: str, partitions: dict[str, list[int]] | None = None
+                     ) -> dict[tuple[str, int], CommittedOffset]:
+        """Committed offsets of ``group_id`` -> (topic, partition): CommittedOffset.
+
+        ``partitions`` None asks for every partition with a committed offset;
+        when given, partitions without one are left out of the result.
+        """
+        def send(node: int) -> dict[tuple[str, int], CommittedOffset]:
+            version = min(self.api_version(API_OFFSET_FETCH, node), _OFFSET_FETCH_MAX)
+            if version >= _OFFSET_FETCH_GROUPS_MIN:
+                topics = None if partitions is None else [
+                    OffsetFetchRequestTopics(name=t, partition_indexes=list(ps)) for t, ps in partitions.items()]
+                req = OffsetFetchRequest(groups=[OffsetFetchRequestGroup(group_id=group_id, topics=topics)],
+                                         require_stable=True)
+            else:
+                if partitions is None and version < 2:
+                    raise KafkaClientError(ErrorCode.UNSUPPORTED_VERSION,
+                                           "fetching all committed offsets needs OffsetFetch v2+")
+                topics = None if partitions is None else [
+                    OffsetFetchRequestTopic(name=t, partition_indexes=list(ps)) for t, ps in partitions.items()]
+                req = OffsetFetchRequest(group_id=group_id, topics=topics, require_stable=version >= 7)
+            resp = self.request(API_OFFSET_FETCH, req, node=node, version=version)
+            if version >= _OFFSET_FETCH_GROUPS_MIN:
+                g = next((g for g in resp.groups or () if g.group_id == group_id), None)
+                if g is None:
+                    raise KafkaClientError(ErrorCode.UNKNOWN_SERVER_ERROR,
+                                           f"OffsetFetch answered without group {group_id!r}")
+                _check(g.error_code, None, f"group {group_id!r}")
+                topics_out = g.topics or ()
+            else:
+                _check(getattr(resp, "error_code", 0), None, f"group {group_id!r}")
+                topics_out = resp.topics or ()
+            out: dict[tuple[str, int], CommittedOffset] = {}
+            for t in topics_out:
+                for p in t.partitions or ():
+                    if p.error_code in _COORDINATOR_RETRY:
+                        _check(p.error_code, None, f"group {group_id!r}")
+                    _check(p.error_code, None, f"group {group_id!r} {t.name}-{p.partition_index}")
+                    if p.committed_offset < 0:
+                        continue  # asked for, never committed
+                    out[(t.name, p.partition_index)] = CommittedOffset(
+                        p.committed_offset, getattr(p, "committed_leader_epoch", -1), p.metadata)
+            return out
+        return self._group_request(group_id, send)
+
+    def offset_commit(self, group_id: str, offsets: dict[tuple[str, int], int | tuple[int, str | None]]
+                      ) -> None:
+        """A simple commit (generation -1, empty member id), as an administrator's reset does.
+
+        ``offsets``: (topic, partition) -> offset or (offset, metadata). The
+        broker refuses it (UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION) while the
+        group has members. Any partition error raises.
+        """
+        by_topic: dict[str, list[OffsetCommitRequestPartition]] = {}
+        for (topic, partition), value in sorted(offsets.items()):
+            offset, metadata = value if isinstance(value, tuple) else (value, "")
+            by_topic.setdefault(topic, []).append(OffsetCommitRequestPartition(
+                partition_index=partition, committed_offset=offset, committed_leader_epoch=-1,
+                committed_metadata=metadata))
+
+        def send(node: int) -> None:
+            version = min(self.api_version(API_OFFSET_COMMIT, node), _OFFSET_COMMIT_MAX)
+            req = OffsetCommitRequest(
+                group_id=group_id, generation_id_or_member_epoch=-1, member_id="", group_instance_id=None,
+                retention_time_ms=-1,
+                topics=[OffsetCommitRequestTopic(name=t, partitions=ps) for t, ps in by_topic.items()])
+            resp = self.request(API_OFFSET_COMMIT, req, node=node, version=version)
+            first_error = None
+            for t in resp.topics or ():
+                for p in t.partitions or ():
+                    if p.error_code in _COORDINATOR_RETRY:
+                        _check(p.error_code, None, f"group {group_id!r}")
+                    if p.error_code and first_error is None:
+                        first_error = (p.error_code, f"group {group_id!r} {t.name}-{p.partition_index}")
+            if first_error:
+                _check(first_error[0], None, first_error[1])
+        self._group_request(group_id, send)
+
+    def delete_groups(self, group_ids: list[str]) -> dict[str, int]:
+        """DeleteGroups, each at its coordinator -> group: error code (0 when deleted); never raises for them."""
+        by_node: dict[int, list[str]] = {}
+        for g in group_ids:
+            by_node.setdefault(self.find_coordinator(g), []).append(g)
+        out: dict[str, int] = {}
+        for node, groups in by_node.items():
+            resp = self.request(API_DELETE_GROUPS, DeleteGroupsRequest(groups_names=groups), node=node)
+            for r in resp.results or ():
+                out[r.group_id] = r.error_code
+        retry = [g for g, code in out.items() if code in _COORDINATOR_RETRY]
+        for g in retry:  # moved or loading coordinator: one group at a time, with the usual retry
+            def send(node: int, g=g) -> int:
+                resp = self.request(API_DELETE_GROUPS, DeleteGroupsRequest(groups_names=[g]), node=node)
+                code = next((r.error_code for r in resp.results or () if r.group_id == g),
+                            ErrorCode.UNKNOWN_SERVER_ERROR)
+                _check(code if code in _COORDINATOR_RETRY else 0, None, f"group {g!r}")
+                return code
+            out[g] = self._group_request(g, send)
+        for g in group_ids:
+            out.setdefault(g, ErrorCode.UNKNOWN_SERVER_ERROR)
         return out
 
     def _name_topic(self, obj, name_attr: str, topic: str, by_id: bool) -> None:

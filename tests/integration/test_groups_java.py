@@ -1,0 +1,395 @@
+"""Consumer groups with the Kafka Java client (kafka-clients 4.3.0) against kwire.
+
+Each member is a ``KwireGroups member`` JVM (tests/java/KwireGroups.java) that
+polls a subscribed KafkaConsumer and takes commands on stdin; admin calls are
+``KwireGroups admin`` runs. Scenarios:
+
+* subscribe, consume, commitSync and commitAsync, committed metadata strings
+  round-trip, close; a new member resumes exactly after the committed offsets
+  (classic and KIP-848 ``group.protocol=consumer``);
+* 2 and 3 members split a 6-partition topic evenly with RangeAssignor and
+  CooperativeStickyAssignor, one leaves and the others take over, and no
+  record is consumed twice by the group (members commit in
+  ``onPartitionsRevoked``);
+* KIP-848: two ``group.protocol=consumer`` members split and rebalance; this
+  test fails (never skips) when the broker lacks ConsumerGroupHeartbeat;
+* Admin: listConsumerGroups, describeConsumerGroups, listConsumerGroupOffsets
+  with lag from listOffsets(latest), deleteConsumerGroups (NON_EMPTY_GROUP while
+  members are present), deleteConsumerGroupOffsets.
+
+Join-to-first-record times (``subscribe()`` to the first record, measured in
+the JVM, so JVM start-up is excluded) are printed at the end of the module;
+run with ``pytest -s`` to see them. Topics are created and filled with
+kafka-python (tests/integration/test_groups_support.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+
+import pytest
+import javaclient
+from test_groups_support import create_topic, produce, wait_until
+
+TIMEOUT_S = 45.0
+TIMINGS: list[tuple[str, float]] = []  # (scenario, seconds from subscribe() to first record)
+LIVE: list["JavaMember"] = []
+
+# Short KIP-848 intervals (the defaults are a 5 s heartbeat and 45 s session).
+FAST = {"group.consumer.heartbeat.interval.ms": "500", "group.consumer.min.heartbeat.interval.ms": "500",
+        "group.consumer.session.timeout.ms": "6000", "group.consumer.min.session.timeout.ms": "3000",
+        "group.min.session.timeout.ms": "1000"}
+
+
+@pytest.fixture(scope="module")
+def jbroker(tmp_path_factory):
+    from conftest import InProcessBroker, _overrides
+
+    javaclient.require_java()
+    d = tmp_path_factory.mktemp("kwire-groups-java")
+    b = InProcessBroker(d, _overrides(d, FAST, {}))
+    yield b
+    b.stop()
+    if TIMINGS:
+        print("\nJava join-to-first-record (group.initial.rebalance.delay.ms=0):")
+        for scenario, secs in TIMINGS:
+            print(f"  {scenario:66s} {secs:6.3f} s")
+
+
+@pytest.fixture(autouse=True)
+def stop_leftover_members():
+    yield
+    for m in list(LIVE):
+        m.kill()
+
+
+def _java_argv(*args: str) -> list[str]:
+    cp = javaclient.require_java()
+    classes = javaclient.compiled_classes(cp)
+    return ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
+            "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), "KwireGroups", *args]
+
+
+def admin(bootstrap: str, *args: str) -> list[dict]:
+    argv = _java_argv("admin", bootstrap, *args)
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    if proc.returncode != 0:
+        raise javaclient.JavaClientError(argv, proc.returncode, proc.stdout, proc.stderr)
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+class JavaMember:
+    """One ``KwireGroups member`` JVM; its JSON lines are read by a thread into these fields."""
+
+    def __init__(self, bootstrap: str, topic: str, group: str, *, protocol: str = "classic",
+                 assignor: str = "range", commit_on_revoke: bool = False, client_id: str | None = None,
+                 label: str = "") -> None:
+        flags = ["commit-on-revoke"] if commit_on_revoke else []
+        if client_id:
+            flags.append(f"client-id={client_id}")
+        self.label = label or f"{protocol}/{assignor}"
+        self.stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        self.proc = subprocess.Popen(_java_argv("member", bootstrap, topic, group, protocol, assignor, *flags),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                                     text=True, bufsize=1)
+        self.records: list[tuple[int, int, str]] = []  # (partition, offset, value)
+        self.assigned: set[int] = set()
+        self.events: list[dict] = []  # assignment, revoked, assigned, lost
+        self.errors: list[dict] = []
+        self.first_record_s: float | None = None
+        self.closed = False
+        self._replies: queue.Queue = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        LIVE.append(self)
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            if not line.startswith("{"):
+                continue
+            msg = json.loads(line)
+            kind = msg["type"]
+            if kind == "record":
+                self.records.append((msg["partition"], msg["offset"], msg["value"]))
+            elif kind == "assignment":
+                self.assigned = set(msg["partitions"])
+                self.events.append(msg)
+            elif kind in ("revoked", "assigned", "lost"):
+                self.events.append(msg)
+            elif kind == "first_record":
+                self.first_record_s = msg["ms"] / 1000
+            elif kind in ("ack", "cmd_error"):
+                self._replies.put(msg)
+            elif kind == "closed":
+                self.closed = True
+            elif kind == "error":
+                self.errors.append(msg)
+                self._replies.put(msg)
+
+    def call(self, command: str, timeout: float = TIMEOUT_S) -> dict:
+        """Send one command; return its ack, fail on a cmd_error or error."""
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        try:
+            reply = self._replies.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"{self.label}: no answer to {command!r} in {timeout}s\n{self.stderr_tail()}")
+        if reply["type"] != "ack":
+            raise AssertionError(f"{self.label}: {command!r} failed: {reply}\n{self.stderr_tail()}")
+        return reply
+
+    def stop(self) -> None:
+        """Close the consumer (LeaveGroup) and check that the JVM exited cleanly."""
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write("stop\n")
+                self.proc.stdin.close()
+            except (BrokenPipeError, OSError):
+                pass
+        try:
+            rc = self.proc.wait(TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError(f"{self.label}: did not close in {TIMEOUT_S}s\n{self.stderr_tail()}")
+        self._reader.join(5)
+        if self in LIVE:
+            LIVE.remove(self)
+        assert rc == 0 and not self.errors, f"{self.label} exited {rc}: {self.errors}\n{self.stderr_tail()}"
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        if self in LIVE:
+            LIVE.remove(self)
+
+    def stderr_tail(self, n: int = 3000) -> str:
+        self.stderr.flush()
+        self.stderr.seek(0)
+        return "--- member stderr (tail) ---\n" + self.stderr.read()[-n:]
+
+    def check_alive(self) -> None:
+        if self.errors or self.proc.poll() is not None:
+            raise AssertionError(f"{self.label} failed: {self.errors or self.proc.returncode}\n"
+                                 f"{self.stderr_tail()}")
+
+
+def names(tag: str) -> tuple[str, str]:
+    u = uuid.uuid4().hex[:8]
+    return f"t-j{tag}-{u}", f"g-j{tag}-{u}"
+
+
+def wait_members(members, cond, what: str, timeout: float = TIMEOUT_S):
+    """``wait_until`` that fails at once, with the JVM's output, when a member dies."""
+    def check():
+        for m in members:
+            m.check_alive()
+        return cond()
+    return wait_until(check, timeout=timeout, what=what)
+
+
+def even_split(members, total: int = 6) -> bool:
+    sets = [m.assigned for m in members]
+    return (set().union(*sets) == set(range(total)) and sum(len(s) for s in sets) == total
+            and all(len(s) == total // len(members) for s in sets))
+
+
+def consumed(members) -> list[tuple[int, int]]:
+    return [(p, o) for m in members for p, o, _ in m.records]
+
+
+def assert_no_duplicates(members) -> None:
+    seen: dict[tuple[int, int], str] = {}
+    dups = []
+    for m in members:
+        for p, o, _ in m.records:
+            if (p, o) in seen:
+                dups.append((p, o, seen[(p, o)], m.label))
+            seen[(p, o)] = m.label
+    assert not dups, f"{len(dups)} records consumed twice by the group, e.g. {dups[:5]}"
+
+
+def require_848(members) -> None:
+    """Turn a missing ConsumerGroupHeartbeat into a clear failure (never a skip)."""
+    for m in members:
+        for e in m.errors:
+            text = json.dumps(e)
+            if "UnsupportedVersion" in text or "ConsumerGroupHeartbeat" in text:
+                pytest.fail("the broker does not implement the KIP-848 consumer group protocol "
+                            f"(ConsumerGroupHeartbeat) for the Java consumer: {e}")
+
+
+# -- commit, resume, metadata ----------------------------------------------------------------
+
+@pytest.mark.parametrize("protocol", ["classic", "consumer"])
+def test_commit_sync_async_metadata_and_resume(jbroker, protocol):
+    topic, group = names("resume")
+    bs = jbroker.bootstrap
+    create_topic(bs, topic, 3)
+    produce(bs, topic, 30, 3, tag="a")
+    assignor = "range" if protocol == "classic" else "-"
+    m = JavaMember(bs, topic, group, protocol=protocol, assignor=assignor, label=f"{protocol} resume")
+    try:
+        wait_members([m], lambda: len(m.records) >= 30, f"{protocol}: 30 records")
+    finally:
+        require_848([m])
+    TIMINGS.append((f"{protocol}: subscribe, first record", m.first_record_s))
+    m.call("commit-sync")
+    committed = m.call("committed 0,1,2")["offsets"]
+    assert {p: c["offset"] for p, c in committed.items()} == {"0": 10, "1": 10, "2": 10}
+    produce(bs, topic, 9, 3, tag="b")
+    wait_members([m], lambda: len(m.records) >= 39, "9 more records")
+    ack = m.call("commit-async")
+    assert ack["offsets"] == {"0": 13, "1": 13, "2": 13}
+    committed = m.call("committed 0,1,2")["offsets"]
+    assert {p: c["offset"] for p, c in committed.items()} == {"0": 13, "1": 13, "2": 13}
+    # metadata strings round-trip (empty, ASCII, non-ASCII)
+    metas = {0: f"meta-{protocol}", 1: "x", 2: "métadonnée"}
+    m.call("commit-meta " + ",".join(f"{p}:13:{metas[p]}" for p in range(3)))
+    committed = m.call("committed 0,1,2")["offsets"]
+    assert {int(p): c["metadata"] for p, c in committed.items()} == metas
+    m.stop()
+    produce(bs, topic, 6, 3, tag="c")
+    m2 = JavaMember(bs, topic, group, protocol=protocol, assignor=assignor, label=f"{protocol} resume 2")
+    wait_members([m2], lambda: len(m2.records) >= 6, "the 6 records after the committed offsets")
+    time.sleep(1.0)  # anything at or below the committed offsets would have arrived by now
+    assert sorted(v for _, _, v in m2.records) == sorted(f"c-{i}" for i in range(6))
+    assert sorted((p, o) for p, o, _ in m2.records) == [(p, o) for p in range(3) for o in (13, 14)]
+    TIMINGS.append((f"{protocol}: rejoin, resume from commit", m2.first_record_s))
+    m2.stop()
+
+
+# -- splitting, taking over, no duplicates -------------------------------------------------------
+
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("assignor", ["range", "cooperative-sticky"])
+def test_members_split_evenly_take_over_without_duplicates(jbroker, assignor, n):
+    topic, group = names(f"split{n}")
+    bs = jbroker.bootstrap
+    create_topic(bs, topic, 6)
+    produce(bs, topic, 60, 6, tag="a")
+    members = [JavaMember(bs, topic, group, assignor=assignor, commit_on_revoke=True,
+                          label=f"{assignor}#{i}") for i in range(n)]
+    started = time.monotonic()
+    wait_members(members, lambda: even_split(members), f"{n} members ({assignor}) to split 6 partitions")
+    split_s = time.monotonic() - started
+    wait_members(members, lambda: len(consumed(members)) >= 60, "all 60 records")
+    first = min(m.first_record_s for m in members if m.first_record_s is not None)
+    TIMINGS.append((f"classic {assignor}, {n} members: first record", first))
+    TIMINGS.append((f"classic {assignor}, {n} members: even split (from JVM start)", split_s))
+    leaver, stayers = members[0], members[1:]
+    marks = [len(m.events) for m in stayers]
+    leaver.stop()
+    wait_members(stayers, lambda: even_split(stayers), f"the other {n - 1} member(s) to take over")
+    produce(bs, topic, 60, 6, tag="b")
+    wait_members(stayers, lambda: len(consumed(members)) >= 120, "all 120 records")
+    time.sleep(1.0)  # let any duplicate delivery show up
+    values = [v for m in members for _, _, v in m.records]
+    assert sorted(set(values)) == sorted([f"a-{i}" for i in range(60)] + [f"b-{i}" for i in range(60)])
+    assert_no_duplicates(members)
+    if assignor == "cooperative-sticky":
+        # incremental rebalancing: when a member leaves, the others only gain partitions
+        for m, mark in zip(stayers, marks):
+            revoked = [e for e in m.events[mark:] if e["type"] == "revoked" and e["partitions"]]
+            assert not revoked, f"{m.label} revoked partitions after a member left: {revoked}"
+    for m in stayers:
+        m.stop()
+
+
+# -- KIP-848 ----------------------------------------------------------------------------------------
+
+def test_kip848_consumers_split_and_rebalance(jbroker):
+    topic, group = names("848")
+    bs = jbroker.bootstrap
+    create_topic(bs, topic, 6)
+    produce(bs, topic, 60, 6, tag="a")
+    members = [JavaMember(bs, topic, group, protocol="consumer", assignor="-", commit_on_revoke=True,
+                          client_id=f"java-848-{i}", label=f"848#{i}") for i in range(2)]
+    try:
+        wait_members(members, lambda: even_split(members), "two KIP-848 members to split 6 partitions")
+        wait_members(members, lambda: len(consumed(members)) >= 60, "all 60 records")
+    finally:
+        require_848(members)
+    TIMINGS.append(("consumer (KIP-848), 2 members: first record",
+                    min(m.first_record_s for m in members if m.first_record_s is not None)))
+    desc = admin(bs, "describe", group)
+    assert desc[0]["type"] == "description", desc
+    d = desc[0]
+    assert d["group_type"] == "Consumer" and d["state"] == "Stable", d
+    assert sorted(m["client_id"] for m in d["members"]) == ["java-848-0", "java-848-1"]
+    assert sorted(p for m in d["members"] for p in m["assignment"]) == list(range(6))
+    assert all(m["member_epoch"] is not None and m["member_epoch"] > 0 for m in d["members"]), d
+    members[0].stop()
+    wait_members(members[1:], lambda: members[1].assigned == set(range(6)), "the other member to take over")
+    produce(bs, topic, 30, 6, tag="b")
+    wait_members(members[1:], lambda: len(consumed(members)) >= 90, "all 90 records")
+    time.sleep(1.0)
+    assert_no_duplicates(members)
+    members[1].stop()
+
+
+# -- Admin --------------------------------------------------------------------------------------------
+
+def test_admin_list_describe_offsets_lag_delete(jbroker):
+    topic, group = names("admin")
+    bs = jbroker.bootstrap
+    create_topic(bs, topic, 6)
+    produce(bs, topic, 60, 6)
+    members = [JavaMember(bs, topic, group, assignor="range", client_id=f"java-admin-{i}",
+                          label=f"admin#{i}") for i in range(2)]
+    wait_members(members, lambda: even_split(members) and len(consumed(members)) >= 60,
+                 "two members to split and read 60 records")
+    for m in members:
+        m.call("commit-sync")
+
+    listed = {g["group_id"]: g for g in admin(bs, "list-groups")}
+    assert group in listed and listed[group]["state"] == "Stable", listed.get(group)
+    assert listed[group]["simple"] is False
+
+    d = admin(bs, "describe", group)[0]
+    assert d["type"] == "description" and d["state"] == "Stable" and d["group_type"] == "Classic", d
+    assert d["assignor"] == "range" and d["coordinator"] is not None
+    assert sorted(m["client_id"] for m in d["members"]) == ["java-admin-0", "java-admin-1"]
+    assert all(m["host"].lstrip("/") in ("127.0.0.1", "localhost") for m in d["members"]), d
+    assert all(m["consumer_id"].startswith(m["client_id"]) for m in d["members"]), d
+    assert sorted(len(m["assignment"]) for m in d["members"]) == [3, 3]
+    assert sorted(p for m in d["members"] for p in m["assignment"]) == list(range(6))
+
+    offsets = {o["partition"]: o for o in admin(bs, "offsets", group) if o["type"] == "offset"}
+    assert {p: (o["committed"], o["end"], o["lag"]) for p, o in offsets.items()} == \
+        {p: (10, 10, 0) for p in range(6)}
+
+    refused = admin(bs, "delete", group)[0]
+    assert refused["error"] == "GroupNotEmptyException", refused
+    busy = {r["partition"]: r for r in admin(bs, "delete-offsets", group, topic, "0")}
+    assert busy[0]["error"] == "GroupSubscribedToTopicException", busy
+
+    for m in members:
+        m.stop()
+    produce(bs, topic, 12, 6, tag="late")
+    d = admin(bs, "describe", group)[0]
+    assert d["state"] == "Empty" and d["members"] == [], d
+    listed = {g["group_id"]: g for g in admin(bs, "list-groups")}
+    assert listed[group]["state"] == "Empty"
+    offsets = {o["partition"]: o for o in admin(bs, "offsets", group) if o["type"] == "offset"}
+    assert {p: (o["committed"], o["end"], o["lag"]) for p, o in offsets.items()} == \
+        {p: (10, 12, 2) for p in range(6)}
+
+    gone = {r["partition"]: r["error"] for r in admin(bs, "delete-offsets", group, topic, "0,1")}
+    assert gone == {0: None, 1: None}
+    offsets = {o["partition"] for o in admin(bs, "offsets", group) if o["type"] == "offset"}
+    assert offsets == {2, 3, 4, 5}
+
+    deleted = admin(bs, "delete", group)[0]
+    assert deleted["error"] is None, deleted
+    assert group not in {g["group_id"] for g in admin(bs, "list-groups")}
+    assert [o for o in admin(bs, "offsets", group) if o["type"] == "offset"] == []
+    again = admin(bs, "delete", group)[0]
+    assert again["error"] == "GroupIdNotFoundException", again
