@@ -15,7 +15,21 @@ from kwire.codegen.import_specs import clean_message, strip_comments
 from kwire.codegen.model import SPEC_DIR, Versions, load_all, snake
 
 ROOT = Path(__file__).resolve().parents[2]
-JAR = Path("/tmp/wheels/jars/kafka-clients-4.3.0.jar")
+import os
+
+
+def _find_jar() -> Path:
+    """kafka-clients-4.3.0.jar where scripts/fetch-java-jars.py puts it (or KWIRE_JAVA_JARS)."""
+    dirs = [os.environ.get("KWIRE_JAVA_JARS", ""),
+            os.path.join(os.environ.get("KWIRE_CACHE", os.path.expanduser("~/.cache/kwire")), "jars"),
+            "/tmp/wheels/jars"]
+    for d in dirs:
+        if d and (Path(d) / "kafka-clients-4.3.0.jar").exists():
+            return Path(d) / "kafka-clients-4.3.0.jar"
+    return Path(dirs[1]) / "kafka-clients-4.3.0.jar"
+
+
+JAR = _find_jar()
 
 
 def _run(*args, **kw):
@@ -84,7 +98,7 @@ def test_source_file():
     assert "python -m kwire.codegen.import_specs" in text
 
 
-@pytest.mark.skipif(not JAR.exists(), reason="kafka-clients jar not available")
+@pytest.mark.skipif(not JAR.exists(), reason=f"{JAR} not found (scripts/fetch-java-jars.py fetches it)")
 def test_reimport_matches_checked_in_specs(tmp_path):
     proc = _run("-m", "kwire.codegen.import_specs", str(JAR), "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
