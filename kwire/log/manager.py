@@ -112,8 +112,11 @@ class LogManager:
         if clean:
             os.unlink(marker)
             fsync_dir(d)
-        log.info("loaded %d partition logs from %s (%s shutdown)", loaded, d,
-                 "clean" if clean else "unclean")
+        if loaded or clean:
+            log.info("loaded %d partition logs from %s (%s shutdown)", loaded, d,
+                     "clean" if clean else "unclean")
+        else:
+            log.info("no partition logs in %s yet", d)
 
     # -- lookup ---------------------------------------------------------------
     def get(self, topic: str, partition: int) -> PartitionLog | None:
