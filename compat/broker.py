@@ -1,7 +1,8 @@
 """Start and stop the kwire broker the suite runs against when no --bootstrap is given.
 
 ``python -m kwire serve --override listeners=PLAINTEXT://127.0.0.1:0
---override log.dirs=DIR [--override K=V]...`` in its own process group; the
+--override log.dirs=DIR --override auto.create.topics.enable=false [--override K=V]...``
+in its own process group; the
 port comes from the ``kwire serving on HOST:PORT`` line it prints. Its output
 goes to a log file that is kept (the report names it) because a broker
 traceback is usually the real reason behind a FAIL.
@@ -28,7 +29,10 @@ class KwireBroker:
     def __init__(self, data_dir: Path, log_path: Path, overrides: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
         self.log_path = log_path
-        self.overrides = {"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(data_dir)}
+        # No auto-creation: every scenario creates its topics, and error-unknown-topic checks
+        # that producing to a missing one fails (Kafka's default is true).
+        self.overrides = {"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(data_dir),
+                          "auto.create.topics.enable": "false"}
         self.overrides.update(overrides or {})
         self.proc: subprocess.Popen | None = None
         self.bootstrap = ""

@@ -5,10 +5,17 @@
     python -m compat --out DIR                # also write DIR/compat.md and DIR/compat.json
     python -m compat --clients java,kcat --scenarios 'spark-*,roundtrip'
     python -m compat --list                   # the scenarios and which clients run them
+    python -m compat --cross-only --clients java,kcat --cross-codecs none,zstd
 
-Exit status: 0 when no cell FAILed (SKIP and N/A do not fail a run), 1 when one
-did or the run left topics behind, 2 when the run could not start (bad
-arguments, the broker did not come up, the Java sources did not compile).
+After the scenario matrix comes the cross-client matrix (compat/cross.py):
+what each client produces, with each codec, consumed by every client. It runs
+by default, but not when --scenarios picks scenarios (--cross forces it,
+--no-cross turns it off, --cross-only runs nothing else); it honours --clients.
+
+Exit status: 0 when no cell of either matrix FAILed (SKIP and N/A do not fail
+a run), 1 when one did or the run left topics behind, 2 when the run could not
+start (bad arguments, the broker did not come up, the Java sources did not
+compile).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
-from compat import javarun, report
+from compat import cross, javarun, report
 from compat.matrix import CLIENTS, NA, PYTHON_DRIVEN, SCENARIOS, SKIP, Result, applicable
 from compat.runner import Janitor, Job, run_job
 
@@ -41,23 +48,27 @@ def _pick(value: str | None, universe: list[str], what: str) -> list[str]:
     return [x for x in universe if x in chosen]
 
 
-def _python_job(client: str, scenarios: list[str], bootstrap: str, run_id: str) -> Job:
+# ``name`` and ``extra`` (worker arguments before the scenarios) are for compat/cross.py's jobs.
+def _python_job(client: str, scenarios: list[str], bootstrap: str, run_id: str, *,
+                name: str | None = None, extra: list[str] | None = None) -> Job:
     here = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return Job(client, scenarios,
+    return Job(name or client, scenarios,
                lambda ss: [sys.executable, "-m", "compat.worker", "--client", client,
-                           "--bootstrap", bootstrap, "--run-id", run_id, *ss],
+                           "--bootstrap", bootstrap, "--run-id", run_id, *(extra or []), *ss],
                env=env)
 
 
-def _java_job(scenarios: list[str], bootstrap: str, run_id: str, jars: str | None) -> Job | str:
+def _java_job(scenarios: list[str], bootstrap: str, run_id: str, jars: str | None, *,
+              name: str = "java", extra: list[str] | None = None) -> Job | str:
     try:
         cp = javarun.classpath(jars)
         classes = javarun.compile_classes(cp)
     except javarun.JavaUnavailable as e:
         return str(e)
-    return Job("java", scenarios, lambda ss: javarun.java_argv(classes, cp, bootstrap, run_id, ss))
+    return Job(name, scenarios,
+               lambda ss: javarun.java_argv(classes, cp, bootstrap, run_id, [*(extra or []), *ss]))
 
 
 def _pyspark_job(scenarios: list[str], bootstrap: str, run_id: str, work: Path) -> Job | str:
@@ -93,6 +104,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="extra --override for the kwire broker compat starts (repeatable)")
     ap.add_argument("--run-id", help="prefix for topic and group names (default: random)")
     ap.add_argument("--list", action="store_true", help="list scenarios and exit")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--cross", dest="cross", action="store_const", const="on",
+                      help="run the cross-client matrix (the default unless --scenarios is given)")
+    mode.add_argument("--no-cross", dest="cross", action="store_const", const="off",
+                      help="do not run the cross-client matrix")
+    mode.add_argument("--cross-only", dest="cross", action="store_const", const="only",
+                      help="run only the cross-client matrix")
+    ap.add_argument("--cross-codecs", help=f"comma list or globs of: {', '.join(cross.CROSS_CODECS)}")
     args = ap.parse_args(argv)
 
     if args.list:
@@ -101,6 +120,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     clients = _pick(args.clients, list(CLIENTS), "client")
     scenario_ids = _pick(args.scenarios, [s.id for s in SCENARIOS], "scenario")
+    cross_mode = args.cross or ("off" if args.scenarios else "on")
+    if cross_mode == "only":
+        scenario_ids = []
+    cross_clients = [c for c in clients if c in cross.CROSS_CLIENTS] if cross_mode != "off" else []
+    cross_codecs = _pick(args.cross_codecs, list(cross.CROSS_CODECS), "codec")
     run_id = args.run_id or os.urandom(3).hex()
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     t0 = time.monotonic()
@@ -172,6 +196,25 @@ def main(argv: list[str] | None = None) -> int:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             list(pool.map(lambda j: run_job(j, timeout_factor=args.timeout_factor, janitor=janitor,
                                             log_dir=log_dir, on_result=record), jobs))
+        cross_results: list[cross.CrossResult] = []
+        cross_seconds = 0.0
+        if cross_clients:
+            def cross_job(client: str, name: str, extra: list[str], items: list[str]) -> Job | str:
+                if client == "java":
+                    return _java_job(items, bootstrap, run_id, args.java_jars, name=name, extra=extra)
+                return _python_job(client, items, bootstrap, run_id, name=name, extra=extra)
+
+            t1 = time.monotonic()
+            cross_results = cross.run(bootstrap=bootstrap, run_id=run_id, clients=cross_clients,
+                                      codecs=cross_codecs, work=work / "cross", log_dir=log_dir,
+                                      janitor=janitor, timeout_factor=args.timeout_factor,
+                                      make_job=cross_job)
+            cross_seconds = time.monotonic() - t1
+            for r in cross_results:
+                if r.status != "PASS":
+                    print(f"compat: {r.status:4} cross {r.producer} > {r.consumer} {r.codec}: "
+                          f"{r.reason[:160]}",
+                          file=sys.stderr)
         leftovers = janitor.leftovers(f"compat-{run_id}-")
     except RuntimeError as e:  # javac failed: compat's own bug
         print(f"compat: {e}", file=sys.stderr)
@@ -184,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
 
     run = report.Run(run_id=run_id, target=target, clients=clients, scenarios=scenario_ids,
                      results=results, started_at=started_at, seconds=time.monotonic() - t0,
-                     client_info={j.client: j.info for j in jobs}, leftovers=leftovers)
+                     client_info={j.client: j.info for j in jobs}, leftovers=leftovers,
+                     cross=cross_results, cross_clients=cross_clients, cross_codecs=cross_codecs,
+                     cross_seconds=cross_seconds)
     print(report.terminal(run))
     if out_dir:
         md, js = report.write(run, out_dir)

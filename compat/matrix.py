@@ -65,6 +65,19 @@ SCENARIOS: tuple[Scenario, ...] = (
              _GENERIC),
     Scenario("message-too-large", "a record over max.message.bytes: MESSAGE_TOO_LARGE, then a small one works",
              _GENERIC),
+    Scenario("idempotent-producer", "enable.idempotence=true, acks=all, several batches: consecutive "
+             "offsets, no duplicates, a producer id where the client shows it", _GENERIC),
+    Scenario("large-records", "900 KiB records fetched back with default and with small "
+             "max.partition.fetch.bytes (KIP-74)", _GENERIC),
+    Scenario("group-rebalance", "two members of a group on 4 partitions: 4/0, 2/2, one leaves, 4; "
+             "every record consumed once", _GENERIC, timeout=120.0),
+    Scenario("admin-alter-configs", "IncrementalAlterConfigs SET then DELETE retention.ms; "
+             "DescribeConfigs sources", _GENERIC),
+    Scenario("admin-delete-topics", "DeleteTopics: gone from Metadata; re-created empty", _GENERIC),
+    Scenario("error-unknown-topic", "Metadata / produce for a missing topic: UNKNOWN_TOPIC_OR_PARTITION, "
+             "not created", _GENERIC),
+    Scenario("error-invalid-replication-factor", "CreateTopics with replication factor > brokers: "
+             "INVALID_REPLICATION_FACTOR", _GENERIC),
     # Spark's Kafka connector, done by hand with the Java client (see compat/java/SparkPath.java).
     Scenario("spark-admin-offsets", "Spark driver: Admin listOffsets earliest/latest/forTimestamp, "
              "describeTopics, describeCluster", ("java",)),
@@ -91,6 +104,9 @@ NOT_APPLICABLE = {
     ("kcat", "admin-describe-configs"): "kcat has no admin API",
     ("kcat", "admin-delete-records"): "kcat has no admin API",
     ("kcat", "admin-create-partitions"): "kcat has no admin API",
+    ("kcat", "admin-alter-configs"): "kcat has no admin API",
+    ("kcat", "admin-delete-topics"): "kcat has no admin API",
+    ("kcat", "error-invalid-replication-factor"): "kcat has no admin API (CreateTopics)",
 }
 
 

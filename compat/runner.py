@@ -4,8 +4,9 @@ A ``Job`` is one client: the scenarios to run and how to start a worker for a
 list of scenarios (``python -m compat.worker ...``, ``java ... Compat ...``,
 the PySpark driver). Workers speak the line protocol in compat/worker.py.
 
-Time bounds. Each scenario has a limit (its ``Scenario.timeout`` times the
-factor given on the command line), counted from the worker's ``start`` line;
+Time bounds. Each scenario has a limit (its ``Scenario.timeout``, or the job's
+``limits`` entry for items that are not scenarios, times the factor given on
+the command line), counted from the worker's ``start`` line;
 a worker also gets ``STARTUP_S`` to print its first line and between two
 scenarios. When a limit passes, the whole worker process group is killed, the
 scenario is a FAIL ("timed out after N s"), the topics and groups it announced
@@ -42,6 +43,8 @@ class Job:
     env: dict[str, str] | None = None
     cwd: str | None = None
     info: dict = field(default_factory=dict)    # filled from the worker's "hello"
+    # Limits (s) for items that are not scenarios of the matrix (compat/cross.py's CODEC=TOPIC).
+    limits: dict[str, float] = field(default_factory=dict)
 
 
 class Janitor:
@@ -210,7 +213,8 @@ def run_job(job: Job, *, timeout_factor: float, janitor: Janitor, log_dir: Path,
             elif kind == "start":
                 current, resources = ev["scenario"], []
                 started = time.monotonic()
-                deadline = started + SCENARIO_BY_ID[current].timeout * timeout_factor
+                limit = job.limits.get(current) or SCENARIO_BY_ID[current].timeout
+                deadline = started + limit * timeout_factor
             elif kind == "resource":
                 resources.append((ev["kind"], ev["name"]))
             elif kind == "end":

@@ -19,7 +19,7 @@ import string
 import time
 from typing import Callable
 
-from compat.clients.base import Client, Delivery, Msg, Rec, Skipped
+from compat.clients.base import Client, Delivery, GroupMember, Msg, Rec, Skipped
 from compat.matrix import CODECS
 
 
@@ -367,6 +367,260 @@ def message_too_large(c: Client, ctx: Context) -> None:
     check([(r.offset, r.value) for r in recs] == [(0, b"fits")], f"topic holds {recs}")
 
 
+def idempotent_producer(c: Client, ctx: Context) -> None:
+    """enable.idempotence=true, acks=all: four batches (each flushed before the next) to two
+    partitions from one producer. Offsets are consecutive per partition from 0, nothing is
+    duplicated, records are intact. The producer id is checked where the client shows it
+    (librdkafka's statistics, kcat's ``-d eos`` log); the Java client, kafka-python and
+    aiokafka keep it to themselves (a failed InitProducerId would fail their sends)."""
+    t = ctx.topic(2)
+    batches = [make_msgs(c, 10, tag=f"idem{b}", partitions=2) for b in range(4)]
+    msgs = [m for b in batches for m in b]
+    t0 = now_ms()
+    ds, producer_id = c.produce_idempotent(t, batches)
+    t1 = now_ms()
+    check_deliveries(msgs, ds, offsets=c.caps.offsets_known)
+    if c.caps.offsets_known:
+        for p in (0, 1):
+            offs = [d.offset for d in ds if d.partition == p]
+            check(offs == list(range(20)), f"partition {p}: producer was told offsets {offs}")
+    if producer_id is not None:
+        check(producer_id >= 0, f"the producer shows producer id {producer_id}")
+        ctx.notes.append(f"producer id {producer_id}")
+    latest = c.list_offsets(t, [0, 1], "latest")
+    check(latest == {0: 20, 1: 20}, f"latest offsets {latest}, want {{0: 20, 1: 20}}: the log holds "
+          "more (or fewer) records than were sent")
+    check_same(msgs, ds, c.fetch(t, {0: "earliest", 1: "earliest"}, len(msgs)), t0=t0, t1=t1)
+
+
+LARGE_VALUE = 900 * 1024  # below message.max.bytes 1048588 with key, headers and batch overhead
+
+
+def large_records(c: Client, ctx: Context) -> None:
+    """Three records of 900 KiB values with keys and headers on one partition, each in a
+    batch of its own (no two fit under the 1 MiB limits). Fetched back intact with the
+    client's default fetch sizes, and with max.partition.fetch.bytes = 64 KiB: the broker
+    still returns the first batch of a partition when it is larger than the limit (KIP-74),
+    so the consumer makes progress. The facades' producers raise the max request size from
+    the default 1 MiB to 4 MiB (librdkafka: message.max.bytes); a 900 KiB record fits
+    under either. kcat keeps librdkafka's defaults (message.max.bytes 1000000)."""
+    t = ctx.topic(1)
+    rnd = random.Random(11)
+    letters = (string.ascii_letters + string.digits).encode()
+    msgs = []
+    for i in range(3):
+        value = bytes(rnd.choice(letters) for _ in range(LARGE_VALUE))
+        if c.caps.binary and i == 1:
+            value = bytes([0, 255, 10, 13]) + value[4:]
+        headers = (("idx", str(i).encode()), ("blob", bytes(rnd.choice(letters) for _ in range(4096))))
+        msgs.append(Msg(f"large-{i}".encode(), value, headers,
+                        now_ms() - 1000 + i if c.caps.timestamps else None, 0))
+    t0 = now_ms()
+    ds = c.produce(t, msgs)
+    t1 = now_ms()
+    check_deliveries(msgs, ds, offsets=c.caps.offsets_known)
+    check_same(msgs, ds, c.fetch(t, {0: "earliest"}, len(msgs)), t0=t0, t1=t1)
+    small = c.fetch(t, {0: "earliest"}, len(msgs), max_partition_fetch_bytes=64 * 1024)
+    check([r.offset for r in sorted(small, key=lambda r: r.offset)] == [0, 1, 2],
+          f"with max.partition.fetch.bytes=65536: fetched offsets {[r.offset for r in small]}, want [0, 1, 2]")
+    check_same(msgs, ds, small, t0=t0, t1=t1)
+
+
+def _until(what: str, cond: Callable[[], bool], timeout: float, members: list[GroupMember],
+           state: Callable[[], str]) -> None:
+    deadline = time.monotonic() + timeout
+    while not cond():
+        for m in members:
+            if m.error is not None:
+                raise Failed(f"{what}: a member failed: {type(m.error).__name__}: {m.error}")
+        check(time.monotonic() < deadline, f"{what}: not within {timeout:.0f}s ({state()})")
+        time.sleep(0.1)
+
+
+def group_rebalance(c: Client, ctx: Context) -> None:
+    """Two members of one group on a 4-partition topic. The first owns all four; when the
+    second joins, each owns two (disjoint, together all four); 40 records produced then are
+    each consumed once by the group; the second leaves (close: LeaveGroup) and the first
+    owns all four again and consumes 20 more. Every record is consumed exactly once.
+    Members commit what they consumed before they poll again (see GroupMember). No fixed
+    sleeps: each step waits for its condition with a deadline, so the first join's
+    group.initial.rebalance.delay.ms (3 s by default) only adds time."""
+    t = ctx.topic(4)
+    g = ctx.group()
+    everything = {0, 1, 2, 3}
+    m1 = c.group_member(t, g)
+    members = [m1]
+    try:
+        def state() -> str:
+            return "; ".join(f"member {i + 1} owns {sorted(m.assignment())}, consumed {len(m.records())}"
+                             for i, m in enumerate(members))
+
+        _until("the first member owns all four partitions", lambda: m1.assignment() == everything,
+               25, members, state)
+        m2 = c.group_member(t, g)
+        members.append(m2)
+
+        def split() -> bool:
+            a1, a2 = m1.assignment(), m2.assignment()
+            return len(a1) == 2 and len(a2) == 2 and a1 | a2 == everything
+
+        _until("after the second member joined, two partitions each", split, 30, members, state)
+        owned = {1: m1.assignment(), 2: m2.assignment()}
+        first = make_msgs(c, 40, tag="reb1", partitions=4)
+        check_deliveries(first, c.produce(t, first), offsets=c.caps.offsets_known)
+        _until("the group consumes the 40 records", lambda: len(m1.records()) + len(m2.records()) >= 40,
+               20, members, state)
+        for i, m in ((1, m1), (2, m2)):
+            stray = sorted({r.partition for r in m.records()} - owned[i])
+            check(not stray, f"member {i} consumed from partitions {stray}, it owns {sorted(owned[i])}")
+        m2.close()
+        members.remove(m2)
+        by_m2 = m2.records()
+        _until("after the second member left, the first owns all four", lambda: m1.assignment() == everything,
+               25, members, state)
+        second = make_msgs(c, 20, tag="reb2", partitions=4)
+        check_deliveries(second, c.produce(t, second), offsets=c.caps.offsets_known)
+        _until("the first member consumes the 20 records", lambda: len(m1.records()) + len(by_m2) >= 60,
+               20, members, state)
+        time.sleep(0.5)  # a duplicate delivered late would show up here
+        m1.close()
+        members.remove(m1)
+    finally:
+        for m in members:
+            try:
+                m.close()
+            except Exception:  # noqa: BLE001 - the scenario's own error is the one to report
+                pass
+    got = [(r.partition, r.offset) for r in m1.records() + by_m2]
+    dup = sorted({x for x in got if got.count(x) > 1})
+    check(not dup, f"records consumed more than once by the group: {dup[:12]}")
+    want = [(p, o) for p in range(4) for o in range(15)]
+    check(sorted(got) == want, f"the group consumed {len(got)} records, want 60 (15 per partition): "
+          f"missing {sorted(set(want) - set(got))[:12]}")
+    values = sorted(r.value or b"" for r in m1.records() + by_m2)
+    check(values == sorted(m.value or b"" for m in first + second), "consumed values differ from the produced ones")
+
+
+def admin_alter_configs(c: Client, ctx: Context) -> None:
+    """IncrementalAlterConfigs on a topic with an unrelated override: SET retention.ms, then
+    DELETE it; DescribeConfigs shows it DYNAMIC_TOPIC_CONFIG, then back at its default
+    (not DYNAMIC_TOPIC_CONFIG), the other override untouched both times. aiokafka has only
+    AlterConfigs, which replaces all of a topic's overrides: its facade sends the full set."""
+    t = ctx.topic(1, {"max.message.bytes": "200000"})
+    default = c.describe_configs(t).get("retention.ms")
+    check(default is not None and default.source != "DYNAMIC_TOPIC_CONFIG",
+          f"retention.ms before any change: {default}")
+    c.alter_topic_configs(t, {"retention.ms": "3600000"}, [])
+    cfg = c.describe_configs(t)
+    for key, value in (("retention.ms", "3600000"), ("max.message.bytes", "200000")):
+        e = cfg.get(key)
+        check(e is not None and (e.value, e.source) == (value, "DYNAMIC_TOPIC_CONFIG"),
+              f"after SET retention.ms: {key} = {e}, want {value!r} from DYNAMIC_TOPIC_CONFIG")
+    c.alter_topic_configs(t, {}, ["retention.ms"])
+    cfg = c.describe_configs(t)
+    e = cfg.get("retention.ms")
+    check(e is not None and e.source in ("DEFAULT_CONFIG", "STATIC_BROKER_CONFIG", "DYNAMIC_DEFAULT_BROKER_CONFIG"),
+          f"after DELETE retention.ms: {e}, want a default source")
+    check(e.value == default.value, f"after DELETE retention.ms = {e.value!r}, the default was {default.value!r}")
+    m = cfg.get("max.message.bytes")
+    check(m is not None and (m.value, m.source) == ("200000", "DYNAMIC_TOPIC_CONFIG"),
+          f"after DELETE retention.ms: max.message.bytes = {m}")
+
+
+def _gone(c: Client, topic: str, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while topic in c.list_topics():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def admin_delete_topics(c: Client, ctx: Context) -> None:
+    """Create, produce, DeleteTopics: Metadata (all topics) stops listing it within 10 s.
+    Re-created under the same name it is empty: earliest = latest = 0."""
+    t = ctx.topic(2)
+    msgs = make_msgs(c, 10, tag="del", partitions=2)
+    check_deliveries(msgs, c.produce(t, msgs), offsets=c.caps.offsets_known)
+    c.delete_topics([t])
+    check(_gone(c, t, 10), "Metadata still lists the topic 10 s after DeleteTopics")
+    deadline = time.monotonic() + 10
+    while True:  # Kafka may still be removing the old partitions: retry TOPIC_ALREADY_EXISTS
+        try:
+            c.create_topic(t, 2)
+            break
+        except Exception as e:  # noqa: BLE001 - the library's own type
+            if "exist" not in str(e).lower() or time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+    check(c.list_offsets(t, [0, 1], "earliest") == {0: 0, 1: 0}, "earliest of the re-created topic is not 0")
+    latest = c.list_offsets(t, [0, 1], "latest")
+    check(latest == {0: 0, 1: 0}, f"latest of the re-created topic {latest}, want {{0: 0, 1: 0}}")
+
+
+UNKNOWN_TOPIC_OR_PARTITION = 3
+INVALID_REPLICATION_FACTOR = 38
+
+
+def _missing(ctx: Context) -> str:
+    """A name that must not come into existence: announced (the runner removes it if the
+    worker is killed) but not deleted by ``cleanup``, which would fail on a missing topic."""
+    t = ctx.name("t")
+    ctx.announce("topic", t)
+    return t
+
+
+def _not_created(c: Client, t: str, what: str) -> None:
+    if t in c.list_topics():
+        c.delete_topics([t])
+        raise Failed(f"{what} created the topic")
+
+
+def error_unknown_topic(c: Client, ctx: Context) -> None:
+    """A topic that does not exist, with auto creation not allowed.
+
+    1. Metadata for it with allow_auto_topic_creation=false (v4+): the client reports
+       UNKNOWN_TOPIC_OR_PARTITION and the topic does not exist afterwards. That flag works
+       on any broker, whatever its auto.create.topics.enable.
+    2. Producing a record to it. Producers ask for auto-creation in their Metadata requests,
+       so this step is only meaningful when the broker's auto.create.topics.enable is false
+       (as on the kwire broker compat starts). The scenario reads it (DescribeConfigs on a
+       BROKER resource) and, when it is true, skips this step with a note. Otherwise the
+       send must fail with UNKNOWN_TOPIC_OR_PARTITION, or the client's timeout waiting for
+       the topic's metadata (the Java client: "Topic X not present in metadata after N ms";
+       kafka-python: "Failed to update metadata after N secs", without the name); and the
+       topic must still not exist.
+    """
+    t = _missing(ctx)
+    err = c.missing_topic_error(t)
+    _not_created(c, t, "Metadata with allow_auto_topic_creation=false")
+    check(err is not None, "Metadata listed a topic that does not exist")
+    check(err.code == UNKNOWN_TOPIC_OR_PARTITION or (err.code is None and "unknown topic" in err.text.lower()),
+          f"Metadata for a missing topic: {err.text} (code {err.code}), want UNKNOWN_TOPIC_OR_PARTITION")
+    auto = c.broker_config(c.broker_ids()[0], "auto.create.topics.enable")
+    if auto is None or auto.lower() != "false":
+        ctx.notes.append(f"broker auto.create.topics.enable={auto}: produce step skipped")
+        return
+    err = c.produce_to_missing(t, Msg(b"k", b"v", (), None, None))
+    _not_created(c, t, "producing to a missing topic")
+    check(err is not None, "a record to a missing topic was accepted")
+    check(err.code == UNKNOWN_TOPIC_OR_PARTITION or err.timeout or "unknown topic" in err.text.lower(),
+          f"producing to a missing topic: {err.text} (code {err.code}), want UNKNOWN_TOPIC_OR_PARTITION")
+    ctx.notes.append(f"produce: {err.text[:160]}")
+
+
+def error_invalid_replication_factor(c: Client, ctx: Context) -> None:
+    """CreateTopics with a replication factor one larger than the number of brokers:
+    INVALID_REPLICATION_FACTOR (38) as the client reports it, and no topic."""
+    rf = len(c.broker_ids()) + 1
+    t = _missing(ctx)
+    err = c.create_topic_error(t, 1, rf)
+    _not_created(c, t, f"CreateTopics with replication factor {rf}")
+    check(err is not None, f"CreateTopics with replication factor {rf} succeeded")
+    check(err.code == INVALID_REPLICATION_FACTOR,
+          f"CreateTopics with replication factor {rf}: {err.text} (code {err.code}), want INVALID_REPLICATION_FACTOR")
+
+
 SCENARIOS: dict[str, Callable[[Client, Context], None]] = {
     "metadata": metadata,
     "roundtrip": roundtrip,
@@ -381,4 +635,11 @@ SCENARIOS: dict[str, Callable[[Client, Context], None]] = {
     "admin-delete-records": admin_delete_records,
     "admin-create-partitions": admin_create_partitions,
     "message-too-large": message_too_large,
+    "idempotent-producer": idempotent_producer,
+    "large-records": large_records,
+    "group-rebalance": group_rebalance,
+    "admin-alter-configs": admin_alter_configs,
+    "admin-delete-topics": admin_delete_topics,
+    "error-unknown-topic": error_unknown_topic,
+    "error-invalid-replication-factor": error_invalid_replication_factor,
 }

@@ -2,6 +2,13 @@
 
 ``python -m compat.worker --client NAME --bootstrap HOST:PORT --run-id ID SCENARIO...``
 
+For the cross-client matrix (compat/cross.py) the same worker produces or
+consumes instead, one item ``CODEC=TOPIC`` at a time, reporting each item as a
+scenario:
+
+``python -m compat.worker ... --cross-produce SPEC CODEC=TOPIC...``
+``python -m compat.worker ... --cross-consume SPEC --cross-out DIR CODEC=TOPIC...``
+
 The runner (compat/runner.py) starts one worker per client and reads its
 stdout. Protocol lines start with ``@@compat `` followed by one JSON object, so
 anything a library prints is ignored:
@@ -109,12 +116,41 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--client", required=True, choices=sorted(FACADES))
     ap.add_argument("--bootstrap", required=True)
     ap.add_argument("--run-id", required=True)
-    ap.add_argument("scenarios", nargs="+")
+    ap.add_argument("--cross-produce", metavar="SPEC",
+                    help="produce the record set in SPEC (compat/cross.py)")
+    ap.add_argument("--cross-consume", metavar="SPEC", help="consume topics holding the record set in SPEC")
+    ap.add_argument("--cross-out", metavar="DIR", help="with --cross-consume: write TOPIC.tsv files here")
+    ap.add_argument("scenarios", nargs="+", help="scenario ids, or CODEC=TOPIC items in cross mode")
     args = ap.parse_args(argv)
     # Libraries log connection churn at WARNING; keep stderr for real trouble.
     logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
-    run(args.client, args.bootstrap, args.run_id, args.scenarios)
+    if args.cross_produce or args.cross_consume:
+        cross(args)
+    else:
+        run(args.client, args.bootstrap, args.run_id, args.scenarios)
     return 0
+
+
+def cross(args: argparse.Namespace) -> None:
+    """The cross-client modes: a client that cannot load SKIPs every item, with the reason."""
+    from pathlib import Path
+
+    from compat import cross as x
+
+    try:
+        client = load(args.client, args.bootstrap)
+    except Skipped as e:
+        for item in args.scenarios:
+            emit({"event": "start", "scenario": item})
+            emit({"event": "end", "scenario": item, "status": SKIP, "reason": str(e), "seconds": 0.0,
+                  "notes": []})
+        return
+    emit({"event": "hello", "client": args.client})
+    if args.cross_produce:
+        x.worker_produce(client, Path(args.cross_produce), args.scenarios, emit, describe)
+    else:
+        x.worker_consume(client, Path(args.cross_consume), Path(args.cross_out), args.scenarios,
+                         emit, describe)
 
 
 if __name__ == "__main__":

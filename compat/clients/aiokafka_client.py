@@ -4,6 +4,11 @@ Each operation runs in its own event loop (``asyncio.run``), as a short script
 would. aiokafka's admin client has no call for DeleteGroups, so ``delete_group``
 sends aiokafka's own ``DeleteGroupsRequest`` to the coordinator that
 ``find_coordinator`` names (the same thing its other admin calls do inside).
+Likewise its ``describe_topics`` always allows auto-creation, so
+``missing_topic_error`` sends aiokafka's ``MetadataRequest`` with
+``allow_auto_topic_creation=False`` through the same ``_send_request``. It has
+AlterConfigs but not IncrementalAlterConfigs: ``alter_topic_configs`` sends the
+topic's current overrides with the changes applied (AlterConfigs replaces them all).
 """
 
 from __future__ import annotations
@@ -11,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from compat.clients.base import (CONFIG_SOURCES, OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery,
-                                 Rec, norm_headers)
+from compat.clients.base import (CONFIG_SOURCES, OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, ErrorSeen,
+                                 GroupMember, Rec, norm_headers)
 
 _MS = int(OP_TIMEOUT * 1000)
 
@@ -129,11 +134,12 @@ class AIOKafkaClient(Client):
     def _rec(r) -> Rec:
         return Rec(r.partition, r.offset, r.key, r.value, norm_headers(r.headers), r.timestamp)
 
-    def fetch(self, topic, starts, count, timeout=OP_TIMEOUT):
+    def fetch(self, topic, starts, count, timeout=OP_TIMEOUT, *, max_partition_fetch_bytes=None):
         from aiokafka import TopicPartition
 
         async def run():
-            c = self._consumer()
+            c = self._consumer(**({"max_partition_fetch_bytes": max_partition_fetch_bytes}
+                                  if max_partition_fetch_bytes else {}))
             await c.start()
             try:
                 tps = {p: TopicPartition(topic, p) for p in starts}
@@ -263,3 +269,143 @@ class AIOKafkaClient(Client):
             await admin.create_partitions({topic: NewPartitions(total)}, timeout_ms=_MS)
 
         _run(self._with_admin(fn))
+
+    def alter_topic_configs(self, topic, set_, delete):
+        from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
+
+        configs = {k: e.value for k, e in self.describe_configs(topic).items()
+                   if e.source == "DYNAMIC_TOPIC_CONFIG" and k not in delete}
+        configs.update(set_)
+
+        async def fn(admin):
+            return await admin.alter_configs([ConfigResource(ConfigResourceType.TOPIC, topic, configs)])
+
+        for resp in _run(self._with_admin(fn)):
+            for res in resp.to_object()["resources"]:
+                if res["error_code"]:
+                    raise AssertionError(f"alter_configs {topic}: error {res['error_code']} {res['error_message']}")
+
+    def broker_ids(self):
+        async def fn(admin):
+            return await admin.describe_cluster()
+
+        return sorted(b["node_id"] for b in _run(self._with_admin(fn))["brokers"])
+
+    def broker_config(self, broker_id, key):
+        from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
+
+        async def fn(admin):
+            return await admin.describe_configs([ConfigResource(ConfigResourceType.BROKER, str(broker_id))])
+
+        for resp in _run(self._with_admin(fn)):
+            for res in resp.to_object()["resources"]:
+                for e in res["config_entries"]:
+                    if e["config_names"] == key:
+                        return e["config_value"]
+        return None
+
+    def create_topic_error(self, topic, partitions, replication_factor):
+        from aiokafka.admin import NewTopic
+
+        async def fn(admin):
+            return await admin.create_topics([NewTopic(topic, partitions, replication_factor)], timeout_ms=_MS)
+
+        for t in _run(self._with_admin(fn)).topic_errors:
+            if t[0] == topic and t[1]:
+                return ErrorSeen(t[1], f"error {t[1]}: {t[2] if len(t) > 2 else ''}")
+        return None
+
+    def list_topics(self):
+        async def fn(admin):
+            return await admin.list_topics()
+
+        return set(_run(self._with_admin(fn)))
+
+    def missing_topic_error(self, topic):
+        import aiokafka.errors as E
+        from aiokafka.protocol.metadata import MetadataRequest
+
+        async def fn(admin):
+            resp = await admin._send_request(MetadataRequest([topic], allow_auto_topic_creation=False))
+            return resp.to_object()["topics"]
+
+        (tm,) = _run(self._with_admin(fn))
+        code = tm["error_code"]
+        return ErrorSeen(code, E.for_code(code).message) if code else None
+
+    def produce_to_missing(self, topic, msg):
+        from aiokafka import AIOKafkaProducer
+
+        async def run():
+            p = AIOKafkaProducer(bootstrap_servers=self.bootstrap, client_id="kwire-compat",
+                                 request_timeout_ms=3000)
+            await p.start()
+            try:
+                await (await p.send(topic, key=msg.key, value=msg.value, partition=msg.partition))
+            except Exception as e:  # noqa: BLE001 - the library's error: errno is Kafka's code
+                return ErrorSeen(getattr(e, "errno", None), f"{type(e).__name__}: {e}",
+                                 timeout=isinstance(e, asyncio.TimeoutError))
+            finally:
+                await p.stop()
+            return None
+
+        return _run(run())
+
+    def produce_idempotent(self, topic, batches):
+        from aiokafka import AIOKafkaProducer
+
+        async def run():
+            p = AIOKafkaProducer(bootstrap_servers=self.bootstrap, client_id="kwire-compat", acks="all",
+                                 enable_idempotence=True, linger_ms=20, request_timeout_ms=_MS)
+            await p.start()
+            out = []
+            try:
+                for batch in batches:
+                    futs = [await p.send(topic, key=m.key, value=m.value, headers=list(m.headers),
+                                         partition=m.partition, timestamp_ms=m.timestamp) for m in batch]
+                    await p.flush()
+                    for f in futs:
+                        try:
+                            md = await f
+                        except Exception as e:  # noqa: BLE001 - the library's error, kept as text
+                            out.append(Delivery(None, None, f"{type(e).__name__}: {e}"))
+                            continue
+                        out.append(Delivery(md.partition, md.offset))
+                return out
+            finally:
+                await p.stop()
+
+        return _run(run(), OP_TIMEOUT + 20), None  # aiokafka keeps the producer id to itself
+
+    def group_member(self, topic, group):
+        return _Member(self, topic, group).start()
+
+
+class _Member(GroupMember):
+    """aiokafka's consumer needs its event loop running for heartbeats and rebalances:
+    the member's thread runs one loop for its whole life."""
+
+    def __init__(self, client: AIOKafkaClient, topic: str, group: str) -> None:
+        super().__init__(topic, group)
+        self.client = client
+
+    def _run(self):
+        asyncio.run(self._arun())
+
+    async def _arun(self):
+        from aiokafka import TopicPartition
+        from aiokafka.structs import OffsetAndMetadata
+
+        c = self.client._consumer(self.topic, group_id=self.group, session_timeout_ms=10000,
+                                  heartbeat_interval_ms=1000)
+        await c.start()
+        try:
+            while not self._stop.is_set():
+                got = await c.getmany(timeout_ms=200)
+                recs = [AIOKafkaClient._rec(r) for rs in got.values() for r in rs]
+                if recs:
+                    await c.commit({TopicPartition(self.topic, p): OffsetAndMetadata(o, "")
+                                    for p, o in self.next_offsets(recs).items()})
+                self._got(recs, [tp.partition for tp in c.assignment()])
+        finally:
+            await c.stop()

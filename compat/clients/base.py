@@ -15,6 +15,7 @@ the cell as N/A with that reason.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -67,6 +68,21 @@ class Delivery:
     offset: int | None
     error: str | None = None
     too_large: bool = False
+
+
+@dataclass(frozen=True)
+class ErrorSeen:
+    """An error as the client reported it.
+
+    ``code`` is Kafka's numeric error code when the client gives one (3 for
+    UNKNOWN_TOPIC_OR_PARTITION, 38 for INVALID_REPLICATION_FACTOR), else None;
+    ``text`` is the library's own rendering; ``timeout`` says that the client
+    only gave up waiting (e.g. for metadata of the topic it was asked about).
+    """
+
+    code: int | None
+    text: str
+    timeout: bool = False
 
 
 @dataclass(frozen=True)
@@ -126,8 +142,10 @@ class Client:
         raise NotImplementedError
 
     def fetch(self, topic: str, starts: dict[int, int | str], count: int,
-              timeout: float = OP_TIMEOUT) -> list[Rec]:
-        """assign() + seek to ``starts`` (an offset or "earliest"), read until ``count`` records."""
+              timeout: float = OP_TIMEOUT, *, max_partition_fetch_bytes: int | None = None) -> list[Rec]:
+        """assign() + seek to ``starts`` (an offset or "earliest"), read until ``count`` records.
+        ``max_partition_fetch_bytes`` sets the consumer's per-partition fetch size (else the
+        client's default)."""
         raise NotImplementedError
 
     def list_offsets(self, topic: str, partitions: Iterable[int], spec: str | int) -> dict[int, int | None]:
@@ -161,6 +179,140 @@ class Client:
         raise NotImplementedError
 
     def create_partitions(self, topic: str, total: int) -> None:
+        raise NotImplementedError
+
+    def alter_topic_configs(self, topic: str, set_: dict[str, str], delete: list[str]) -> None:
+        """IncrementalAlterConfigs SET ``set_`` and DELETE ``delete`` (AlterConfigs with the
+        resulting full set of overrides where that is all the client has)."""
+        raise NotImplementedError
+
+    def broker_ids(self) -> list[int]:
+        """The brokers the cluster metadata lists."""
+        raise NotImplementedError
+
+    def broker_config(self, broker_id: int, key: str) -> str | None:
+        """DescribeConfigs on a BROKER resource: the value of ``key``."""
+        raise NotImplementedError
+
+    def create_topic_error(self, topic: str, partitions: int, replication_factor: int) -> ErrorSeen | None:
+        """CreateTopics that is expected to fail: the error the client reports (None: created)."""
+        raise NotImplementedError
+
+    # -- topics that should not exist ----------------------------------------------
+    def list_topics(self) -> set[str]:
+        """Metadata for all topics (a request that never creates one)."""
+        raise NotImplementedError
+
+    def missing_topic_error(self, topic: str) -> ErrorSeen | None:
+        """Metadata for ``topic`` with auto-creation not allowed (allow_auto_topic_creation
+        false, Metadata v4+): the error reported for the topic, None when it is listed."""
+        raise NotImplementedError
+
+    def produce_to_missing(self, topic: str, msg: Msg) -> ErrorSeen | None:
+        """Produce one record to a topic that should not exist, the client's wait for its
+        metadata bounded to a few seconds: the error reported (None: the record was written)."""
+        raise NotImplementedError
+
+    # -- idempotence, groups -----------------------------------------------------------
+    def produce_idempotent(self, topic: str, batches: list[list[Msg]]) -> tuple[list[Delivery], int | None]:
+        """One producer with enable.idempotence=true and acks=all sends each batch and
+        flushes before the next. Returns a ``Delivery`` per record (batches in order) and
+        the producer id the client shows, or None when it does not expose one."""
+        raise NotImplementedError
+
+    def group_member(self, topic: str, group: str) -> GroupMember:
+        """A started ``GroupMember`` subscribed to ``topic`` in ``group``."""
+        raise NotImplementedError
+
+
+class GroupMember:
+    """One consumer of a group, polling in a thread of its own until ``close()``.
+
+    After each poll that returned records it commits their next offsets
+    synchronously, before it polls again (where an eager rebalance happens), so
+    a partition that moves to another member resumes where this one stopped.
+    ``assignment()`` is what the consumer last said it owns (empty while a
+    rebalance is under way), ``records()`` what it has consumed so far. An
+    exception in the thread ends it; ``error`` keeps it and ``close()`` raises it.
+
+    Subclasses implement ``_open``, ``_poll`` (about 200 ms), ``_assignment``,
+    ``_commit`` and ``_close`` (leave the group), all called from the thread; or
+    override ``_run`` when the library needs its own loop (aiokafka, kcat).
+    """
+
+    def __init__(self, topic: str, group: str) -> None:
+        self.topic = topic
+        self.group = group
+        self.error: BaseException | None = None
+        self._recs: list[Rec] = []
+        self._assigned: frozenset[int] = frozenset()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._guarded, name=f"member-{group}", daemon=True)
+
+    def start(self) -> GroupMember:
+        self._thread.start()
+        return self
+
+    def assignment(self) -> frozenset[int]:
+        with self._lock:
+            return self._assigned
+
+    def records(self) -> list[Rec]:
+        with self._lock:
+            return list(self._recs)
+
+    def close(self, timeout: float = OP_TIMEOUT + 5) -> None:
+        self._stop.set()
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise TimeoutError(f"group member of {self.group} did not close within {timeout:.0f}s")
+        if self.error is not None:
+            raise self.error
+
+    def _got(self, recs: list[Rec] = (), assigned: Iterable[int] | None = None) -> None:
+        with self._lock:
+            self._recs.extend(recs)
+            if assigned is not None:
+                self._assigned = frozenset(assigned)
+
+    def _guarded(self) -> None:
+        try:
+            self._run()
+        except BaseException as e:  # noqa: BLE001 - kept for close() and the scenario
+            self.error = e
+
+    def _run(self) -> None:
+        self._open()
+        try:
+            while not self._stop.is_set():
+                recs = self._poll()
+                if recs:
+                    self._commit(recs)
+                self._got(recs, self._assignment())
+        finally:
+            self._close()
+
+    @staticmethod
+    def next_offsets(recs: list[Rec]) -> dict[int, int]:
+        nxt: dict[int, int] = {}
+        for r in recs:
+            nxt[r.partition] = max(nxt.get(r.partition, 0), r.offset + 1)
+        return nxt
+
+    def _open(self) -> None:
+        raise NotImplementedError
+
+    def _poll(self) -> list[Rec]:
+        raise NotImplementedError
+
+    def _assignment(self) -> Iterable[int]:
+        raise NotImplementedError
+
+    def _commit(self, recs: list[Rec]) -> None:
+        raise NotImplementedError
+
+    def _close(self) -> None:
         raise NotImplementedError
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 
-from compat.clients.base import OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, Rec, norm_headers
+from compat.clients.base import (OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, ErrorSeen, GroupMember,
+                                 Rec, norm_headers)
 
 
 class ConfluentClient(Client):
@@ -115,10 +116,11 @@ class ConfluentClient(Client):
         return Rec(m.partition(), m.offset(), m.key(), m.value(), norm_headers(m.headers()),
                    m.timestamp()[1])
 
-    def fetch(self, topic, starts, count, timeout=OP_TIMEOUT):
+    def fetch(self, topic, starts, count, timeout=OP_TIMEOUT, *, max_partition_fetch_bytes=None):
         from confluent_kafka import OFFSET_BEGINNING, TopicPartition
 
-        c = self._consumer()
+        c = self._consumer(**({"max.partition.fetch.bytes": max_partition_fetch_bytes}
+                              if max_partition_fetch_bytes else {}))
         try:
             c.assign([TopicPartition(topic, p, OFFSET_BEGINNING if s == "earliest" else s)
                       for p, s in starts.items()])
@@ -209,3 +211,130 @@ class ConfluentClient(Client):
 
         self._admin_call("create_partitions", [NewPartitions(topic, total)],
                          operation_timeout=OP_TIMEOUT, request_timeout=OP_TIMEOUT)
+
+    def alter_topic_configs(self, topic, set_, delete):
+        from confluent_kafka.admin import AlterConfigOpType, ConfigResource, ResourceType
+        from confluent_kafka.admin import ConfigEntry as CE
+
+        entries = [CE(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in set_.items()]
+        entries += [CE(k, None, incremental_operation=AlterConfigOpType.DELETE) for k in delete]
+        self._admin_call("incremental_alter_configs",
+                         [ConfigResource(ResourceType.TOPIC, topic, incremental_configs=entries)],
+                         request_timeout=OP_TIMEOUT)
+
+    def broker_ids(self):
+        return sorted(self._admin().list_topics(timeout=OP_TIMEOUT).brokers)
+
+    def broker_config(self, broker_id, key):
+        from confluent_kafka.admin import ConfigResource, ResourceType
+
+        (entries,) = self._admin_call("describe_configs", [ConfigResource(ResourceType.BROKER, str(broker_id))],
+                                      request_timeout=OP_TIMEOUT).values()
+        e = entries.get(key)
+        return None if e is None else e.value
+
+    def create_topic_error(self, topic, partitions, replication_factor):
+        from confluent_kafka.admin import NewTopic
+
+        admin = self._admin()
+        (fut,) = admin.create_topics([NewTopic(topic, num_partitions=partitions,
+                                               replication_factor=replication_factor)],
+                                     operation_timeout=OP_TIMEOUT, request_timeout=OP_TIMEOUT).values()
+        try:
+            fut.result(timeout=OP_TIMEOUT)
+        except Exception as e:  # KafkaException carrying the KafkaError
+            err = e.args[0] if e.args and hasattr(e.args[0], "code") else None
+            if err is None:
+                return ErrorSeen(None, f"{type(e).__name__}: {e}")
+            return ErrorSeen(err.code(), f"{err.name()}: {err.str()}")
+        return None
+
+    def list_topics(self):
+        return set(self._admin().list_topics(timeout=OP_TIMEOUT).topics)
+
+    def missing_topic_error(self, topic):
+        c = self._consumer(**{"allow.auto.create.topics": False})
+        try:
+            tm = c.list_topics(topic=topic, timeout=OP_TIMEOUT).topics.get(topic)
+        finally:
+            c.close()
+        if tm is None or tm.error is None:
+            return None
+        return ErrorSeen(tm.error.code(), f"{tm.error.name()}: {tm.error.str()}")
+
+    def produce_to_missing(self, topic, msg):
+        from confluent_kafka import KafkaError, Producer
+
+        p = Producer({"bootstrap.servers": self.bootstrap, "client.id": "kwire-compat",
+                      "topic.metadata.propagation.max.ms": 3000, "message.timeout.ms": 5000})
+        reports = []
+        p.produce(topic, key=msg.key, value=msg.value, on_delivery=lambda err, m: reports.append(err))
+        left = p.flush(OP_TIMEOUT)
+        if left or not reports:
+            return ErrorSeen(None, f"no delivery report within {OP_TIMEOUT:.0f}s", timeout=True)
+        err = reports[0]
+        if err is None:
+            return None
+        return ErrorSeen(err.code() if err.code() >= 0 else None, f"{err.name()}: {err.str()}",
+                         timeout=err.code() == KafkaError._MSG_TIMED_OUT)
+
+    def produce_idempotent(self, topic, batches):
+        import json
+
+        from confluent_kafka import Producer
+
+        stats: list[dict] = []
+        p = Producer({"bootstrap.servers": self.bootstrap, "client.id": "kwire-compat",
+                      "enable.idempotence": True, "acks": "all", "linger.ms": 20,
+                      "message.timeout.ms": int(OP_TIMEOUT * 2000), "request.timeout.ms": int(OP_TIMEOUT * 1000),
+                      "statistics.interval.ms": 100, "stats_cb": lambda js: stats.append(json.loads(js))})
+        reports: list = [None] * sum(len(b) for b in batches)
+        i = 0
+        for batch in batches:
+            for m in batch:
+                kw = {} if m.partition is None else {"partition": m.partition}
+                if m.timestamp is not None:
+                    kw["timestamp"] = m.timestamp
+                p.produce(topic, key=m.key, value=m.value, headers=list(m.headers),
+                          on_delivery=lambda err, dm, i=i: reports.__setitem__(i, (err, dm)), **kw)
+                i += 1
+            left = p.flush(OP_TIMEOUT)
+            if left:
+                raise AssertionError(f"{left} records still queued after flush({OP_TIMEOUT:.0f}s)")
+        deadline = time.monotonic() + 3  # librdkafka's statistics: "eos": {"producer_id": ...}
+        while not any(s.get("eos", {}).get("idemp_state") == "Assigned" for s in stats) \
+                and time.monotonic() < deadline:
+            p.poll(0.1)
+        pids = [s["eos"]["producer_id"] for s in stats if s.get("eos", {}).get("idemp_state") == "Assigned"]
+        out = [Delivery(None, None, f"{err.name()}: {err.str()}") if err is not None
+               else Delivery(dm.partition(), dm.offset()) for err, dm in reports]
+        return out, (pids[-1] if pids else -1)
+
+    def group_member(self, topic, group):
+        return _Member(self, topic, group).start()
+
+
+class _Member(GroupMember):
+    def __init__(self, client: ConfluentClient, topic: str, group: str) -> None:
+        super().__init__(topic, group)
+        self.client = client
+
+    def _open(self):
+        self.c = self.client._consumer(**{"group.id": self.group, "session.timeout.ms": 10000,
+                                          "heartbeat.interval.ms": 1000})
+        self.c.subscribe([self.topic])
+
+    def _poll(self):
+        return [ConfluentClient._rec(m) for m in self.c.consume(num_messages=500, timeout=0.2)]
+
+    def _assignment(self):
+        return [tp.partition for tp in self.c.assignment()]
+
+    def _commit(self, recs):
+        from confluent_kafka import TopicPartition
+
+        self.c.commit(offsets=[TopicPartition(self.topic, p, o) for p, o in self.next_offsets(recs).items()],
+                      asynchronous=False)
+
+    def _close(self):
+        self.c.close()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from compat.clients.base import OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, Rec, norm_headers
+from compat.clients.base import (OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, ErrorSeen, GroupMember,
+                                 Rec, norm_headers)
 
 _MS = int(OP_TIMEOUT * 1000)
 
@@ -97,10 +98,11 @@ class KafkaPythonClient(Client):
     def _rec(r) -> Rec:
         return Rec(r.partition, r.offset, r.key, r.value, norm_headers(r.headers), r.timestamp)
 
-    def fetch(self, topic, starts, count, timeout=OP_TIMEOUT):
+    def fetch(self, topic, starts, count, timeout=OP_TIMEOUT, *, max_partition_fetch_bytes=None):
         from kafka import TopicPartition
 
-        c = self._consumer()
+        c = self._consumer(**({"max_partition_fetch_bytes": max_partition_fetch_bytes}
+                              if max_partition_fetch_bytes else {}))
         try:
             tps = {p: TopicPartition(topic, p) for p in starts}
             c.assign(list(tps.values()))
@@ -218,3 +220,135 @@ class KafkaPythonClient(Client):
             admin.create_partitions({topic: total}, timeout_ms=_MS)
         finally:
             admin.close()
+
+    def alter_topic_configs(self, topic, set_, delete):
+        from kafka.admin import AlterConfigOp, ConfigResource
+
+        ops = {k: (AlterConfigOp.SET, v) for k, v in set_.items()}
+        ops.update({k: (AlterConfigOp.DELETE, None) for k in delete})
+        admin = self._admin()
+        try:
+            res = admin.alter_configs([ConfigResource("TOPIC", topic, configs=ops)], incremental=True)
+        finally:
+            admin.close()
+        for r in getattr(res, "resources", None) or []:
+            code = r[0] if isinstance(r, tuple) else getattr(r, "error_code", 0)
+            if code:
+                raise AssertionError(f"alter_configs {topic}: {r}")
+
+    def broker_ids(self):
+        admin = self._admin()
+        try:
+            return [b["broker_id"] for b in admin.describe_cluster()["brokers"]]
+        finally:
+            admin.close()
+
+    def broker_config(self, broker_id, key):
+        from kafka.admin import ConfigResource
+
+        admin = self._admin()
+        try:
+            res = admin.describe_configs([ConfigResource("BROKER", str(broker_id), configs=[key])],
+                                         config_filter="all")
+        finally:
+            admin.close()
+        entry = res.get("broker", {}).get(str(broker_id), {}).get(key)
+        return None if entry is None else entry["value"]
+
+    def create_topic_error(self, topic, partitions, replication_factor):
+        admin = self._admin()
+        try:
+            admin.create_topics({topic: {"num_partitions": partitions,
+                                         "replication_factor": replication_factor}}, timeout_ms=_MS)
+        except Exception as e:  # the library's error type: its errno is Kafka's code
+            return ErrorSeen(getattr(e, "errno", None), f"{type(e).__name__}: {e}")
+        finally:
+            admin.close()
+        return None
+
+    def list_topics(self):
+        admin = self._admin()
+        try:
+            return set(admin.list_topics())
+        finally:
+            admin.close()
+
+    def missing_topic_error(self, topic):
+        import kafka.errors as E
+
+        # describe_topics sends Metadata with allow_auto_topic_creation=false.
+        admin = self._admin()
+        try:
+            (desc,) = admin.describe_topics([topic])
+        finally:
+            admin.close()
+        code = desc["error_code"]
+        return ErrorSeen(code, E.for_code(code).message) if code else None
+
+    def produce_to_missing(self, topic, msg):
+        import kafka.errors as E
+        from kafka import KafkaProducer
+
+        p = KafkaProducer(bootstrap_servers=self.bootstrap, client_id="kwire-compat", max_block_ms=3000,
+                          request_timeout_ms=_MS, retries=0)
+        try:
+            p.send(topic, key=msg.key, value=msg.value, partition=msg.partition).get(timeout=OP_TIMEOUT)
+        except E.KafkaTimeoutError as e:  # raised by send(): its wait for the topic's metadata
+            return ErrorSeen(None, f"{type(e).__name__}: {e}", timeout=True)
+        except Exception as e:  # noqa: BLE001 - the library's error, kept as text
+            return ErrorSeen(getattr(e, "errno", None), f"{type(e).__name__}: {e}")
+        finally:
+            p.close(timeout=5)
+        return None
+
+    def produce_idempotent(self, topic, batches):
+        from kafka import KafkaProducer
+
+        p = KafkaProducer(bootstrap_servers=self.bootstrap, client_id="kwire-compat", acks="all",
+                          enable_idempotence=True, linger_ms=20, request_timeout_ms=_MS, max_block_ms=_MS)
+        out = []
+        try:
+            for batch in batches:
+                futs = [p.send(topic, key=m.key, value=m.value, headers=list(m.headers),
+                               partition=m.partition, timestamp_ms=m.timestamp) for m in batch]
+                p.flush(timeout=OP_TIMEOUT)
+                for f in futs:
+                    try:
+                        md = f.get(timeout=OP_TIMEOUT)
+                    except Exception as e:  # noqa: BLE001 - the library's error, kept as text
+                        out.append(Delivery(None, None, f"{type(e).__name__}: {e}"))
+                        continue
+                    out.append(Delivery(md.partition, md.offset))
+        finally:
+            p.close(timeout=5)
+        return out, None  # kafka-python keeps the producer id to itself
+
+    def group_member(self, topic, group):
+        return _Member(self, topic, group).start()
+
+
+class _Member(GroupMember):
+    def __init__(self, client: KafkaPythonClient, topic: str, group: str) -> None:
+        super().__init__(topic, group)
+        self.client = client
+
+    def _open(self):
+        self.c = self.client._consumer(group_id=self.group, session_timeout_ms=10000,
+                                       heartbeat_interval_ms=1000)
+        self.c.subscribe([self.topic])
+
+    def _poll(self):
+        return [KafkaPythonClient._rec(r) for recs in self.c.poll(timeout_ms=200).values() for r in recs]
+
+    def _assignment(self):
+        return [tp.partition for tp in self.c.assignment()]
+
+    def _commit(self, recs):
+        from kafka import TopicPartition
+        from kafka.structs import OffsetAndMetadata
+
+        self.c.commit({TopicPartition(self.topic, p): OffsetAndMetadata(o, "", -1)
+                       for p, o in self.next_offsets(recs).items()})
+
+    def _close(self):
+        self.c.close()

@@ -9,16 +9,26 @@ the producer, no commit metadata.
 
 kcat has no admin API. Topics are created and removed, and groups deleted,
 through librdkafka's admin API (the confluent-kafka package, the same library
-kcat is built on); the admin scenarios are N/A for kcat.
+kcat is built on); the admin scenarios are N/A for kcat. error-unknown-topic
+reads the broker's auto.create.topics.enable (``broker_config``) the same way.
+
+Two things kcat shows only on stderr: the producer id of an idempotent
+producer (librdkafka's ``-d eos`` log, "Acquired PID{Id:N,Epoch:E}") and a
+group member's assignment ("% Group G rebalanced (memberid M): assigned: T [0],
+T [1]"), which ``group_member`` follows while ``kcat -G`` runs.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import signal
 import subprocess
+import threading
 
-from compat.clients.base import OP_TIMEOUT, Caps, Client, Delivery, NotApplicable, Rec, Skipped
+from compat.clients.base import (OP_TIMEOUT, Caps, Client, Delivery, ErrorSeen, GroupMember, NotApplicable, Rec,
+                                 Skipped)
 
 
 class KcatClient(Client):
@@ -73,17 +83,55 @@ class KcatClient(Client):
     def create_partitions(self, topic, total):
         raise NotApplicable("kcat has no admin API")
 
+    def alter_topic_configs(self, topic, set_, delete):
+        raise NotApplicable("kcat has no admin API")
+
+    def create_topic_error(self, topic, partitions, replication_factor):
+        raise NotApplicable("kcat has no admin API")
+
+    def broker_config(self, broker_id, key):
+        return self._admin().broker_config(broker_id, key)
+
     # -- kcat itself --------------------------------------------------------------------
-    def partition_leaders(self, topic):
-        p = self._kcat("-L", "-J", "-t", topic, "-m", str(int(OP_TIMEOUT)))
+    def _metadata(self, *args: str) -> dict:
+        p = self._kcat("-L", "-J", *args, "-m", str(int(OP_TIMEOUT)))
         if p.returncode != 0:
             raise AssertionError(f"kcat -L exited {p.returncode}: {_tail(p.stderr)}")
-        (tm,) = json.loads(p.stdout)["topics"]
+        return json.loads(p.stdout)
+
+    def list_topics(self):
+        return {tm["topic"] for tm in self._metadata()["topics"]}
+
+    def broker_ids(self):
+        return sorted(b["id"] for b in self._metadata()["brokers"])
+
+    def missing_topic_error(self, topic):
+        (tm,) = self._metadata("-t", topic, "-X", "allow.auto.create.topics=false")["topics"]
+        return ErrorSeen(None, tm["error"]) if tm.get("error") else None
+
+    def partition_leaders(self, topic):
+        (tm,) = self._metadata("-t", topic)["topics"]
         if tm.get("error"):
             raise AssertionError(f"kcat -L {topic}: {tm['error']}")
         return {pm["partition"]: pm["leader"] for pm in tm["partitions"]}
 
     def produce(self, topic, msgs, *, compression="none", acks="all"):
+        return self._produce(topic, msgs, ["-X", f"acks={acks}", "-X", f"compression.codec={compression}"])[0]
+
+    def produce_idempotent(self, topic, batches):
+        # Each kcat run is a producer of its own: the id shown is the last run's.
+        msgs = [m for b in batches for m in b]
+        ds, stderr = self._produce(topic, msgs, ["-X", "enable.idempotence=true", "-X", "acks=all", "-d", "eos"])
+        pids = re.findall(r"Acquired PID\{Id:(-?\d+),Epoch:(-?\d+)\}", stderr)
+        return ds, (int(pids[-1][0]) if pids else -1)
+
+    def produce_to_missing(self, topic, msg):
+        ds, _ = self._produce(topic, [msg], ["-X", "topic.metadata.propagation.max.ms=3000",
+                                             "-X", "message.timeout.ms=5000"])
+        err = ds[0].error
+        return None if err is None else ErrorSeen(None, err, timeout="timed out" in err.lower())
+
+    def _produce(self, topic, msgs, extra: list[str]) -> tuple[list[Delivery], str]:
         # One kcat run per run of records sharing partition and headers (-p and -H are
         # per invocation); records are lines "key<TAB>value", empty meaning NULL (-Z).
         groups: list[tuple[tuple, list]] = []
@@ -93,9 +141,9 @@ class KcatClient(Client):
                 groups.append((k, []))
             groups[-1][1].append(m)
         out: list[Delivery] = []
+        stderr = ""
         for (partition, headers), ms in groups:
-            args = ["-P", "-t", topic, "-K", "\t", "-Z", "-X", f"acks={acks}",
-                    "-X", f"compression.codec={compression}", "-X", "linger.ms=20"]
+            args = ["-P", "-t", topic, "-K", "\t", "-Z", *extra, "-X", "linger.ms=20"]
             if partition is not None:
                 args += ["-p", str(partition)]
             for name, value in headers:
@@ -106,10 +154,13 @@ class KcatClient(Client):
                     if field and (b"\n" in field or b"\t" in field):
                         raise ValueError("kcat records cannot contain tab or newline")
             p = self._kcat(*args, input=lines)
-            err = _tail(p.stderr) if p.returncode != 0 or b"Delivery failed" in p.stderr else None
+            stderr += p.stderr.decode("utf-8", "replace")
+            failed = p.returncode != 0 or b"Delivery failed" in p.stderr
+            err = _tail(b"\n".join(ln for ln in p.stderr.splitlines() if not ln.startswith(b"%7|"))) \
+                if failed else None
             too_large = err is not None and ("too large" in err.lower() or "MSG_SIZE_TOO_LARGE" in err)
             out += [Delivery(partition, None, err, too_large) for _ in ms]
-        return out
+        return out, stderr
 
     @staticmethod
     def _rec(env: dict) -> Rec:
@@ -126,11 +177,12 @@ class KcatClient(Client):
             raise AssertionError(f"kcat -C {' '.join(args)} exited {p.returncode}: {_tail(p.stderr)}")
         return recs
 
-    def fetch(self, topic, starts, count, timeout=OP_TIMEOUT):
+    def fetch(self, topic, starts, count, timeout=OP_TIMEOUT, *, max_partition_fetch_bytes=None):
         out: list[Rec] = []
+        size = ["-X", f"max.partition.fetch.bytes={max_partition_fetch_bytes}"] if max_partition_fetch_bytes else []
         for partition, start in starts.items():
             offset = "beginning" if start == "earliest" else str(start)
-            out += self._consume("-t", topic, "-p", str(partition), "-o", offset, "-e", timeout=timeout)
+            out += self._consume("-t", topic, "-p", str(partition), "-o", offset, "-e", *size, timeout=timeout)
         return out[:count]
 
     def list_offsets(self, topic, partitions, spec):
@@ -156,6 +208,57 @@ class KcatClient(Client):
         if p.returncode != 0:
             raise AssertionError(f"kcat -G exited {p.returncode} after {len(recs)} records: {_tail(p.stderr)}")
         return recs
+
+    def group_member(self, topic, group):
+        return _Member(self, topic, group).start()
+
+
+class _Member(GroupMember):
+    """``kcat -G GROUP -J -u TOPIC`` running until ``close()`` (SIGTERM: kcat closes the
+    consumer, which commits and leaves the group). Offsets are committed by librdkafka's
+    auto-commit every 100 ms, on every revocation and on close."""
+
+    _REBALANCED = re.compile(r"^% Group (\S+) rebalanced \(memberid [^)]*\): (assigned|revoked): (.*)$")
+
+    def __init__(self, client: KcatClient, topic: str, group: str) -> None:
+        super().__init__(topic, group)
+        self.client = client
+        self.stderr: list[str] = []
+        argv = [client.exe, "-b", client.bootstrap, "-X", "client.id=kwire-compat", "-G", group, "-J", "-Z", "-u",
+                "-X", "auto.offset.reset=earliest", "-X", "session.timeout.ms=10000",
+                "-X", "heartbeat.interval.ms=1000", "-X", "auto.commit.interval.ms=100", topic]
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def _run(self):
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+        for line in self.proc.stdout:
+            if line.startswith(b"{"):
+                self._got([KcatClient._rec(json.loads(line))])
+        code = self.proc.wait()
+        if code != 0 and not self._stop.is_set():
+            raise AssertionError(f"kcat -G exited {code}: {_tail(' '.join(self.stderr[-6:]))}")
+
+    def _read_stderr(self):
+        for raw in self.proc.stderr:
+            line = raw.decode("utf-8", "replace").rstrip()
+            self.stderr.append(line)
+            m = self._REBALANCED.match(line)
+            if m and m.group(2) == "assigned":
+                self._got(assigned=[int(p) for p in re.findall(r" \[(\d+)\]", m.group(3))])
+            elif m:
+                self._got(assigned=[])
+
+    def close(self, timeout=OP_TIMEOUT + 5):
+        self._stop.set()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+            raise TimeoutError(f"kcat -G {self.group} did not exit within {timeout:.0f}s of SIGTERM") from None
+        super().close(timeout)
 
 
 def _tail(b: bytes | str | None, n: int = 400) -> str:

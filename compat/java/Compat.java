@@ -11,6 +11,8 @@ import org.apache.kafka.common.utils.AppInfoParser;
  *
  * <pre>java -cp CLASSES:JARS Compat --bootstrap HOST:PORT --run-id ID SCENARIO...</pre>
  *
+ * With --cross-produce or --cross-consume it hands over to CrossClient instead.
+ *
  * Runs each scenario with the official Kafka Java client and reports on stdout
  * in the line protocol of compat/worker.py: lines starting with "@@compat "
  * followed by one JSON object (hello, start, resource, end). Scenarios live in
@@ -74,7 +76,8 @@ public final class Compat {
             return g;
         }
 
-        private void resource(String kind, String name) {
+        /** Announce a resource (Scenarios also uses it for names that must never exist). */
+        void resource(String kind, String name) {
             Map<String, Object> ev = new HashMap<>();
             ev.put("event", "resource");
             ev.put("scenario", scenario);
@@ -114,7 +117,11 @@ public final class Compat {
         SparkPath.register((BiConsumer<String, Scenario>) SCENARIOS::put);
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
+        if (CrossClient.wants(args)) {  // the cross-client matrix (compat/cross.py)
+            CrossClient.main(args);
+            return;
+        }
         String bootstrap = null;
         String runId = "run";
         List<String> scenarios = new ArrayList<>();

@@ -8,12 +8,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewPartitions;
@@ -22,6 +26,7 @@ import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
@@ -31,9 +36,12 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.TopicPartitionInfo;
@@ -76,6 +84,20 @@ final class Ops implements AutoCloseable {
             this.offset = offset;
             this.error = error;
             this.tooLarge = tooLarge;
+        }
+    }
+
+    /** An error as the client reported it: Kafka's error code (null when it has none), text, timeout. */
+    static final class ErrorSeen {
+        final Short code;
+        final String text;
+        final boolean timeout;
+
+        ErrorSeen(Throwable e) {
+            this.timeout = e instanceof TimeoutException;
+            Errors err = Errors.forException(e);
+            this.code = timeout || err == Errors.UNKNOWN_SERVER_ERROR ? null : err.code();
+            this.text = e.getClass().getSimpleName() + ": " + e.getMessage();
         }
     }
 
@@ -152,24 +174,30 @@ final class Ops implements AutoCloseable {
     }
 
     List<Delivery> produce(String topic, List<Msg> msgs, Properties props) throws Exception {
-        List<Future<RecordMetadata>> futs = new ArrayList<>();
+        List<Delivery> out = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(props)) {
-            for (Msg m : msgs) {
-                futs.add(p.send(new ProducerRecord<>(topic, m.partition, m.timestamp, m.key, m.value, m.headers)));
+            sendAndFlush(p, topic, msgs, out);
+        }
+        return out;
+    }
+
+    /** Sends {@code msgs}, flushes, and appends one Delivery per record to {@code out}. */
+    private static void sendAndFlush(KafkaProducer<byte[], byte[]> p, String topic, List<Msg> msgs,
+                                     List<Delivery> out) throws Exception {
+        List<Future<RecordMetadata>> futs = new ArrayList<>();
+        for (Msg m : msgs) {
+            futs.add(p.send(new ProducerRecord<>(topic, m.partition, m.timestamp, m.key, m.value, m.headers)));
+        }
+        p.flush();
+        for (Future<RecordMetadata> f : futs) {
+            try {
+                RecordMetadata md = f.get(WAIT_S, TimeUnit.SECONDS);
+                out.add(new Delivery(md.partition(), md.hasOffset() ? md.offset() : -1, null, false));
+            } catch (ExecutionException e) {
+                Throwable c = e.getCause();
+                out.add(new Delivery(-1, -1, c.getClass().getSimpleName() + ": " + c.getMessage(),
+                        c instanceof RecordTooLargeException));
             }
-            p.flush();
-            List<Delivery> out = new ArrayList<>();
-            for (Future<RecordMetadata> f : futs) {
-                try {
-                    RecordMetadata md = f.get(WAIT_S, TimeUnit.SECONDS);
-                    out.add(new Delivery(md.partition(), md.hasOffset() ? md.offset() : -1, null, false));
-                } catch (ExecutionException e) {
-                    Throwable c = e.getCause();
-                    out.add(new Delivery(-1, -1, c.getClass().getSimpleName() + ": " + c.getMessage(),
-                            c instanceof RecordTooLargeException));
-                }
-            }
-            return out;
         }
     }
 
@@ -189,8 +217,45 @@ final class Ops implements AutoCloseable {
 
     /** assign() + seek to each start (an offset, or null for the beginning); read up to count records. */
     List<ConsumerRecord<byte[], byte[]>> fetch(String topic, Map<Integer, Long> starts, int count) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(null))) {
+        return fetch(topic, starts, count, null);
+    }
+
+    /** As fetch, with max.partition.fetch.bytes set (null: the client's default). */
+    List<ConsumerRecord<byte[], byte[]>> fetch(String topic, Map<Integer, Long> starts, int count,
+                                               Integer maxPartitionFetchBytes) {
+        Properties props = consumerProps(null);
+        if (maxPartitionFetchBytes != null) {
+            props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(maxPartitionFetchBytes));
+        }
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props)) {
             return fetch(c, topic, starts, count);
+        }
+    }
+
+    /** One producer, enable.idempotence=true and acks=all; each batch sent, then flushed. */
+    List<Delivery> produceIdempotent(String topic, List<List<Msg>> batches) throws Exception {
+        Properties props = producerProps("none", "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        List<Delivery> out = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(props)) {
+            for (List<Msg> batch : batches) {
+                sendAndFlush(p, topic, batch, out);
+            }
+        }
+        return out;
+    }
+
+    /** One record to a topic that should not exist, max.block.ms=3000; null when it was written. */
+    ErrorSeen produceToMissing(String topic, Msg m) throws Exception {
+        Properties props = producerProps("none", "all");
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "3000");
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(props)) {
+            p.send(new ProducerRecord<>(topic, m.partition, m.timestamp, m.key, m.value, m.headers)).get(WAIT_S, TimeUnit.SECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return new ErrorSeen(e.getCause());
+        } catch (org.apache.kafka.common.KafkaException e) {
+            return new ErrorSeen(e);
         }
     }
 
@@ -313,6 +378,125 @@ final class Ops implements AutoCloseable {
 
     void createPartitions(String topic, int total) throws Exception {
         get(admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(total))).all());
+    }
+
+    void alterTopicConfigs(String topic, Map<String, String> set, List<String> delete) throws Exception {
+        List<AlterConfigOp> ops = new ArrayList<>();
+        set.forEach((k, v) -> ops.add(new AlterConfigOp(new ConfigEntry(k, v), AlterConfigOp.OpType.SET)));
+        for (String k : delete) {
+            ops.add(new AlterConfigOp(new ConfigEntry(k, null), AlterConfigOp.OpType.DELETE));
+        }
+        ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        get(admin().incrementalAlterConfigs(Map.of(r, ops)).all());
+    }
+
+    List<Integer> brokerIds() throws Exception {
+        List<Integer> out = new ArrayList<>();
+        for (Node n : get(admin().describeCluster().nodes())) {
+            out.add(n.id());
+        }
+        return out;
+    }
+
+    String brokerConfig(int brokerId, String key) throws Exception {
+        ConfigResource r = new ConfigResource(ConfigResource.Type.BROKER, String.valueOf(brokerId));
+        ConfigEntry e = get(admin().describeConfigs(List.of(r)).all()).get(r).get(key);
+        return e == null ? null : e.value();
+    }
+
+    /** CreateTopics that should fail: the error the client reports, null when the topic was created. */
+    ErrorSeen createTopicError(String topic, int partitions, int replicationFactor) throws Exception {
+        try {
+            get(admin().createTopics(List.of(new NewTopic(topic, partitions, (short) replicationFactor))).all());
+            return null;
+        } catch (org.apache.kafka.common.KafkaException e) {
+            return new ErrorSeen(e);
+        }
+    }
+
+    /** Metadata for all topics (never creates one). */
+    Set<String> listTopics() throws Exception {
+        return get(admin().listTopics(new ListTopicsOptions().listInternal(true)).names());
+    }
+
+    /** Admin describeTopics: Metadata with allowAutoTopicCreation=false. Null when the topic is there. */
+    ErrorSeen missingTopicError(String topic) throws Exception {
+        try {
+            get(admin().describeTopics(List.of(topic)).allTopicNames());
+            return null;
+        } catch (org.apache.kafka.common.KafkaException e) {
+            return new ErrorSeen(e);
+        }
+    }
+
+    /**
+     * A group member polling in a thread of its own until close(): after each poll that returned
+     * records it commits their next offsets synchronously (as compat/clients/base.py GroupMember).
+     */
+    final class Member implements AutoCloseable {
+        final String topic;
+        final String group;
+        final List<ConsumerRecord<byte[], byte[]>> recs = new ArrayList<>();
+        volatile Set<Integer> assigned = Set.of();
+        volatile Throwable error;
+        private volatile boolean stop;
+        private final Thread thread;
+
+        Member(String topic, String group) {
+            this.topic = topic;
+            this.group = group;
+            this.thread = new Thread(this::run, "member-" + group);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void run() {
+            Properties props = consumerProps(group);
+            props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+            props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000");
+            try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(props)) {
+                c.subscribe(List.of(topic));
+                while (!stop) {
+                    ConsumerRecords<byte[], byte[]> got = c.poll(Duration.ofMillis(200));
+                    if (!got.isEmpty()) {
+                        Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+                        for (ConsumerRecord<byte[], byte[]> r : got) {
+                            commit.merge(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1),
+                                    (a, b) -> a.offset() >= b.offset() ? a : b);
+                        }
+                        c.commitSync(commit, Duration.ofMillis(OP_MS));
+                        synchronized (recs) {
+                            got.forEach(recs::add);
+                        }
+                    }
+                    Set<Integer> now = new TreeSet<>();
+                    c.assignment().forEach(tp -> now.add(tp.partition()));
+                    assigned = now;
+                }
+            } catch (Throwable e) {
+                error = e;
+            }
+        }
+
+        List<ConsumerRecord<byte[], byte[]>> records() {
+            synchronized (recs) {
+                return new ArrayList<>(recs);
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            stop = true;
+            thread.join(OP_MS + 5000);
+            if (thread.isAlive()) {
+                throw new IllegalStateException("group member of " + group + " did not close within " + (OP_MS + 5000) + " ms");
+            }
+            if (error instanceof Exception) {
+                throw (Exception) error;
+            } else if (error != null) {
+                throw new RuntimeException(error);
+            }
+        }
     }
 
     @Override

@@ -40,6 +40,13 @@ final class Scenarios {
         reg.accept("admin-delete-records", Scenarios::deleteRecords);
         reg.accept("admin-create-partitions", Scenarios::createPartitions);
         reg.accept("message-too-large", Scenarios::messageTooLarge);
+        reg.accept("idempotent-producer", Scenarios::idempotentProducer);
+        reg.accept("large-records", Scenarios::largeRecords);
+        reg.accept("group-rebalance", Scenarios::groupRebalance);
+        reg.accept("admin-alter-configs", Scenarios::alterConfigs);
+        reg.accept("admin-delete-topics", Scenarios::deleteTopics);
+        reg.accept("error-unknown-topic", Scenarios::unknownTopic);
+        reg.accept("error-invalid-replication-factor", Scenarios::invalidReplicationFactor);
     }
 
     static void check(boolean cond, String msg) {
@@ -384,6 +391,273 @@ final class Scenarios {
         List<ConsumerRecord<byte[], byte[]>> recs = ops.fetch(t, from(0), 1);
         check(recs.size() == 1 && recs.get(0).offset() == 0 && "fits".equals(Ops.s(recs.get(0).value())),
                 "topic holds " + recs.size() + " records");
+    }
+
+    /** As idempotent_producer in compat/scenarios.py; the Java client does not show its producer id. */
+    static void idempotentProducer(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(2);
+        List<List<Ops.Msg>> batches = new ArrayList<>();
+        List<Ops.Msg> msgs = new ArrayList<>();
+        for (int b = 0; b < 4; b++) {
+            List<Ops.Msg> batch = makeMsgs(10, "idem" + b, 2, 0, true);
+            batches.add(batch);
+            msgs.addAll(batch);
+        }
+        List<Ops.Delivery> ds = ops.produceIdempotent(t, batches);
+        checkDeliveries(msgs, ds, true);
+        for (int p = 0; p < 2; p++) {
+            List<Long> offs = new ArrayList<>();
+            for (Ops.Delivery d : ds) {
+                if (d.partition == p) {
+                    offs.add(d.offset);
+                }
+            }
+            for (int i = 0; i < offs.size(); i++) {
+                check(offs.size() == 20 && offs.get(i) == i, "partition " + p + ": producer was told offsets " + offs);
+            }
+        }
+        Map<Integer, Long> latest = ops.listOffsets(t, List.of(0, 1), "latest");
+        check(latest.equals(Map.of(0, 20L, 1, 20L)), "latest offsets " + latest + ", want {0=20, 1=20}");
+        checkSame(msgs, ds, ops.fetch(t, from(0, 1), msgs.size()));
+    }
+
+    /** As large_records in compat/scenarios.py: 900 KiB values, default and 64 KiB max.partition.fetch.bytes. */
+    static void largeRecords(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(1);
+        Random rnd = new Random(11);
+        byte[] letters = Ops.b("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+        List<Ops.Msg> msgs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            byte[] value = new byte[900 * 1024];
+            for (int j = 0; j < value.length; j++) {
+                value[j] = letters[rnd.nextInt(letters.length)];
+            }
+            if (i == 1) {
+                value[0] = 0;
+                value[1] = (byte) 255;
+                value[2] = 10;
+                value[3] = 13;
+            }
+            byte[] blob = new byte[4096];
+            for (int j = 0; j < blob.length; j++) {
+                blob[j] = letters[rnd.nextInt(letters.length)];
+            }
+            msgs.add(new Ops.Msg(Ops.b("large-" + i), value, List.of(Ops.h("idx", Ops.b(String.valueOf(i))), Ops.h("blob", blob)),
+                    System.currentTimeMillis() - 1000 + i, 0));
+        }
+        List<Ops.Delivery> ds = ops.produce(t, msgs, "none", "all");
+        checkDeliveries(msgs, ds, true);
+        checkSame(msgs, ds, ops.fetch(t, from(0), msgs.size()));
+        List<ConsumerRecord<byte[], byte[]>> small = ops.fetch(t, from(0), msgs.size(), 64 * 1024);
+        List<Long> offs = new ArrayList<>();
+        small.forEach(r -> offs.add(r.offset()));
+        check(offs.equals(List.of(0L, 1L, 2L)), "with max.partition.fetch.bytes=65536: fetched offsets " + offs);
+        checkSame(msgs, ds, small);
+    }
+
+    interface Cond {
+        boolean holds();
+    }
+
+    static void until(String what, Cond cond, long timeoutMs, List<Ops.Member> members) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!cond.holds()) {
+            for (Ops.Member m : members) {
+                if (m.error != null) {
+                    throw new Compat.Failed(what + ": a member failed: " + Compat.describe(m.error));
+                }
+            }
+            if (System.currentTimeMillis() > deadline) {
+                StringBuilder st = new StringBuilder();
+                for (int i = 0; i < members.size(); i++) {
+                    st.append(i == 0 ? "" : "; ").append("member ").append(i + 1).append(" owns ")
+                            .append(members.get(i).assigned).append(", consumed ").append(members.get(i).records().size());
+                }
+                throw new Compat.Failed(what + ": not within " + timeoutMs / 1000 + "s (" + st + ")");
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** As group_rebalance in compat/scenarios.py: 4/0, 2/2, one leaves, 4/-; every record once. */
+    static void groupRebalance(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(4);
+        String g = ctx.group();
+        Set<Integer> everything = Set.of(0, 1, 2, 3);
+        List<Ops.Member> members = new ArrayList<>();
+        Ops.Member m1 = ops.new Member(t, g);
+        members.add(m1);
+        List<ConsumerRecord<byte[], byte[]>> byM2;
+        List<Ops.Msg> first;
+        List<Ops.Msg> second;
+        try {
+            until("the first member owns all four partitions", () -> m1.assigned.equals(everything), 25_000, members);
+            Ops.Member m2 = ops.new Member(t, g);
+            members.add(m2);
+            until("after the second member joined, two partitions each", () -> {
+                Set<Integer> a1 = m1.assigned;
+                Set<Integer> a2 = m2.assigned;
+                Set<Integer> union = new HashSet<>(a1);
+                union.addAll(a2);
+                return a1.size() == 2 && a2.size() == 2 && union.equals(everything);
+            }, 30_000, members);
+            Map<Integer, Set<Integer>> owned = Map.of(1, m1.assigned, 2, m2.assigned);
+            first = makeMsgs(40, "reb1", 4, 0, true);
+            checkDeliveries(first, ops.produce(t, first, "none", "all"), true);
+            until("the group consumes the 40 records", () -> m1.records().size() + m2.records().size() >= 40, 20_000, members);
+            for (int i = 1; i <= 2; i++) {
+                for (ConsumerRecord<byte[], byte[]> r : (i == 1 ? m1 : m2).records()) {
+                    check(owned.get(i).contains(r.partition()), "member " + i + " consumed from partition " + r.partition()
+                            + ", it owns " + owned.get(i));
+                }
+            }
+            m2.close();
+            members.remove(m2);
+            byM2 = m2.records();
+            until("after the second member left, the first owns all four", () -> m1.assigned.equals(everything), 25_000, members);
+            second = makeMsgs(20, "reb2", 4, 0, true);
+            checkDeliveries(second, ops.produce(t, second, "none", "all"), true);
+            until("the first member consumes the 20 records", () -> m1.records().size() + byM2.size() >= 60, 20_000, members);
+            Thread.sleep(500);
+            m1.close();
+            members.remove(m1);
+        } finally {
+            for (Ops.Member m : members) {
+                try {
+                    m.close();
+                } catch (Exception e) {
+                    // the scenario's own error is the one to report
+                }
+            }
+        }
+        List<String> got = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>(m1.records());
+        all.addAll(byM2);
+        for (ConsumerRecord<byte[], byte[]> r : all) {
+            got.add(r.partition() + ":" + r.offset());
+            values.add(Ops.s(r.value()));
+        }
+        Set<String> unique = new HashSet<>(got);
+        check(unique.size() == got.size(), "records consumed more than once by the group: " + got);
+        Set<String> want = new HashSet<>();
+        for (int p = 0; p < 4; p++) {
+            for (int o = 0; o < 15; o++) {
+                want.add(p + ":" + o);
+            }
+        }
+        check(unique.equals(want), "the group consumed " + got.size() + " records, want 60 (15 per partition): " + got);
+        List<String> sent = new ArrayList<>();
+        for (Ops.Msg m : first) {
+            sent.add(Ops.s(m.value));
+        }
+        for (Ops.Msg m : second) {
+            sent.add(Ops.s(m.value));
+        }
+        java.util.Collections.sort(sent);
+        java.util.Collections.sort(values);
+        check(sent.equals(values), "consumed values differ from the produced ones");
+    }
+
+    static final Set<ConfigEntry.ConfigSource> DEFAULT_SOURCES = Set.of(ConfigEntry.ConfigSource.DEFAULT_CONFIG,
+            ConfigEntry.ConfigSource.STATIC_BROKER_CONFIG, ConfigEntry.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG);
+
+    /** As admin_alter_configs in compat/scenarios.py. */
+    static void alterConfigs(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(1, Map.of("max.message.bytes", "200000"));
+        ConfigEntry before = ops.describeConfigs(t).get("retention.ms");
+        check(before != null && before.source() != ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG,
+                "retention.ms before any change: " + before);
+        ops.alterTopicConfigs(t, Map.of("retention.ms", "3600000"), List.of());
+        Map<String, ConfigEntry> cfg = ops.describeConfigs(t);
+        for (String[] kv : new String[][] {{"retention.ms", "3600000"}, {"max.message.bytes", "200000"}}) {
+            ConfigEntry e = cfg.get(kv[0]);
+            check(e != null && kv[1].equals(e.value()) && e.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG,
+                    "after SET retention.ms: " + kv[0] + " = " + e + ", want " + kv[1] + " from DYNAMIC_TOPIC_CONFIG");
+        }
+        ops.alterTopicConfigs(t, Map.of(), List.of("retention.ms"));
+        cfg = ops.describeConfigs(t);
+        ConfigEntry e = cfg.get("retention.ms");
+        check(e != null && DEFAULT_SOURCES.contains(e.source()), "after DELETE retention.ms: " + e + ", want a default source");
+        check(before.value().equals(e.value()), "after DELETE retention.ms = " + e.value() + ", the default was " + before.value());
+        ConfigEntry m = cfg.get("max.message.bytes");
+        check(m != null && "200000".equals(m.value()) && m.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG,
+                "after DELETE retention.ms: max.message.bytes = " + m);
+    }
+
+    /** As admin_delete_topics in compat/scenarios.py. */
+    static void deleteTopics(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(2);
+        List<Ops.Msg> msgs = makeMsgs(10, "del", 2, 0, true);
+        checkDeliveries(msgs, ops.produce(t, msgs, "none", "all"), true);
+        ops.deleteTopics(List.of(t));
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (ops.listTopics().contains(t)) {
+            check(System.currentTimeMillis() < deadline, "Metadata still lists the topic 10 s after DeleteTopics");
+            Thread.sleep(200);
+        }
+        deadline = System.currentTimeMillis() + 10_000;
+        while (true) {
+            try {
+                ops.createTopic(t, 2, Map.of());
+                break;
+            } catch (org.apache.kafka.common.errors.TopicExistsException e) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
+        }
+        Map<Integer, Long> zero = Map.of(0, 0L, 1, 0L);
+        check(ops.listOffsets(t, List.of(0, 1), "earliest").equals(zero), "earliest of the re-created topic is not 0");
+        Map<Integer, Long> latest = ops.listOffsets(t, List.of(0, 1), "latest");
+        check(latest.equals(zero), "latest of the re-created topic " + latest + ", want {0=0, 1=0}");
+    }
+
+    /** A name that must not come into existence: announced, but not deleted by cleanup. */
+    static String missing(Compat.Ctx ctx) {
+        String t = ctx.name("t");
+        ctx.resource("topic", t);
+        return t;
+    }
+
+    static void notCreated(Ops ops, String t, String what) throws Exception {
+        if (ops.listTopics().contains(t)) {
+            ops.deleteTopics(List.of(t));
+            throw new Compat.Failed(what + " created the topic");
+        }
+    }
+
+    /** As error_unknown_topic in compat/scenarios.py (its docstring explains the two steps). */
+    static void unknownTopic(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = missing(ctx);
+        Ops.ErrorSeen err = ops.missingTopicError(t);
+        notCreated(ops, t, "Metadata with allowAutoTopicCreation=false");
+        check(err != null, "Metadata listed a topic that does not exist");
+        check(err.code != null && err.code == 3, "Metadata for a missing topic: " + err.text + " (code " + err.code
+                + "), want UNKNOWN_TOPIC_OR_PARTITION");
+        String auto = ops.brokerConfig(ops.brokerIds().get(0), "auto.create.topics.enable");
+        if (!"false".equalsIgnoreCase(auto)) {
+            ctx.notes.add("broker auto.create.topics.enable=" + auto + ": produce step skipped");
+            return;
+        }
+        err = ops.produceToMissing(t, new Ops.Msg(Ops.b("k"), Ops.b("v"), List.of(), null, null));
+        notCreated(ops, t, "producing to a missing topic");
+        check(err != null, "a record to a missing topic was accepted");
+        check((err.code != null && err.code == 3) || (err.timeout && err.text.contains(t)),
+                "producing to a missing topic: " + err.text + " (code " + err.code + "), want UNKNOWN_TOPIC_OR_PARTITION");
+        ctx.notes.add("produce: " + err.text);
+    }
+
+    /** As error_invalid_replication_factor in compat/scenarios.py. */
+    static void invalidReplicationFactor(Ops ops, Compat.Ctx ctx) throws Exception {
+        int rf = ops.brokerIds().size() + 1;
+        String t = missing(ctx);
+        Ops.ErrorSeen err = ops.createTopicError(t, 1, rf);
+        notCreated(ops, t, "CreateTopics with replication factor " + rf);
+        check(err != null, "CreateTopics with replication factor " + rf + " succeeded");
+        check(err.code != null && err.code == 38, "CreateTopics with replication factor " + rf + ": " + err.text
+                + " (code " + err.code + "), want INVALID_REPLICATION_FACTOR");
     }
 
     private Scenarios() {

@@ -12,7 +12,10 @@ tests here read that file:
   exactly where compat says a client has no such feature, SKIP only for
   PySpark and only for a reason it printed (the connector jars are not
   reachable here);
-* the Markdown report has the table, and the run left no topic or group behind.
+* the Markdown report has the table, and the run left no topic or group behind;
+* the cross-client matrix (compat/cross.py) is complete, every producer x
+  consumer x codec once, and FAILs only where "Known cross-client failures" in
+  compat/FINDINGS.md lists the cell (same rules); compat.md has its tables.
 
 Two quick runs check the runner itself: a broker that is not there gives FAIL
 cells with a reason and exit code 1 within the time limit; and ``--list`` works.
@@ -33,6 +36,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from compat.cross import CROSS_CLIENTS, CROSS_CODECS  # noqa: E402
 from compat.matrix import CLIENTS, NA, SCENARIOS, SKIP, applicable  # noqa: E402
 
 RUN_TIMEOUT_S = 900
@@ -46,6 +50,18 @@ def known_failures() -> dict[tuple[str, str], str]:
     out = {}
     for row in re.finditer(r"^\|\s*([\w.-]+)\s*\|\s*`([\w.-]+)`\s*\|\s*(.*?)\s*\|\s*$", m.group(1), re.M):
         out[(row.group(1), row.group(2))] = row.group(3)
+    return out
+
+
+def known_cross_failures() -> dict[tuple[str, str, str], str]:
+    """Rows ``| producer | consumer | `codec` | reason |`` under "## Known cross-client failures"."""
+    text = (ROOT / "compat" / "FINDINGS.md").read_text(encoding="utf-8")
+    m = re.search(r"^## Known cross-client failures\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert m, "compat/FINDINGS.md has no '## Known cross-client failures' section"
+    out = {}
+    for row in re.finditer(r"^\|\s*([\w.-]+)\s*\|\s*([\w.-]+)\s*\|\s*`([\w.-]+)`\s*\|\s*(.*?)\s*\|\s*$",
+                           m.group(1), re.M):
+        out[(row.group(1), row.group(2), row.group(3))] = row.group(4)
     return out
 
 
@@ -78,9 +94,11 @@ def test_no_failures_but_the_known_ones(full_run):
     if fixed:
         warnings.warn("listed as known failures in compat/FINDINGS.md but did not fail: "
                       + ", ".join(f"{c}/{s}" for c, s in fixed))
-    assert proc.returncode == (1 if failed else 0), \
-        f"exit code {proc.returncode} with {len(failed)} failures\n{proc.stderr[-3000:]}"
-    assert data["failed"] == bool(failed)
+    cross_failed = [r for r in data["cross"] if r["status"] == "FAIL"]
+    assert proc.returncode == (1 if failed or cross_failed else 0), \
+        f"exit code {proc.returncode} with {len(failed)} + {len(cross_failed)} failures\n" \
+        f"{proc.stderr[-3000:]}"
+    assert data["failed"] == bool(failed or cross_failed)
 
 
 def test_matrix_is_complete(full_run):
@@ -114,6 +132,35 @@ def test_reports_and_cleanup(full_run):
     assert sum(data["summary"].values()) == len(data["results"])
     for line in ("scenario", "roundtrip", "PASS"):
         assert line in proc.stdout
+
+
+def test_cross_matrix(full_run):
+    proc, data, out = full_run
+    cells = [(r["producer"], r["consumer"], r["codec"]) for r in data["cross"]]
+    assert len(cells) == len(set(cells)), "a cross-client cell is reported twice"
+    assert set(cells) == {(p, q, c) for p in CROSS_CLIENTS for q in CROSS_CLIENTS for c in CROSS_CODECS}
+    skipped = [r for r in data["cross"] if r["status"] == SKIP]
+    assert not skipped, f"cross-client cells skipped (setup installs every codec library): {skipped[:3]}"
+    known = known_cross_failures()
+    failed = {(r["producer"], r["consumer"], r["codec"]): r["reason"] for r in data["cross"]
+              if r["status"] == "FAIL"}
+    unexpected = {k: v for k, v in failed.items() if k not in known}
+    assert not unexpected, (
+        "cross-client cells failed that compat/FINDINGS.md does not list:\n"
+        + "\n".join(f"  {p} > {q} ({c}): {why}" for (p, q, c), why in sorted(unexpected.items()))
+        + f"\n\n{proc.stdout[-6000:]}")
+    fixed = sorted(k for k in known if k not in failed)
+    if fixed:
+        warnings.warn("listed as known cross-client failures in compat/FINDINGS.md but did not fail: "
+                      + ", ".join(f"{p}>{q}/{c}" for p, q, c in fixed))
+    md = (out / "compat.md").read_text(encoding="utf-8")
+    assert "## Cross-client matrix" in md
+    for codec in CROSS_CODECS:
+        table = md.split(f"### `{codec}`\n", 1)[1]
+        assert table.lstrip().startswith("| producer \\ consumer | " + " | ".join(CROSS_CLIENTS) + " |")
+        for p in CROSS_CLIENTS:
+            assert f"\n| {p} | " in table
+    assert "Cross-client matrix" in proc.stdout
 
 
 @pytest.mark.timeout(150)
