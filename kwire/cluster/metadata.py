@@ -7,6 +7,12 @@ partition counts, leader epochs, per-topic config overrides), dynamic broker
 configs, the cluster id and the next producer id in ``kwire-metadata.json`` in the first log dir,
 written atomically (temp file, fsync, rename), plus Kafka's ``meta.properties``.
 
+Leader election (KIP-460) and partition reassignment (KIP-455) are answered
+here too, so that the ZooKeeper-backed implementation can act on them: with
+one broker every partition's leader is already its preferred replica and no
+reassignment is ever in progress, but the checks (unknown partitions, replica
+sets naming unregistered brokers or one broker twice) are Kafka's.
+
 Handlers read metadata only through this interface and never open files or
 talk to ZooKeeper; a ZooKeeper-backed implementation with the same methods
 comes with replication. It does not create or delete logs: the broker does
@@ -22,9 +28,15 @@ import re
 import uuid
 from dataclasses import dataclass, field
 
+from kwire.protocol.errors import ErrorCode, KafkaError
+
 _LEGAL_TOPIC = re.compile(r"^[a-zA-Z0-9._-]+$")
 MAX_TOPIC_NAME = 249
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state"})
+
+# ElectLeaders election types (Kafka's org.apache.kafka.common.ElectionType)
+PREFERRED_ELECTION, UNCLEAN_ELECTION = 0, 1
+NO_LEADER = -1
 
 
 def topic_name_error(name: str | None) -> str | None:
@@ -55,6 +67,14 @@ class PartitionState:
     leader_epoch: int
     replicas: list[int]
     isr: list[int]
+
+
+@dataclass
+class OngoingReassignment:
+    """A partition reassignment in progress (ListPartitionReassignments' shape)."""
+    replicas: list[int]
+    adding_replicas: list[int]
+    removing_replicas: list[int]
 
 
 @dataclass
@@ -113,7 +133,79 @@ class LocalMetadata:
             return None
         return t.partitions[partition]
 
+    def ongoing_reassignments(self) -> dict[tuple[str, int], OngoingReassignment]:
+        """Reassignments in progress by (topic, partition): none, as a reassignment
+        to the only possible replica set ([this broker]) completes at once."""
+        return {}
+
+    def _existing_partition(self, name: str, partition: int, no_topic: str, no_partition: str) -> PartitionState:
+        t = self.topics.get(name)
+        if t is None:
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, no_topic)
+        if not 0 <= partition < len(t.partitions):
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, no_partition)
+        return t.partitions[partition]
+
+    def validate_replica_assignment(self, replicas: list[int]) -> None:
+        """Kafka's checks of a manual replica assignment (INVALID_REPLICA_ASSIGNMENT)."""
+        if not replicas:
+            raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                             "The manual partition assignment includes an empty replica list.")
+        registered = {b.node_id for b in self.brokers}
+        seen: set[int] = set()
+        for b in replicas:
+            if b in seen:
+                raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                                 f"The manual partition assignment includes the broker {b} more than once.")
+            seen.add(b)
+            if b not in registered:
+                raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                                 f"The manual partition assignment includes broker {b}, "
+                                 f"but no such broker is registered.")
+
     # -- writes ------------------------------------------------------------------
+    def elect_leader(self, name: str, partition: int, election_type: int) -> None:
+        """Elect ``partition``'s leader (KIP-460); raise KafkaError when there is nothing to do.
+
+        PREFERRED: ELECTION_NOT_NEEDED when the leader is already the first
+        replica. UNCLEAN: ELECTION_NOT_NEEDED when the partition has a leader.
+        """
+        p = self._existing_partition(name, partition, f"No such topic as {name}",
+                                     f"No such partition as {name}-{partition}")
+        if election_type == PREFERRED_ELECTION:
+            needed = p.leader != p.replicas[0]
+        else:
+            needed = p.leader == NO_LEADER
+        if not needed:
+            raise KafkaError(ErrorCode.ELECTION_NOT_NEEDED, "Leader election not needed for topic partition.")
+        # Unreachable with one broker (it leads every partition); kept for the interface.
+        p.leader = p.replicas[0]
+        p.leader_epoch += 1
+        self.save()
+
+    def alter_reassignment(self, name: str, partition: int, replicas: list[int] | None,
+                           allow_replication_factor_change: bool = True) -> None:
+        """Start (or, with ``replicas`` None, cancel) a reassignment (KIP-455, KIP-860).
+
+        A target equal to the current replicas is a no-op; on one broker every
+        valid target is, so nothing is ever left in progress.
+        """
+        p = self._existing_partition(name, partition, f"Unable to find a topic named {name}.",
+                                     f"Unable to find partition {name}:{partition}.")
+        if replicas is None:
+            if (name, partition) not in self.ongoing_reassignments():
+                raise KafkaError(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS)
+            return
+        self.validate_replica_assignment(replicas)
+        if not allow_replication_factor_change and len(replicas) != len(p.replicas):
+            raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
+                             f"The replication factor is changed from {len(p.replicas)} to {len(replicas)} "
+                             f"but allowReplicationFactorChange is false")
+        if list(replicas) != p.replicas:
+            # A replica set of registered brokers other than the current one needs a second broker.
+            raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                             f"Cannot reassign {name}-{partition} to {list(replicas)} without replication")
+
     def create_topic(self, name: str, num_partitions: int, configs: dict[str, str]) -> TopicState:
         t = TopicState(name, uuid.uuid4(), [], dict(configs))
         t.partitions = [self._new_partition(i) for i in range(num_partitions)]

@@ -122,6 +122,10 @@ class LogManager:
     def get(self, topic: str, partition: int) -> PartitionLog | None:
         return self._logs.get((topic, partition))
 
+    def log_dir_of(self, topic: str, partition: int) -> str | None:
+        """The (absolute) log dir holding the partition's log, None if there is no log."""
+        return self._dir_of.get((topic, partition))
+
     def __iter__(self) -> Iterator[PartitionLog]:
         return iter(list(self._logs.values()))
 

@@ -1,0 +1,53 @@
+"""ListConfigResources (key 74), v0-1: the config resources the cluster has (KIP-1142).
+
+v0 was ListClientMetricsResources (KIP-714) and lists only CLIENT_METRICS
+resources; kwire has none, so it answers an empty list.
+
+v1 lists the resources of the requested ``resource_types`` (empty means all
+the types Kafka supports here), as Kafka's ``KafkaApis``:
+
+* TOPIC (2): every topic, internal ones included;
+* BROKER (4) and BROKER_LOGGER (8): each broker, by id;
+* GROUP (32): groups that have dynamic group configs. kwire has no group
+  configs yet (DescribeConfigs refuses GROUP resources), so none;
+* CLIENT_METRICS (16): none (kwire has no client metrics subscriptions).
+
+A type outside these fails the whole request with UNSUPPORTED_VERSION and an
+empty list. Resource names come from the metadata (topics, brokers); v0 and
+v1 are flexible.
+"""
+
+from __future__ import annotations
+
+from kwire.handlers.describe_configs import BROKER, BROKER_LOGGER, CLIENT_METRICS, GROUP, TOPIC
+from kwire.protocol.errors import ErrorCode
+from kwire.protocol.generated.list_config_resources_response import (
+    ConfigResource,
+    ListConfigResourcesResponse,
+)
+
+API_KEY = 74
+MIN_VERSION = 0
+MAX_VERSION = 1
+
+SUPPORTED_TYPES = (TOPIC, BROKER, BROKER_LOGGER, GROUP, CLIENT_METRICS)
+
+
+def _names(metadata, rtype: int) -> list[str]:
+    if rtype == TOPIC:
+        return sorted(metadata.topics)
+    if rtype in (BROKER, BROKER_LOGGER):
+        return [str(b.node_id) for b in sorted(metadata.brokers, key=lambda b: b.node_id)]
+    return []   # GROUP, CLIENT_METRICS: kwire has none of these resources yet
+
+
+def handle(ctx, req) -> ListConfigResourcesResponse:
+    if ctx.api_version == 0:
+        return ListConfigResourcesResponse(error_code=ErrorCode.NONE, config_resources=[])
+    types = list(dict.fromkeys(req.resource_types)) or list(SUPPORTED_TYPES)
+    if any(t not in SUPPORTED_TYPES for t in types):
+        return ListConfigResourcesResponse(error_code=ErrorCode.UNSUPPORTED_VERSION, config_resources=[])
+    metadata = ctx.broker.metadata
+    resources = [ConfigResource(resource_name=name, resource_type=t)
+                 for t in types for name in _names(metadata, t)]
+    return ListConfigResourcesResponse(error_code=ErrorCode.NONE, config_resources=resources)
