@@ -74,11 +74,20 @@ def offset_of_max_timestamp(log, bound: int):
             if seg.max_timestamp > best_ts:  # the whole segment counts: use its statistics
                 best_ts, best_seg = seg.max_timestamp, seg
             continue
-        for _pos, h in seg.iter_batches(0):  # straddles the log start or the bound
+        for pos, h in seg.iter_batches(0):  # straddles the log start or the bound
             if h.base_offset >= bound:
                 break
-            if h.base_offset + h.last_offset_delta >= start and h.max_timestamp > best_ts:
-                best_ts, best_seg = h.max_timestamp, seg
+            last = h.base_offset + h.last_offset_delta
+            if last < start or h.max_timestamp <= best_ts:
+                continue
+            ts = h.max_timestamp
+            if h.base_offset < start or last >= bound:
+                # partly outside: the header's max may belong to a record that no longer
+                # counts (below the log start), so take the max of the records inside
+                records = decode_batch(seg.read_bytes(pos, h.size), verify_crc=False).records
+                ts = max((r.timestamp for r in records if start <= r.offset < bound), default=-1)
+            if ts > best_ts:
+                best_ts, best_seg = ts, seg
     if best_seg is None:
         return None
     found = best_seg.find_batch(max(best_seg.time_index.lookup(best_ts - 1), start))
