@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Capture real clients' request frames as golden bytes for the codec tests.
 
-    python tests/golden/capture_frames.py [--clients kafka-python,aiokafka,confluent-kafka]
+    python tests/golden/capture_frames.py [--clients kafka-python,aiokafka,confluent-kafka,java,kcat]
                                           [--overwrite] [--out tests/golden]
 
 For each client this starts a kwire broker (``ThreadedBroker``) and, in front
@@ -24,6 +24,14 @@ The client then creates a topic, produces keyed records with headers (gzip and
 uncompressed), reads them back with assign + seek, and asks for offsets by
 time, earliest and latest: ApiVersions, Metadata, CreateTopics, Produce,
 (InitProducerId), ListOffsets and Fetch at least.
+
+Clients: the Python facades of tests/integration/clients.py (kafka-python,
+aiokafka, confluent-kafka); ``java``, the Kafka Java client through
+tests/java/KwireClient.java (``javaclient.run``: create-topic, produce,
+consume, offsets; needs a JDK and kafka-clients-4.3.0.jar, see javaclient.py);
+and ``kcat`` (the kcat binary on PATH, its own librdkafka). The Java client's
+ApiVersions frame comes from this script too when no file holds it yet
+(capture_apiversions.py captured the existing one).
 
 Existing files are kept unless ``--overwrite`` (frames carry client ids,
 correlation ids and timestamps, so a rerun would change every file).
@@ -149,18 +157,73 @@ class RecordingProxy:
         self.loop.close()
 
 
-def start_broker(data_dir: str, advertised_port: int):
+def start_broker(data_dir: str, advertised_port: int, extra: dict | None = None):
     from kwire.config import BrokerConfig
     from kwire.server.app import ThreadedBroker
 
     cfg = {"listeners": "PLAINTEXT://127.0.0.1:0",
            "advertised.listeners": f"PLAINTEXT://127.0.0.1:{advertised_port}",
-           "log.dirs": data_dir, "group.initial.rebalance.delay.ms": "0"}
+           "log.dirs": data_dir, "group.initial.rebalance.delay.ms": "0", **(extra or {})}
     tb = ThreadedBroker(BrokerConfig.load(None, cfg))
     return tb, tb.server.bound[0]
 
 
+def java_workload(bootstrap: str) -> None:
+    import javaclient
+
+    if javaclient.jar_dir() is None:
+        raise SystemExit(f"java: {javaclient.KAFKA_CLIENTS_JAR} not found in "
+                         f"{[str(d) for d in javaclient.candidate_jar_dirs()]}")
+    topic = f"golden-java-{int(time.time())}"
+    base = int(time.time() * 1000) - 3_600_000
+    javaclient.run("create-topic", bootstrap, topic, "3")
+    ends = {0: 0, 1: 0, 2: 0}
+    with tempfile.TemporaryDirectory(prefix="kwire-golden-java-") as tmp:
+        for codec, msgs in (("none", make_msgs(12, tag="golden", base_ts=base)),
+                            ("gzip", make_msgs(6, tag="gz", base_ts=base + 1000))):
+            inp = javaclient.write_produce_input(
+                Path(tmp) / f"{codec}.tsv", [(m.key, m.value, m.headers, m.timestamp) for m in msgs])
+            for x in javaclient.run("produce", bootstrap, topic, codec, str(inp)):
+                if x["type"] == "sent":
+                    ends[x["partition"]] = max(ends[x["partition"]], x["offset"] + 1)
+    spec = ",".join(f"{p}=b:{n}" for p, n in ends.items())
+    got = [x for x in javaclient.run("consume", bootstrap, topic, "read_uncommitted", spec)
+           if x["type"] == "record"]
+    if len(got) != sum(ends.values()):
+        raise SystemExit(f"java: produced {sum(ends.values())} records, consumed {len(got)}")
+    javaclient.run("offsets", bootstrap, topic, f"{base + 5},{base}")
+
+
+def kcat_workload(bootstrap: str) -> None:
+    from clients import kcat
+
+    topic = f"golden-kcat-{int(time.time())}"
+    base = int(time.time() * 1000) - 3_600_000
+    # kcat has no admin command: its first produce auto-creates the topic
+    # (BROKER_CONFIG below turns auto-creation on for kcat's broker only).
+    lines = "".join(f"key-{i % 5}:golden-value-{i} {'payload ' * 10}\n" for i in range(12))
+    for codec in ("none", "gzip"):
+        r = kcat("-b", bootstrap, "-P", "-t", topic, "-K:", "-H", "seq=1", "-H", "trace=abc-1",
+                 "-z", codec, "-X", "message.timeout.ms=15000", input=lines)
+        if r.returncode != 0:
+            raise SystemExit(f"kcat produce: {r}")
+    r = kcat("-b", bootstrap, "-C", "-t", topic, "-e", "-q", "-f", "%p|%o|%k\n")
+    if r.returncode != 0 or len(r.stdout.splitlines()) != 24:
+        raise SystemExit(f"kcat consume: {r}")
+    for args in (["-L", "-J", "-t", topic], ["-C", "-t", topic, "-p", "0", "-o", f"s@{base}", "-e", "-q"]):
+        r = kcat("-b", bootstrap, *args)
+        if r.returncode != 0:
+            raise SystemExit(f"kcat {' '.join(args)}: {r}")
+
+
+EXTRA_CLIENTS = {"java": java_workload, "kcat": kcat_workload}
+# Broker settings a client's workload needs beyond start_broker's.
+BROKER_CONFIG = {"kcat": {"auto.create.topics.enable": "true", "num.partitions": "3"}}
+
+
 def workload(client_name: str, bootstrap: str) -> None:
+    if client_name in EXTRA_CLIENTS:
+        return EXTRA_CLIENTS[client_name](bootstrap)
     c = CLIENTS[client_name](bootstrap)
     topic = f"golden-{client_name}-{int(time.time())}"
     base = int(time.time() * 1000) - 3_600_000
@@ -180,7 +243,7 @@ def workload(client_name: str, bootstrap: str) -> None:
 def capture(client_name: str, out: Path, overwrite: bool) -> dict[tuple[int, int], str]:
     proxy = RecordingProxy(out / client_name, overwrite)
     with tempfile.TemporaryDirectory(prefix="kwire-golden-") as data_dir:
-        tb, bound = start_broker(data_dir, proxy.port)
+        tb, bound = start_broker(data_dir, proxy.port, BROKER_CONFIG.get(client_name))
         try:
             proxy.start(bound)
             workload(client_name, f"127.0.0.1:{proxy.port}")
@@ -194,7 +257,7 @@ def capture(client_name: str, out: Path, overwrite: bool) -> dict[tuple[int, int
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--clients", default=",".join(CLIENTS))
+    ap.add_argument("--clients", default=",".join([*CLIENTS, *EXTRA_CLIENTS]))
     ap.add_argument("--out", type=Path, default=HERE)
     ap.add_argument("--overwrite", action="store_true", help="replace existing files")
     args = ap.parse_args(argv)

@@ -20,7 +20,9 @@ per operation (each a fresh event loop, as a test would do).
 kcat helpers live here too (``kcat(...)``), the golden-frame capture script
 (tests/golden/capture_frames.py) drives the same facades, and ``stored_batches`` reads the batch headers a
 broker wrote to its data directory (Kafka's layout: ``<dir>/<topic>-<p>/*.log``)
-so a test can check which codec really reached the broker.
+so a test can check which codec really reached the broker; ``decoded_batches``
+decodes those files completely with kwire's own decoder and
+``assert_decoded_on_disk`` compares the records in them with what was produced.
 """
 
 from __future__ import annotations
@@ -169,6 +171,62 @@ def stored_batches(data_dir: str, topic: str) -> list[StoredBatch]:
                                        names.get(attrs & 7, str(attrs & 7)), bts, mts))
                 pos += 12 + length
     return sorted(out, key=lambda b: (b.partition, b.base_offset))
+
+
+def decoded_batches(data_dir: str, topic: str) -> list[tuple[int, object]]:
+    """Every batch in ``<data_dir>/<topic>-<partition>/*.log``, fully decoded by kwire's own decoder.
+
+    Returns ``(partition, kwire.records.decode.DecodedBatch)`` sorted by
+    partition and base offset. ``decode_batches`` checks magic, lengths and the
+    CRC, decompresses and parses every record, and raises CorruptRecordError on
+    any malformed byte or trailing garbage in a segment.
+    """
+    from kwire.records.decode import decode_batches
+
+    out = []
+    for d in glob.glob(os.path.join(glob.escape(data_dir), glob.escape(topic) + "-*")):
+        part = d.rsplit("-", 1)[1]
+        if not part.isdigit():
+            continue
+        for path in sorted(glob.glob(os.path.join(glob.escape(d), "*.log"))):
+            with open(path, "rb") as f:
+                out += [(int(part), b) for b in decode_batches(f.read())]
+    return sorted(out, key=lambda pb: (pb[0], pb[1].header.base_offset))
+
+
+def assert_decoded_on_disk(data_dir: str, topic: str, codec: str, want: Iterable[Rec]) -> None:
+    """The broker's files, decoded by ``kwire.records.decode``, hold exactly ``want`` under ``codec``.
+
+    * every stored batch carries the codec asked for in its attributes (bits 0-2);
+    * batches of a partition follow each other: base offsets from 0, each one
+      past the previous batch's last offset, ``last_offset_delta`` and
+      ``records_count`` agreeing with the records inside;
+    * the decoded records, partition by partition in offset order, equal
+      ``want``: offset, key, value, headers (order, duplicates) and timestamp.
+    """
+    batches = decoded_batches(data_dir, topic)
+    assert batches, f"no batches stored for {topic} in {data_dir}"
+    have: list[Rec] = []
+    next_offset: dict[int, int] = {}
+    for p, b in batches:
+        h = b.header
+        where = f"partition {p} batch @{h.base_offset}"
+        assert h.compression == CODEC_IDS[codec], \
+            f"{where}: stored with codec {h.compression}, asked for {codec} ({CODEC_IDS[codec]})"
+        assert h.timestamp_type == 0, f"{where}: LogAppendTime on a CreateTime topic"
+        assert h.base_offset == next_offset.get(p, 0), \
+            f"{where}: expected base offset {next_offset.get(p, 0)}"
+        assert len(b.records) == h.records_count and h.last_offset_delta == h.records_count - 1, \
+            f"{where}: {h.records_count} records, last_offset_delta {h.last_offset_delta}"
+        next_offset[p] = h.base_offset + h.records_count
+        have += [Rec(p, r.offset, r.key, r.value, tuple(r.headers), r.timestamp) for r in b.records]
+    want_p, have_p = by_partition(want), by_partition(have)
+    assert set(have_p) == set(want_p), f"partitions on disk {set(have_p)}, expected {set(want_p)}"
+    for p in want_p:
+        w, h = want_p[p], have_p[p]
+        assert len(h) == len(w), f"partition {p}: {len(w)} records expected, {len(h)} on disk"
+        for a, b in zip(w, h):
+            assert a == b, f"partition {p} offset {b.offset}: expected {a}, decoded from disk {b}"
 
 
 # --------------------------------------------------------------------------
