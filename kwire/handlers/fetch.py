@@ -107,7 +107,12 @@ def handle(ctx, req):
     return _wait_then_respond(broker, req, results, total, read_all, session)
 
 
-async def _wait_then_respond(broker, req, results, total, read_all, session):
+def _wait_then_respond(broker, req, results, total, read_all, session):
+    """Watch the partitions now, answer when appends bring ``min_bytes`` or at ``max_wait_ms``.
+
+    The watch starts before this returns (see ``Purgatory.watch``): an append
+    between this read and the awaiting task's first step still wakes it.
+    """
     acc = [total]
     min_bytes = req.min_bytes
 
@@ -118,8 +123,12 @@ async def _wait_then_respond(broker, req, results, total, read_all, session):
         return acc[0] >= min_bytes
 
     keys = [(r.topic, r.partition) for r in results if r.topic is not None]
-    woken = await broker.purgatory.wait(keys, check, req.max_wait_ms / 1000)
-    if woken or acc[0] > total:
+    woken = broker.purgatory.watch(keys, check, req.max_wait_ms / 1000)
+    return _respond_when_woken(woken, acc, total, results, read_all, session)
+
+
+async def _respond_when_woken(woken, acc, total, results, read_all, session):
+    if await woken or acc[0] > total:
         results = read_all()
     return _response(results, session)
 

@@ -31,18 +31,35 @@ class Purgatory:
     def __init__(self) -> None:
         self._watchers: dict[Hashable, set[DelayedOperation]] = {}
 
-    async def wait(self, keys: Iterable[Hashable], check: Callable[[Hashable, int], bool], timeout_s: float) -> bool:
-        """Wait until ``check(key, nbytes)`` returns True for a notify, or the timeout. True if woken."""
+    def watch(self, keys: Iterable[Hashable], check: Callable[[Hashable, int], bool],
+              timeout_s: float) -> asyncio.Future:
+        """Start watching ``keys`` now; the future resolves True when a notify passes
+        ``check``, False at the timeout.
+
+        Registration is synchronous on purpose: a handler that read the log and
+        found too little must watch before it returns, because the task that
+        awaits the future starts only on a later turn of the event loop, and an
+        append made in between (by another connection's request in the same
+        turn) would otherwise wake nobody and leave the request waiting for its
+        whole timeout. Cancelling the future (e.g. the connection closes) also
+        unregisters it.
+        """
         loop = asyncio.get_running_loop()
         op = DelayedOperation(tuple(keys), check, loop.create_future())
         for k in op.keys:
             self._watchers.setdefault(k, set()).add(op)
         handle = loop.call_later(max(timeout_s, 0.0), _expire, op.future)
-        try:
-            return await op.future
-        finally:
+
+        def done(_f) -> None:
             handle.cancel()
             self._forget(op)
+
+        op.future.add_done_callback(done)
+        return op.future
+
+    async def wait(self, keys: Iterable[Hashable], check: Callable[[Hashable, int], bool], timeout_s: float) -> bool:
+        """Wait until ``check(key, nbytes)`` returns True for a notify, or the timeout. True if woken."""
+        return await self.watch(keys, check, timeout_s)
 
     def notify(self, key: Hashable, nbytes: int = 0) -> None:
         ops = self._watchers.get(key)
@@ -51,7 +68,7 @@ class Purgatory:
         for op in list(ops):
             if not op.future.done() and op.check(key, nbytes):
                 op.future.set_result(True)
-                self._forget(op)
+                self._forget(op)  # now, not in the done callback: later notifies must not see it
 
     def _forget(self, op: DelayedOperation) -> None:
         for k in op.keys:
