@@ -2,10 +2,14 @@
 
     python -m compat                          # start a kwire broker, run everything, stop it
     python -m compat --bootstrap HOST:PORT    # any Kafka-protocol broker (kwire, Kafka, ...)
-    python -m compat --out DIR                # also write DIR/compat.md and DIR/compat.json
+    python -m compat --out DIR                # reports in DIR instead of ./compat-results/<run id>/
     python -m compat --clients java,kcat --scenarios 'spark-*,roundtrip'
     python -m compat --list                   # the scenarios and which clients run them
     python -m compat --cross-only --clients java,kcat --cross-codecs none,zstd
+
+Every run (but --list) writes compat.md, compat.json and logs/ (the broker's
+log, each worker's stderr) to ./compat-results/<run id>/ under the current
+directory, or to --out DIR, and prints where.
 
 After the scenario matrix comes the cross-client matrix (compat/cross.py):
 what each client produces, with each codec, consumed by every client. It runs
@@ -34,6 +38,11 @@ from pathlib import Path
 from compat import cross, javarun, report
 from compat.matrix import CLIENTS, NA, PYTHON_DRIVEN, SCENARIOS, SKIP, Result, applicable
 from compat.runner import Janitor, Job, run_job
+
+
+# Where a run writes its reports when --out is not given: RESULTS_DIR/<run id>/ under the
+# current directory (ignored by git, see .gitignore).
+RESULTS_DIR = "compat-results"
 
 
 def _pick(value: str | None, universe: list[str], what: str) -> list[str]:
@@ -93,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]))
     ap.add_argument("--bootstrap", metavar="HOST:PORT",
                     help="broker to test; without it a kwire broker is started for the run")
-    ap.add_argument("--out", metavar="DIR", help="write compat.md and compat.json (and logs) here")
+    ap.add_argument("--out", metavar="DIR",
+                    help=f"write compat.md, compat.json and logs/ here (default: ./{RESULTS_DIR}/<run id>/)")
     ap.add_argument("--clients", help=f"comma list or globs of: {', '.join(CLIENTS)}")
     ap.add_argument("--scenarios", help="comma list or globs of scenario ids (see --list)")
     ap.add_argument("--timeout-factor", type=float, default=1.0,
@@ -129,10 +139,11 @@ def main(argv: list[str] | None = None) -> int:
     started_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
     t0 = time.monotonic()
 
-    out_dir = Path(args.out).resolve() if args.out else None
+    out_dir = Path(args.out or Path(RESULTS_DIR) / run_id).resolve()
     work = Path(tempfile.mkdtemp(prefix=f"kwire-compat-{run_id}-"))
-    log_dir = (out_dir / "logs") if out_dir else (work / "logs")
+    log_dir = out_dir / "logs"
     log_dir.mkdir(parents=True, exist_ok=True)
+    print(f"compat: run {run_id}; reports and logs go to {out_dir}", file=sys.stderr)
 
     broker = None
     target: dict = {}
@@ -231,7 +242,6 @@ def main(argv: list[str] | None = None) -> int:
                      cross=cross_results, cross_clients=cross_clients, cross_codecs=cross_codecs,
                      cross_seconds=cross_seconds)
     print(report.terminal(run))
-    if out_dir:
-        md, js = report.write(run, out_dir)
-        print(f"\nwrote {md} and {js}")
+    md, js = report.write(run, out_dir)
+    print(f"\nwrote {md} and {js} (logs in {log_dir})")
     return 1 if run.failed() else 0

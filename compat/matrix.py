@@ -56,6 +56,10 @@ SCENARIOS: tuple[Scenario, ...] = (
              "largest timestamp, not the last one", _GENERIC),
     Scenario("seek-mid-batch", "seek to an offset in the middle of a batch; fetch starts there",
              _GENERIC),
+    Scenario("seek-to-latest", "assign + seek to the end: the position is the log end; only records "
+             "produced after that are read", _GENERIC),
+    Scenario("seek-to-timestamp", "offsets_for_times + seek: reading starts at the first record with "
+             "timestamp >= target", _GENERIC),
     Scenario("group-commit-resume", "subscribe in a group, commit, a new member resumes there",
              _GENERIC, timeout=90.0),
     Scenario("admin-describe-configs", "DescribeConfigs: topic override and defaults with sources",

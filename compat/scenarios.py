@@ -286,6 +286,86 @@ def seek_mid_batch(c: Client, ctx: Context) -> None:
               f"seek({start}): first record is {recs[0].value!r}, want {want.value!r}")
 
 
+def seek_to_latest(c: Client, ctx: Context) -> None:
+    """12 records on two partitions (timestamps an hour ago), then a consumer that assign()s
+    both and seeks to the end (seek_to_end, librdkafka's OFFSET_END, ``kcat -o end``). Its
+    position is the log end, 6 on each partition, before anything new exists (the facade
+    waits for it: a lazy seek resolved after the next produce would hide an off-by-one).
+    Then 8 more records with later timestamps: the consumer reads exactly those, from
+    offset 6 on each partition, and none of the first 12."""
+    t = ctx.topic(2)
+    old = make_msgs(c, 12, tag="old", partitions=2)
+    check_deliveries(old, c.produce(t, old), offsets=c.caps.offsets_known)
+    new = make_msgs(c, 8, tag="new", partitions=2, base_ts=now_ms() - 60_000)
+    produced: list[Delivery] = []
+    window: list[int] = []
+
+    def produce_new() -> None:
+        window.append(now_ms())
+        produced.extend(c.produce(t, new))
+        window.append(now_ms())
+
+    positions, recs = c.read_from_end(t, [0, 1], produce_new, len(new))
+    check(positions == {0: 6, 1: 6}, f"position after seeking to the end: {positions}, want {{0: 6, 1: 6}}")
+    check(len(window) == 2, "the consumer never asked for the new records to be produced")
+    check_deliveries(new, produced, offsets=c.caps.offsets_known)
+    if c.caps.offsets_known:
+        check(sorted((d.partition, d.offset) for d in produced) == [(p, o) for p in (0, 1) for o in range(6, 10)],
+              f"new records were told offsets {[(d.partition, d.offset) for d in produced]}")
+    firsts = {p: min((r.offset for r in recs if r.partition == p), default=None) for p in (0, 1)}
+    check(firsts == {0: 6, 1: 6} and len(recs) == len(new),
+          f"after seeking to the end the consumer read {len(recs)} records starting at {firsts}, "
+          f"want the {len(new)} new ones starting at {{0: 6, 1: 6}}: "
+          f"{sorted((r.partition, r.offset) for r in recs)[:12]}")
+    check_same(new, produced, recs, t0=window[0], t1=window[1])
+
+
+def seek_to_timestamp(c: Client, ctx: Context) -> None:
+    """Three batches on each of two partitions, four records each (the second batch gzip),
+    timestamps 100 ms apart inside a batch, 10 s between batches, partition 1 30 ms after
+    partition 0. For targets before everything, at a record inside the gzip batch, just
+    after a record, between batches and at the very last record (partition 0 then has
+    none that late), a consumer looks the offsets up with its own offsets_for_times,
+    assign()s and seeks there (to the end where there is none) and reads: exactly the
+    records from the first one with timestamp >= target, on each partition. kcat
+    (``-o s@TS``) cannot choose timestamps: its targets come from the CreateTimes it got."""
+    t = ctx.topic(2)
+    base = now_ms() - 600_000
+    for b in range(3):
+        msgs = [Msg(f"k{p}{b}{i}".encode(), f"v{p}{b}{i}".encode(), (("b", str(b).encode()),),
+                    base + 10_000 * b + 100 * i + 30 * p if c.caps.timestamps else None, p)
+                for p in (0, 1) for i in range(4)]
+        check_deliveries(msgs, c.produce(t, msgs, compression="gzip" if b == 1 else "none"),
+                         offsets=c.caps.offsets_known)
+        if not c.caps.timestamps:
+            time.sleep(0.05)  # distinct CreateTime per batch
+    log = sorted(c.fetch(t, {0: "earliest", 1: "earliest"}, 24), key=lambda r: (r.partition, r.offset))
+    check([(r.partition, r.offset) for r in log] == [(p, o) for p in (0, 1) for o in range(12)],
+          f"fetched {[(r.partition, r.offset) for r in log]}, want offsets 0..11 on both partitions")
+    ts = {p: [r.timestamp for r in log if r.partition == p] for p in (0, 1)}
+    if c.caps.timestamps:
+        want_ts = {p: [base + 10_000 * b + 100 * i + 30 * p for b in range(3) for i in range(4)] for p in (0, 1)}
+        check(ts == want_ts, "fetched timestamps (minus base) "
+              f"{ {p: [x - base for x in v] for p, v in ts.items()} }, want "
+              f"{ {p: [x - base for x in v] for p, v in want_ts.items()} }")
+    targets = {"before everything": ts[0][0] - 1000,
+               "exactly a record inside batch 2 of partition 0": ts[0][6],
+               "just after a record inside batch 1": ts[0][1] + 1,
+               "between batches 1 and 2": max(ts[0][3], ts[1][3]) + 1,
+               "the last record of partition 1": ts[1][11]}
+    for what, target in targets.items():
+        lookup = {p: next((o for o, x in enumerate(ts[p]) if x >= target), None) for p in (0, 1)}
+        want = [(r.partition, r.offset, r.value) for r in log if r.timestamp >= target
+                and lookup[r.partition] is not None and r.offset >= lookup[r.partition]]
+        found, recs = c.read_from_timestamp(t, [0, 1], target, len(want))
+        if found:  # kcat does not show what it looked up
+            check(found == lookup, f"offsets_for_times({what}, {target}): {found}, want {lookup}")
+        got = sorted((r.partition, r.offset, r.value) for r in recs)
+        firsts = {p: min((o for q, o, _ in got if q == p), default=None) for p in (0, 1)}
+        check(got == want, f"seek to timestamp {target} ({what}): read {len(got)} records starting at "
+              f"{firsts}, want {len(want)} starting at {lookup}")
+
+
 def group_commit_resume(c: Client, ctx: Context) -> None:
     t = ctx.topic(2)
     g = ctx.group()
@@ -630,6 +710,8 @@ SCENARIOS: dict[str, Callable[[Client, Context], None]] = {
     "offsets-by-timestamp": offsets_by_timestamp,
     "offsets-max-timestamp": offsets_max_timestamp,
     "seek-mid-batch": seek_mid_batch,
+    "seek-to-latest": seek_to_latest,
+    "seek-to-timestamp": seek_to_timestamp,
     "group-commit-resume": group_commit_resume,
     "admin-describe-configs": admin_describe_configs,
     "admin-delete-records": admin_delete_records,

@@ -160,6 +160,56 @@ class AIOKafkaClient(Client):
 
         return _run(run(), timeout + 15)
 
+    @classmethod
+    async def _read(cls, c, count, timeout) -> list[Rec]:
+        out: list[Rec] = []
+        deadline = time.monotonic() + timeout
+        while len(out) < count and time.monotonic() < deadline:
+            for recs in (await c.getmany(timeout_ms=200)).values():
+                out += [cls._rec(r) for r in recs]
+        return out
+
+    def read_from_end(self, topic, partitions, produce, count, timeout=OP_TIMEOUT):
+        from aiokafka import TopicPartition
+
+        async def run():
+            c = self._consumer()
+            await c.start()
+            try:
+                tps = [TopicPartition(topic, p) for p in partitions]
+                c.assign(tps)
+                await c.seek_to_end(*tps)
+                positions = {tp.partition: await c.position(tp) for tp in tps}
+                # ``produce`` is another client's blocking call (a facade runs its own loop).
+                await asyncio.get_running_loop().run_in_executor(None, produce)
+                return positions, await self._read(c, count, timeout)
+            finally:
+                await c.stop()
+
+        return _run(run(), timeout + OP_TIMEOUT + 40)
+
+    def read_from_timestamp(self, topic, partitions, timestamp, count, timeout=OP_TIMEOUT):
+        from aiokafka import TopicPartition
+
+        async def run():
+            c = self._consumer()
+            await c.start()
+            try:
+                tps = [TopicPartition(topic, p) for p in partitions]
+                found = await c.offsets_for_times({tp: timestamp for tp in tps})
+                c.assign(tps)
+                for tp in tps:
+                    if found.get(tp) is None:
+                        await c.seek_to_end(tp)
+                    else:
+                        c.seek(tp, found[tp].offset)
+                return ({tp.partition: (None if found.get(tp) is None else found[tp].offset) for tp in tps},
+                        await self._read(c, count, timeout))
+            finally:
+                await c.stop()
+
+        return _run(run(), timeout + 20)
+
     def list_offsets(self, topic, partitions, spec):
         from aiokafka import TopicPartition
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 OP_TIMEOUT = 15.0
 
@@ -146,6 +146,22 @@ class Client:
         """assign() + seek to ``starts`` (an offset or "earliest"), read until ``count`` records.
         ``max_partition_fetch_bytes`` sets the consumer's per-partition fetch size (else the
         client's default)."""
+        raise NotImplementedError
+
+    def read_from_end(self, topic: str, partitions: list[int], produce: Callable[[], None], count: int,
+                      timeout: float = OP_TIMEOUT) -> tuple[dict[int, int], list[Rec]]:
+        """One consumer: assign() ``partitions``, seek them to the end (seek_to_end, OFFSET_END,
+        ``-o end``) and wait until it knows its position there; then call ``produce`` and read
+        until ``count`` records arrived. Returns the positions (partition -> offset) it had
+        before ``produce`` and every record it read."""
+        raise NotImplementedError
+
+    def read_from_timestamp(self, topic: str, partitions: list[int], timestamp: int, count: int,
+                            timeout: float = OP_TIMEOUT) -> tuple[dict[int, int | None], list[Rec]]:
+        """One consumer: offsets_for_times(``timestamp``) for ``partitions``, assign() them and
+        seek each to the offset found (to the end where none is: no record that late), read
+        until ``count`` records. Returns the offsets the lookup gave (None: none found; an
+        empty dict when the client does not show them) and every record it read."""
         raise NotImplementedError
 
     def list_offsets(self, topic: str, partitions: Iterable[int], spec: str | int) -> dict[int, int | None]:

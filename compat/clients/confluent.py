@@ -132,6 +132,61 @@ class ConfluentClient(Client):
         finally:
             c.close()
 
+    def _read(self, c, count, timeout) -> list[Rec]:
+        """Records until ``count``, passing over partition-EOF events."""
+        from confluent_kafka import KafkaError
+
+        out: list[Rec] = []
+        deadline = time.monotonic() + timeout
+        while len(out) < count and time.monotonic() < deadline:
+            out += [self._rec(m) for m in c.consume(num_messages=1000, timeout=0.2)
+                    if not (m.error() and m.error().code() == KafkaError._PARTITION_EOF)]
+        return out
+
+    def read_from_end(self, topic, partitions, produce, count, timeout=OP_TIMEOUT):
+        # librdkafka resolves OFFSET_END in the background and position() stays invalid until a
+        # record is consumed; what shows that the consumer is at the end is the partition-EOF
+        # event (enable.partition.eof), which carries the offset it reached.
+        from confluent_kafka import OFFSET_END, KafkaError, TopicPartition
+
+        c = self._consumer(**{"enable.partition.eof": True})
+        try:
+            c.assign([TopicPartition(topic, p, OFFSET_END) for p in partitions])
+            positions: dict[int, int] = {}
+            early: list[Rec] = []
+            deadline = time.monotonic() + OP_TIMEOUT
+            while len(positions) < len(partitions):
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"no partition EOF after assign(OFFSET_END) within {OP_TIMEOUT:.0f}s "
+                                         f"(reached: {positions})")
+                for m in c.consume(num_messages=100, timeout=0.2):
+                    if m.error() and m.error().code() == KafkaError._PARTITION_EOF:
+                        positions.setdefault(m.partition(), m.offset())
+                    else:
+                        early.append(self._rec(m))
+            produce()
+            return positions, early + self._read(c, count - len(early), timeout)
+        finally:
+            c.close()
+
+    def read_from_timestamp(self, topic, partitions, timestamp, count, timeout=OP_TIMEOUT):
+        # offsets_for_times gives OFFSET_END (-1) where no record is that late; assign() with
+        # the offsets found is librdkafka's seek for partitions not yet assigned.
+        from confluent_kafka import TopicPartition
+
+        c = self._consumer()
+        try:
+            found = c.offsets_for_times([TopicPartition(topic, p, timestamp) for p in partitions],
+                                        timeout=OP_TIMEOUT)
+            for tp in found:
+                if tp.error:
+                    raise AssertionError(f"offsets_for_times {tp}: {tp.error}")
+            c.assign(found)
+            return ({tp.partition: (None if tp.offset < 0 else tp.offset) for tp in found},
+                    self._read(c, count, timeout))
+        finally:
+            c.close()
+
     def list_offsets(self, topic, partitions, spec):
         from confluent_kafka import TopicPartition
 

@@ -120,6 +120,47 @@ class KafkaPythonClient(Client):
         finally:
             c.close()
 
+    def _read(self, c, count, timeout) -> list[Rec]:
+        out: list[Rec] = []
+        deadline = time.monotonic() + timeout
+        while len(out) < count and time.monotonic() < deadline:
+            for recs in c.poll(timeout_ms=200).values():
+                out += [self._rec(r) for r in recs]
+        return out
+
+    def read_from_end(self, topic, partitions, produce, count, timeout=OP_TIMEOUT):
+        from kafka import TopicPartition
+
+        c = self._consumer()
+        try:
+            tps = [TopicPartition(topic, p) for p in partitions]
+            c.assign(tps)
+            c.seek_to_end(*tps)
+            # seek_to_end is lazy: position() resolves it (ListOffsets latest) before anything new exists.
+            positions = {tp.partition: c.position(tp, timeout_ms=_MS) for tp in tps}
+            produce()
+            return positions, self._read(c, count, timeout)
+        finally:
+            c.close()
+
+    def read_from_timestamp(self, topic, partitions, timestamp, count, timeout=OP_TIMEOUT):
+        from kafka import TopicPartition
+
+        c = self._consumer()
+        try:
+            tps = [TopicPartition(topic, p) for p in partitions]
+            found = c.offsets_for_times({tp: timestamp for tp in tps}, timeout_ms=_MS)
+            c.assign(tps)
+            for tp in tps:
+                if found.get(tp) is None:
+                    c.seek_to_end(tp)
+                else:
+                    c.seek(tp, found[tp].offset)
+            return ({tp.partition: (None if found.get(tp) is None else found[tp].offset) for tp in tps},
+                    self._read(c, count, timeout))
+        finally:
+            c.close()
+
     def list_offsets(self, topic, partitions, spec):
         from kafka import TopicPartition
 

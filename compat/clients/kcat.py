@@ -185,6 +185,70 @@ class KcatClient(Client):
             out += self._consume("-t", topic, "-p", str(partition), "-o", offset, "-e", *size, timeout=timeout)
         return out[:count]
 
+    def _partition_args(self, topic, partitions) -> list[str]:
+        """One partition is ``-p P``; several must be all of the topic's (kcat -C without -p)."""
+        if len(partitions) == 1:
+            return ["-p", str(partitions[0])]
+        have = sorted(self.partition_leaders(topic))
+        if sorted(partitions) != have:
+            raise ValueError(f"kcat reads one partition or all of them ({have}), not {sorted(partitions)}")
+        return []
+
+    _EOF = re.compile(r"^% Reached end of topic (\S+) \[(\d+)\] at offset (\d+)")
+
+    def read_from_end(self, topic, partitions, produce, count, timeout=OP_TIMEOUT):
+        # ``-o end`` without -e: kcat waits at the end. Where it got to shows on stderr
+        # ("% Reached end of topic T [P] at offset N", kcat's partition-EOF message), which
+        # is when it is safe to produce; -c stops it after ``count`` records.
+        argv = [self.exe, "-b", self.bootstrap, "-X", "client.id=kwire-compat", "-C", "-J", "-Z",
+                "-t", topic, *self._partition_args(topic, partitions), "-o", "end", "-c", str(count)]
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        positions: dict[int, int] = {}
+        stderr: list[str] = []
+        ready = threading.Event()
+
+        def follow() -> None:
+            for raw in proc.stderr:
+                line = raw.decode("utf-8", "replace").rstrip()
+                stderr.append(line)
+                m = self._EOF.match(line)
+                if m and m.group(1) == topic:
+                    positions.setdefault(int(m.group(2)), int(m.group(3)))
+                    if len(positions) == len(partitions):
+                        ready.set()
+            ready.set()
+
+        reader = threading.Thread(target=follow, daemon=True)
+        reader.start()
+        try:
+            if not ready.wait(OP_TIMEOUT) or len(positions) < len(partitions):
+                raise AssertionError(f"kcat -o end did not reach the end of every partition within "
+                                     f"{OP_TIMEOUT:.0f}s (reached {positions}): {_tail(' '.join(stderr[-6:]))}")
+            at_end = dict(positions)
+            produce()
+            try:
+                out, _ = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, _ = proc.communicate(timeout=5)
+            reader.join(5)
+            recs = [self._rec(json.loads(ln)) for ln in out.decode().splitlines() if ln.startswith("{")]
+            if proc.returncode != 0 and len(recs) < count:
+                raise AssertionError(f"kcat -o end -c {count} exited {proc.returncode} after {len(recs)} records: "
+                                     f"{_tail(' '.join(stderr[-6:]))}")
+            return at_end, recs
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(5)
+
+    def read_from_timestamp(self, topic, partitions, timestamp, count, timeout=OP_TIMEOUT):
+        # ``-o s@TS``: librdkafka looks the offsets up by timestamp (OFFSET_END where there is
+        # none); -e stops at the end. kcat does not print the offsets it found.
+        recs = self._consume("-t", topic, *self._partition_args(topic, partitions), "-o", f"s@{timestamp}", "-e",
+                             timeout=timeout)
+        return {}, recs
+
     def list_offsets(self, topic, partitions, spec):
         ts = {"earliest": -2, "latest": -1}.get(spec, spec)
         out = {}

@@ -284,6 +284,81 @@ final class Ops implements AutoCloseable {
         return out;
     }
 
+    /** Positions a consumer had (or the offsets its lookup gave) and the records it then read. */
+    static final class Positioned {
+        final Map<Integer, Long> positions;
+        final List<ConsumerRecord<byte[], byte[]>> records;
+
+        Positioned(Map<Integer, Long> positions, List<ConsumerRecord<byte[], byte[]>> records) {
+            this.positions = positions;
+            this.records = records;
+        }
+    }
+
+    /** Something to do while a consumer waits (produce the records it should then read). */
+    interface Action {
+        void run() throws Exception;
+    }
+
+    private static List<ConsumerRecord<byte[], byte[]>> read(KafkaConsumer<byte[], byte[]> c, int count) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        long deadline = System.currentTimeMillis() + OP_MS;
+        while (out.size() < count && System.currentTimeMillis() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * As read_from_end in compat/clients/base.py: assign, seekToEnd, position() (which resolves the
+     * lazy seek before anything new exists), then {@code produce}, then read up to {@code count}.
+     */
+    Positioned readFromEnd(String topic, List<Integer> partitions, Action produce, int count) throws Exception {
+        List<TopicPartition> tps = new ArrayList<>();
+        for (int p : partitions) {
+            tps.add(new TopicPartition(topic, p));
+        }
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(null))) {
+            c.assign(tps);
+            c.seekToEnd(tps);
+            Map<Integer, Long> positions = new HashMap<>();
+            for (TopicPartition tp : tps) {
+                positions.put(tp.partition(), c.position(tp, Duration.ofMillis(OP_MS)));
+            }
+            produce.run();
+            return new Positioned(positions, read(c, count));
+        }
+    }
+
+    /**
+     * As read_from_timestamp in compat/clients/base.py: offsetsForTimes with the consumer, assign,
+     * seek to each offset found (seekToEnd where none is), read up to {@code count}. The positions
+     * are the offsets found (null: none).
+     */
+    Positioned readFromTimestamp(String topic, List<Integer> partitions, long timestamp, int count) {
+        Map<TopicPartition, Long> q = new HashMap<>();
+        for (int p : partitions) {
+            q.put(new TopicPartition(topic, p), timestamp);
+        }
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProps(null))) {
+            Map<TopicPartition, OffsetAndTimestamp> found = c.offsetsForTimes(q, Duration.ofMillis(OP_MS));
+            c.assign(q.keySet());
+            Map<Integer, Long> positions = new HashMap<>();
+            for (TopicPartition tp : q.keySet()) {
+                OffsetAndTimestamp ot = found.get(tp);
+                if (ot == null) {
+                    c.seekToEnd(List.of(tp));
+                } else {
+                    c.seek(tp, ot.offset());
+                }
+                positions.put(tp.partition(), ot == null ? null : ot.offset());
+            }
+            return new Positioned(positions, read(c, count));
+        }
+    }
+
     Map<Integer, Long> listOffsets(String topic, List<Integer> partitions, Object spec) {
         List<TopicPartition> tps = new ArrayList<>();
         for (int p : partitions) {

@@ -35,6 +35,8 @@ final class Scenarios {
         reg.accept("offsets-by-timestamp", Scenarios::offsetsByTimestamp);
         reg.accept("offsets-max-timestamp", Scenarios::offsetsMaxTimestamp);
         reg.accept("seek-mid-batch", Scenarios::seekMidBatch);
+        reg.accept("seek-to-latest", Scenarios::seekToLatest);
+        reg.accept("seek-to-timestamp", Scenarios::seekToTimestamp);
         reg.accept("group-commit-resume", Scenarios::groupCommitResume);
         reg.accept("admin-describe-configs", Scenarios::describeConfigs);
         reg.accept("admin-delete-records", Scenarios::deleteRecords);
@@ -55,7 +57,10 @@ final class Scenarios {
 
     // -- records (as make_msgs in compat/scenarios.py) -------------------------------------
     static List<Ops.Msg> makeMsgs(int n, String tag, Integer partitions, int pad, boolean variedHeaders) {
-        long base = System.currentTimeMillis() - 3_600_000L;
+        return makeMsgs(n, tag, partitions, pad, variedHeaders, System.currentTimeMillis() - 3_600_000L);
+    }
+
+    static List<Ops.Msg> makeMsgs(int n, String tag, Integer partitions, int pad, boolean variedHeaders, long base) {
         List<Ops.Msg> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             byte[] key = i == 3 ? null : Ops.b("key-" + (i % 7));
@@ -281,6 +286,113 @@ final class Scenarios {
             check(offs.equals(want), "seek(" + start + "): fetched offsets " + offs);
             check(Arrays.equals(recs.get(0).value(), all.get((int) start).value),
                     "seek(" + start + "): first record is " + Ops.s(recs.get(0).value()));
+        }
+    }
+
+    static Map<Integer, Long> firstOffsets(List<ConsumerRecord<byte[], byte[]>> recs, int... partitions) {
+        Map<Integer, Long> out = new TreeMap<>();
+        for (int p : partitions) {
+            out.put(p, null);
+        }
+        for (ConsumerRecord<byte[], byte[]> r : recs) {
+            out.merge(r.partition(), r.offset(), (a, b) -> a == null ? b : Math.min(a, b));
+        }
+        return out;
+    }
+
+    /** As seek_to_latest in compat/scenarios.py. */
+    static void seekToLatest(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(2);
+        List<Ops.Msg> old = makeMsgs(12, "old", 2, 0, true);
+        checkDeliveries(old, ops.produce(t, old, "none", "all"), true);
+        // Timestamps a minute ago, after the old ones (an hour ago).
+        List<Ops.Msg> fresh = makeMsgs(8, "new", 2, 0, true, System.currentTimeMillis() - 60_000);
+        List<Ops.Delivery> produced = new ArrayList<>();
+        Ops.Positioned got = ops.readFromEnd(t, List.of(0, 1), () -> produced.addAll(ops.produce(t, fresh, "none", "all")),
+                fresh.size());
+        check(got.positions.equals(Map.of(0, 6L, 1, 6L)), "position after seekToEnd: " + got.positions + ", want {0=6, 1=6}");
+        checkDeliveries(fresh, produced, true);
+        List<String> told = new ArrayList<>();
+        for (Ops.Delivery d : produced) {
+            told.add(d.partition + ":" + d.offset);
+        }
+        java.util.Collections.sort(told);
+        check(told.equals(List.of("0:6", "0:7", "0:8", "0:9", "1:6", "1:7", "1:8", "1:9")),
+                "new records were told offsets " + told);
+        Map<Integer, Long> firsts = firstOffsets(got.records, 0, 1);
+        check(firsts.equals(Map.of(0, 6L, 1, 6L)) && got.records.size() == fresh.size(),
+                "after seekToEnd the consumer read " + got.records.size() + " records starting at " + firsts
+                        + ", want the " + fresh.size() + " new ones starting at {0=6, 1=6}");
+        checkSame(fresh, produced, got.records);
+    }
+
+    /** As seek_to_timestamp in compat/scenarios.py. */
+    static void seekToTimestamp(Ops ops, Compat.Ctx ctx) throws Exception {
+        String t = ctx.topic(2);
+        long base = System.currentTimeMillis() - 600_000;
+        for (int b = 0; b < 3; b++) {
+            List<Ops.Msg> m = new ArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                for (int i = 0; i < 4; i++) {
+                    m.add(new Ops.Msg(Ops.b("k" + p + b + i), Ops.b("v" + p + b + i), List.of(Ops.h("b", Ops.b(String.valueOf(b)))),
+                            base + 10_000L * b + 100L * i + 30L * p, p));
+                }
+            }
+            checkDeliveries(m, ops.produce(t, m, b == 1 ? "gzip" : "none", "all"), true);
+        }
+        List<ConsumerRecord<byte[], byte[]>> log = new ArrayList<>(ops.fetch(t, from(0, 1), 24));
+        log.sort(Comparator.comparing((ConsumerRecord<byte[], byte[]> r) -> r.partition()).thenComparing(ConsumerRecord::offset));
+        List<String> where = new ArrayList<>();
+        log.forEach(r -> where.add(r.partition() + ":" + r.offset()));
+        List<String> all = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            for (int o = 0; o < 12; o++) {
+                all.add(p + ":" + o);
+            }
+        }
+        check(where.equals(all), "fetched " + where + ", want offsets 0..11 on both partitions");
+        long[][] ts = new long[2][12];
+        for (ConsumerRecord<byte[], byte[]> r : log) {
+            ts[r.partition()][(int) r.offset()] = r.timestamp();
+            long b = r.offset() / 4;
+            long i = r.offset() % 4;
+            check(r.timestamp() == base + 10_000L * b + 100L * i + 30L * r.partition(),
+                    "p" + r.partition() + "@" + r.offset() + ": timestamp base+" + (r.timestamp() - base));
+        }
+        Map<String, Long> targets = new LinkedHashMap<>();
+        targets.put("before everything", ts[0][0] - 1000);
+        targets.put("exactly a record inside batch 2 of partition 0", ts[0][6]);
+        targets.put("just after a record inside batch 1", ts[0][1] + 1);
+        targets.put("between batches 1 and 2", Math.max(ts[0][3], ts[1][3]) + 1);
+        targets.put("the last record of partition 1", ts[1][11]);
+        for (var e : targets.entrySet()) {
+            long target = e.getValue();
+            Map<Integer, Long> lookup = new TreeMap<>();
+            for (int p = 0; p < 2; p++) {
+                Long first = null;
+                for (int o = 0; o < 12 && first == null; o++) {
+                    if (ts[p][o] >= target) {
+                        first = (long) o;
+                    }
+                }
+                lookup.put(p, first);
+            }
+            List<String> want = new ArrayList<>();
+            for (ConsumerRecord<byte[], byte[]> r : log) {
+                Long first = lookup.get(r.partition());
+                if (first != null && r.offset() >= first) {
+                    want.add(r.partition() + ":" + r.offset() + ":" + Ops.s(r.value()));
+                }
+            }
+            Ops.Positioned got = ops.readFromTimestamp(t, List.of(0, 1), target, want.size());
+            check(new TreeMap<>(got.positions).equals(lookup),
+                    "offsetsForTimes(" + e.getKey() + ", " + target + "): " + got.positions + ", want " + lookup);
+            List<String> read = new ArrayList<>();
+            got.records.forEach(r -> read.add(r.partition() + ":" + r.offset() + ":" + Ops.s(r.value())));
+            java.util.Collections.sort(read);
+            java.util.Collections.sort(want);
+            check(read.equals(want), "seek to timestamp " + target + " (" + e.getKey() + "): read " + read.size()
+                    + " records starting at " + firstOffsets(got.records, 0, 1) + ", want " + want.size() + " starting at " + lookup);
         }
     }
 

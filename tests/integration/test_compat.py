@@ -18,7 +18,10 @@ tests here read that file:
   compat/FINDINGS.md lists the cell (same rules); compat.md has its tables.
 
 Two quick runs check the runner itself: a broker that is not there gives FAIL
-cells with a reason and exit code 1 within the time limit; and ``--list`` works.
+cells with a reason and exit code 1 within the time limit, and without ``--out``
+the reports land in ./compat-results/<run id>/ of the working directory; and
+``--list`` works. The sensor-pipeline example's producer and consumer are checked
+here too; its PySpark job, end to end, in test_example_pipeline.py.
 """
 
 from __future__ import annotations
@@ -65,9 +68,11 @@ def known_cross_failures() -> dict[tuple[str, str, str], str]:
     return out
 
 
-def run_compat(*args: str, timeout: float = RUN_TIMEOUT_S) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compat", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout)
+def run_compat(*args: str, timeout: float = RUN_TIMEOUT_S, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    env = dict(os.environ)  # compat is not installed: from another directory it needs the repository on the path
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return subprocess.run([sys.executable, "-m", "compat", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -166,11 +171,16 @@ def test_cross_matrix(full_run):
 @pytest.mark.timeout(150)
 def test_unreachable_broker_fails_with_reason(tmp_path):
     # Nothing listens on port 1: each cell must FAIL with a reason, within its (scaled) limit.
+    # No --out: the reports go to ./compat-results/<run id>/ under the working directory.
     proc = run_compat("--bootstrap", "127.0.0.1:1", "--clients", "kafka-python,confluent-kafka",
-                      "--scenarios", "metadata", "--timeout-factor", "0.25", "--out", str(tmp_path),
-                      timeout=120)
+                      "--scenarios", "metadata", "--timeout-factor", "0.25", "--run-id", "unreach",
+                      timeout=120, cwd=tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    data = json.loads((tmp_path / "compat.json").read_text())
+    out = tmp_path.resolve() / "compat-results" / "unreach"
+    assert (out / "compat.md").is_file() and (out / "logs").is_dir(), proc.stdout + proc.stderr
+    assert f"wrote {out / 'compat.md'} and {out / 'compat.json'}" in proc.stdout
+    assert str(out) in proc.stderr  # announced when the run starts
+    data = json.loads((out / "compat.json").read_text())
     assert {(r["client"], r["status"]) for r in data["results"]} == {("kafka-python", "FAIL"),
                                                                      ("confluent-kafka", "FAIL")}
     assert all(r["reason"] for r in data["results"])
