@@ -46,6 +46,7 @@ import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import ConfigResource, KafkaAdminClient
 from kafka.errors import OffsetOutOfRangeError
+from test_restart import create_topic
 from test_faults import (
     FETCH,
     INIT_PRODUCER_ID,
@@ -89,15 +90,6 @@ def refuses_connections(bootstrap: str) -> bool:
     except (ConnectionRefusedError, ConnectionResetError):
         return True
     return False
-
-
-def create_topic(bootstrap: str, name: str, partitions: int, configs: dict | None = None) -> None:
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10_000)
-    try:
-        admin.create_topics({name: {"num_partitions": partitions, "replication_factor": 1,
-                                    "configs": configs or {}}})
-    finally:
-        admin.close()
 
 
 def produce(bootstrap: str, topic: str, values, timestamp_ms: int | None = None, partition: int = 0):
