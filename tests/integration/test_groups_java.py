@@ -11,6 +11,8 @@ polls a subscribed KafkaConsumer and takes commands on stdin; admin calls are
   CooperativeStickyAssignor, one leaves and the others take over, and no
   record is consumed twice by the group (members commit in
   ``onPartitionsRevoked``);
+* a member killed (SIGKILL: no LeaveGroup, no more heartbeats): after its
+  session timeout, not before, the other member takes over all partitions;
 * KIP-848: two ``group.protocol=consumer`` members split and rebalance; this
   test fails (never skips) when the broker lacks ConsumerGroupHeartbeat;
 * Admin: listConsumerGroups, describeConsumerGroups, listConsumerGroupOffsets
@@ -18,8 +20,9 @@ polls a subscribed KafkaConsumer and takes commands on stdin; admin calls are
   members are present), deleteConsumerGroupOffsets.
 
 Join-to-first-record times (``subscribe()`` to the first record, measured in
-the JVM, so JVM start-up is excluded) are printed at the end of the module;
-run with ``pytest -s`` to see them. Topics are created and filled with
+the JVM, so JVM start-up is excluded) are printed at the end of the module,
+one ``join-to-first-record client=java scenario=... seconds=...`` line each
+(also without ``pytest -s``). Topics are created and filled with
 kafka-python (tests/integration/test_groups_support.py).
 """
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import subprocess
 import tempfile
 import threading
@@ -49,7 +53,7 @@ FAST = {"group.consumer.heartbeat.interval.ms": "500", "group.consumer.min.heart
 
 
 @pytest.fixture(scope="module")
-def jbroker(tmp_path_factory):
+def jbroker(tmp_path_factory, pytestconfig):
     from conftest import InProcessBroker, _overrides
 
     javaclient.require_java()
@@ -58,9 +62,13 @@ def jbroker(tmp_path_factory):
     yield b
     b.stop()
     if TIMINGS:
-        print("\nJava join-to-first-record (group.initial.rebalance.delay.ms=0):")
-        for scenario, secs in TIMINGS:
-            print(f"  {scenario:66s} {secs:6.3f} s")
+        capture = pytestconfig.pluginmanager.getplugin("capturemanager")
+        with capture.global_and_fixture_disabled():
+            print("\n# Java, group.initial.rebalance.delay.ms=0, measured in the JVM from subscribe()")
+            for scenario, secs in TIMINGS:
+                what = "jvm-start-to-even-split" if "even split" in scenario else "join-to-first-record"
+                scenario = re.sub(r"[^a-z0-9]+", "-", scenario.replace(" (from JVM start)", "").lower()).strip("-")
+                print(f"{what} client=java scenario={scenario} seconds={secs:.3f}")
 
 
 @pytest.fixture(autouse=True)
@@ -90,10 +98,14 @@ class JavaMember:
 
     def __init__(self, bootstrap: str, topic: str, group: str, *, protocol: str = "classic",
                  assignor: str = "range", commit_on_revoke: bool = False, client_id: str | None = None,
-                 label: str = "") -> None:
+                 label: str = "", session_ms: int | None = None, heartbeat_ms: int | None = None) -> None:
         flags = ["commit-on-revoke"] if commit_on_revoke else []
         if client_id:
             flags.append(f"client-id={client_id}")
+        if session_ms is not None:
+            flags.append(f"session-ms={session_ms}")
+        if heartbeat_ms is not None:
+            flags.append(f"heartbeat-ms={heartbeat_ms}")
         self.label = label or f"{protocol}/{assignor}"
         self.stderr = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
         self.proc = subprocess.Popen(_java_argv("member", bootstrap, topic, group, protocol, assignor, *flags),
@@ -301,6 +313,32 @@ def test_members_split_evenly_take_over_without_duplicates(jbroker, assignor, n)
             assert not revoked, f"{m.label} revoked partitions after a member left: {revoked}"
     for m in stayers:
         m.stop()
+
+
+def test_killed_member_is_replaced_after_session_timeout(jbroker):
+    topic, group = names("kill")
+    bs = jbroker.bootstrap
+    create_topic(bs, topic, 6)
+    produce(bs, topic, 60, 6, tag="a")
+    session_ms = 3000  # the broker's group.min.session.timeout.ms is 1000 here
+    members = [JavaMember(bs, topic, group, assignor="range", session_ms=session_ms, heartbeat_ms=300,
+                          label=f"kill#{i}") for i in range(2)]
+    wait_members(members, lambda: even_split(members) and len(consumed(members)) >= 60,
+                 "two members to split 6 partitions and read 60 records")
+    victim, survivor = members
+    had = set(survivor.assigned)
+    victim.kill()
+    killed_at = time.monotonic()
+    wait_members([survivor], lambda: survivor.assigned == set(range(6)), timeout=session_ms / 1000 + 30,
+                 what="the survivor to take over after the victim's session timeout")
+    took = time.monotonic() - killed_at
+    assert took >= session_ms / 1000 - 0.5, f"took over after {took:.1f}s, before the session timeout"
+    assert not [e for e in survivor.events if e["type"] == "lost"], survivor.events
+    produce(bs, topic, 30, 6, tag="b")
+    wait_members([survivor], lambda: {v for _, _, v in survivor.records} >= {f"b-{i}" for i in range(30)},
+                 "the survivor to read new records of all 6 partitions")
+    assert had < survivor.assigned
+    survivor.stop()
 
 
 # -- KIP-848 ----------------------------------------------------------------------------------------

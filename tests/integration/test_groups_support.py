@@ -6,6 +6,16 @@ keeps the records it got and its current assignment, commits when asked, and
 records when the first record arrived (for join-to-first-record times).
 ``stop()`` closes the consumer, which sends LeaveGroup.
 
+Every member installs a rebalance listener (kafka-python and aiokafka
+``ConsumerRebalanceListener``, confluent ``on_assign``/``on_revoke``/``on_lost``)
+that appends ("assigned" | "revoked" | "lost", partitions) to ``events``. With
+``commit_on_revoke=True`` the listener commits, synchronously and before the
+partitions are given up, the next offset of every revoked partition that the
+member processed since it was (last) assigned. kafka-python and confluent call
+the listener on close too; aiokafka does not, so ``stop()`` commits first.
+``duplicates(members)`` and ``drained(members, ends)`` check the group's
+records.
+
 A crashed member (no LeaveGroup, no more heartbeats) cannot be faked inside
 this process, since the clients heartbeat from their own threads:
 ``KILLABLE_CONSUMER`` is a script for a consumer in a subprocess, to be killed
@@ -59,11 +69,87 @@ def produce(bootstrap: str, topic: str, n: int, partitions: int, tag: str = "v")
         p.close()
 
 
+class Stream:
+    """A producer thread writing record i to partition i % partitions until ``stop()``.
+
+    Records go out in rounds of one per partition, a round every ``interval`` seconds, so
+    that members join and leave while records keep arriving. ``stop()`` flushes and returns
+    the end offset of every partition.
+    """
+
+    def __init__(self, bootstrap: str, topic: str, partitions: int, tag: str = "s",
+                 interval: float = 0.02) -> None:
+        from kafka import KafkaProducer
+
+        self.topic, self.partitions, self.tag, self.interval = topic, partitions, tag, interval
+        self.sent = 0
+        self.errors: list[BaseException] = []
+        self._futures: list = []
+        self._producer = KafkaProducer(bootstrap_servers=bootstrap, linger_ms=5)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="stream", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                for _ in range(self.partitions):
+                    i = self.sent
+                    self._futures.append(self._producer.send(
+                        self.topic, value=f"{self.tag}-{i}".encode(), key=str(i).encode(),
+                        partition=i % self.partitions))
+                    self.sent += 1
+                self._stop.wait(self.interval)
+        except BaseException as e:
+            self.errors.append(e)
+
+    def stop(self) -> dict[int, int]:
+        self._stop.set()
+        self._thread.join(TIMEOUT_S)
+        try:
+            self._producer.flush(timeout=TIMEOUT_S)
+        finally:
+            self._producer.close()
+        assert not self.errors, self.errors
+        failed = [f.exception for f in self._futures if not f.is_done or f.failed()]
+        assert not failed, f"{len(failed)} of {self.sent} records not written: {failed[:3]}"
+        return {p: len(range(p, self.sent, self.partitions)) for p in range(self.partitions)}
+
+
+def duplicates(members: list["Member"]) -> list[tuple[int, int, str, str]]:
+    """(partition, offset, first member, second member) of every record the group got twice."""
+    seen: dict[tuple[int, int], str] = {}
+    dups = []
+    for i, m in enumerate(members):
+        name = f"{m.kind}#{i}"
+        for p, o, _ in list(m.records):
+            if (p, o) in seen:
+                dups.append((p, o, seen[(p, o)], name))
+            seen[(p, o)] = name
+    return dups
+
+
+def drained(members: list["Member"], ends: dict[int, int]) -> bool:
+    """Every partition is owned by one of ``members`` whose position is at its end offset.
+
+    Past this point (with no further rebalance) the group receives no more records, so the
+    records received can be checked for duplicates without waiting for some time.
+    """
+    positions: dict[int, int | None] = {}
+    for m in members:
+        for p, o in m.call("positions").items():
+            if p in positions:
+                return False  # two owners: a rebalance is still going on
+            positions[p] = o
+    return set(positions) == set(ends) and all(
+        positions[p] is not None and positions[p] >= end for p, end in ends.items())
+
+
 class Member:
     def __init__(self, kind: str, bootstrap: str, topic: str, group: str, *, assignor: str = "range",
                  instance_id: str | None = None, session_ms: int = 6000, heartbeat_ms: int = 500,
                  client_id: str | None = None, group_protocol: str = "classic",
-                 topics: list[str] | None = None) -> None:
+                 topics: list[str] | None = None, commit_on_revoke: bool = False) -> None:
         self.kind = kind
         self.bootstrap, self.topic, self.group = bootstrap, topic, group
         self.assignor, self.instance_id = assignor, instance_id
@@ -77,6 +163,10 @@ class Member:
         self.started = time.monotonic()
         self.first_record_s: float | None = None
         self.errors: list[BaseException] = []
+        self.commit_on_revoke = commit_on_revoke
+        self.events: list[tuple[str, frozenset[int]]] = []  # from the rebalance listener
+        self.revoke_commits: list[dict[int, int]] = []  # what each revocation committed
+        self._processed: dict[int, int] = {}  # next offset per partition since it was assigned
         self._commands: list[tuple[str, object, threading.Event, list]] = []
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -115,9 +205,25 @@ class Member:
 
     # -- consumer thread --------------------------------------------------------------------
     def _got(self, partition: int, offset: int, value: bytes) -> None:
-        if self.first_record_s is None:
-            self.first_record_s = time.monotonic() - self.started
-        self.records.append((partition, offset, value))
+        with self._lock:
+            if self.first_record_s is None:
+                self.first_record_s = time.monotonic() - self.started
+            self.records.append((partition, offset, value))
+            self._processed[partition] = offset + 1
+
+    def _assigned_event(self, partitions) -> None:
+        partitions = frozenset(partitions)
+        with self._lock:
+            for p in partitions:
+                self._processed.pop(p, None)  # a new ownership period starts
+            self.events.append(("assigned", partitions))
+
+    def _revoking(self, kind: str, partitions) -> dict[int, int]:
+        """Record a revocation; the offsets to commit for it (none for "lost" or without the option)."""
+        with self._lock:
+            self.events.append((kind, frozenset(partitions)))
+            todo = {p: self._processed.pop(p) for p in partitions if p in self._processed}
+        return todo if self.commit_on_revoke and kind == "revoked" else {}
 
     def _take_commands(self):
         with self._lock:
@@ -136,18 +242,43 @@ class Member:
             self.errors.append(e)
 
     def _run_kafka_python(self) -> None:
-        from kafka import KafkaConsumer, TopicPartition
+        from kafka import AsyncConsumerRebalanceListener, KafkaConsumer, TopicPartition
+        from kafka.coordinator.assignors.cooperative_sticky import CooperativeStickyAssignor
         from kafka.coordinator.assignors.range import RangePartitionAssignor
         from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
         from kafka.structs import OffsetAndMetadata
 
-        assignors = {"range": RangePartitionAssignor, "roundrobin": RoundRobinPartitionAssignor}
+        assignors = {"range": RangePartitionAssignor, "roundrobin": RoundRobinPartitionAssignor,
+                     "cooperative-sticky": CooperativeStickyAssignor}
         kw = {"group_instance_id": self.instance_id} if self.instance_id else {}
-        c = KafkaConsumer(self.topic, bootstrap_servers=self.bootstrap, group_id=self.group,
+        c = KafkaConsumer(bootstrap_servers=self.bootstrap, group_id=self.group,
                           client_id=self.client_id, auto_offset_reset="earliest",
                           enable_auto_commit=False, session_timeout_ms=self.session_ms,
                           heartbeat_interval_ms=self.heartbeat_ms,
                           partition_assignment_strategy=[assignors[self.assignor]], **kw)
+        member = self
+
+        # kafka-python 3 runs listeners on its IO thread, where the blocking commit() raises;
+        # an async listener awaits commit_async()'s future instead: still committed before the
+        # partitions are given up (the rebalance waits for the listener).
+        class Listener(AsyncConsumerRebalanceListener):
+            async def on_partitions_revoked(self, revoked):
+                await self._revoke("revoked", revoked)
+
+            async def on_partitions_lost(self, lost):
+                await self._revoke("lost", lost)
+
+            async def on_partitions_assigned(self, assigned):
+                member._assigned_event(tp.partition for tp in assigned if tp.topic == member.topic)
+
+            async def _revoke(self, kind, tps):
+                todo = member._revoking(kind, [tp.partition for tp in tps if tp.topic == member.topic])
+                if todo:
+                    await c.commit_async({TopicPartition(member.topic, p): OffsetAndMetadata(o, "", -1)
+                                          for p, o in todo.items()})
+                    member.revoke_commits.append(todo)
+
+        c.subscribe(self.subscription, listener=Listener())
         try:
             while not self._stop.is_set():
                 # Not shorter: kafka-python 3.0.12 can lose a join whose poll() times out
@@ -175,6 +306,9 @@ class Member:
                         elif what == "committed":
                             out.append({p: c.committed(TopicPartition(self.topic, p), metadata=True)
                                         for p in arg})
+                        elif what == "positions":
+                            out.append({tp.partition: c.position(tp) for tp in c.assignment()
+                                        if tp.topic == self.topic})
                     except BaseException as e:
                         out.append(e)
                     done.set()
@@ -195,7 +329,20 @@ class Member:
         if self.instance_id:
             conf["group.instance.id"] = self.instance_id
         c = Consumer(conf)
-        c.subscribe(self.subscription)
+
+        def on_assign(consumer, tps):  # the client then (incrementally) assigns them
+            self._assigned_event(tp.partition for tp in tps if tp.topic == self.topic)
+
+        def revoke(kind, consumer, tps):
+            todo = self._revoking(kind, [tp.partition for tp in tps if tp.topic == self.topic])
+            if todo:
+                consumer.commit(offsets=[TopicPartition(self.topic, p, o) for p, o in todo.items()],
+                                asynchronous=False)
+                self.revoke_commits.append(todo)
+
+        c.subscribe(self.subscription, on_assign=on_assign,
+                    on_revoke=lambda consumer, tps: revoke("revoked", consumer, tps),
+                    on_lost=lambda consumer, tps: revoke("lost", consumer, tps))
         try:
             while not self._stop.is_set():
                 m = c.poll(0.1)
@@ -217,6 +364,16 @@ class Member:
                         elif what == "committed":
                             got = c.committed([TopicPartition(self.topic, p) for p in arg], timeout=10)
                             out.append({tp.partition: (tp.offset, tp.metadata) for tp in got})
+                        elif what == "positions":
+                            # the offset after the last record returned; before any record of
+                            # the partition came, where fetching starts: the committed offset
+                            mine = [tp for tp in c.assignment() if tp.topic == self.topic]
+                            pos = {tp.partition: tp.offset for tp in c.position(mine)}
+                            unknown = [tp for tp in mine if pos[tp.partition] < 0]
+                            if unknown:
+                                for tp in c.committed(unknown, timeout=10):
+                                    pos[tp.partition] = tp.offset if tp.offset >= 0 else None
+                            out.append(pos)
                     except BaseException as e:
                         out.append(e)
                     done.set()
@@ -224,18 +381,35 @@ class Member:
             c.close()
 
     async def _run_aiokafka(self) -> None:
-        from aiokafka import AIOKafkaConsumer, TopicPartition
+        from aiokafka import AIOKafkaConsumer, ConsumerRebalanceListener, TopicPartition
         from aiokafka.coordinator.assignors.range import RangePartitionAssignor
         from aiokafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
         from aiokafka.structs import OffsetAndMetadata
 
         assignors = {"range": RangePartitionAssignor, "roundrobin": RoundRobinPartitionAssignor}
         kw = {"group_instance_id": self.instance_id} if self.instance_id else {}
-        c = AIOKafkaConsumer(self.topic, bootstrap_servers=self.bootstrap, group_id=self.group,
+        c = AIOKafkaConsumer(bootstrap_servers=self.bootstrap, group_id=self.group,
                              client_id=self.client_id, auto_offset_reset="earliest",
                              enable_auto_commit=False, session_timeout_ms=self.session_ms,
                              heartbeat_interval_ms=self.heartbeat_ms,
                              partition_assignment_strategy=(assignors[self.assignor],), **kw)
+        member = self
+
+        async def commit(todo):
+            if todo:
+                await c.commit({TopicPartition(member.topic, p): OffsetAndMetadata(o, "")
+                                for p, o in todo.items()})
+                member.revoke_commits.append(todo)
+
+        class Listener(ConsumerRebalanceListener):
+            async def on_partitions_revoked(self, revoked):
+                await commit(member._revoking("revoked", [tp.partition for tp in revoked
+                                                          if tp.topic == member.topic]))
+
+            async def on_partitions_assigned(self, assigned):
+                member._assigned_event(tp.partition for tp in assigned if tp.topic == member.topic)
+
+        c.subscribe(self.subscription, listener=Listener())
         await c.start()
         try:
             while not self._stop.is_set():
@@ -257,9 +431,15 @@ class Member:
                             tps = {TopicPartition(self.topic, p) for p in arg}
                             got = await c._coordinator.fetch_committed_offsets(tps)
                             out.append({tp.partition: got.get(tp) for tp in tps})
+                        elif what == "positions":
+                            out.append({tp.partition: await c.position(tp) for tp in c.assignment()
+                                        if tp.topic == self.topic})
                     except BaseException as e:
                         out.append(e)
                     done.set()
+            if self.commit_on_revoke:  # aiokafka's stop() does not call on_partitions_revoked
+                await commit(self._revoking("revoked", [tp.partition for tp in c.assignment()
+                                                        if tp.topic == self.topic]))
         finally:
             await c.stop()
 
@@ -275,14 +455,16 @@ while True:
     c.poll(0.1)
 """
 
+# poll(timeout_ms=1000), as in Member: with poll(timeout_ms=100) this member, the group's leader,
+# now and then lost its membership during the rebalance that a second member's join starts
+# (it never heartbeat or rejoined again, and the other member waited for its 3 partitions in vain).
 KILLABLE_CONSUMER = r"""
-import sys, time
+import sys
 from kafka import KafkaConsumer
 bootstrap, topic, group, session = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 c = KafkaConsumer(topic, bootstrap_servers=bootstrap, group_id=group, auto_offset_reset="earliest",
                   enable_auto_commit=False, session_timeout_ms=session, heartbeat_interval_ms=300)
 while True:
-    c.poll(timeout_ms=100)
+    c.poll(timeout_ms=1000)
     print("ASSIGNED", sorted(tp.partition for tp in c.assignment()), flush=True)
-    time.sleep(0.2)
 """

@@ -3,7 +3,8 @@
 For each JoinGroup version a member joins (v4+ through MEMBER_ID_REQUIRED),
 syncs, heartbeats, commits and fetches offsets (metadata round trip), is
 described and listed, and leaves; then the group is deleted. The other APIs
-(FindCoordinator v0-6, OffsetCommit v2-10, OffsetFetch v1-10 including v8+
+(FindCoordinator v0-6, OffsetCommit v2-10, OffsetFetch v1-10 including v7+
+require_stable (answered normally: no transaction is pending), v8+
 multi-group and v10 topic ids, DescribeGroups v0-6, ListGroups v0-5,
 DeleteGroups v0-2, OffsetDelete v0, ConsumerGroupHeartbeat v0-1,
 ConsumerGroupDescribe v0-1) run at each of their versions.
@@ -164,14 +165,18 @@ def test_offset_commit_and_fetch_versions(wire, broker, topic, v):
     assert [p.error_code for tt in r.topics for p in tt.partitions] == \
         [0, E.UNKNOWN_TOPIC_ID if v >= 10 else E.UNKNOWN_TOPIC_OR_PARTITION]
     for fv in range(1, 11):
+        stable = {"require_stable": True} if fv >= 7 else {}  # KIP-447; no transaction is pending
         if fv >= 8:
             topics = [of.OffsetFetchRequestTopics(name=topic, partition_indexes=[1])] if fv < 10 else \
                 [of.OffsetFetchRequestTopics(topic_id=topic_id, partition_indexes=[1])]
-            f = wire(9, fv, of.OffsetFetchRequest(groups=[
+            req = of.OffsetFetchRequest(groups=[
                 of.OffsetFetchRequestGroup(group_id=group, topics=topics),
                 of.OffsetFetchRequestGroup(group_id=group, topics=None),
-                of.OffsetFetchRequestGroup(group_id="nobody", topics=topics)]))
+                of.OffsetFetchRequestGroup(group_id="nobody", topics=topics)], **stable)
+            assert codec.decode_request(9, fv, codec.encode_request_body(9, fv, req)).require_stable
+            f = wire(9, fv, req)
             g1, g2, g3 = f.groups
+            assert [g.error_code for g in f.groups] == [0, 0, 0]  # not UNSTABLE_OFFSET_COMMIT
             p = g1.topics[0].partitions[0]
             assert (p.committed_offset, p.committed_leader_epoch, p.metadata) == (7, 0 if v >= 6 else -1, "")
             assert [(x.partition_index, x.committed_offset) for x in g2.topics[0].partitions] == [(1, 7)]
@@ -179,11 +184,16 @@ def test_offset_commit_and_fetch_versions(wire, broker, topic, v):
             if fv >= 10:
                 assert g1.topics[0].topic_id == topic_id and g2.topics[0].topic_id == topic_id
         else:
-            f = wire(9, fv, of.OffsetFetchRequest(group_id=group, topics=[
-                of.OffsetFetchRequestTopic(name=topic, partition_indexes=[1])]))
-            assert f.topics[0].partitions[0].committed_offset == 7
+            req = of.OffsetFetchRequest(group_id=group, topics=[
+                of.OffsetFetchRequestTopic(name=topic, partition_indexes=[1])], **stable)
+            if stable:
+                assert codec.decode_request(9, fv, codec.encode_request_body(9, fv, req)).require_stable
+            f = wire(9, fv, req)
+            p = f.topics[0].partitions[0]
+            assert (p.committed_offset, p.error_code) == (7, 0)
             if fv >= 2:
-                f = wire(9, fv, of.OffsetFetchRequest(group_id=group, topics=None))
+                assert f.error_code == 0
+                f = wire(9, fv, of.OffsetFetchRequest(group_id=group, topics=None, **stable))
                 assert f.error_code == 0 and f.topics[0].partitions[0].committed_offset == 7
     d = wire(47, 0, od.OffsetDeleteRequest(group_id=group, topics=[
         od.OffsetDeleteRequestTopic(name=topic, partitions=[od.OffsetDeleteRequestPartition(partition_index=1)])]))
@@ -205,19 +215,40 @@ def test_describe_unknown_group(wire, v):
 
 
 @pytest.mark.parametrize("v", range(0, 6))
-def test_list_groups_filters(wire, v):
+def test_list_groups_filters(wire, topic, v):
     group = f"g-ls{v}-{uuid.uuid4().hex[:6]}"
-    wire(8, 8, oc.OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1, member_id="", topics=[]))
-    r = wire(16, v, lsg.ListGroupsRequest(states_filter=["EMPTY"] if v >= 4 else [],
-                                          types_filter=["Classic"] if v >= 5 else []))
-    assert r.error_code == 0
+    # a simple group (offsets without membership): Empty, classic, no protocol type
+    c = wire(8, 8, oc.OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1, member_id="",
+                                          topics=[oc.OffsetCommitRequestTopic(name=topic, partitions=[
+                                              oc.OffsetCommitRequestPartition(partition_index=0,
+                                                                              committed_offset=1)])]))
+    assert c.topics[0].partitions[0].error_code == 0
+
+    def listed(states=(), types=()):
+        r = wire(16, v, lsg.ListGroupsRequest(states_filter=list(states), types_filter=list(types)))
+        assert r.error_code == 0
+        return {g.group_id: g for g in r.groups}
+
+    everything = listed()
+    assert group in everything and everything[group].protocol_type == ""
     if v >= 4:
-        assert all(g.group_state == "Empty" for g in r.groups)
-        r = wire(16, v, lsg.ListGroupsRequest(states_filter=["Stable"]))
-        assert group not in {g.group_id for g in r.groups}
+        assert everything[group].group_state == "Empty"
+        # matching filters list it (case-insensitive), a non-matching one does not
+        for states in (["EMPTY"], ["Empty"], ["Stable", "empty"]):
+            got = listed(states=states)
+            assert group in got, states
+            assert all(g.group_state == "Empty" for g in got.values())
+        assert group not in listed(states=["Stable"])
+        assert group not in listed(states=["PreparingRebalance", "CompletingRebalance", "Dead"])
     if v >= 5:
-        r = wire(16, v, lsg.ListGroupsRequest(types_filter=["consumer"]))
-        assert all(g.group_type == "consumer" for g in r.groups)
+        assert everything[group].group_type == "classic"
+        for types in (["Classic"], ["classic"], ["consumer", "CLASSIC"]):
+            assert group in listed(types=types), types
+        assert group in listed(states=["EMPTY"], types=["Classic"])
+        got = listed(types=["consumer"])
+        assert group not in got and all(g.group_type == "consumer" for g in got.values())
+        assert group not in listed(states=["EMPTY"], types=["consumer"])
+        assert group not in listed(states=["Stable"], types=["Classic"])
 
 
 @pytest.mark.parametrize("v", range(0, 2))
