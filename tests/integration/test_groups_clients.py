@@ -106,7 +106,7 @@ def test_consume_commit_close_and_resume(gbroker, kind):
     produce(bs, topic, 6, 3, tag="c")
     m2 = Member(kind, bs, topic, group, session_ms=SESSION_MS)
     wait_until(lambda: len(m2.records) >= 6, what="the records after the committed offsets")
-    time.sleep(0.5)
+    wait_until(lambda: drained([m2], {p: 15 for p in range(3)}), what="the member to reach the end")
     assert sorted(m2.values()) == sorted(f"c-{i}".encode() for i in range(6))
     TIMINGS.append((kind, "rejoin-empty-group-resume-from-commit", m2.first_record_s))
     assert m2.first_record_s < JOIN_TO_FIRST_RECORD_S, \

@@ -9,11 +9,10 @@ and a consumer that stays connected through the restart keeps its membership
 
 from __future__ import annotations
 
-import time
 import uuid
 
 import pytest
-from test_groups_support import LIVE, Member, create_topic, produce, wait_until
+from test_groups_support import LIVE, Member, create_topic, drained, produce, wait_until
 
 
 @pytest.fixture(autouse=True)
@@ -61,7 +60,7 @@ def test_offsets_and_groups_survive_restart(spawn_broker, tmp_path, how):
     m2 = Member("kafka-python", b2.bootstrap, topic, group)
     # resumes at offset 4 of each partition: 6 older records each, then the new one
     wait_until(lambda: len(m2.records) >= 21, what="records after the committed offsets")
-    time.sleep(0.5)
+    wait_until(lambda: drained([m2], {p: 11 for p in range(3)}), what="the member to reach the end")
     assert len(m2.records) == 21 and min(o for _, o, _ in m2.records) == 4
     m2.stop()
 
