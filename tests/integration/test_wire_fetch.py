@@ -238,8 +238,8 @@ def test_long_poll_waits_for_min_bytes_across_appends(broker, topic_name):
 @pytest.mark.parametrize("version", [7, 12, 13, 18])
 def test_incremental_fetch_session(broker, topic_name, version):
     bs = broker.bootstrap
-    if not versions(bs)[FETCH][0] <= version <= versions(bs)[FETCH][1]:
-        pytest.skip(f"Fetch v{version} not served")
+    lo, hi = versions(bs)[FETCH]
+    assert lo <= version <= hi, f"Fetch v{version} is not advertised (v{lo}-{hi})"
     tid = create_topic_raw(bs, topic_name, partitions=3)
     for p in range(3):
         produce(bs, topic_name, p, build_batch([(b"a", b"0"), (b"b", b"1")]))
