@@ -207,6 +207,21 @@ def wait_members(members, cond, what: str, timeout: float = TIMEOUT_S):
     return wait_until(check, timeout=timeout, what=what)
 
 
+def drained(members, ends: dict[int, int]) -> bool:
+    """Every partition is owned by exactly one of ``members``, positioned at its end offset.
+
+    Past this point (with no further rebalance) the group receives no more records, so
+    what it received can be checked for duplicates without waiting for some time.
+    """
+    positions: dict[int, int] = {}
+    for m in members:
+        for p, o in m.call("positions")["positions"].items():
+            if int(p) in positions:
+                return False  # two owners: a rebalance is still going on
+            positions[int(p)] = o
+    return set(positions) == set(ends) and all(positions[p] >= end for p, end in ends.items())
+
+
 def even_split(members, total: int = 6) -> bool:
     sets = [m.assigned for m in members]
     return (set().union(*sets) == set(range(total)) and sum(len(s) for s in sets) == total
@@ -271,7 +286,7 @@ def test_commit_sync_async_metadata_and_resume(jbroker, protocol):
     produce(bs, topic, 6, 3, tag="c")
     m2 = JavaMember(bs, topic, group, protocol=protocol, assignor=assignor, label=f"{protocol} resume 2")
     wait_members([m2], lambda: len(m2.records) >= 6, "the 6 records after the committed offsets")
-    time.sleep(1.0)  # anything at or below the committed offsets would have arrived by now
+    wait_members([m2], lambda: drained([m2], {p: 15 for p in range(3)}), "the member to reach the end")
     assert sorted(v for _, _, v in m2.records) == sorted(f"c-{i}" for i in range(6))
     assert sorted((p, o) for p, o, _ in m2.records) == [(p, o) for p in range(3) for o in (13, 14)]
     TIMINGS.append((f"{protocol}: rejoin, resume from commit", m2.first_record_s))
@@ -302,7 +317,7 @@ def test_members_split_evenly_take_over_without_duplicates(jbroker, assignor, n)
     wait_members(stayers, lambda: even_split(stayers), f"the other {n - 1} member(s) to take over")
     produce(bs, topic, 60, 6, tag="b")
     wait_members(stayers, lambda: len(consumed(members)) >= 120, "all 120 records")
-    time.sleep(1.0)  # let any duplicate delivery show up
+    wait_members(stayers, lambda: drained(stayers, {p: 20 for p in range(6)}), "the members to reach the end")
     values = [v for m in members for _, _, v in m.records]
     assert sorted(set(values)) == sorted([f"a-{i}" for i in range(60)] + [f"b-{i}" for i in range(60)])
     assert_no_duplicates(members)
@@ -368,7 +383,8 @@ def test_kip848_consumers_split_and_rebalance(jbroker):
     wait_members(members[1:], lambda: members[1].assigned == set(range(6)), "the other member to take over")
     produce(bs, topic, 30, 6, tag="b")
     wait_members(members[1:], lambda: len(consumed(members)) >= 90, "all 90 records")
-    time.sleep(1.0)
+    wait_members(members[1:], lambda: drained(members[1:], {p: 15 for p in range(6)}),
+                 "the member to reach the end")
     assert_no_duplicates(members)
     members[1].stop()
 

@@ -285,6 +285,15 @@ public final class KwireGroups {
                         consumer.commitSync(offsets);
                         break;
                     }
+                    case "positions": {
+                        // the next offset to fetch of every assigned partition
+                        Map<String, Object> out = new TreeMap<>();
+                        for (TopicPartition tp : consumer.assignment()) {
+                            out.put(Integer.toString(tp.partition()), consumer.position(tp));
+                        }
+                        ack.put("positions", out);
+                        break;
+                    }
                     case "committed": {
                         Set<TopicPartition> tps = new HashSet<>();
                         for (String s : arg.split(",")) {
