@@ -361,16 +361,39 @@ def test_consume_from_timestamp(broker, topic_name):
     assert got == []
 
 
+def waiting_fetches(broker) -> int:
+    """Fetches parked in the in-process broker's purgatory (long polls at the log end)."""
+    while True:
+        try:
+            return broker.server.broker.purgatory.waiting
+        except RuntimeError:  # the broker's thread changed the watch table meanwhile: look again
+            continue
+
+
+def wait_until_caught_up(broker, proc, baseline: int, timeout: float = 20.0) -> None:
+    """Wait until the ``kwire consume`` process long-polls at the end of its partitions.
+
+    It only parks a fetch in the purgatory once it has read everything there is, so
+    this is the event that says it found its start offsets and caught up.
+    """
+    deadline = time.monotonic() + timeout
+    while waiting_fetches(broker) <= baseline:
+        assert proc.poll() is None, f"kwire consume exited early: {proc.stderr.read().decode()}"
+        assert time.monotonic() < deadline, "kwire consume never caught up with the log end"
+        time.sleep(0.02)
+
+
 def test_default_start_is_the_end(broker, topic_name):
     create(broker, topic_name, 1)
     ok(produce(broker, topic_name, input="before\n"))
+    baseline = waiting_fetches(broker)
     proc = subprocess.Popen([sys.executable, "-m", "kwire", "consume", "--bootstrap-server",
                              broker.bootstrap, "--topic", topic_name, "--max-messages", "1",
                              "--timeout-ms", "20000"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
-        time.sleep(2)  # let it look up the end offset before producing
+        wait_until_caught_up(broker, proc, baseline)  # it knows the end offset: now produce
         ok(produce(broker, topic_name, input="after\n"))
         out, err = proc.communicate(timeout=30)
     finally:
@@ -384,12 +407,13 @@ def test_default_start_is_the_end(broker, topic_name):
 def test_unbounded_consume_stops_on_signal(broker, topic_name, sig):
     create(broker, topic_name, 1)
     ok(produce(broker, topic_name, input="a\nb\n"))
+    baseline = waiting_fetches(broker)
     proc = subprocess.Popen([sys.executable, "-m", "kwire", "consume", "--bootstrap-server",
                              broker.bootstrap, "--topic", topic_name, "--from-beginning"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
-        time.sleep(2)
+        wait_until_caught_up(broker, proc, baseline)  # both records read
         proc.send_signal(sig)
         out, err = proc.communicate(timeout=30)
     finally:

@@ -24,13 +24,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from test_groups_support import LIVE, Member, create_topic, produce, wait_until
+from test_groups_support import LIVE, Member, create_topic, drained, produce, wait_until
 
 from kwire.client import KafkaClient, KafkaClientError, decode_consumer_assignment
 from kwire.protocol.errors import ErrorCode
@@ -274,7 +273,7 @@ def test_reset_offsets_scenarios(broker):
     got, _ = reset("--topic", topic, "--to-offset", "8")
     m2 = Member("kafka-python", bs, topic, group)
     wait_until(lambda: len(m2.records) >= 6, what="the records after the reset offsets")
-    time.sleep(0.5)
+    wait_until(lambda: drained([m2], {p: 10 for p in range(3)}), what="the member to reach the end")
     assert sorted((p, o) for p, o, _ in m2.records) == [(p, o) for p in range(3) for o in (8, 9)]
     m2.stop()
 

@@ -19,7 +19,6 @@ without ``-s`` too).
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys

@@ -19,7 +19,7 @@ import uuid
 
 import pytest
 from test_groups_support import (
-    KILLABLE_CONFLUENT_848, LIVE, TIMINGS, Member, create_topic, produce, wait_until,
+    KILLABLE_CONFLUENT_848, LIVE, TIMINGS, Member, create_topic, drained, produce, wait_until,
 )
 
 FAST = {"group.consumer.heartbeat.interval.ms": "500", "group.consumer.min.heartbeat.interval.ms": "500",
@@ -200,6 +200,6 @@ def test_consumer_group_survives_restart(spawn_broker, tmp_path):
     assert d.type.name == "CONSUMER" and d.state.name == "EMPTY"
     m2 = member(b2.bootstrap, topic, group)
     wait_until(lambda: len(m2.records) >= 3, what="records after the committed offsets")
-    time.sleep(0.3)
+    wait_until(lambda: drained([m2], {0: 5, 1: 5}), what="the member to reach the end")
     assert sorted(o for _, o, _ in m2.records) == [3, 4, 4]  # p0: 3, 4; p1: 4
     m2.stop()
