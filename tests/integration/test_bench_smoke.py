@@ -64,3 +64,34 @@ def test_bench_usage_errors_exit_2():
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
     assert proc.returncode == 2
     assert "unknown workloads" in proc.stderr
+
+
+def test_bench_against_tansu_alternates_and_reports_ratios(tmp_path):
+    """``--peer tansu``: both brokers started, runs alternate, ratios per workload.
+
+    Tansu comes from the PyPI wheel the set-up script caches (kwire/bench/tansu.py).
+    """
+    out = tmp_path / "bench.json"
+    workloads = ["produce_1KiB_acks1", "consume_1KiB", "latency_1KiB"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "kwire", "bench", "--peer", "tansu", "--runs", "2",
+         "--messages", "300", "--latency-seconds", "1", "--latency-rate", "200",
+         "--latency-warmup", "0.2", "--workloads", ",".join(workloads), "--json", str(out),
+         "--workdir", str(tmp_path / "work")],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert [b["name"] for b in doc["brokers"]] == ["kwire", "tansu"]
+    assert doc["brokers"][1]["storage"].startswith("memory")  # reported next to the numbers
+    # A B A B: each workload's runs alternate between the brokers
+    order = [line.split()[2:4] for line in proc.stderr.splitlines() + proc.stdout.splitlines()
+             if line.startswith("[run ")]
+    assert [b for b, w in order if w.startswith("produce_1KiB_acks1")] == ["kwire", "tansu"] * 2
+    for name in ("kwire", "tansu"):
+        for w in workloads[:2]:
+            assert doc["results"][name][w]["msgs_per_s"]["median"] > 0, (name, w)
+        assert doc["results"][name]["latency_1KiB"]["p99_ms"]["median"] >= 0
+    for w in workloads[:2]:
+        r = doc["ratios"][w]["msgs_per_s"]
+        assert len(r["runs"]) == 2 and r["min"] <= r["median"] <= r["max"] and r["median"] > 0, (w, r)
