@@ -15,6 +15,13 @@ polls a subscribed KafkaConsumer and takes commands on stdin; admin calls are
   session timeout, not before, the other member takes over all partitions;
 * KIP-848: two ``group.protocol=consumer`` members split and rebalance; this
   test fails (never skips) when the broker lacks ConsumerGroupHeartbeat;
+* static membership (KIP-345, ``group.instance.id``), classic and KIP-848: a
+  static member that closes (the client's default close sends no LeaveGroup,
+  resp. a temporary leave, member epoch -2) and restarts with the same
+  instance id within its session timeout gets exactly its partitions back
+  with no rebalance: the same generation (classic), the same group epoch and
+  member epoch (KIP-848), checked in the coordinator's in-memory state and in
+  the clients' ``groupMetadata()``;
 * Admin: listConsumerGroups, describeConsumerGroups, listConsumerGroupOffsets
   with lag from listOffsets(latest), deleteConsumerGroups (NON_EMPTY_GROUP while
   members are present), deleteConsumerGroupOffsets.
@@ -28,6 +35,7 @@ kafka-python (tests/integration/test_groups_support.py).
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import queue
@@ -46,9 +54,11 @@ TIMEOUT_S = 45.0
 TIMINGS: list[tuple[str, float]] = []  # (scenario, seconds from subscribe() to first record)
 LIVE: list["JavaMember"] = []
 
-# Short KIP-848 intervals (the defaults are a 5 s heartbeat and 45 s session).
+# A short KIP-848 heartbeat interval (the defaults are a 5 s heartbeat and 45 s session). The
+# session (a broker setting with this protocol) outlasts a JVM restart: a static member that
+# left temporarily (epoch -2) keeps its partitions only that long. No test waits for it to expire.
 FAST = {"group.consumer.heartbeat.interval.ms": "500", "group.consumer.min.heartbeat.interval.ms": "500",
-        "group.consumer.session.timeout.ms": "6000", "group.consumer.min.session.timeout.ms": "3000",
+        "group.consumer.session.timeout.ms": "20000", "group.consumer.min.session.timeout.ms": "3000",
         "group.min.session.timeout.ms": "1000"}
 
 
@@ -98,10 +108,13 @@ class JavaMember:
 
     def __init__(self, bootstrap: str, topic: str, group: str, *, protocol: str = "classic",
                  assignor: str = "range", commit_on_revoke: bool = False, client_id: str | None = None,
-                 label: str = "", session_ms: int | None = None, heartbeat_ms: int | None = None) -> None:
+                 label: str = "", session_ms: int | None = None, heartbeat_ms: int | None = None,
+                 instance_id: str | None = None) -> None:
         flags = ["commit-on-revoke"] if commit_on_revoke else []
         if client_id:
             flags.append(f"client-id={client_id}")
+        if instance_id:
+            flags.append(f"instance-id={instance_id}")
         if session_ms is not None:
             flags.append(f"session-ms={session_ms}")
         if heartbeat_ms is not None:
@@ -158,7 +171,11 @@ class JavaMember:
         return reply
 
     def stop(self) -> None:
-        """Close the consumer (LeaveGroup) and check that the JVM exited cleanly."""
+        """Close the consumer and check that the JVM exited cleanly.
+
+        A dynamic member leaves the group; a static one (``instance_id``) does not (see
+        KwireGroups.java).
+        """
         if self.proc.poll() is None:
             try:
                 self.proc.stdin.write("stop\n")
@@ -241,6 +258,23 @@ def assert_no_duplicates(members) -> None:
                 dups.append((p, o, seen[(p, o)], m.label))
             seen[(p, o)] = m.label
     assert not dups, f"{len(dups)} records consumed twice by the group, e.g. {dups[:5]}"
+
+
+def coordinator_view(broker, group_id: str, read):
+    """``read(group)`` run on the broker's event loop, where the coordinator runs, so that it sees
+    a consistent state; ``group`` is the coordinator's in-memory group (None if there is none)."""
+    done: concurrent.futures.Future = concurrent.futures.Future()
+
+    def run():
+        try:
+            gc = broker.server.broker.group_coordinator
+            shard = gc.shards.get(gc.partition_for(group_id))
+            done.set_result(read(None if shard is None else shard.groups.get(group_id)))
+        except BaseException as e:  # noqa: BLE001 - handed to the test thread
+            done.set_exception(e)
+
+    broker._tb.loop.call_soon_threadsafe(run)
+    return done.result(10)
 
 
 def require_848(members) -> None:
@@ -387,6 +421,168 @@ def test_kip848_consumers_split_and_rebalance(jbroker):
                  "the member to reach the end")
     assert_no_duplicates(members)
     members[1].stop()
+
+
+# -- static membership (KIP-345) -------------------------------------------------------------------
+
+STATIC_SESSION_MS = 20_000  # classic: well above a JVM restart, so the stopped member does not expire
+
+
+def classic_view(g) -> dict | None:
+    if g is None:
+        return None
+    return {"type": g.type, "state": g.state, "generation": g.generation_id, "leader": g.leader,
+            "static": dict(g.static_members),
+            "members": {mid: m.group_instance_id for mid, m in g.members.items()}}
+
+
+def consumer_view(g) -> dict | None:
+    if g is None:
+        return None
+    return {"type": g.type, "state": g.state, "group_epoch": g.group_epoch,
+            "assignment_epoch": g.assignment_epoch, "static": dict(g.static_members),
+            "members": {mid: {"instance_id": m.instance_id, "epoch": m.member_epoch,
+                              "partitions": {p for ps in m.assigned.values() for p in ps},
+                              "target": {p for ps in g.target.get(mid, {}).values() for p in ps}}
+                        for mid, m in g.members.items()}}
+
+
+def test_static_member_restarts_without_rebalance_classic(jbroker):
+    topic, group = names("static")
+    bs = jbroker.bootstrap
+    create_topic(bs, topic, 6)
+    produce(bs, topic, 60, 6, tag="a")
+    members = {iid: JavaMember(bs, topic, group, assignor="range", instance_id=iid,
+                               session_ms=STATIC_SESSION_MS, label=f"classic {iid}")
+               for iid in ("static-a", "static-b")}
+    both = list(members.values())
+
+    def settled():
+        # both members hold their half, at the group's current generation, in a Stable group
+        view = coordinator_view(jbroker, group, classic_view)
+        return (even_split(both) and view is not None and view["state"] == "Stable"
+                and set(view["static"]) == set(members)
+                and all(m.call("group-metadata")["generation_id"] == view["generation"] for m in both))
+
+    wait_members(both, settled, "two static members to split 6 partitions in a Stable generation")
+    wait_members(both, lambda: len(consumed(both)) >= 60, "all 60 records")
+    view = coordinator_view(jbroker, group, classic_view)
+    generation = view["generation"]
+    # Restart the follower, as test_groups_clients.py does: Kafka keeps a Stable group's
+    # assignment for a static member that rejoins; a rejoining leader also gets the member
+    # list (skip_assignment), and what it does then is the client's choice.
+    follower_iid = next(iid for iid, mid in view["static"].items() if mid != view["leader"])
+    leader_iid = next(iid for iid in members if iid != follower_iid)
+    follower, leader = members[follower_iid], members[leader_iid]
+    old_id = view["static"][follower_iid]
+    assert follower.call("group-metadata") == {"type": "ack", "cmd": "group-metadata", "member_id": old_id,
+                                               "generation_id": generation, "instance_id": follower_iid}
+    parts = set(follower.assigned)
+    follower.call("commit-sync")
+    leader_mark = len(leader.events)
+
+    follower.stop()  # close(): a static member sends no LeaveGroup
+    view = coordinator_view(jbroker, group, classic_view)
+    assert view["generation"] == generation and view["state"] == "Stable", \
+        f"closing a static Java member changed the group: generation {generation} -> {view}"
+    assert view["static"][follower_iid] == old_id and view["members"][old_id] == follower_iid, view
+
+    again = JavaMember(bs, topic, group, assignor="range", instance_id=follower_iid,
+                       session_ms=STATIC_SESSION_MS, label=f"classic {follower_iid} restarted")
+    wait_members([leader, again], lambda: again.assigned == parts,
+                 "the restarted static member to get its partitions back")
+    produce(bs, topic, 60, 6, tag="b")
+    wait_members([leader, again], lambda: drained([leader, again], {p: 20 for p in range(6)}),
+                 "both members to reach the end of their partitions")
+    view = coordinator_view(jbroker, group, classic_view)
+    assert view["generation"] == generation and view["state"] == "Stable", \
+        f"a static member's restart rebalanced the group: generation {generation} -> {view}"
+    new_id = view["static"][follower_iid]
+    assert new_id != old_id and set(view["members"]) == {new_id, view["static"][leader_iid]}, view
+    assert again.call("group-metadata")["generation_id"] == generation
+    assert leader.call("group-metadata")["generation_id"] == generation
+    assert leader.events[leader_mark:] == [], f"the leader saw a rebalance: {leader.events[leader_mark:]}"
+    assert [e for e in again.events if e["type"] in ("assigned", "revoked", "lost")] == \
+        [{"type": "assigned", "partitions": sorted(parts)}], again.events
+    # it resumed after the old instance's commits: exactly the new records of its partitions
+    assert sorted(v for _, _, v in again.records) == sorted(f"b-{i}" for i in range(60) if i % 6 in parts)
+    leader.stop()
+    again.stop()
+
+
+def test_kip848_static_member_restarts_with_same_assignment_and_epoch(jbroker):
+    topic, group = names("848static")
+    bs = jbroker.bootstrap
+    create_topic(bs, topic, 6)
+    produce(bs, topic, 60, 6, tag="a")
+    members = {iid: JavaMember(bs, topic, group, protocol="consumer", assignor="-", instance_id=iid,
+                               label=f"848 {iid}") for iid in ("static-a", "static-b")}
+    both = list(members.values())
+
+    def settled():
+        # both at the assignment epoch, owning their target, each client at its member epoch
+        view = coordinator_view(jbroker, group, consumer_view)
+        return (even_split(both) and view is not None and view["state"] == "Stable"
+                and set(view["static"]) == set(members)
+                and all(m.call("group-metadata")["generation_id"]
+                        == view["members"][view["static"][iid]]["epoch"] for iid, m in members.items()))
+
+    try:
+        wait_members(both, settled, "two static KIP-848 members to split 6 partitions")
+        wait_members(both, lambda: len(consumed(both)) >= 60, "all 60 records")
+    finally:
+        require_848(both)
+    before = coordinator_view(jbroker, group, consumer_view)
+    iid, other_iid = "static-b", "static-a"
+    leaving, other = members[iid], members[other_iid]
+    old_id, other_id = before["static"][iid], before["static"][other_iid]
+    old = before["members"][old_id]
+    parts = set(leaving.assigned)
+    assert old["partitions"] == old["target"] == parts and old["epoch"] == before["assignment_epoch"], before
+    leaving.call("commit-sync")
+    other_mark = len(other.events)
+
+    leaving.stop()  # close(): a static member's temporary leave, member epoch -2
+    # The client's close does not wait for the leave heartbeat's response: wait for the broker.
+    def left_temporarily():
+        return coordinator_view(jbroker, group, consumer_view)["members"].get(old_id, {}).get("epoch") == -2
+
+    wait_members([other], left_temporarily,
+                 "the coordinator to record the static member's temporary leave (member epoch -2)")
+    left = coordinator_view(jbroker, group, consumer_view)
+    assert left["static"][iid] == old_id and left["members"][old_id]["target"] == parts, left
+    epochs = (before["group_epoch"], before["assignment_epoch"])
+    assert (left["group_epoch"], left["assignment_epoch"]) == epochs, \
+        f"a static member's temporary leave bumped the group epoch: {before} -> {left}"
+    assert left["members"][other_id]["epoch"] == old["epoch"], left
+
+    again = JavaMember(bs, topic, group, protocol="consumer", assignor="-", instance_id=iid,
+                       label=f"848 {iid} restarted")
+    wait_members([other, again], lambda: again.assigned == parts,
+                 "the restarted static member to get its partitions back")
+    produce(bs, topic, 60, 6, tag="b")
+    wait_members([other, again], lambda: drained([other, again], {p: 20 for p in range(6)}),
+                 "both members to reach the end of their partitions")
+    after = coordinator_view(jbroker, group, consumer_view)
+    new_id = after["static"][iid]
+    assert new_id != old_id and set(after["members"]) == {new_id, other_id}, after
+    assert (after["group_epoch"], after["assignment_epoch"]) == epochs, \
+        f"a static member's restart bumped the group epoch: {before} -> {after}"
+    new = after["members"][new_id]
+    # Kafka: the new member takes over the old one's assignment and reconciles to the
+    # (unchanged) assignment epoch, so it has the member epoch the old instance had.
+    assert new["instance_id"] == iid and new["partitions"] == new["target"] == parts, after
+    assert new["epoch"] == old["epoch"] and after["state"] == "Stable", after
+    assert after["members"][other_id]["epoch"] == old["epoch"], after
+    meta = again.call("group-metadata")
+    assert (meta["member_id"], meta["generation_id"], meta["instance_id"]) == (new_id, old["epoch"], iid), meta
+    assert other.events[other_mark:] == [], f"the other member saw a rebalance: {other.events[other_mark:]}"
+    assert [e for e in again.events if e["type"] in ("assigned", "revoked", "lost")] == \
+        [{"type": "assigned", "partitions": sorted(parts)}], again.events
+    # it resumed after the old instance's commits: exactly the new records of its partitions
+    assert sorted(v for _, _, v in again.records) == sorted(f"b-{i}" for i in range(60) if i % 6 in parts)
+    other.stop()
+    again.stop()
 
 
 # -- Admin --------------------------------------------------------------------------------------------

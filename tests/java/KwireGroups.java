@@ -14,7 +14,9 @@
  *       KIP-848: group.remote.assignor) or "-" for the client's default.
  *       Flags: commit-on-revoke (commit the processed positions of revoked
  *       partitions in ConsumerRebalanceListener.onPartitionsRevoked),
- *       client-id=ID, session-ms=N, heartbeat-ms=N (classic only).
+ *       client-id=ID, session-ms=N, heartbeat-ms=N (classic only),
+ *       instance-id=ID (group.instance.id: a static member, KIP-345; with the
+ *       consumer protocol as well).
  *       Prints "record" lines, "assignment" whenever consumer.assignment()
  *       changes, "revoked"/"assigned"/"lost" from the listener, and once
  *       "first_record" with the milliseconds from subscribe() to the first
@@ -25,7 +27,18 @@
  *                                        printing records) until it completes
  *         commit-meta P:OFFSET:META,...  commitSync(Map) with metadata strings
  *         committed P,P,...              committed(partitions) with metadata
- *         stop (or end of input)         close() (LeaveGroup), then exit 0
+ *         positions                      position() of every assigned partition
+ *         group-metadata                 groupMetadata(): member id, generation
+ *                                        (the member epoch with the consumer
+ *                                        protocol) and group.instance.id
+ *         stop (or end of input)         close(), then exit 0. A dynamic member
+ *                                        leaves the group (LeaveGroup, or the
+ *                                        consumer protocol's epoch -1); a static
+ *                                        one does not: the client's default
+ *                                        close sends no LeaveGroup (classic),
+ *                                        resp. a temporary leave, epoch -2
+ *                                        (consumer), so the group keeps its
+ *                                        partitions until its session expires.
  *   admin <bootstrap> list-groups
  *   admin <bootstrap> describe <group>
  *   admin <bootstrap> offsets <group>
@@ -63,6 +76,7 @@ import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
@@ -150,6 +164,9 @@ public final class KwireGroups {
             p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
             if (flags.containsKey("client-id")) {
                 p.put(ConsumerConfig.CLIENT_ID_CONFIG, flags.get("client-id"));
+            }
+            if (flags.containsKey("instance-id")) {
+                p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, flags.get("instance-id"));
             }
             if ("classic".equals(protocol)) {
                 // Short intervals so that members notice a rebalance quickly (defaults: 45 s / 3 s).
@@ -292,6 +309,12 @@ public final class KwireGroups {
                             out.put(Integer.toString(tp.partition()), consumer.position(tp));
                         }
                         ack.put("positions", out);
+                        break;
+                    }
+                    case "group-metadata": {
+                        ConsumerGroupMetadata g = consumer.groupMetadata();
+                        ack.put("member_id", g.memberId()).put("generation_id", g.generationId())
+                                .put("instance_id", g.groupInstanceId().orElse(null));
                         break;
                     }
                     case "committed": {
