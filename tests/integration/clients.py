@@ -155,22 +155,27 @@ def stored_batches(data_dir: str, topic: str) -> list[StoredBatch]:
     """
     names = {v: k for k, v in CODEC_IDS.items()}
     out = []
+    for part, data in _segment_files(data_dir, topic):
+        pos = 0
+        while pos + 61 <= len(data):
+            base, length = struct.unpack_from(">qi", data, pos)
+            attrs, lod, bts, mts = struct.unpack_from(">hiqq", data, pos + 21)
+            (count,) = struct.unpack_from(">i", data, pos + 57)
+            out.append(StoredBatch(part, base, base + lod, count,
+                                   names.get(attrs & 7, str(attrs & 7)), bts, mts))
+            pos += 12 + length
+    return sorted(out, key=lambda b: (b.partition, b.base_offset))
+
+
+def _segment_files(data_dir: str, topic: str):
+    """(partition, bytes) of every ``<data_dir>/<topic>-<partition>/*.log``, in segment order."""
     for d in glob.glob(os.path.join(glob.escape(data_dir), glob.escape(topic) + "-*")):
         part = d.rsplit("-", 1)[1]
         if not part.isdigit():
             continue
         for path in sorted(glob.glob(os.path.join(glob.escape(d), "*.log"))):
             with open(path, "rb") as f:
-                data = f.read()
-            pos = 0
-            while pos + 61 <= len(data):
-                base, length = struct.unpack_from(">qi", data, pos)
-                attrs, lod, bts, mts = struct.unpack_from(">hiqq", data, pos + 21)
-                (count,) = struct.unpack_from(">i", data, pos + 57)
-                out.append(StoredBatch(int(part), base, base + lod, count,
-                                       names.get(attrs & 7, str(attrs & 7)), bts, mts))
-                pos += 12 + length
-    return sorted(out, key=lambda b: (b.partition, b.base_offset))
+                yield int(part), f.read()
 
 
 def decoded_batches(data_dir: str, topic: str) -> list[tuple[int, object]]:
@@ -183,14 +188,7 @@ def decoded_batches(data_dir: str, topic: str) -> list[tuple[int, object]]:
     """
     from kwire.records.decode import decode_batches
 
-    out = []
-    for d in glob.glob(os.path.join(glob.escape(data_dir), glob.escape(topic) + "-*")):
-        part = d.rsplit("-", 1)[1]
-        if not part.isdigit():
-            continue
-        for path in sorted(glob.glob(os.path.join(glob.escape(d), "*.log"))):
-            with open(path, "rb") as f:
-                out += [(int(part), b) for b in decode_batches(f.read())]
+    out = [(part, b) for part, data in _segment_files(data_dir, topic) for b in decode_batches(data)]
     return sorted(out, key=lambda pb: (pb[0], pb[1].header.base_offset))
 
 
