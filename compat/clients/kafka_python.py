@@ -111,12 +111,7 @@ class KafkaPythonClient(Client):
                     c.seek_to_beginning(tps[p])
                 else:
                     c.seek(tps[p], start)
-            out: list[Rec] = []
-            deadline = time.monotonic() + timeout
-            while len(out) < count and time.monotonic() < deadline:
-                for recs in c.poll(timeout_ms=200).values():
-                    out += [self._rec(r) for r in recs]
-            return out
+            return self._read(c, count, timeout)
         finally:
             c.close()
 

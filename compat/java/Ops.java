@@ -274,14 +274,7 @@ final class Ops implements AutoCloseable {
                 c.seek(tp, start);
             }
         }
-        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        long deadline = System.currentTimeMillis() + OP_MS;
-        while (out.size() < count && System.currentTimeMillis() < deadline) {
-            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                out.add(r);
-            }
-        }
-        return out;
+        return read(c, count);
     }
 
     /** Positions a consumer had (or the offsets its lookup gave) and the records it then read. */

@@ -14,10 +14,11 @@ from __future__ import annotations
 import pytest
 from confluent_kafka import ElectionType as CElectionType
 from confluent_kafka import TopicPartition as CTopicPartition
-from confluent_kafka.admin import AdminClient
 from kafka import TopicPartition, TopicPartitionReplica
 from kafka import errors as Errors
 from kafka.admin import KafkaAdminClient
+
+from test_admin import TIMEOUT_S, cadmin, kadmin  # noqa: F401 - the admin clients as fixtures
 
 from kwire.client import KafkaClient
 from kwire.protocol.errors import ErrorCode
@@ -30,21 +31,6 @@ from kwire.protocol.generated.elect_leaders_request import ElectLeadersRequest, 
 from kwire.protocol.generated.list_config_resources_request import ListConfigResourcesRequest
 
 pytestmark = pytest.mark.timeout(120)
-
-TIMEOUT_S = 20
-
-
-@pytest.fixture
-def kadmin(broker):
-    admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap, request_timeout_ms=10_000)
-    yield admin
-    admin.close()
-
-
-@pytest.fixture
-def cadmin(broker):
-    return AdminClient({"bootstrap.servers": broker.bootstrap})
-
 
 @pytest.fixture
 def topic(kadmin, topic_name):

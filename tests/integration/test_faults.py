@@ -201,6 +201,21 @@ def produce_raw(r: Raw, bootstrap: str, topic: str, partition: int, records: byt
     return p
 
 
+def idempotent_producer(r: Raw, bootstrap: str):
+    """InitProducerId (no transactional id) -> ``batch(seq, keys)``, a builder of that
+    producer's batches: one record per key, value ``b"v-" + key``, first sequence ``seq``."""
+    ipid = r.request(INIT_PRODUCER_ID, pick(bootstrap, INIT_PRODUCER_ID, 4),
+                     InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=60_000))
+    assert ipid.error_code == NONE and ipid.producer_id >= 0, ipid
+    pid, epoch = ipid.producer_id, ipid.producer_epoch
+
+    def batch(seq: int, keys: list[bytes]) -> bytes:
+        return build_batch([(k, b"v-" + k, [], None) for k in keys], producer_id=pid,
+                           producer_epoch=epoch, base_sequence=seq)
+
+    return batch
+
+
 def legacy_message_v1(key: bytes | None, value: bytes | None, timestamp: int, offset: int = 0) -> bytes:
     """A magic-1 message (Kafka's LegacyRecord) in a v1 message set::
 
@@ -530,15 +545,7 @@ def test_idempotent_duplicate_and_sequence_gap(broker, good, caplog, topic_name)
     topic = topic_name + "-idem"
     create_topic(broker.bootstrap, topic, 1)
     with Raw(broker.bootstrap) as r:
-        ipid = r.request(INIT_PRODUCER_ID, pick(broker.bootstrap, INIT_PRODUCER_ID, 4),
-                         InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=60_000))
-        assert ipid.error_code == NONE and ipid.producer_id >= 0, ipid
-        pid, epoch = ipid.producer_id, ipid.producer_epoch
-
-        def batch(seq: int, keys: list[bytes]) -> bytes:
-            return build_batch([(k, b"v-" + k, [], None) for k in keys], producer_id=pid,
-                               producer_epoch=epoch, base_sequence=seq)
-
+        batch = idempotent_producer(r, broker.bootstrap)
         first = batch(0, [b"a0", b"a1", b"a2"])
         r1 = produce_raw(r, broker.bootstrap, topic, 0, first)
         r2 = produce_raw(r, broker.bootstrap, topic, 0, first)  # the retry of a lost response

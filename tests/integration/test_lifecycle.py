@@ -53,6 +53,7 @@ from test_faults import (
     NONE,
     OUT_OF_ORDER_SEQUENCE_NUMBER,
     Raw,
+    idempotent_producer,
     pick,
     produce_raw,
 )
@@ -295,15 +296,7 @@ def test_idempotent_producer_state_survives_kill9(spawn_broker, tmp_path, topic_
     with Raw(b1.bootstrap) as r:
         plain = build_batch([(b"p0", b"plain", [], None), (b"p1", b"plain", [], None)])
         assert produce_raw(r, b1.bootstrap, topic_name, 0, plain).base_offset == 0
-        ipid = r.request(INIT_PRODUCER_ID, pick(b1.bootstrap, INIT_PRODUCER_ID, 4),
-                         InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=60_000))
-        assert ipid.error_code == NONE and ipid.producer_id >= 0, ipid
-        pid, epoch = ipid.producer_id, ipid.producer_epoch
-
-        def batch(seq: int, keys: list[bytes]) -> bytes:
-            return build_batch([(k, b"v-" + k, [], None) for k in keys], producer_id=pid,
-                               producer_epoch=epoch, base_sequence=seq)
-
+        batch = idempotent_producer(r, b1.bootstrap)
         first = batch(0, [b"a0", b"a1", b"a2"])
         ack = produce_raw(r, b1.bootstrap, topic_name, 0, first)
         assert (ack.error_code, ack.base_offset) == (NONE, 2), ack
