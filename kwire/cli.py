@@ -2,9 +2,17 @@
 
 ``kwire serve [server.properties] [--override KEY=VALUE]...`` has the shape of
 Kafka's ``kafka-server-start.sh``: a Kafka-style properties file, overrides
-on top, embedded defaults (single node, ./kwire-data, 127.0.0.1:9092) when
-there is no file. Unknown keys are warned about; bad values are a clear error
-and exit code 2.
+on top. Without a file the broker is a dev broker: Kafka's shipped
+server.properties settings (internal topics with one replica, no first-
+rebalance delay...) on kwire's single node, ./kwire-data, 127.0.0.1:9092; a
+file starts from Kafka's code defaults, as Kafka does. Unknown keys are warned
+about; bad values, and settings kwire cannot honour whose absence would
+change safety (security protocols, an authorizer, ZooKeeper, a controller
+quorum), are a clear error naming the key and exit code 2. Keys kwire
+accepts but does not act on are logged at start-up.
+
+``kwire serve --help-configs`` prints every Kafka 4.3 broker config kwire
+knows: its default (dev and Kafka), update mode, and whether kwire acts on it.
 """
 
 from __future__ import annotations
@@ -29,7 +37,12 @@ def _serve(argv: list[str]) -> int:
     p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
                    help="set a config key, overriding the file (repeatable)")
     p.add_argument("--log-level", default="INFO")
+    p.add_argument("--help-configs", action="store_true",
+                   help="list every broker config: defaults, update mode, whether kwire acts on it")
     args = p.parse_args(argv)
+    if args.help_configs:
+        _print_configs()
+        return 0
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stdout,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from kwire.config import BrokerConfig, ConfigError
@@ -48,9 +61,42 @@ def _serve(argv: list[str]) -> int:
         return 2
     for w in config.warnings:
         logging.getLogger("kwire.config").warning("%s", w)
+    inert = config.not_acted()
+    if inert:
+        logging.getLogger("kwire.config").warning(
+            "kwire accepts and reports these Kafka configs but does not act on them: %s",
+            ", ".join(inert))
     from kwire.server.app import serve
 
     return serve(config)
+
+
+def _print_configs() -> None:
+    from kwire.config import BROKER_CONFIGS
+    from kwire.config.definitions import DEV_DEFAULTS
+
+    print("Broker configs (Kafka 4.3 names). Columns: name, update mode, default without a "
+          "properties file (dev), default with one (file; Kafka's where kwire differs), and "
+          "whether kwire acts on it.\n"
+          "acts=no: kwire accepts, stores and reports the value but ignores it.\n")
+    rows = []
+    for name, d in sorted(BROKER_CONFIGS.items()):
+        if d.internal:
+            continue
+        mode = "read-only" if d.read_only else ("per-broker" if d.per_broker else "cluster-wide")
+        default = d.to_string(d.default)
+        dev = DEV_DEFAULTS.get(name, default)
+        shown = "null" if default is None else default
+        if d.kafka_default != d.default:
+            shown += f" (Kafka: {d.to_string(d.kafka_default)})"
+        rows.append((name, mode, "null" if dev is None else dev, shown, "yes" if d.acted else "no"))
+    width = max(len(r[0]) for r in rows)
+    for name, mode, dev, default, acted in rows:
+        print(f"{name:<{width}}  {mode:<12}  dev={_clip(dev)}  file={_clip(default, 60)}  acts={acted}")
+
+
+def _clip(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
 
 
 def main(argv: list[str] | None = None) -> int:

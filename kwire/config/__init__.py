@@ -9,17 +9,20 @@ name listed in ``__all__`` (plus ``INT_MAX``, ``LONG_MAX``, ``DOUBLE_MAX``,
 * ``types``       ``ConfigType``, ``Source``, ``AlterOp``, ``ConfigError``,
   ``ConfigDef``, value parsing / printing as Kafka's ConfigDef does, validators.
 * ``listeners``   ``Listener`` and ``parse_listeners``: Kafka's listener grammar.
-* ``definitions`` ``BROKER_CONFIGS`` / ``TOPIC_CONFIGS``: Kafka 4.x names, types,
-  defaults, validators and topic-to-broker synonyms, with kwire's few different
-  defaults explained.
+* ``definitions`` ``BROKER_CONFIGS`` / ``TOPIC_CONFIGS`` / ``GROUP_CONFIGS``: every
+  Kafka 4.3 name with type, default, validator, update mode and topic-to-broker
+  synonyms, kwire's few different defaults explained, and ``DEV_DEFAULTS`` (a
+  broker started without a properties file: Kafka's shipped server.properties).
+* ``kafka43``     ``kafka43_configs.json``, the structural facts of Kafka 4.3's
+  configuration docs, and the tool that builds it (``python -m kwire.config.kafka43``).
 * ``broker``      ``BrokerConfig``: DEFAULT < STATIC < DYNAMIC_DEFAULT < DYNAMIC
   layers, typed values, derived attributes, DescribeConfigs entries.
 * ``topic``       ``topic_config`` / ``TopicConfig`` (override, else broker
   synonym, else Kafka's default), ``validate_topic_config(s)`` and
   ``apply_incremental`` for CreateTopics / AlterConfigs / IncrementalAlterConfigs.
 
-Import order is one way: types <- properties, listeners <- definitions <- topic
-<- broker. Everything is standard library, so ``import kwire.config`` stays cheap
+Import order is one way: types <- properties, listeners, kafka43 <- definitions
+<- topic <- broker. Everything is standard library, so ``import kwire.config`` stays cheap
 for broker start-up.
 
 What it deliberately does not do
@@ -27,7 +30,8 @@ What it deliberately does not do
 * No logging and no persistence: ``BrokerConfig.warnings`` is for the caller to
   log (``kwire.cli`` logs it as ``kwire.config``), and dynamic configs are stored
   by the cluster metadata, which replays them with ``set_dynamic``.
-* No SSL/SASL, ``listener.name.<name>.*`` or config providers; see the modules.
+* No SSL/SASL (their configs are known, but a listener that would need them is
+  refused at start-up), ``listener.name.<name>.*`` or config providers.
 
 Invariants
 ----------

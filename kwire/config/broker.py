@@ -29,7 +29,14 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from .definitions import _BROKER_DEFAULTS, _BROKER_SYNONYM_GROUPS, BROKER_CONFIGS, TOPIC_CONFIGS, _first_ms
+from .definitions import (
+    _BROKER_DEFAULTS,
+    _BROKER_SYNONYM_GROUPS,
+    BROKER_CONFIGS,
+    DEV_DEFAULTS,
+    TOPIC_CONFIGS,
+    _first_ms,
+)
 from .listeners import Listener, _parse_protocol_map, parse_listeners
 from .properties import read_properties
 from .topic import apply_incremental
@@ -56,9 +63,12 @@ class BrokerConfig:
         self.warnings: list[str] = []
         self._static: dict[str, Any] = {}
         self.explicit: dict[str, str] = {}  # name -> raw value from file/overrides (STATIC_BROKER_CONFIG)
+        self.dev_defaults = False  # True when started without a properties file (load(None))
         for name, raw in (props or {}).items():
             d = BROKER_CONFIGS.get(name)
             if d is None:
+                if name in _REFUSED_UNKNOWN:
+                    raise ConfigError(f"{name} is set, but {_REFUSED_UNKNOWN[name]}", name)
                 self.warnings.append(f"The configuration '{name}' was supplied but isn't a known config.")
                 continue
             self._static[name] = d.parse(raw)
@@ -70,18 +80,48 @@ class BrokerConfig:
     @classmethod
     def load(cls, path: str | None = None,
              overrides: Iterable[str] | Mapping[str, Any] | None = None) -> BrokerConfig:
-        """Read ``path`` (None = embedded defaults) then apply ``key=value`` overrides."""
-        props = read_properties(path) if path else {}
+        """Read ``path`` then apply ``key=value`` overrides.
+
+        Without a file the broker is a dev broker: it starts from ``DEV_DEFAULTS`` (Kafka's
+        shipped server.properties, reported as STATIC_BROKER_CONFIG as Kafka reports a file's
+        values); a file starts from Kafka's code defaults, as Kafka does.
+        """
+        user = read_properties(path) if path else {}
         if isinstance(overrides, Mapping):
             for k, v in overrides.items():
-                props[k] = v if isinstance(v, str) else _python_to_string(v)
+                user[k] = v if isinstance(v, str) else _python_to_string(v)
         else:
             for item in overrides or ():
                 key, sep, value = item.partition("=")
                 if not sep or not key.strip():
                     raise ConfigError(f"Override {item!r} must be of the form key=value")
-                props[key.strip()] = value
-        return cls(props)
+                user[key.strip()] = value
+        cfg = cls({**DEV_DEFAULTS, **user} if not path else user)
+        cfg.dev_defaults = not path
+        cfg.explicit = {k: v for k, v in cfg.explicit.items() if k in user}
+        return cfg
+
+    def not_acted(self) -> list[str]:
+        """Keys set by file or overrides (or dynamically) that kwire accepts but does not act on."""
+        names = set(self.explicit) | set(self._dynamic) | set(self._dynamic_default)
+        return sorted(n for n in names if not BROKER_CONFIGS[n].acted)
+
+    def ensure_cluster_min_isr(self) -> bool:
+        """KIP-966: with Eligible Leader Replicas (on by default in new 4.1+ clusters) the
+        controller keeps a cluster-level ``min.insync.replicas``, created from the static
+        value, and no per-broker override. Returns True if a layer changed (to persist)."""
+        changed = False
+        if "min.insync.replicas" in self._dynamic:
+            new = dict(self._dynamic)
+            del new["min.insync.replicas"]
+            self._replace_layer(False, new)
+            changed = True
+        if "min.insync.replicas" not in self._dynamic_default:
+            new = dict(self._dynamic_default)
+            new["min.insync.replicas"] = self._values["min.insync.replicas"]
+            self._replace_layer(True, new)
+            changed = True
+        return changed
 
     # -- values --
 
@@ -119,6 +159,9 @@ class BrokerConfig:
         d = _known(BROKER_CONFIGS, name, "broker")
         if d.read_only:
             raise ConfigError(f"Cannot update these configs dynamically: {name}", name)
+        if cluster_default and d.per_broker and value is not None:
+            raise ConfigError("Cannot update these configs at default cluster level, broker id "
+                              f"must be specified: {name}", name)
         layer = self._dynamic_default if cluster_default else self._dynamic
         new = dict(layer)
         if value is None:
@@ -133,9 +176,14 @@ class BrokerConfig:
         layer = self._dynamic_default if cluster_default else self._dynamic
         current = {n: BROKER_CONFIGS[n].to_string(v) for n, v in layer.items()}
         result = apply_incremental(current, ops, BROKER_CONFIGS)
-        for name in set(result) ^ set(current) | {n for n in result if result[n] != current.get(n)}:
+        changed = set(result) ^ set(current) | {n for n in result if result[n] != current.get(n)}
+        for name in changed:
             if BROKER_CONFIGS[name].read_only:
                 raise ConfigError(f"Cannot update these configs dynamically: {name}", name)
+        per_broker = sorted(n for n in changed if n in result and BROKER_CONFIGS[n].per_broker)
+        if cluster_default and per_broker:
+            raise ConfigError("Cannot update these configs at default cluster level, broker id "
+                              "must be specified: " + ", ".join(per_broker), per_broker[0])
         self._replace_layer(cluster_default, {n: BROKER_CONFIGS[n].parse(v) for n, v in result.items()})
 
     def _replace_layer(self, cluster_default: bool, new: dict[str, Any]) -> None:
@@ -180,6 +228,7 @@ class BrokerConfig:
                 raise ConfigError(f"No security protocol defined for listener {listener.name}",
                                   "listener.security.protocol.map")
         _check_group_timeouts(values)
+        _check_safety(values, listeners, protocols)
 
         self._values = values
         self.broker_id: int = broker_id
@@ -193,8 +242,9 @@ class BrokerConfig:
         self.roll_ms: int = _first_ms(values, TOPIC_CONFIGS["segment.ms"].synonyms)
         self.flush_ms: int = _first_ms(values, TOPIC_CONFIGS["flush.ms"].synonyms)
         self.cluster_id: str | None = values["cluster.id"]
-        self.zookeeper_connect: str | None = values["zookeeper.connect"]
-        self.embedded: bool = self.zookeeper_connect is None
+        # Kafka 4 has no ZooKeeper: zookeeper.connect is refused at start-up (see _REFUSED_UNKNOWN).
+        self.zookeeper_connect: str | None = None
+        self.embedded: bool = True
 
     # -- DescribeConfigs --
 
@@ -245,6 +295,54 @@ def _python_to_string(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return ",".join(str(x) for x in v)
     return str(v)
+
+
+# Names Kafka 4.3 does not know whose absence would change what a deployment relies on:
+# refused at start-up rather than warned about.
+_REFUSED_UNKNOWN = {
+    "zookeeper.connect": "Kafka 4 has no ZooKeeper and neither has kwire: each broker would "
+                         "come up as a separate single-node cluster. Remove it (kwire runs one "
+                         "node with embedded metadata).",
+}
+
+# Security protocols kwire serves; anything else would silently serve plaintext.
+IMPLEMENTED_PROTOCOLS = ("PLAINTEXT",)
+_KNOWN_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+
+
+def _check_safety(v: Mapping[str, Any], listeners: list[Listener], protocols: Mapping[str, str]) -> None:
+    """Refuse settings kwire cannot honour whose silent absence would change safety.
+
+    Security protocols other than PLAINTEXT (directly or through
+    listener.security.protocol.map), an authorizer, a broker-to-broker security protocol,
+    and KRaft settings that make this node part of a larger quorum: kwire would otherwise
+    serve plaintext, allow everything, or come up as a separate single-node cluster.
+    """
+    for listener in listeners:
+        proto = protocols[listener.name]
+        if proto in IMPLEMENTED_PROTOCOLS:
+            continue
+        key = "listener.security.protocol.map" if listener.name != proto else "listeners"
+        what = ("is not a security protocol" if proto not in _KNOWN_PROTOCOLS
+                else "is not implemented by kwire")
+        raise ConfigError(f"{key}: listener {listener.name} uses security protocol {proto}, which "
+                          f"{what}; kwire would serve it as plaintext. Only PLAINTEXT listeners "
+                          "are supported.", key)
+    if v["security.inter.broker.protocol"] not in IMPLEMENTED_PROTOCOLS:
+        raise ConfigError(f"security.inter.broker.protocol={v['security.inter.broker.protocol']} is "
+                          "not implemented by kwire (only PLAINTEXT).", "security.inter.broker.protocol")
+    if v["authorizer.class.name"]:
+        raise ConfigError(f"authorizer.class.name={v['authorizer.class.name']} is set, but kwire has "
+                          "no authorizer: every client could do everything. Remove it.",
+                          "authorizer.class.name")
+    if v["process.roles"] == ["broker"]:
+        raise ConfigError("process.roles=broker expects a separate KRaft controller quorum; kwire "
+                          "runs a single node that is its own controller and would come up as a "
+                          "separate cluster. Use broker,controller or leave it unset.", "process.roles")
+    for key in ("controller.quorum.voters", "controller.quorum.bootstrap.servers"):
+        if len(v[key] or []) > 1:
+            raise ConfigError(f"{key} names {len(v[key])} controllers, but kwire runs a single "
+                              "node and would come up as a separate single-node cluster.", key)
 
 
 def _check_group_timeouts(v: Mapping[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""The config tables: ``BROKER_CONFIGS`` and ``TOPIC_CONFIGS``, Kafka's names and defaults.
+"""The config tables: ``BROKER_CONFIGS``, ``TOPIC_CONFIGS``, ``GROUP_CONFIGS``, ``DEV_DEFAULTS``.
 
 What it does
 ------------
@@ -10,26 +10,38 @@ and, for topic configs, the broker synonyms that supply the default
 ``_BROKER_SYNONYM_GROUPS`` lists the broker names DescribeConfigs reports
 together and ``_BROKER_DEFAULTS`` the typed defaults BrokerConfig starts from.
 
+kwire's own entries come first, with one-line docs; then every other broker
+config Kafka 4.3 defines is added from ``kafka43_configs.json`` (see
+``kafka43``) with Kafka's type, default, validator and update mode
+(read-only, per-broker, cluster-wide), marked ``acted=False``: AlterConfigs
+accepts and stores them, DescribeConfigs reports them, and start-up and
+``kwire serve --help-configs`` say kwire ignores them. ``GROUP_CONFIGS`` are
+Kafka 4.3's group configs (defaults from the broker's ``group.*`` configs) and
+``CLIENT_METRICS_CONFIGS`` the KIP-714 subscription configs. ``DEV_DEFAULTS``
+is what a broker started without a properties file runs: the relevant lines of
+Kafka's shipped ``config/server.properties``.
+
 Names, types, defaults and validators follow Kafka 4.x (including the KIP-1030
 default changes: ``message.timestamp.after.max.ms`` = 1 hour, ``segment.bytes``
 at least 1 MiB, ``num.recovery.threads.per.data.dir`` = 2). ``zookeeper.*``
-configs are gone from Kafka 4; kwire keeps them with Kafka 3.9's defaults
-because ``kwire.cluster`` can use ZooKeeper. Where kwire's default differs from
-Kafka's, the ConfigDef keeps Kafka's in ``kafka_default`` and its doc says why:
+configs are gone from Kafka 4 and are unknown here (``zookeeper.connect`` is
+refused at start-up by ``broker``). Where kwire's default differs from Kafka's,
+the ConfigDef keeps Kafka's in ``kafka_default`` and its doc says why:
 ``broker.id`` (0, not -1: a single node needs no id assignment), ``listeners``
 (loopback, not all interfaces), ``log.dir`` (``./kwire-data``, relative to the
-working directory, not ``/tmp/kafka-logs``), and the replication factor / min ISR
-of the internal topics (1, because a single kwire node could never create them
-with Kafka's 3 and 2).
+working directory, not ``/tmp/kafka-logs``). The internal topics' replication
+factor and min ISR have Kafka's code defaults (3, 2); DEV_DEFAULTS gives 1.
 
 What it deliberately does not do
 --------------------------------
-* No ``listener.name.<name>.*`` prefixed configs, SSL/SASL configs, config
-  providers (``${file:...}``) or password encryption; Kafka 4 removed
+* No ``listener.name.<name>.*`` prefixed configs, config providers
+  (``${file:...}``) or password encryption; SSL/SASL configs are known (from
+  Kafka 4.3's list) but kwire serves only PLAINTEXT. Kafka 4 removed
   ``message.format.version``, ``message.timestamp.difference.max.ms`` and
   ``message.downconversion.enable``, so they are unknown here too.
-* ``listeners`` is per-broker updatable in Kafka; kwire cannot rebind sockets at
-  run time, so it is read-only here.
+* ``listeners`` and ``listener.security.protocol.map`` are per-broker updatable
+  in Kafka; kwire cannot rebind or re-secure sockets at run time, so they are
+  read-only here.
 * No logic beyond the tables: resolving layers is ``broker``'s, topic
   precedence ``topic``'s.
 
@@ -44,6 +56,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from . import kafka43
 from .listeners import parse_listeners
 from .types import (
     DOUBLE_MAX,
@@ -104,7 +117,7 @@ _broker("cluster.id", T.STRING, None, None,
         "generates one on first start and keeps it in its metadata (Kafka keeps it in "
         "meta.properties).")
 _broker("process.roles", T.LIST, [], OneOf("broker", "controller", each=True), _ACCEPTED)
-_broker("controller.listener.names", T.STRING, None, None, _ACCEPTED)
+_broker("controller.listener.names", T.LIST, None, None, _ACCEPTED)
 _broker("controller.quorum.voters", T.LIST, [], None, _ACCEPTED)
 _broker("controller.quorum.bootstrap.servers", T.LIST, [], None, _ACCEPTED)
 _broker("inter.broker.listener.name", T.STRING, None, None, _ACCEPTED)
@@ -131,6 +144,12 @@ _broker("connections.max.idle.ms", T.LONG, 600000, None, "Idle connections are c
 _broker("max.connections", T.INT, INT_MAX, _at_least(0), "Connection limit.", dynamic=True)
 _broker("max.connections.per.ip", T.INT, INT_MAX, _at_least(0), "Per-IP connection limit.",
         dynamic=True)
+_broker("max.connections.per.ip.overrides", T.STRING, "", None,
+        "Per-IP (or hostname) limits overriding max.connections.per.ip: host:count,host:count.",
+        dynamic=True)
+_broker("queued.max.request.bytes", T.LONG, -1, None,
+        "Bytes of requests being read or handled before the broker stops reading; -1 = kwire's "
+        "bound of max(256 MiB, socket.request.max.bytes) (Kafka: unbounded).")
 
 # --- topics ---
 _broker("auto.create.topics.enable", T.BOOLEAN, True, None,
@@ -236,11 +255,14 @@ _broker("max.incremental.fetch.session.cache.slots", T.INT, 1000, _at_least(0),
         "Incremental fetch sessions kept (KIP-227).")
 
 # --- group coordinator ---
-_INTERNAL_RF = ("kwire defaults to 1 (Kafka: {k}) because a single kwire node could never create "
-                "the internal topic with more replicas than nodes.")
+# Kafka's code defaults (3 replicas, min ISR 2) for the internal topics; a broker started
+# without a properties file gets 1 from DEV_DEFAULTS, as Kafka's shipped server.properties.
+_INTERNAL_RF = ("Kafka's default; a broker started without a properties file uses 1 (Kafka's "
+                "shipped server.properties). kwire is one node: it creates the topic with one "
+                "replica whatever this says.")
 _broker("offsets.topic.num.partitions", T.INT, 50, _at_least(1), "__consumer_offsets partitions.")
-_broker("offsets.topic.replication.factor", T.SHORT, 1, _at_least(1),
-        "__consumer_offsets replication factor. " + _INTERNAL_RF.format(k=3), kafka_default=3)
+_broker("offsets.topic.replication.factor", T.SHORT, 3, _at_least(1),
+        "__consumer_offsets replication factor. " + _INTERNAL_RF)
 _broker("offsets.topic.segment.bytes", T.INT, 104857600, _at_least(1), "__consumer_offsets segment size.")
 _broker("offsets.topic.compression.codec", T.INT, 0, None, "__consumer_offsets compression codec id.")
 _broker("offsets.retention.minutes", T.INT, 10080, _at_least(1), "Committed offset retention.")
@@ -250,7 +272,8 @@ _broker("offsets.commit.timeout.ms", T.INT, 5000, _at_least(1), "Offset commit w
 _broker("offsets.load.buffer.size", T.INT, 5242880, _at_least(1), "Read size when loading offsets.")
 _broker("offset.metadata.max.bytes", T.INT, 4096, None, "Largest offset commit metadata string.")
 _broker("group.initial.rebalance.delay.ms", T.INT, 3000, None,
-        "Wait for more members before a new classic group's first rebalance.")
+        "Wait for more members before a new classic group's first rebalance (0 in a broker "
+        "started without a properties file).")
 _broker("group.min.session.timeout.ms", T.INT, 6000, None, "Smallest classic-group session timeout.")
 _broker("group.max.session.timeout.ms", T.INT, 1800000, None, "Largest classic-group session timeout.")
 _broker("group.max.size", T.INT, INT_MAX, _at_least(1), "Largest classic group.")
@@ -276,10 +299,10 @@ _broker("transactional.id.expiration.ms", T.INT, 604800000, _at_least(1),
 _broker("transaction.max.timeout.ms", T.INT, 900000, _at_least(1), "Largest transaction timeout.")
 _broker("transaction.state.log.num.partitions", T.INT, 50, _at_least(1),
         "__transaction_state partitions.")
-_broker("transaction.state.log.replication.factor", T.SHORT, 1, _at_least(1),
-        "__transaction_state replication factor. " + _INTERNAL_RF.format(k=3), kafka_default=3)
-_broker("transaction.state.log.min.isr", T.INT, 1, _at_least(1),
-        "__transaction_state min.insync.replicas. " + _INTERNAL_RF.format(k=2), kafka_default=2)
+_broker("transaction.state.log.replication.factor", T.SHORT, 3, _at_least(1),
+        "__transaction_state replication factor. " + _INTERNAL_RF)
+_broker("transaction.state.log.min.isr", T.INT, 2, _at_least(1),
+        "__transaction_state min.insync.replicas. " + _INTERNAL_RF)
 _broker("transaction.state.log.segment.bytes", T.INT, 104857600, _at_least(1),
         "__transaction_state segment size.")
 _broker("transaction.abort.timed.out.transaction.cleanup.interval.ms", T.INT, 10000, _at_least(1),
@@ -293,13 +316,6 @@ _broker("producer.id.expiration.ms", T.INT, 86400000, _at_least(1),
 _broker("producer.id.expiration.check.interval.ms", T.INT, 600000, _at_least(1),
         "How often expired producer ids are removed.")
 
-# --- ZooKeeper (Kafka 3.9 names and defaults; Kafka 4 has no ZooKeeper) ---
-_broker("zookeeper.connect", T.STRING, None, None,
-        "host:port[,host:port][/chroot] of a ZooKeeper ensemble; unset = single-node embedded "
-        "metadata.")
-_broker("zookeeper.session.timeout.ms", T.INT, 18000, None, "ZooKeeper session timeout.")
-_broker("zookeeper.connection.timeout.ms", T.INT, None, None,
-        "ZooKeeper connect timeout; unset = zookeeper.session.timeout.ms.")
 
 # Topic configs, in Kafka's TopicConfig order; synonyms as in ServerTopicConfigSynonyms.
 _topic("cleanup.policy", T.LIST, ["delete"], _CLEANUP_POLICIES,
@@ -379,6 +395,70 @@ _topic("internal.segment.bytes", T.INT, None, None,
        "Kafka's test-only segment size, free of segment.bytes' 1 MiB minimum; wins when set.",
        internal=True)
 del T
+
+# --- the rest of Kafka 4.3's surface (kafka43_configs.json) ---
+# kwire's own entries above win; every other 4.3 broker name is added with Kafka's type,
+# default, validator and update mode, marked as one kwire does not act on. kwire's own
+# entries take 4.3's per-broker mode; ``listeners`` and ``listener.security.protocol.map``
+# stay read-only because kwire cannot rebind or re-secure sockets at run time.
+_FACTS = kafka43.load()
+_KWIRE_READ_ONLY = {"listeners", "listener.security.protocol.map"}
+for _row in _FACTS["broker"]:
+    _d = BROKER_CONFIGS.get(_row[0])
+    if _d is None:
+        BROKER_CONFIGS[_row[0]] = kafka43.config_def(_row)
+    elif _row[4] == "per-broker" and _row[0] not in _KWIRE_READ_ONLY:
+        _d.per_broker = True
+# kwire's own entries that a single node has no use for (replication, internal-topic replicas).
+_KWIRE_IGNORES = {"offsets.topic.replication.factor", "transaction.state.log.replication.factor",
+                  "transaction.state.log.min.isr", "num.replica.fetchers", "replica.fetch.max.bytes",
+                  "replica.lag.time.max.ms", "unclean.leader.election.enable"}
+for _d in BROKER_CONFIGS.values():
+    if _d.doc == _ACCEPTED or _d.name in _KWIRE_IGNORES:
+        _d.acted = False
+
+# Group configs (KIP-848 / KIP-932 / KIP-1071 DescribeConfigs GROUP resources): each
+# defaults to the broker config "group.<name>" when Kafka has one, else its own default.
+GROUP_CONFIGS: dict[str, ConfigDef] = {}
+for _row in _FACTS["group"]:
+    _d = kafka43.config_def(_row[:4] + ["cluster-wide"])
+    _syn = "group." + _row[0]
+    _d.synonyms = ((_syn, 1),) if _syn in BROKER_CONFIGS else ()
+    GROUP_CONFIGS[_row[0]] = _d
+
+# Client metrics subscriptions (KIP-714, DescribeConfigs CLIENT_METRICS resources).
+CLIENT_METRICS_CONFIGS: dict[str, ConfigDef] = {
+    "metrics": ConfigDef("metrics", ConfigType.LIST, [], None,
+                         "Telemetry metric name prefixes of the subscription.", read_only=False),
+    "interval.ms": ConfigDef("interval.ms", ConfigType.INT, 300000, Range(100, 3600000),
+                             "Push interval of the subscription.", read_only=False),
+    "match": ConfigDef("match", ConfigType.LIST, [], None,
+                       "Client selector patterns of the subscription.", read_only=False),
+}
+del _row, _d, _syn
+
+# What a broker started without a properties file runs with: the settings of Kafka's
+# shipped config/server.properties that matter to a single kwire node, plus the
+# no-delay first rebalance developers' test suites expect. Identity, listeners and data
+# directory keep kwire's own defaults (id 0, loopback, ./kwire-data).
+DEV_DEFAULTS: dict[str, str] = {
+    "num.network.threads": "3",
+    "num.io.threads": "8",
+    "socket.send.buffer.bytes": "102400",
+    "socket.receive.buffer.bytes": "102400",
+    "socket.request.max.bytes": "104857600",
+    "num.partitions": "1",
+    "num.recovery.threads.per.data.dir": "1",
+    "offsets.topic.replication.factor": "1",
+    "share.coordinator.state.topic.replication.factor": "1",
+    "share.coordinator.state.topic.min.isr": "1",
+    "transaction.state.log.replication.factor": "1",
+    "transaction.state.log.min.isr": "1",
+    "log.retention.hours": "168",
+    "log.segment.bytes": "1073741824",
+    "log.retention.check.interval.ms": "300000",
+    "group.initial.rebalance.delay.ms": "0",
+}
 
 # Broker names described together (DynamicBrokerConfig.brokerConfigSynonyms).
 _BROKER_SYNONYM_GROUPS: dict[str, tuple[str, ...]] = {}

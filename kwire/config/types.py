@@ -252,16 +252,19 @@ class ConfigDef:
     where kwire differs. ``read_only`` is false only for configs AlterConfigs may change at
     run time. ``synonyms`` (topic configs only) lists ``(broker_name, multiplier)`` pairs in
     Kafka's precedence order; the multiplier converts hours or minutes to ms. ``internal``
-    configs are accepted but never described (Kafka's defineInternal).
+    configs are accepted but never described (Kafka's defineInternal). ``per_broker`` marks
+    Kafka's "per-broker" update mode (dynamic, but never as a cluster-wide default);
+    ``acted`` is false for configs kwire accepts and reports but does not act on.
     """
 
     __slots__ = ("name", "type", "default", "validator", "doc", "read_only", "kafka_default",
-                 "synonyms", "internal")
+                 "synonyms", "internal", "per_broker", "acted")
 
     def __init__(self, name: str, type: ConfigType, default: Any,
                  validator: Callable[[str, Any], None] | None = None, doc: str = "", *,
                  read_only: bool = True, kafka_default: Any = _SAME,
-                 synonyms: tuple[tuple[str, int], ...] = (), internal: bool = False) -> None:
+                 synonyms: tuple[tuple[str, int], ...] = (), internal: bool = False,
+                 per_broker: bool = False, acted: bool = True) -> None:
         self.name = name
         self.type = type
         self.default = default
@@ -271,6 +274,8 @@ class ConfigDef:
         self.kafka_default = default if kafka_default is _SAME else kafka_default
         self.synonyms = synonyms
         self.internal = internal
+        self.per_broker = per_broker
+        self.acted = acted
 
     @property
     def sensitive(self) -> bool:

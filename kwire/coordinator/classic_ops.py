@@ -109,6 +109,12 @@ class ClassicOps:
         if not req.group_id:
             return Result(join_error(E.INVALID_GROUP_ID, req.member_id))
         if not cfg.group_min_session_timeout_ms <= req.session_timeout_ms <= cfg.group_max_session_timeout_ms:
+            # Say why: clients only see the error code, and the bounds are broker configs.
+            log.info("JoinGroup of group %s, member %r refused with INVALID_SESSION_TIMEOUT: "
+                     "session.timeout.ms=%d is outside [group.min.session.timeout.ms=%d, "
+                     "group.max.session.timeout.ms=%d]", req.group_id, req.member_id,
+                     req.session_timeout_ms, cfg.group_min_session_timeout_ms,
+                     cfg.group_max_session_timeout_ms)
             return Result(join_error(E.INVALID_SESSION_TIMEOUT, req.member_id))
         rebalance_timeout = req.rebalance_timeout_ms if ctx.api_version >= 1 else req.session_timeout_ms
         if rebalance_timeout < 0:

@@ -25,10 +25,24 @@ the broker, then ``ConfigurationControlManager`` on the controller):
 * any other resource type (BROKER_LOGGER can only be changed incrementally):
   INVALID_REQUEST "Unknown resource type N".
 
-kwire differs from Kafka in one way: it does not store broker config names it
-does not know (Kafka keeps them as custom configs); they answer
-INVALID_REQUEST. Dynamic broker configs are persisted in the cluster metadata
-and replayed when the broker starts (see ``persist_broker_configs``).
+Every broker config name Kafka 4.3 defines is known (``kwire.config.kafka43``):
+the dynamic ones (per-broker and cluster-wide) are accepted, persisted and
+reported even where kwire does not act on them (logged at INFO when set); a
+per-broker config set on the cluster-default resource answers INVALID_REQUEST
+"Cannot update these configs at default cluster level, broker id must be
+specified". kwire differs from Kafka in one way: it does not store names
+Kafka does not define (Kafka keeps them as custom configs); they answer
+INVALID_REQUEST "Unknown broker config name". Settings kwire cannot honour
+whose absence would change safety (e.g. a listener security protocol) are
+refused by ``BrokerConfig`` with INVALID_REQUEST.
+
+``min.insync.replicas`` follows KIP-966 as Kafka 4.1+ runs new clusters
+(Eligible Leader Replicas on): it lives at cluster level only. Setting it for
+one broker, or deleting the cluster-level value, answers INVALID_CONFIG; the
+legacy AlterConfigs on the cluster default keeps it when the request omits it.
+
+Dynamic broker configs are persisted in the cluster metadata and replayed when
+the broker starts (see ``persist_broker_configs``).
 
 v2 is the first flexible version; v1 only changed throttling behaviour.
 The helpers here are shared with ``incremental_alter_configs``: the loop over
@@ -161,6 +175,7 @@ def alter_broker_dynamic(broker, ops, cluster_default: bool, validate_only: bool
     Every name that is set (not deleted) must be a known config changeable at run time.
     """
     check_dynamic_names([name for name, op, _ in ops if op != AlterOp.DELETE])
+    check_min_isr_ops(ops, cluster_default)
     target = copy.deepcopy(broker.config) if validate_only else broker.config
     try:
         target.alter_dynamic(ops, cluster_default=cluster_default)
@@ -169,6 +184,25 @@ def alter_broker_dynamic(broker, ops, cluster_default: bool, validate_only: bool
     if not validate_only:
         broker.refresh_all_log_configs()
         persist_broker_configs(broker)
+        inert = sorted({name for name, op, _ in ops if op != AlterOp.DELETE
+                        and not BROKER_CONFIGS[name].acted})
+        if inert:
+            log.info("Dynamic broker config%s %s stored and reported; kwire does not act on %s",
+                     "s" if len(inert) > 1 else "", ", ".join(inert),
+                     "them" if len(inert) > 1 else "it")
+
+
+def check_min_isr_ops(ops, cluster_default: bool) -> None:
+    """KIP-966 (ELR on, as in new Kafka 4.1+ clusters): min.insync.replicas is cluster-level only."""
+    for name, op, _ in ops:
+        if name != "min.insync.replicas":
+            continue
+        if not cluster_default and op != AlterOp.DELETE:
+            raise KafkaError(ErrorCode.INVALID_CONFIG,
+                             "Broker-level min.insync.replicas cannot be altered while ELR is enabled.")
+        if cluster_default and op == AlterOp.DELETE:
+            raise KafkaError(ErrorCode.INVALID_CONFIG,
+                             "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.")
 
 
 def persist_broker_configs(broker) -> None:
@@ -190,7 +224,8 @@ def _alter(broker, resource, validate_only: bool) -> None:
         cluster_default = check_broker_name(broker, resource.resource_name)
         current = broker.config.dynamic_default if cluster_default else broker.config.dynamic
         ops = [(n, AlterOp.SET, v) for n, v in wanted.items()]
-        ops += [(n, AlterOp.DELETE, None) for n in current if n not in wanted]
+        ops += [(n, AlterOp.DELETE, None) for n in current if n not in wanted
+                and not (cluster_default and n == "min.insync.replicas")]
         alter_broker_dynamic(broker, ops, cluster_default, validate_only)
     else:
         raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown resource type {resource.resource_type}")

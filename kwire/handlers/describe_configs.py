@@ -16,9 +16,22 @@ Per resource (Kafka's ``ConfigHelper.describeConfigs``):
   every logger created so far) with their effective levels in log4j names
   (TRACE, DEBUG, INFO, WARN, ERROR, FATAL), source
   DYNAMIC_BROKER_LOGGER_CONFIG. The name must be this broker's id.
-* CLIENT_METRICS (16) and GROUP (32) resources exist in Kafka but not in
-  kwire yet: they answer INVALID_REQUEST. A resource type Kafka does not
-  know fails the whole request with INVALID_REQUEST, as Kafka does.
+* GROUP (32, KIP-848): every group config (``consumer.*``, ``share.*``,
+  ``streams.*``) for any group name, with the value the group would use:
+  the broker's ``group.<name>`` config when Kafka has one, else the group
+  config's default; source DEFAULT_CONFIG (kwire stores no per-group configs
+  yet, so GROUP_CONFIG never appears). The empty name is INVALID_REQUEST.
+* CLIENT_METRICS (16, KIP-714): the configs stored for the subscription;
+  kwire has no subscriptions, so the list is empty, as Kafka's is for a
+  subscription that does not exist. The empty name is INVALID_REQUEST.
+* A resource type Kafka does not know fails the whole request with
+  INVALID_REQUEST, as Kafka does.
+
+Broker and topic entries cover Kafka 4.3's whole surface
+(``kwire.config.kafka43``); ``documentation`` says, for configs kwire accepts
+but does not act on, just that. ``min.insync.replicas`` is a cluster-level
+dynamic config (source DYNAMIC_DEFAULT_BROKER_CONFIG) from the first start,
+as in a Kafka 4.1+ cluster with Eligible Leader Replicas (KIP-966).
 
 ``configuration_keys`` null (or empty) means all keys; unknown keys are
 simply absent. Synonyms (v1+) are sent only when ``include_synonyms`` is set.
@@ -37,6 +50,7 @@ import logging
 
 from kwire.cluster.metadata import MAX_TOPIC_NAME, topic_name_error
 from kwire.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigError, Source, topic_config
+from kwire.config.definitions import GROUP_CONFIGS, _first_ms
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.describe_configs_response import (
     DescribeConfigsResourceResult,
@@ -175,6 +189,27 @@ def _describe_loggers(broker, name: str, names) -> list:
     return out
 
 
+def _describe_group(broker, name: str, names, docs: bool) -> list:
+    if not name:
+        raise KafkaError(ErrorCode.INVALID_REQUEST, "Group name must not be empty")
+    out = []
+    for key, d in sorted(GROUP_CONFIGS.items()):
+        if names is not None and key not in names:
+            continue
+        value = _first_ms({syn: broker.config.get(syn) for syn, _ in d.synonyms}, d.synonyms)
+        out.append(DescribeConfigsResourceResult(
+            name=key, value=d.to_string(d.default if value is None else value), read_only=False,
+            config_source=int(Source.DEFAULT_CONFIG), is_sensitive=False, synonyms=[],
+            config_type=int(d.type), documentation=d.doc if docs else None))
+    return out
+
+
+def _describe_client_metrics(name: str) -> list:
+    if not name:
+        raise KafkaError(ErrorCode.INVALID_REQUEST, "Client metrics subscription name must not be empty")
+    return []  # kwire stores no client metrics subscriptions
+
+
 def describe_resource(broker, resource, synonyms: bool, docs: bool) -> DescribeConfigsResult:
     rtype, name = resource.resource_type, resource.resource_name
     keys = resource.configuration_keys
@@ -186,6 +221,10 @@ def describe_resource(broker, resource, synonyms: bool, docs: bool) -> DescribeC
             configs = _describe_broker(broker, name, names, synonyms, docs)
         elif rtype == BROKER_LOGGER:
             configs = _describe_loggers(broker, name, names)
+        elif rtype == GROUP:
+            configs = _describe_group(broker, name, names, docs)
+        elif rtype == CLIENT_METRICS:
+            configs = _describe_client_metrics(name)
         else:
             raise KafkaError(ErrorCode.INVALID_REQUEST,
                              f"Unsupported resource type: {RESOURCE_TYPE_NAMES.get(rtype, rtype)}")

@@ -15,9 +15,12 @@ Resources (codes and messages as Kafka's ``ConfigAdminManager``,
   illegal name INVALID_TOPIC_EXCEPTION, an unknown key or bad result
   INVALID_CONFIG (APPEND/SUBTRACT on a non-list key: "Can't APPEND to key X
   because its type is not LIST."), a missing topic UNKNOWN_TOPIC_OR_PARTITION;
-* BROKER (4): this broker's id, or "" for the cluster-wide default. Keys that
-  cannot change at run time, unknown keys and bad values answer
-  INVALID_REQUEST; a change is pushed to every topic that inherits it;
+* BROKER (4): this broker's id, or "" for the cluster-wide default. Every
+  dynamic Kafka 4.3 broker config is accepted and stored (see
+  ``alter_configs``: per-broker ones only on a broker id, min.insync.replicas
+  only at cluster level). Keys that cannot change at run time, names Kafka
+  does not define and bad values answer INVALID_REQUEST; a change is pushed to
+  every topic that inherits it;
 * BROKER_LOGGER (8, KIP-412): Python logging levels, by logger name (``root``
   is the root logger), in log4j level names. SET needs an existing logger and
   one of TRACE, DEBUG, INFO, WARN, ERROR, FATAL (else INVALID_CONFIG); DELETE
@@ -28,7 +31,7 @@ Resources (codes and messages as Kafka's ``ConfigAdminManager``,
 A resource named twice, a key named twice within a resource, a null value for
 SET/APPEND/SUBTRACT and an unknown operation answer INVALID_REQUEST. Other
 resource types (CLIENT_METRICS, GROUP) are not supported yet and answer
-INVALID_REQUEST. v1 is the first flexible version.
+INVALID_REQUEST (kwire has nowhere to persist them yet). v1 is the first flexible version.
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ the types Kafka supports here), as Kafka's ``KafkaApis``:
 
 * TOPIC (2): every topic, internal ones included;
 * BROKER (4) and BROKER_LOGGER (8): each broker, by id;
-* GROUP (32): groups that have dynamic group configs. kwire has no group
-  configs yet (DescribeConfigs refuses GROUP resources), so none;
+* GROUP (32): groups that have dynamic group configs. kwire stores no group
+  configs yet (DescribeConfigs reports every group's defaults), so none;
 * CLIENT_METRICS (16): none (kwire has no client metrics subscriptions).
 
 A type outside these fails the whole request with UNSUPPORTED_VERSION and an

@@ -208,8 +208,11 @@ def test_describe_broker_configs(cadmin, kadmin, broker):
     log_dirs = configs["log.dirs"]
     assert log_dirs.value == broker.data_dir
     assert log_dirs.source == ConfigSource.STATIC_BROKER_CONFIG.value and log_dirs.is_read_only
+    # a broker started without a properties file runs Kafka's shipped server.properties
     np_ = configs["num.partitions"]
-    assert (np_.value, np_.source) == ("1", ConfigSource.DEFAULT_CONFIG.value)
+    assert (np_.value, np_.source) == ("1", ConfigSource.STATIC_BROKER_CONFIG.value)
+    fetch = configs["fetch.max.bytes"]
+    assert (fetch.value, fetch.source) == ("57671680", ConfigSource.DEFAULT_CONFIG.value)
     assert not configs["log.retention.ms"].is_read_only  # dynamically alterable
     # kafka-python's view, with synonyms (Kafka lists those from the described name on)
     desc = kadmin.describe_configs([ConfigResource("BROKER", "0", {"log.retention.hours": None,
@@ -218,7 +221,7 @@ def test_describe_broker_configs(cadmin, kadmin, broker):
     hours = desc["broker"]["0"]["log.retention.hours"]
     assert (hours["value"], hours["read_only"]) == ("168", True)
     assert [(s["name"], s["source"]) for s in hours["synonyms"]] == \
-        [("log.retention.hours", "DEFAULT_CONFIG")]
+        [("log.retention.hours", "STATIC_BROKER_CONFIG"), ("log.retention.hours", "DEFAULT_CONFIG")]
     assert [(s["name"], s["value"], s["source"]) for s in desc["broker"]["0"]["log.dirs"]["synonyms"]] == \
         [("log.dirs", broker.data_dir, "STATIC_BROKER_CONFIG")]
 
@@ -344,7 +347,8 @@ def test_incremental_alter_configs_errors(cadmin, kadmin, topic_name):
     assert "Cannot update these configs dynamically: [log.dirs]" in err.str()
     # nothing of the above changed anything
     configs = describe_topic_configs(cadmin, topic_name)
-    assert configs["retention.ms"].source == ConfigSource.DEFAULT_CONFIG.value
+    # from log.retention.hours of the dev broker's shipped server.properties, not the topic
+    assert configs["retention.ms"].source == ConfigSource.STATIC_BROKER_CONFIG.value
 
 
 # -- CreatePartitions -------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def test_properties_trailing_backslash_at_end_of_input():
     ("compression.type", "producer"),
     ("socket.request.max.bytes", 104857600),
     ("offsets.topic.num.partitions", 50),
-    ("offsets.topic.replication.factor", 1),
+    ("offsets.topic.replication.factor", 3),
     ("offsets.retention.minutes", 10080),
     ("offsets.topic.segment.bytes", 104857600),
     ("group.initial.rebalance.delay.ms", 3000),
@@ -111,8 +111,6 @@ def test_properties_trailing_backslash_at_end_of_input():
     ("producer.id.expiration.ms", 86400000),
     ("max.incremental.fetch.session.cache.slots", 1000),
     ("replica.lag.time.max.ms", 30000),
-    ("zookeeper.connect", None),
-    ("zookeeper.session.timeout.ms", 18000),
     ("unclean.leader.election.enable", False),
     ("log.cleaner.enable", True),
     ("log.preallocate", False),
@@ -127,9 +125,6 @@ def test_broker_defaults(name, default):
     ("broker.id", -1),
     ("listeners", ["PLAINTEXT://:9092"]),
     ("log.dir", ["/tmp/kafka-logs"]),
-    ("offsets.topic.replication.factor", 3),
-    ("transaction.state.log.replication.factor", 3),
-    ("transaction.state.log.min.isr", 2),
 ])
 def test_kwire_deviations_keep_kafkas_default(name, kafka_default):
     d = BROKER_CONFIGS[name]
@@ -627,3 +622,122 @@ def test_import_uses_only_the_standard_library():
             "print(sorted(m for m in new if m != 'kwire' and m not in sys.stdlib_module_names))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- Kafka 4.3's whole surface (issue 11)
+
+def test_kafka43_facts_are_well_formed_and_all_known():
+    from kwire.config import kafka43
+
+    facts = kafka43.load()
+    assert kafka43.check(facts) == []
+    assert {row[0] for row in facts["broker"]} <= set(BROKER_CONFIGS)
+    assert "sasl.kerberos.min.time.before.relogin" in BROKER_CONFIGS
+    d = BROKER_CONFIGS["sasl.kerberos.min.time.before.relogin"]
+    assert (d.type, d.default, d.read_only, d.per_broker, d.acted) == (ConfigType.LONG, 60000, False, True, False)
+    assert BROKER_CONFIGS["ssl.keystore.password"].sensitive
+    assert BROKER_CONFIGS["background.threads"].per_broker is False  # cluster-wide
+
+
+@pytest.mark.parametrize("name", ["message.format.version", "log.message.format.version",
+                                  "message.downconversion.enable", "zookeeper.session.timeout.ms",
+                                  "log.message.downconversion.enable", "inter.broker.protocol.version"])
+def test_names_removed_in_kafka_4_are_unknown(name):
+    assert name not in BROKER_CONFIGS and name not in TOPIC_CONFIGS
+
+
+def test_kafka43_validators_from_valid_values():
+    from kwire.config import kafka43
+
+    v = kafka43.validator("[1,...,17]", ConfigType.INT)
+    v("x", 17)
+    with pytest.raises(ConfigError):
+        v("x", 18)
+    v = kafka43.validator("(case insensitive) [DISABLED, DOWNGRADE, UPGRADE, BIDIRECTIONAL]", ConfigType.STRING)
+    v("x", "upgrade")
+    with pytest.raises(ConfigError):
+        v("x", "sideways")
+    assert kafka43.validator("non-null string", ConfigType.STRING) is None
+
+
+def test_kafka43_rows_from_generated_html():
+    from kwire.config import kafka43
+
+    page = ('<li><h4><a id=a.b></a><a id=brokerconfigs_a.b href=#x>a.b</a></h4><p>prose</p>'
+            '<table><tbody><tr><th>Type:</th><td>int</td></tr><tr><th>Default:</th>'
+            '<td>60000 (1 minute)</td></tr><tr><th>Valid Values:</th><td>[0,...]</td></tr>'
+            '<tr><th>Importance:</th><td>high</td></tr><tr><th>Update Mode:</th>'
+            '<td>cluster-wide</td></tr></tbody></table></li>')
+    assert kafka43.rows_from_html(page, "broker") == [["a.b", "int", "60000", "[0,...]", "cluster-wide"]]
+
+
+def test_dev_defaults_without_a_file_code_defaults_with_one(tmp_path):
+    dev = BrokerConfig.load(None, [])
+    assert dev.dev_defaults and dev["group.initial.rebalance.delay.ms"] == 0
+    assert dev["offsets.topic.replication.factor"] == 1 and dev["transaction.state.log.min.isr"] == 1
+    assert dev.source("num.partitions") == Source.STATIC_BROKER_CONFIG
+    assert dev.explicit == {}  # what the user set, not the embedded file
+    empty = tmp_path / "empty.properties"
+    empty.write_text("")
+    kafka = BrokerConfig.load(str(empty), [])
+    assert not kafka.dev_defaults and kafka["group.initial.rebalance.delay.ms"] == 3000
+    assert kafka["offsets.topic.replication.factor"] == 3
+    assert kafka.source("num.partitions") == Source.DEFAULT_CONFIG
+    # overrides win over the embedded file
+    assert BrokerConfig.load(None, ["group.initial.rebalance.delay.ms=50"])["group.initial.rebalance.delay.ms"] == 50
+
+
+@pytest.mark.parametrize("override, key", [
+    ("listeners=SSL://127.0.0.1:9093", "listeners"),
+    ("listeners=SASL_PLAINTEXT://127.0.0.1:9093", "listeners"),
+    ("zookeeper.connect=localhost:2181", "zookeeper.connect"),
+    ("authorizer.class.name=org.example.Auth", "authorizer.class.name"),
+    ("security.inter.broker.protocol=SASL_SSL", "security.inter.broker.protocol"),
+    ("process.roles=broker", "process.roles"),
+    ("controller.quorum.bootstrap.servers=a:1,b:2", "controller.quorum.bootstrap.servers"),
+])
+def test_unsafe_settings_refused_naming_key(override, key):
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.load(None, [override])
+    assert e.value.name == key and key in str(e.value)
+
+
+def test_protocol_map_to_an_unimplemented_protocol_refused():
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.load(None, ["listeners=CLIENT://127.0.0.1:0",
+                                 "listener.security.protocol.map=CLIENT:SASL_SSL"])
+    assert e.value.name == "listener.security.protocol.map"
+    cfg = BrokerConfig.load(None, ["listeners=CLIENT://127.0.0.1:0",
+                                   "listener.security.protocol.map=CLIENT:PLAINTEXT",
+                                   "ssl.keystore.location=/k.jks"])  # harmless without SSL listeners
+    assert cfg.listener_security_protocols["CLIENT"] == "PLAINTEXT"
+    assert "ssl.keystore.location" in cfg.not_acted()
+
+
+def test_per_broker_config_refused_at_cluster_default():
+    cfg = BrokerConfig()
+    with pytest.raises(ConfigError, match="broker id must be specified"):
+        cfg.set_dynamic("sasl.enabled.mechanisms", "PLAIN", cluster_default=True)
+    with pytest.raises(ConfigError, match="broker id must be specified"):
+        cfg.alter_dynamic([("ssl.cipher.suites", 0, "X")], cluster_default=True)
+    cfg.set_dynamic("sasl.enabled.mechanisms", "PLAIN")
+    assert cfg.source("sasl.enabled.mechanisms") == Source.DYNAMIC_BROKER_CONFIG
+
+
+def test_cluster_level_min_insync_replicas_kip_966():
+    cfg = BrokerConfig.load(None, ["min.insync.replicas=2"])
+    cfg.set_dynamic("min.insync.replicas", "3")  # a per-broker one from an older cluster
+    assert cfg.ensure_cluster_min_isr()
+    assert cfg.dynamic == {} and cfg.dynamic_default == {"min.insync.replicas": "2"}
+    assert cfg.source("min.insync.replicas") == Source.DYNAMIC_DEFAULT_BROKER_CONFIG
+    assert not cfg.ensure_cluster_min_isr()  # idempotent
+
+
+def test_help_configs_lists_every_config(capsys):
+    from kwire.cli import main
+
+    assert main(["serve", "--help-configs"]) == 0
+    out = capsys.readouterr().out
+    assert "sasl.kerberos.min.time.before.relogin" in out and "acts=no" in out
+    line = next(x for x in out.splitlines() if x.startswith("group.initial.rebalance.delay.ms "))
+    assert "dev=0" in line and "file=3000" in line
