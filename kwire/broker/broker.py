@@ -12,10 +12,14 @@ checkpoints) and its shutdown.
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import time
+import uuid
 
 from kwire.broker.fetch_sessions import FetchSessionCache
 from kwire.cluster.metadata import LocalMetadata, TopicState, topic_name_error
+from kwire.cluster.metadata_log import DEFAULT_SNAPSHOT_BYTES
 from kwire.config import BrokerConfig, ConfigError, topic_config, validate_topic_configs
 from kwire.log import LogConfig, LogManager, PartitionLog
 from kwire.protocol.errors import ErrorCode, KafkaError
@@ -53,12 +57,18 @@ class Broker:
         self.node_id = config.broker_id
         adv = config.advertised_listeners[0]
         self.host, self.port = adv[1], adv[2]
-        self.metadata = LocalMetadata(config.log_dirs[0], self.node_id, self.host, self.port)
+        self.metadata = LocalMetadata(
+            config.log_dirs[0], self.node_id, self.host, self.port,
+            snapshot_bytes=config.get("metadata.log.max.record.bytes.between.snapshots") or DEFAULT_SNAPSHOT_BYTES)
         self._replay_dynamic_configs()
         self.logs = LogManager(config.log_dirs, now_ms())
         self.purgatory = Purgatory()
+        # waiting fetches of a failed log dir answer KAFKA_STORAGE_ERROR at once
+        self.logs.on_dir_offline = lambda keys: [self.purgatory.notify(k, 0) for k in keys]
         self.fetch_sessions = FetchSessionCache(config["max.incremental.fetch.session.cache.slots"])
         self._topic_configs: dict[str, object] = {}
+        self._deleting: set[str] = set()  # topics whose removal is not yet durable
+        self._remove_stray_logs()
         self._open_logs()
         from kwire.coordinator.runtime import GroupCoordinator
 
@@ -73,6 +83,9 @@ class Broker:
                     self.config.set_dynamic(name, value, cluster_default=default)
                 except ConfigError as e:
                     log.warning("ignoring stored dynamic broker config %s=%s: %s", name, value, e)
+        # KIP-966: a 4.1+ cluster (ELR on) keeps min.insync.replicas at cluster level only.
+        if self.config.ensure_cluster_min_isr():
+            self.metadata.set_dynamic_broker_configs(self.config.dynamic, self.config.dynamic_default)
 
     def set_advertised(self, host: str, port: int) -> None:
         """Called by the server once it knows its port (port 0 binds a free one)."""
@@ -121,20 +134,36 @@ class Broker:
             raise KafkaError(ErrorCode.INVALID_CONFIG, str(e)) from None
 
     def create_topic(self, name: str, num_partitions: int, configs: dict[str, str] | None = None) -> TopicState:
+        """Create a topic all or nothing: its logs first, then the metadata record.
+
+        If a log cannot be made (ENOSPC, EMFILE, an offline dir) the logs made so
+        far and the partial dir are removed and nothing enters the metadata:
+        KafkaError(KAFKA_STORAGE_ERROR). If the metadata record then cannot be
+        written, the metadata undoes the topic and its logs are removed
+        (synchronously outside the event loop; on the loop the caller learns it
+        from ``metadata.durable()``).
+        """
         err = topic_name_error(name)
         if err:
             raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, err)
         if name in self.metadata.topics:
             raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+        if name in self._deleting:
+            raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' is marked for deletion.")
         if num_partitions <= 0:
             raise KafkaError(ErrorCode.INVALID_PARTITIONS, "Number of partitions must be larger than 0.")
+        if len(self.logs.offline_dirs) == len(self.logs.log_dirs):
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, "every log dir of this broker is offline")
         overrides = self.validate_configs(configs or {})
-        t = self.metadata.create_topic(name, num_partitions, overrides)
-        cfg = self.topic_log_config(t)
-        now = now_ms()
-        for p in t.partitions:
-            self.logs.get_or_create(name, p.partition, cfg, now).update_high_watermark(0)
-        log.info("created topic %s with %d partitions (id %s)", name, num_partitions, t.topic_id)
+        tc = topic_config(overrides, self.config)
+        made = self._create_logs(name, range(num_partitions), log_config(tc))
+        def aborted() -> None:
+            self._topic_configs.pop(name, None)
+            self._remove_logs(name, made)
+
+        t = self.metadata.create_topic(name, num_partitions, overrides, on_abort=aborted)
+        self._topic_configs[name] = tc
+        log.debug("created topic %s with %d partitions (id %s)", name, num_partitions, t.topic_id)
         return t
 
     def auto_create_topic(self, name: str) -> TopicState | None:
@@ -149,30 +178,99 @@ class Broker:
             return None
 
     def delete_topic(self, name: str) -> TopicState:
+        """Remove the topic from the metadata; its logs go once that is durable."""
         t = self.metadata.topic(name)
         if t is None:
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-        self.metadata.delete_topic(name)
-        self._topic_configs.pop(name, None)
-        for p in t.partitions:
-            self.logs.delete_partition(name, p.partition)
-            self.purgatory.notify((name, p.partition), 0)
-        log.info("deleted topic %s", name)
+        self._deleting.add(name)
+
+        def committed() -> None:
+            self._deleting.discard(name)
+            self._topic_configs.pop(name, None)
+            self._remove_logs(name, [p.partition for p in t.partitions])
+            log.info("deleted topic %s", name)
+
+        self.metadata.delete_topic(name, on_commit=committed, on_abort=lambda: self._deleting.discard(name))
         return t
 
     def add_partitions(self, name: str, total: int) -> None:
         t = self.metadata.topic(name)
-        new = self.metadata.add_partitions(name, total)
-        cfg = self.topic_log_config(t)
+        made = self._create_logs(name, range(len(t.partitions), total), self.topic_log_config(t))
+        self.metadata.add_partitions(name, total, on_abort=lambda: self._remove_logs(name, made))
+
+    def _create_logs(self, topic: str, partitions, cfg: LogConfig) -> list[int]:
+        """New partitions' logs, all or none: KafkaError(KAFKA_STORAGE_ERROR) after removing
+        what this call made (including the failed partition's partial dir)."""
         now = now_ms()
-        for p in new:
-            self.logs.get_or_create(name, p.partition, cfg, now).update_high_watermark(0)
+        made: list[int] = []
+        for p in partitions:
+            if self.logs.get(topic, p) is not None:
+                continue  # left by an earlier life of the topic that was never removed: reused
+            try:
+                self.logs.get_or_create(topic, p, cfg, now).update_high_watermark(0)
+            except (KafkaError, OSError) as e:
+                self._remove_logs(topic, made)
+                self._remove_partial_dir(topic, p)
+                reason = e.message if isinstance(e, KafkaError) else (e.strerror or str(e))
+                log.error("could not create topic %s: partition %d: %s", topic, p, reason)
+                raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,
+                                 f"Could not create the log of partition {topic}-{p}: {reason}") from None
+            made.append(p)
+        return made
+
+    def _remove_logs(self, topic: str, partitions) -> None:
+        for p in partitions:
+            try:
+                self.logs.delete_partition(topic, p)
+            except (KafkaError, OSError) as e:
+                log.error("could not remove the log of %s-%d: %s", topic, p, e)
+            self.purgatory.notify((topic, p), 0)
+
+    def _remove_partial_dir(self, topic: str, partition: int) -> None:
+        """The dir a failed log creation may have left (the log manager never took it)."""
+        self.logs.delete_partition(topic, partition)  # forgets the failed creation
+        for d in self.logs.log_dirs:
+            path = os.path.join(d, f"{topic}-{partition}")
+            if not os.path.isdir(path):
+                continue
+            # renamed first (needs no file descriptor, so it works at EMFILE too): a
+            # "-delete" dir that cannot be removed now is removed at the next start
+            doomed = f"{path}.{uuid.uuid4().hex}-delete"
+            try:
+                os.rename(path, doomed)
+            except OSError as e:
+                log.error("could not remove the partial dir %s: %s", path, e)
+                continue
+            shutil.rmtree(doomed, ignore_errors=True)
+
+    def _remove_stray_logs(self) -> None:
+        """Delete partition logs whose topic (or partition) is not in the metadata.
+
+        They are what a crash between creating a topic's logs and writing its
+        metadata record leaves (Kafka's stray logs). Skipped when the metadata
+        was just created: then the logs are not known to be stray.
+        """
+        if self.metadata.fresh:
+            if len(self.logs):
+                log.warning("new cluster metadata, but %d partition logs exist: they are kept, "
+                            "unused, until topics of the same names are created", len(self.logs))
+            return
+        for plog in list(self.logs):
+            t = self.metadata.topic(plog.topic)
+            if t is None or plog.partition >= len(t.partitions):
+                log.warning("deleting stray partition log %s-%d: not in the cluster metadata "
+                            "(a topic creation or deletion that did not finish)", plog.topic, plog.partition)
+                self._remove_logs(plog.topic, [plog.partition])
 
     def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
-        self.metadata.set_topic_configs(name, configs)
-        self._topic_configs.pop(name, None)
-        t = self.metadata.topic(name)
-        self.logs.update_config(name, self.topic_log_config(t))
+        def refresh() -> None:
+            self._topic_configs.pop(name, None)
+            t = self.metadata.topic(name)
+            if t is not None:
+                self.logs.update_config(name, self.topic_log_config(t))
+
+        self.metadata.set_topic_configs(name, configs, on_abort=refresh)
+        refresh()
 
     def refresh_all_log_configs(self) -> None:
         """After a dynamic broker config change, push the new defaults into every log."""
@@ -184,12 +282,21 @@ class Broker:
     def get_log(self, topic: str, partition: int) -> PartitionLog | None:
         return self.logs.get(topic, partition)
 
+    def partition_offline(self, topic: str, partition: int) -> bool:
+        """True when the partition's log dir is offline: handlers answer KAFKA_STORAGE_ERROR."""
+        return bool(self.logs.offline_dirs) and self.logs.is_offline(topic, partition)
+
     def append(self, topic: str, partition: int, records, now: int):
         """Append validated-by-the-log batches as leader; move the HW; wake waiters."""
         plog = self.logs.get(topic, partition)
         if plog is None:
+            if self.logs.is_offline(topic, partition):
+                raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,
+                                 f"the log dir of {topic}-{partition} is offline")
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         pstate = self.metadata.partition(topic, partition)
+        if pstate is None:  # the topic is being deleted
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         result = plog.append_as_leader(records, pstate.leader_epoch, now)
         if not result.duplicate:
             plog.update_high_watermark(plog.log_end_offset)
@@ -210,4 +317,4 @@ class Broker:
         self.group_coordinator.close()
         self.purgatory.wake_all()
         self.logs.close()
-        self.metadata.save()
+        self.metadata.close()

@@ -141,8 +141,9 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
         r.error = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         return r
     plog = broker.get_log(t.name, partition) if 0 <= partition < len(t.partitions) else None
-    if plog is None:
-        r.error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    if plog is None or plog.offline:
+        offline = plog is not None or broker.partition_offline(t.name, partition)
+        r.error = ErrorCode.KAFKA_STORAGE_ERROR if offline else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         return r
     if leader_epoch >= 0:
         current = t.partitions[partition].leader_epoch

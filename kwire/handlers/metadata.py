@@ -10,6 +10,13 @@ answer UNKNOWN_TOPIC_OR_PARTITION (by id: UNKNOWN_TOPIC_ID); illegal names
 INVALID_TOPIC_EXCEPTION. Leader epochs (v7+), topic ids (v10+), internal flags
 and authorized operations (v8+, when asked; everything is allowed until ACLs
 exist) are filled in. Cluster authorized operations (v8-10) likewise.
+
+A partition whose log dir is offline (see ``kwire.log.manager``) is listed
+with error KAFKA_STORAGE_ERROR and this broker in ``offline_replicas``; its
+leader and ISR are left as they are (there is no other replica to move to), so
+a client that ignores the partition error gets KAFKA_STORAGE_ERROR from
+Produce and Fetch too. Kafka's metadata cache would show no leader instead,
+after its controller handled the failure.
 """
 
 from __future__ import annotations
@@ -28,7 +35,9 @@ MIN_VERSION = 0
 MAX_VERSION = 13
 
 
-def topic_response(t, include_ops: bool) -> MetadataResponseTopic:
+def topic_response(t, include_ops: bool, offline=None) -> MetadataResponseTopic:
+    """``offline(topic, partition)`` says whether a partition's log dir is offline."""
+    dead = [offline is not None and offline(t.name, p.partition) for p in t.partitions]
     return MetadataResponseTopic(
         error_code=0,
         name=t.name,
@@ -36,15 +45,15 @@ def topic_response(t, include_ops: bool) -> MetadataResponseTopic:
         is_internal=t.internal,
         partitions=[
             MetadataResponsePartition(
-                error_code=0,
+                error_code=ErrorCode.KAFKA_STORAGE_ERROR if off else 0,
                 partition_index=p.partition,
                 leader_id=p.leader,
                 leader_epoch=p.leader_epoch,
                 replica_nodes=list(p.replicas),
                 isr_nodes=list(p.isr),
-                offline_replicas=[],
+                offline_replicas=[p.leader] if off else [],
             )
-            for p in t.partitions
+            for p, off in zip(t.partitions, dead)
         ],
         topic_authorized_operations=(
             authorized_operations("topic") if include_ops else AUTHORIZED_OPERATIONS_OMITTED
@@ -56,9 +65,10 @@ def handle(ctx, req) -> MetadataResponse:
     broker = ctx.broker
     md = broker.metadata
     include_ops = bool(req.include_topic_authorized_operations)
+    offline = broker.logs.is_offline if broker.logs.offline_dirs else None
     requested = req.topics
     if requested is None or (ctx.api_version == 0 and not requested):
-        topics = [topic_response(t, include_ops) for t in md.topics.values()]
+        topics = [topic_response(t, include_ops, offline) for t in md.topics.values()]
     else:
         allow_create = req.allow_auto_topic_creation if ctx.api_version >= 4 else True
         topics = []
@@ -84,7 +94,7 @@ def handle(ctx, req) -> MetadataResponse:
                         topics.append(MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
                                                             name=rt.name))
                         continue
-            topics.append(topic_response(t, include_ops))
+            topics.append(topic_response(t, include_ops, offline))
     return MetadataResponse(
         brokers=[MetadataResponseBroker(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack)
                  for b in md.brokers],

@@ -53,13 +53,20 @@ def atomic_write(path: str, data: bytes) -> None:
     tmp = path + ".tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        try:  # the old file is untouched; do not leave a partial temp file behind
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
     fsync_dir(os.path.dirname(path) or ".")
 
 

@@ -20,7 +20,10 @@ read ours). The segment decides *when* to add entries (every
 Invariants: relative offsets and positions strictly increase in the offset
 index; timestamps strictly increase in the time index and offsets never
 decrease. ``load`` refuses a file that breaks them (or is not a whole number of
-entries), and the caller rebuilds the index from the log.
+entries), and the caller rebuilds the index from the log. An entry reaches the
+file before memory: a failed write (cut back to the last whole entry) leaves
+memory as it was, and memory never holds an entry the file lacks.
+``truncate_entries`` undoes appends (the segment's rollback).
 
 Not here: deciding consistency with the log beyond "positions inside the
 file" (recovery's job), memory-mapping, lazy loading.
@@ -28,33 +31,93 @@ file" (recovery's job), memory-mapping, lazy loading.
 
 from __future__ import annotations
 
+import errno
 import os
 import struct
 from array import array
 from bisect import bisect_right
+
+from . import faults
+from .files import O_APPEND_WO, CachedFile, open_fd
 
 _OFF = struct.Struct(">ii")
 _TIME = struct.Struct(">qi")
 
 
 class _IndexFile:
-    """Append-only file of fixed-size entries, opened lazily for writing."""
+    """Append-only file of fixed-size entries, opened lazily for writing.
+
+    The append descriptor is a ``CachedFile`` (files.py): the broker's file
+    cache may close it while idle and it reopens on the next append or flush.
+    """
+
+    SITE = ""  # fault-injection site name (faults.py)
+    ENTRY_SIZE = 0
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._fd: int | None = None
+        self._file: CachedFile | None = None  # the append descriptor, once written to
         self._dirty = False
 
+    @property
+    def _fd(self) -> int | None:
+        """The append descriptor if it is open at this moment (the cache may close it later)."""
+        f = self._file
+        return None if f is None else f._fd
+
+    def _append_fd(self) -> int:
+        f = self._file
+        if f is None:
+            f = self._file = CachedFile(self.path, O_APPEND_WO, create=True)
+        return f.fileno()
+
     def _append(self, data: bytes) -> None:
-        if self._fd is None:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        os.write(self._fd, data)
+        """Write one entry at the end. On OSError the file is cut back to the entries
+        already held (best effort; the segment's rollback checks again)."""
+        fd = self._append_fd()
+        try:
+            faults.check(self.SITE)
+            if os.write(fd, data) != len(data):  # only on a full disk
+                raise OSError(errno.ENOSPC, f"short write to {self.path}")
+        except OSError as e:
+            try:
+                os.ftruncate(fd, len(self) * self.ENTRY_SIZE)
+            except OSError:
+                pass
+            if e.filename is None:  # name the file: the log shows which write failed
+                raise OSError(e.errno, e.strerror, self.path) from e
+            raise
         self._dirty = True
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def _trim_entries(self, n: int) -> None:
+        raise NotImplementedError
+
+    def truncate_entries(self, n: int) -> None:
+        """Keep only the first ``n`` entries, in memory and in the file (rollback of an append).
+
+        The file is cut first: if that fails (OSError) memory still describes
+        what the file may hold, and the caller takes the log dir offline.
+        """
+        faults.check("truncate")
+        size = n * self.ENTRY_SIZE
+        try:
+            if self._fd is not None:
+                os.ftruncate(self._fd, size)
+            else:
+                os.truncate(self.path, size)
+        except FileNotFoundError:
+            if size:
+                raise
+        self._trim_entries(n)
 
     def _rewrite(self, data: bytes) -> None:
         """Replace the whole file (after a rebuild or truncation) and fsync it."""
         self.close()
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        faults.check(self.SITE)
+        fd = open_fd(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         try:
             view = memoryview(data)
             while view:
@@ -65,14 +128,16 @@ class _IndexFile:
         self._dirty = False
 
     def flush(self) -> None:
-        if self._fd is not None and self._dirty:
-            os.fsync(self._fd)
+        if self._file is not None and self._dirty:
+            faults.check("flush")
+            # reopened if the cache closed it: fsync covers writes made through any descriptor
+            os.fsync(self._file.fileno())
             self._dirty = False
 
     def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
     def delete(self) -> None:
         self.close()
@@ -90,6 +155,7 @@ class _IndexFile:
 
 class OffsetIndex(_IndexFile):
     ENTRY_SIZE = 8
+    SITE = "offset_index"
 
     def __init__(self, path: str, base_offset: int, max_entries: int) -> None:
         super().__init__(path)
@@ -114,9 +180,13 @@ class OffsetIndex(_IndexFile):
         if self.rel and (rel <= self.rel[-1] or position <= self.pos[-1]):
             raise ValueError(f"{self.path}: entry ({offset}, {position}) does not follow "
                              f"({self.base_offset + self.rel[-1]}, {self.pos[-1]})")
+        self._append(_OFF.pack(rel, position))  # file first: a failed write leaves memory alone
         self.rel.append(rel)
         self.pos.append(position)
-        self._append(_OFF.pack(rel, position))
+
+    def _trim_entries(self, n: int) -> None:
+        del self.rel[n:]
+        del self.pos[n:]
 
     def lookup(self, offset: int) -> int:
         """Position of the last indexed batch ending at or before ``offset`` (0 if none)."""
@@ -163,6 +233,7 @@ class OffsetIndex(_IndexFile):
 
 class TimeIndex(_IndexFile):
     ENTRY_SIZE = 12
+    SITE = "time_index"
 
     def __init__(self, path: str, base_offset: int, max_entries: int) -> None:
         super().__init__(path)
@@ -192,10 +263,14 @@ class TimeIndex(_IndexFile):
         rel = offset - self.base_offset
         if self.rel and rel < self.rel[-1]:
             return False
+        self._append(_TIME.pack(timestamp, rel))
         self.ts.append(timestamp)
         self.rel.append(rel)
-        self._append(_TIME.pack(timestamp, rel))
         return True
+
+    def _trim_entries(self, n: int) -> None:
+        del self.ts[n:]
+        del self.rel[n:]
 
     def lookup(self, timestamp: int) -> int:
         """Offset of the last entry with timestamp <= ``timestamp`` (base offset if none).

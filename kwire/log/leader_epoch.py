@@ -11,7 +11,9 @@ format (see ``checkpoint.py``)::
 Entries strictly increase in both epoch and start offset. ``assign`` is called
 for every appended batch's ``partition_leader_epoch`` and records a new entry
 only when the epoch is higher than the latest; the file is rewritten
-atomically on every change (changes are rare: once per leadership change).
+atomically on every change (changes are rare: once per leadership change),
+file first: when the write fails (OSError) the entries in memory stay as
+they were, so the cache always describes the file.
 Replication will use ``end_offset_for`` (OffsetForLeaderEpoch) and the
 truncation helpers.
 
@@ -25,6 +27,7 @@ import logging
 import os
 from bisect import bisect_right
 
+from . import faults
 from .checkpoint import CheckpointError, read_epochs, write_epochs
 
 log = logging.getLogger("kwire.log")
@@ -52,10 +55,11 @@ class LeaderEpochCache:
         if epoch < 0 or epoch <= self.latest_epoch:
             return False
         # an earlier epoch that never got a record can share or pass the start offset
-        while self.entries and self.entries[-1][1] >= start_offset:
-            self.entries.pop()
-        self.entries.append((epoch, start_offset))
-        self.flush()
+        entries = list(self.entries)
+        while entries and entries[-1][1] >= start_offset:
+            entries.pop()
+        entries.append((epoch, start_offset))
+        self._write(entries)
         return True
 
     def end_offset_for(self, epoch: int, log_end_offset: int) -> tuple[int, int]:
@@ -71,8 +75,7 @@ class LeaderEpochCache:
         """Drop epochs starting at or after ``end_offset`` (the log was truncated there)."""
         keep = [e for e in self.entries if e[1] < end_offset]
         if keep != self.entries:
-            self.entries = keep
-            self.flush()
+            self._write(keep)
 
     def truncate_from_start(self, start_offset: int) -> None:
         """The log now starts at ``start_offset``: the epoch covering it starts there."""
@@ -80,13 +83,17 @@ class LeaderEpochCache:
         if i == 0 or (i == 1 and self.entries[0][1] == start_offset):
             return
         epoch = self.entries[i - 1][0]
-        self.entries = [(epoch, start_offset)] + self.entries[i:]
-        self.flush()
+        self._write([(epoch, start_offset)] + self.entries[i:])
 
     def clear(self) -> None:
         if self.entries:
-            self.entries = []
-            self.flush()
+            self._write([])
+
+    def _write(self, entries: list[tuple[int, int]]) -> None:
+        """Make ``entries`` the cache's, file first: on OSError nothing changes."""
+        faults.check("leader_epoch")
+        write_epochs(self.path, entries)
+        self.entries = entries
 
     def flush(self) -> None:
-        write_epochs(self.path, self.entries)
+        self._write(self.entries)

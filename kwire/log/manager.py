@@ -25,8 +25,27 @@ Housekeeping the server drives: ``flush_due`` (flush.ms), ``run_retention``
 (retention.ms / retention.bytes / log start offset, plus idle-producer expiry),
 ``checkpoint`` (log.flush.offset.checkpoint.interval.ms) and ``close``.
 
-Not here: log dir failure handling (a failing dir takes the broker down),
-moving partitions between dirs (AlterReplicaLogDirs), asynchronous deletion.
+Log dir failure (Kafka's LogDirFailureChannel): a write that fails is undone
+by the partition log and answered KAFKA_STORAGE_ERROR; when the undo fails
+too, an fsync fails, or a file operation outside the append path (retention,
+checkpoints) fails, files and memory may disagree and
+the whole log dir goes offline (``offline_dirs``): logged at ERROR, every
+partition in it answers KAFKA_STORAGE_ERROR, no checkpoint is written there
+any more (the ones already on disk only certify data fsynced before the
+failure), new partitions go to other dirs, and DescribeLogDirs reports the dir
+with KAFKA_STORAGE_ERROR. A partition whose creation fails is not a dir
+failure: nothing of it is registered, the caller gets KAFKA_STORAGE_ERROR
+(and removes its partial directory). The other dirs and the broker keep serving; unlike
+Kafka, the broker stays up even when every dir is offline. The dir comes back
+only through a restart, which recovers it.
+
+Clean shutdown: ``close`` writes ``.kwire_cleanshutdown`` only in a dir that
+saw no I/O error at all since start-up (``dirs_with_errors``), even one that
+was undone successfully: recovery at the next start is cheap (it checks from
+the recovery point on) and certifies nothing that was never checked.
+
+Not here: moving partitions between dirs (AlterReplicaLogDirs), asynchronous
+deletion, bringing an offline dir back without a restart.
 """
 
 from __future__ import annotations
@@ -37,6 +56,9 @@ import shutil
 import time
 from typing import Iterator, Mapping
 
+from kwire.protocol.errors import ErrorCode, KafkaError
+
+from . import faults, files
 from .checkpoint import CheckpointError, fsync_dir, read_offsets, write_offsets
 from .config import LogConfig
 from .partition_log import PartitionLog
@@ -60,13 +82,24 @@ def parse_dir_name(name: str) -> tuple[str, int] | None:
 
 class LogManager:
     def __init__(self, log_dirs, now_ms: int, *, default_config: LogConfig | None = None,
-                 topic_configs: Mapping[str, LogConfig] | None = None) -> None:
+                 topic_configs: Mapping[str, LogConfig] | None = None,
+                 max_open_files: int | None = None) -> None:
         if isinstance(log_dirs, str):
             log_dirs = [log_dirs]
         self.log_dirs = [os.path.abspath(d) for d in log_dirs]
+        # Segment and index descriptors of all these dirs, bounded (files.py). By default
+        # the soft RLIMIT_NOFILE is raised to the hard one and half of it is used here.
+        if max_open_files is None:
+            max_open_files = files.configure_process_limit()
+        self.fd_cache = files.FdCache(max_open_files)
+        for d in self.log_dirs:
+            files.register(d, self.fd_cache)
         self.default_config = default_config or LogConfig()
         self._logs: dict[tuple[str, int], PartitionLog] = {}
         self._dir_of: dict[tuple[str, int], str] = {}
+        self.offline_dirs: dict[str, str] = {}  # log dir -> why it went offline
+        self.dirs_with_errors: set[str] = set()  # any I/O error since start-up
+        self.on_dir_offline = None  # called with the (topic, partition)s of a dir going offline
         topic_configs = topic_configs or {}
         for d in self.log_dirs:
             os.makedirs(d, exist_ok=True)
@@ -106,8 +139,7 @@ class LogManager:
                 d, key[0], key[1], topic_configs.get(key[0], self.default_config), now_ms,
                 recovery_point=recovery_points.get(key, 0), log_start_offset=starts.get(key, 0),
                 high_watermark=hws.get(key), clean_shutdown=clean)
-            self._logs[key] = plog
-            self._dir_of[key] = d
+            self._add(key, plog, d)
             loaded += 1
         if clean:
             os.unlink(marker)
@@ -150,11 +182,65 @@ class LogManager:
             return plog
         if now_ms is None:
             now_ms = time.time_ns() // 1_000_000
-        d = min(self.log_dirs, key=lambda x: sum(1 for v in self._dir_of.values() if v == x))
-        plog = PartitionLog.open(d, topic, partition, config or self.default_config, now_ms)
+        online = [x for x in self.log_dirs if x not in self.offline_dirs]
+        if not online:
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,
+                             f"cannot create {topic}-{partition}: every log dir is offline")
+        # the emptiest dir; counting is O(partitions), so skip it when there is no choice
+        d = online[0] if len(online) == 1 else \
+            min(online, key=lambda x: sum(1 for v in self._dir_of.values() if v == x))
+        try:
+            plog = PartitionLog.open(d, topic, partition, config or self.default_config, now_ms)
+        except OSError as e:  # nothing was registered: memory holds no trace of it
+            self.dirs_with_errors.add(d)
+            log.error("could not create the log of %s-%d in %s: %s", topic, partition, d, e)
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,
+                             f"cannot create {topic}-{partition} in {d}: {e}") from e
+        self._add(key, plog, d)
+        return plog
+
+    def _add(self, key: tuple[str, int], plog: PartitionLog, d: str) -> None:
         self._logs[key] = plog
         self._dir_of[key] = d
-        return plog
+        plog.on_dir_failure = self.dir_failed
+        plog.on_io_error = self.dirs_with_errors.add
+
+    # -- log dir failure ------------------------------------------------------
+    def dir_failed(self, d: str, reason: str) -> None:
+        """Take log dir ``d`` offline: files and memory may disagree somewhere in it."""
+        d = os.path.abspath(d)
+        self.dirs_with_errors.add(d)
+        if d in self.offline_dirs:
+            return
+        self.offline_dirs[d] = reason
+        parts = [k for k, v in self._dir_of.items() if v == d]
+        for k in parts:
+            self._logs[k].offline = True
+        log.error("LOG DIR OFFLINE: %s (%s); its %d partitions answer KAFKA_STORAGE_ERROR until "
+                  "a restart recovers it; %d of %d log dirs remain online", d, reason, len(parts),
+                  len(self.log_dirs) - len(self.offline_dirs), len(self.log_dirs))
+        if self.on_dir_offline is not None:
+            self.on_dir_offline(parts)
+
+    def is_offline(self, topic: str, partition: int) -> bool:
+        """True if the partition's log lives in an offline dir."""
+        d = self._dir_of.get((topic, partition))
+        return d is not None and d in self.offline_dirs
+
+    def _guard(self, plog: PartitionLog, what: str, fn, default=0):
+        """Run housekeeping ``fn`` on an online log; an unexpected OSError takes its dir offline."""
+        if plog.offline:
+            return default
+        try:
+            return fn()
+        except KafkaError as e:
+            if e.code != ErrorCode.KAFKA_STORAGE_ERROR:
+                raise
+            self.dirs_with_errors.add(os.path.dirname(plog.dir))
+            return default
+        except OSError as e:
+            plog._dir_failed(e)
+            return default
 
     def delete_partition(self, topic: str, partition: int) -> bool:
         """Remove the partition's log and directory; False if there was none.
@@ -177,13 +263,14 @@ class LogManager:
     # -- housekeeping ---------------------------------------------------------
     def flush_due(self, now_ms: int) -> int:
         """fsync logs whose flush.ms has elapsed; returns how many were flushed."""
-        return sum(1 for plog in self if plog.maybe_flush(now_ms))
+        return sum(1 for plog in self
+                   if self._guard(plog, "flush", lambda p=plog: p.maybe_flush(now_ms), False))
 
     def run_retention(self, now_ms: int) -> int:
         """Apply retention to every log and expire idle producers; segments deleted."""
         deleted = 0
         for plog in self:
-            deleted += plog.apply_retention(now_ms)
+            deleted += self._guard(plog, "retention", lambda p=plog: p.apply_retention(now_ms))
             plog.expire_producers(now_ms)
         return deleted
 
@@ -191,30 +278,67 @@ class LogManager:
         return sum(plog.expire_producers(now_ms) for plog in self)
 
     def checkpoint(self) -> None:
-        """Write the three offset checkpoint files of every log dir."""
+        """Write the three offset checkpoint files of every online log dir.
+
+        A failed write leaves the old file (atomic rename) and takes the dir
+        offline, as Kafka does. Returns False if any dir failed.
+        """
+        ok = True
         for d in self.log_dirs:
+            if d in self.offline_dirs:
+                continue
             logs = {k: lg for k, lg in self._logs.items() if self._dir_of[k] == d}
-            write_offsets(os.path.join(d, RECOVERY_POINT_FILE),
-                          {k: lg.recovery_point for k, lg in logs.items()})
-            write_offsets(os.path.join(d, LOG_START_FILE),
-                          {k: lg.log_start_offset for k, lg in logs.items()})
-            write_offsets(os.path.join(d, HIGH_WATERMARK_FILE),
-                          {k: lg.high_watermark for k, lg in logs.items()})
+            try:
+                faults.check("checkpoint")
+                write_offsets(os.path.join(d, RECOVERY_POINT_FILE),
+                              {k: lg.recovery_point for k, lg in logs.items()})
+                write_offsets(os.path.join(d, LOG_START_FILE),
+                              {k: lg.log_start_offset for k, lg in logs.items()})
+                write_offsets(os.path.join(d, HIGH_WATERMARK_FILE),
+                              {k: lg.high_watermark for k, lg in logs.items()})
+            except OSError as e:
+                self.dir_failed(d, f"writing offset checkpoints: {e}")
+                ok = False
+        return ok
 
     def close(self) -> None:
-        """Close every log (fsync + producer snapshots), checkpoint, mark the shutdown clean."""
+        """Close every log (fsync + producer snapshots), checkpoint, mark clean shutdowns.
+
+        The marker goes only into dirs that are online and saw no I/O error
+        since start-up (see the module docstring); a failure here is logged
+        and leaves that dir to be recovered at the next start.
+        """
         for plog in self:
-            plog.close()
+            d = self._dir_of.get((plog.topic, plog.partition))
+            try:
+                plog.close()
+            except KafkaError as e:
+                self.dirs_with_errors.add(d)
+                log.error("%s-%d not closed cleanly: %s", plog.topic, plog.partition, e.message)
         self.checkpoint()
         for d in self.log_dirs:
-            with open(os.path.join(d, CLEAN_SHUTDOWN_FILE), "wb") as f:
-                os.fsync(f.fileno())
-            fsync_dir(d)
+            if d in self.offline_dirs or d in self.dirs_with_errors:
+                log.error("not marking %s as cleanly shut down: %s; it will be recovered at the "
+                          "next start", d, self.offline_dirs.get(d, "I/O errors happened in it"))
+                continue
+            try:
+                with open(os.path.join(d, CLEAN_SHUTDOWN_FILE), "wb") as f:
+                    os.fsync(f.fileno())
+                fsync_dir(d)
+            except OSError as e:
+                log.error("could not mark %s as cleanly shut down: %s", d, e)
+        self.fd_cache.close_all()
+        for d in self.log_dirs:
+            files.unregister(d, self.fd_cache)
 
     def describe_log_dirs(self) -> list[dict]:
         """Per log dir: path, error (0), total/usable bytes, and per partition its size."""
         out = []
         for d in self.log_dirs:
+            if d in self.offline_dirs:  # as Kafka: the error, no partitions, unknown sizes
+                out.append({"path": d, "error": int(ErrorCode.KAFKA_STORAGE_ERROR),
+                            "total_bytes": -1, "usable_bytes": -1, "partitions": []})
+                continue
             try:
                 usage = shutil.disk_usage(d)
                 total, usable = usage.total, usage.free

@@ -39,6 +39,17 @@ log start <= HW <= LEO at all times (``update_high_watermark`` clamps); the
 producer state and leader epoch cache describe exactly the batches below the
 LEO (rebuilt after any truncation).
 
+Storage errors (``kwire.log.faults`` names the write sites): an append or a
+roll is all or nothing. A failed write (log, index entry, producer snapshot,
+new segment, leader-epoch checkpoint) is undone -- files cut back, in-memory
+state as before -- and answered KAFKA_STORAGE_ERROR; the partition stays in
+service and the producer's retry lands at the same offset. A successful roll
+followed by a failed write keeps the (empty, consistent) new segment. When an
+undo fails, an fsync fails, or a read fails, files and memory may disagree:
+the log sets ``offline`` and tells the log manager (``on_dir_failure``),
+which takes the whole log dir offline; from then on every operation answers
+KAFKA_STORAGE_ERROR until a restart recovers the dir.
+
 Not here: transactions (aborted transaction index, LSO below HW), compaction,
 tiered storage, follower appends (``append_as_follower`` with the leader's
 offsets, for replication), asynchronous deletion (segments are unlinked at
@@ -67,10 +78,10 @@ from . import search
 from .checkpoint import fsync_dir
 from .config import LogConfig
 from .leader_epoch import LeaderEpochCache
-from .producer_state import ProducerStateManager, list_snapshots
+from .producer_state import ProducerStateManager, list_snapshots, snapshot_path
 from .recovery import load_segments
 from .region import FileRegion
-from .segment import INT32_MAX, LogSegment
+from .segment import INT32_MAX, LogDirFailure, LogSegment
 from .validate import AppendOrigin, validate_records
 
 log = logging.getLogger("kwire.log")
@@ -118,6 +129,12 @@ class PartitionLog:
         self.recovery_point = self._log_start_offset
         self._last_flush_ms = now_ms
         self.closed = False
+        # Set once files and memory may disagree; from then on every operation
+        # answers KAFKA_STORAGE_ERROR. ``on_dir_failure(log_dir, reason)`` (set by
+        # the log manager) takes the whole log dir offline, Kafka's LogDirFailureChannel.
+        self.offline = False
+        self.on_dir_failure = None
+        self.on_io_error = None  # called with the log dir on every undone write failure
 
     # -- opening --------------------------------------------------------------
     @classmethod
@@ -237,7 +254,15 @@ class PartitionLog:
         """Validate, assign offsets in place, write once. ``records`` should be writable.
 
         A read-only buffer (``bytes``) is copied first. Raises ``KafkaError``.
+
+        All or nothing: when a write fails (OSError: log, index, roll, producer
+        snapshot, leader-epoch checkpoint), everything written is cut back and
+        the in-memory state (LEO, indexes, stats, producer state, epochs,
+        segment list) is as before; the client gets KAFKA_STORAGE_ERROR. When
+        that undo fails, or an fsync fails, the log dir goes offline.
         """
+        if self.offline:
+            raise self._offline_error()
         if isinstance(records, memoryview) and not records.readonly:
             buf = records
         elif isinstance(records, bytearray):
@@ -269,7 +294,7 @@ class PartitionLog:
             offset = last + 1
         last_offset = offset - 1
         if self._should_roll(len(buf), max_ts, last_offset, now_ms):
-            self.roll(now_ms)
+            self.roll(now_ms)  # all or nothing itself; KafkaError on failure
         offset = base  # patch in place only now: nothing but the write can fail after this
         for pos, size, last, _ts in infos:
             set_base_offset(buf, pos, offset)
@@ -278,25 +303,69 @@ class PartitionLog:
                 set_log_append_time(buf, pos, size, now_ms)
             offset = last + 1
         seg = self._segments[-1]
+        mark = seg.mark()
         try:
-            seg.append(buf, infos)
+            seg.append(buf, infos, mark)  # undoes itself on OSError
+        except LogDirFailure as e:
+            raise self._dir_failed(e) from e
         except OSError as e:
-            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,
-                             f"write to {seg.log_path} failed: {e}") from e
+            raise self._storage_error(f"append to {seg.log_path}", e) from e
         epochs = self.leader_epochs.entries
         if leader_epoch >= 0 and (not epochs or leader_epoch > epochs[-1][0]):
-            self.leader_epochs.assign(leader_epoch, base)
+            try:
+                self.leader_epochs.assign(leader_epoch, base)  # file first; memory unchanged on error
+            except OSError as e:
+                self._undo_append(seg, mark, e)
+                raise self._storage_error(f"leader epoch checkpoint of {self.dir}", e) from e
+        if (last_offset + 1 - self.recovery_point >= cfg.flush_messages
+                or now_ms - self._last_flush_ms >= cfg.flush_ms):
+            try:
+                self.flush(now_ms)  # a failed fsync takes the dir offline (KafkaError)
+            except KafkaError:
+                try:  # and this append, reported failed, must not reappear after a restart
+                    seg.rollback(mark)
+                except LogDirFailure:
+                    pass
+                raise
+        # memory only from here on: nothing can fail
         offset = base
         for (_pos, h), (_, _, last, ts) in zip(spans, infos):
             if h.producer_id >= 0 and not h.attributes & CONTROL_MASK:
                 self.producer_state.replay(h.producer_id, h.producer_epoch, h.base_sequence,
                                            h.last_sequence, offset, last, ts)
             offset = last + 1
-        if (last_offset + 1 - self.recovery_point >= cfg.flush_messages
-                or now_ms - self._last_flush_ms >= cfg.flush_ms):
-            self.flush(now_ms)
         return AppendResult(base, last_offset, now_ms if log_append else -1,
                             self._log_start_offset, False)
+
+    # -- storage errors -------------------------------------------------------
+    def _offline_error(self) -> KafkaError:
+        return KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,
+                          f"{self.topic}-{self.partition} is offline: its log dir "
+                          f"{os.path.dirname(self.dir)} failed")
+
+    def _storage_error(self, what: str, e: OSError) -> KafkaError:
+        """The error for a failed write that was undone: the partition stays usable."""
+        log.warning("%s-%d: %s failed and was undone: %s", self.topic, self.partition, what, e)
+        if self.on_io_error is not None:
+            self.on_io_error(os.path.dirname(self.dir))
+        return KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"{what} failed: {e}")
+
+    def _undo_append(self, seg: LogSegment, mark: tuple, cause: BaseException) -> None:
+        try:
+            seg.rollback(mark, cause)
+        except LogDirFailure as e:
+            raise self._dir_failed(e) from e
+
+    def _dir_failed(self, e: BaseException) -> KafkaError:
+        """Files and memory may disagree: stop serving; tell the log manager. Returns the
+        KafkaError to raise."""
+        if not self.offline:
+            self.offline = True
+            log.error("%s-%d: storage failure in %s; taking the log dir offline: %s",
+                      self.topic, self.partition, self.dir, e)
+            if self.on_dir_failure is not None:
+                self.on_dir_failure(os.path.dirname(self.dir), f"{self.topic}-{self.partition}: {e}")
+        return self._offline_error()
 
     # -- rolling and flushing -------------------------------------------------
     def _should_roll(self, incoming_bytes: int, max_timestamp: int, last_offset: int,
@@ -330,32 +399,67 @@ class PartitionLog:
     def roll(self, now_ms: int) -> LogSegment:
         """Start a new active segment at the LEO (no-op when the active one is empty).
 
-        The old segment gets its final time-index entry and is fsynced, the
-        recovery point moves to the LEO and a producer snapshot is written.
+        The old segment is fsynced, a producer snapshot at the LEO is
+        written, the old segment gets its final time-index entry, the new
+        segment's files are created and the recovery point moves to the LEO.
+        All or nothing: a failed snapshot changes nothing; a failure after it
+        cuts the time-index entry back and removes the new files (the snapshot
+        stays: it describes the state at the LEO either way). Raises KafkaError
+        (KAFKA_STORAGE_ERROR; the dir goes offline if the undo fails).
         """
+        if self.offline:
+            raise self._offline_error()
         old = self.active_segment
         if old.is_empty:
             return old
         self.flush(now_ms)
-        old.on_become_inactive()
         leo = old.next_offset
-        new = LogSegment.create(self.dir, leo, self.config, now_ms)
+        had_snapshot = os.path.exists(snapshot_path(self.dir, leo))
+        try:
+            self.producer_state.take_snapshot(leo)
+        except OSError as e:
+            raise self._storage_error(f"producer snapshot at {leo} in {self.dir}", e) from e
+        mark = old.mark()
+        try:
+            old.on_become_inactive()
+            new = LogSegment.create(self.dir, leo, self.config, now_ms)
+        except OSError as e:
+            self._undo_append(old, mark, e)
+            if not had_snapshot:
+                try:
+                    os.unlink(snapshot_path(self.dir, leo))
+                except OSError:
+                    pass  # a correct snapshot of the state at the LEO: harmless if it stays
+            raise self._storage_error(f"roll to a new segment at {leo} in {self.dir}", e) from e
+        self._prune_snapshots()
         self._segments.append(new)
         self._bases.append(leo)
         self.recovery_point = leo
-        self._take_snapshot(leo)
         log.debug("%s-%d: rolled new segment at offset %d", self.topic, self.partition, leo)
         return new
 
     def _take_snapshot(self, offset: int) -> None:
         self.producer_state.take_snapshot(offset)
+        self._prune_snapshots()
+
+    def _prune_snapshots(self) -> None:
         keep = set(list_snapshots(self.dir)[-SNAPSHOTS_TO_KEEP:])
         self.producer_state.delete_snapshots(keep=keep.__contains__)
 
     def flush(self, now_ms: int | None = None) -> None:
-        """fsync every segment with unflushed data (and its indexes); recovery point = LEO."""
-        for seg in self._segments[self._segment_index(self.recovery_point):]:
-            seg.flush()  # a no-op for segments without unflushed writes
+        """fsync every segment with unflushed data (and its indexes); recovery point = LEO.
+
+        A failed fsync takes the log dir offline (KafkaError): after it the
+        page cache may have dropped data that was acknowledged, so only a
+        recovery at the next start can tell what the files hold.
+        """
+        if self.offline:
+            raise self._offline_error()
+        try:
+            for seg in self._segments[self._segment_index(self.recovery_point):]:
+                seg.flush()  # a no-op for segments without unflushed writes
+        except OSError as e:
+            raise self._dir_failed(e) from e
         self.recovery_point = self.log_end_offset
         if now_ms is not None:
             self._last_flush_ms = now_ms
@@ -378,6 +482,8 @@ class PartitionLog:
         ``min_one_batch``. Raises OFFSET_OUT_OF_RANGE outside
         [log start, LEO]; at the LEO (or HW) the result is empty.
         """
+        if self.offline:
+            raise self._offline_error()
         leo = self.log_end_offset
         if fetch_offset < self._log_start_offset or fetch_offset > leo:
             raise KafkaError(ErrorCode.OFFSET_OUT_OF_RANGE,
@@ -389,14 +495,17 @@ class PartitionLog:
         regions: list[FileRegion] = []
         first = -1
         if fetch_offset < max_offset:
-            for seg in self._segments[self._segment_index(fetch_offset):]:
-                got = seg.read(fetch_offset, max_bytes, max_offset, min_one_batch)
-                if got is not None:
-                    regions.append(got[0])
-                    first = got[1]
-                    break
-                if seg.next_offset > fetch_offset or seg.next_offset >= max_offset:
-                    break  # the batch is here but not readable (bound or size)
+            try:
+                for seg in self._segments[self._segment_index(fetch_offset):]:
+                    got = seg.read(fetch_offset, max_bytes, max_offset, min_one_batch)
+                    if got is not None:
+                        regions.append(got[0])
+                        first = got[1]
+                        break
+                    if seg.next_offset > fetch_offset or seg.next_offset >= max_offset:
+                        break  # the batch is here but not readable (bound or size)
+            except OSError as e:  # a read error: Kafka takes the dir offline too
+                raise self._dir_failed(e) from e
         size = regions[0].length if regions else 0
         return ReadResult(regions, size, first, self._high_watermark, self.last_stable_offset,
                           self._log_start_offset, leo)
@@ -404,14 +513,24 @@ class PartitionLog:
     def offset_for_timestamp(self, target_ms: int, max_offset: int | None = None):
         """ListOffsets by time: (offset, timestamp) of the first record with timestamp >=
         ``target_ms`` below ``max_offset`` (default HW), or None. See ``search.py``."""
+        if self.offline:
+            raise self._offline_error()
         bound = self._high_watermark if max_offset is None else max_offset
-        return search.offset_for_timestamp(self, target_ms, bound)
+        try:
+            return search.offset_for_timestamp(self, target_ms, bound)
+        except OSError as e:
+            raise self._dir_failed(e) from e
 
     def offset_of_max_timestamp(self, max_offset: int | None = None):
         """ListOffsets -3: (offset, timestamp) of the first record with the largest
         timestamp below ``max_offset`` (default HW), or None for an empty log."""
+        if self.offline:
+            raise self._offline_error()
         bound = self._high_watermark if max_offset is None else max_offset
-        return search.offset_of_max_timestamp(self, bound)
+        try:
+            return search.offset_of_max_timestamp(self, bound)
+        except OSError as e:
+            raise self._dir_failed(e) from e
 
     # -- deletion -------------------------------------------------------------
     def _deletable(self, predicate) -> list[LogSegment]:
@@ -455,6 +574,8 @@ class PartitionLog:
         OFFSET_OUT_OF_RANGE above the HW. Segments wholly below the new start
         are deleted at once; a batch straddling it stays (readers skip).
         """
+        if self.offline:
+            raise self._offline_error()
         if offset == -1:
             offset = self._high_watermark
         if offset < 0 or offset > self._high_watermark:
@@ -550,14 +671,26 @@ class PartitionLog:
 
     # -- lifecycle ------------------------------------------------------------
     def close(self) -> None:
-        """fsync, write the producer snapshot at the LEO, close index files."""
+        """fsync, write the producer snapshot at the LEO, close index files.
+
+        Raises KafkaError (KAFKA_STORAGE_ERROR) if the log is offline or the
+        flush or snapshot fails; the files are closed either way, and the log
+        manager then does not certify the dir as cleanly shut down.
+        """
         if self.closed:
             return
-        self.flush()
-        self._take_snapshot(self.log_end_offset)
-        for seg in self._segments:
-            seg.close()
-        self.closed = True
+        try:
+            if self.offline:
+                raise self._offline_error()
+            self.flush()
+            try:
+                self._take_snapshot(self.log_end_offset)
+            except OSError as e:
+                raise self._storage_error(f"producer snapshot at close of {self.dir}", e) from e
+        finally:
+            for seg in self._segments:
+                seg.close()
+            self.closed = True
 
     def delete(self) -> None:
         """Remove the partition directory (no flush): renamed to ``<name>.<hex>-delete``

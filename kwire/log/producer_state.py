@@ -55,6 +55,7 @@ from crc32c import crc32c
 
 from kwire.protocol.errors import ErrorCode, KafkaError
 
+from . import faults
 from .checkpoint import atomic_write
 
 log = logging.getLogger("kwire.log")
@@ -205,6 +206,7 @@ class ProducerStateManager:
 
     def take_snapshot(self, offset: int) -> str:
         path = snapshot_path(self.dir, offset)
+        faults.check("producer_snapshot")
         atomic_write(path, self.encode(offset))
         return path
 

@@ -27,6 +27,18 @@ truncates torn tails before a segment is used); ``next_offset`` is one past the
 last batch's last offset (``base_offset`` when empty); every index position is
 a batch start. The file is opened O_APPEND, so writes always land at the end.
 
+Descriptors: the ``.log`` file and the indexes' append descriptors are
+``CachedFile``s (``files.py``), opened on first use through the broker's
+bounded file cache and closed by it when they have been idle longest, so an
+idle partition holds no descriptor; a ``FileRegion`` pins the ``.log``
+descriptor until it is sent.
+
+Appends are all or nothing (``append``, ``mark`` / ``rollback``): if the log
+write or an index entry fails, the .log and both index files are cut back to
+where they were and every field restored, so the invariants above hold after
+any OSError; when the cut itself fails the segment raises ``LogDirFailure``
+and its log dir goes offline. Every write site calls ``faults.check`` (tests).
+
 Not here: validation, offset assignment, rolling decisions, CRC checks
 (``recovery.py`` and ``partition_log.py`` do those).
 """
@@ -39,8 +51,10 @@ from typing import Iterator
 
 from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, BatchHeader, read_header
 
+from . import faults
 from .config import LogConfig
 from .index import OffsetIndex, TimeIndex
+from .files import create_empty
 from .region import FileRegion, SegmentFile
 
 INT32_MAX = (1 << 31) - 1
@@ -53,7 +67,20 @@ def file_name(base_offset: int, suffix: str) -> str:
 
 
 def _fsync(fd: int) -> None:
+    faults.check("flush")
     (getattr(os, "fdatasync", None) or os.fsync)(fd)
+
+
+class LogDirFailure(Exception):
+    """A write failed and undoing it failed too: files and memory may disagree.
+
+    The partition log reports it to the log manager, which takes the whole log
+    dir offline (Kafka's LogDirFailureChannel). ``cause`` is the first error.
+    """
+
+    def __init__(self, message: str, cause: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 class LogSegment:
@@ -81,15 +108,32 @@ class LogSegment:
     # -- creation -------------------------------------------------------------
     @classmethod
     def create(cls, dir: str, base_offset: int, config: LogConfig, now_ms: int) -> "LogSegment":
-        """A new, empty segment (stale files of the same name are removed first)."""
-        for suffix in (".log", ".index", ".timeindex"):
+        """A new, empty segment (stale files of the same name are removed first).
+
+        Raises OSError with no file of the new segment left behind (best effort).
+        """
+        paths = [os.path.join(dir, file_name(base_offset, suffix))
+                 for suffix in (".log", ".index", ".timeindex")]
+        for path in paths:
             try:
-                os.unlink(os.path.join(dir, file_name(base_offset, suffix)))
+                os.unlink(path)
             except FileNotFoundError:
                 pass
-        seg = cls(dir, base_offset, config, now_ms)
-        for path in (seg.offset_index.path, seg.time_index.path):
-            open(path, "wb").close()  # empty indexes are valid; reopening need not rebuild
+        seg = None
+        try:
+            faults.check("segment_create")
+            seg = cls(dir, base_offset, config, now_ms)
+            for path in (seg.offset_index.path, seg.time_index.path):
+                create_empty(path)  # empty indexes are valid; reopening need not rebuild
+        except OSError:
+            if seg is not None:
+                seg.close()
+            for path in paths:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+            raise
         return seg
 
     def __repr__(self) -> str:
@@ -101,30 +145,76 @@ class LogSegment:
         return self.size == 0
 
     # -- appending ------------------------------------------------------------
-    def append(self, data, batches: list[tuple[int, int, int, int]]) -> int:
+    def append(self, data, batches: list[tuple[int, int, int, int]], mark: tuple | None = None) -> int:
         """Write ``data`` (whole batches, offsets assigned) with one write; index it.
 
         ``batches`` holds (position in data, size, last offset, max timestamp)
-        per batch. Returns the file position the data starts at. On a failed
-        write the file is cut back, so the segment stays consistent.
+        per batch. Returns the file position the data starts at.
+
+        All or nothing: on an OSError from the log or an index write, the log
+        and both index files are cut back and every field restored
+        (``rollback``), then the OSError is raised. If the cut itself fails,
+        ``LogDirFailure`` is raised instead. ``mark`` is ``self.mark()`` if the
+        caller already took it (to undo later steps of its own).
         """
         fd = self.file.fileno()
         start = self.size
         view = memoryview(data)
+        if mark is None:
+            mark = self.mark()
         try:
-            n = os.write(fd, view)
-            while n < len(view):  # short writes only happen on a full disk or a signal
-                n += os.write(fd, view[n:])
-        except OSError:
-            os.ftruncate(fd, start)
+            faults.check("log")
+            try:
+                n = os.write(fd, view)
+                while n < len(view):  # short writes only happen on a full disk or a signal
+                    n += os.write(fd, view[n:])
+            except OSError as e:  # name the file: the log shows which write failed
+                raise OSError(e.errno, e.strerror, self.log_path) from e
+            self.size = start + len(view)
+            self._dirty = True
+            tail = self._tail
+            for rel, size, last_offset, max_ts in batches:
+                self.track(start + rel, size, last_offset, max_ts)
+                tail.append((last_offset, start + rel, read_header(view, rel)))
+        except Exception as e:  # OSError, or a bug: either way the bytes must not stay
+            self.rollback(mark, e)
             raise
-        self.size = start + len(view)
-        self._dirty = True
-        tail = self._tail
-        for rel, size, last_offset, max_ts in batches:
-            self.track(start + rel, size, last_offset, max_ts)
-            tail.append((last_offset, start + rel, read_header(view, rel)))
         return start
+
+    def mark(self) -> tuple:
+        """What an append or a roll changes here, for ``rollback``."""
+        return (self.size, self.next_offset, self.max_timestamp, self.offset_of_max_timestamp,
+                self.first_batch_timestamp, self.bytes_since_last_index_entry,
+                len(self.offset_index), len(self.time_index))
+
+    def rollback(self, mark: tuple, cause: BaseException | None = None) -> None:
+        """Return to ``mark``: cut the .log and both index files back, restore the stats.
+
+        The header cache is dropped (it is a cache; reads fall back to the
+        index). Raises ``LogDirFailure`` if a file cannot be cut back or is
+        not the expected size afterwards.
+        """
+        size, next_offset, max_ts, off_max_ts, first_ts, since_entry, n_oi, n_ti = mark
+        self._tail.clear()
+        try:
+            faults.check("truncate")
+            fd = self.file.fileno()
+            os.ftruncate(fd, size)
+            self.offset_index.truncate_entries(n_oi)
+            self.time_index.truncate_entries(n_ti)
+            actual = os.fstat(fd).st_size
+            if actual != size:
+                raise OSError(f"{self.log_path} is {actual} bytes after cutting it to {size}")
+        except OSError as e:
+            raise LogDirFailure(f"could not undo a failed write to {self.log_path}: {e}"
+                                f" (the write failed with: {cause})", cause or e) from e
+        self.size = size
+        self.next_offset = next_offset
+        self.max_timestamp = max_ts
+        self.offset_of_max_timestamp = off_max_ts
+        self.first_batch_timestamp = first_ts
+        self.bytes_since_last_index_entry = since_entry
+        self._dirty = True  # the cut itself is a change worth an fsync
 
     def track(self, position: int, size: int, last_offset: int, max_timestamp: int) -> None:
         """Account for one batch at ``position``: stats and sparse index entries."""
@@ -172,7 +262,7 @@ class LogSegment:
         self.time_index.flush()
         for idx in (self.offset_index, self.time_index):
             if not os.path.exists(idx.path):
-                open(idx.path, "wb").close()
+                create_empty(idx.path)
         return end
 
     # -- reading --------------------------------------------------------------
@@ -183,7 +273,6 @@ class LogSegment:
         Reads ahead ``READ_AHEAD`` bytes while batches are small, so scanning
         many small batches costs few system calls.
         """
-        fd = self.file.fileno()
         if end is None:
             end = self.size
         pos = start
@@ -194,7 +283,9 @@ class LogSegment:
             off = pos - buf_start
             if off + HEADER_SIZE > len(buf):
                 want = HEADER_SIZE if last_size >= READ_AHEAD else min(READ_AHEAD, end - pos)
-                buf = os.pread(fd, want, pos)
+                # fileno() per read: the caller may open other files between batches,
+                # and the file cache may then have closed this one (files.py)
+                buf = os.pread(self.file.fileno(), want, pos)
                 buf_start, off = pos, 0
                 if len(buf) < HEADER_SIZE:
                     return
@@ -303,6 +394,7 @@ class LogSegment:
         removed = self.size - position
         if removed <= 0:
             return 0
+        faults.check("truncate")
         os.ftruncate(self.file.fileno(), position)
         self.size = position
         self._dirty = True
@@ -310,14 +402,16 @@ class LogSegment:
         return removed
 
     def close(self) -> None:
-        """Close the index descriptors. The log file object is left to close when unreferenced."""
+        """Close the descriptors (the .log one once no region pins it); used again, they reopen."""
         self.offset_index.close()
         self.time_index.close()
+        self.file.release()
 
     def delete(self) -> None:
         """Unlink all files. Outstanding ``FileRegion``s keep reading the unlinked file."""
         self.offset_index.delete()
         self.time_index.delete()
+        self.file.close()  # for good: a pinned descriptor closes when its last region goes
         try:
             os.unlink(self.log_path)
         except FileNotFoundError:

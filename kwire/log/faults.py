@@ -1,0 +1,136 @@
+"""Storage fault injection for tests: raise ``OSError`` at a named write site.
+
+Every storage write site in kwire calls ``faults.check("<site>")`` just
+before it touches the disk. Unarmed (always, in production) ``check`` is a
+no-op function; arming swaps in a checking one, so the hot path pays one
+call of an empty function and nothing else.
+
+Sites::
+
+    log              the .log write of an append           (segment.py)
+    offset_index     an .index entry write                 (index.py)
+    time_index       a .timeindex entry write              (index.py)
+    segment_create   creating the files of a new segment   (segment.py)
+    producer_snapshot  the producer snapshot on roll/close (producer_state.py)
+    leader_epoch     the leader-epoch-checkpoint write     (leader_epoch.py)
+    flush            fsync of a segment and its indexes    (segment.py)
+    truncate         cutting files back (rollback, truncation)  (segment.py, index.py)
+    checkpoint       the offset checkpoint files of a log dir   (manager.py)
+    metadata         the cluster metadata save (for kwire.cluster.metadata to call)
+
+Arming, in-process::
+
+    faults.arm("offset_index", errno.ENOSPC)          # every call fails
+    faults.arm("log", errno.EACCES, count=1)          # only the next one
+    faults.disarm()                                   # all sites
+
+Arming a ``python -m kwire serve`` subprocess: set ``KWIRE_FAULTS_FILE`` to a
+path before it starts. The file (absent or empty = no faults) holds entries
+``site=ERRNO_NAME[:count]`` separated by spaces, commas or newlines, e.g.
+``offset_index=ENOSPC`` or ``log=EACCES:1``. It is re-read whenever its
+size or mtime changes, so a test rewrites it to inject and clear faults while
+the broker runs; a count is per version of the file. Only with the variable
+set does ``check`` stat the file (then on every call; tests only).
+
+Not here: faults on reads, partial writes (a short write is simulated by the
+sites that write in a loop only as a whole failure).
+"""
+
+from __future__ import annotations
+
+import errno as _errno
+import os
+
+SITES = ("log", "offset_index", "time_index", "segment_create", "producer_snapshot",
+         "leader_epoch", "flush", "truncate", "checkpoint", "metadata")
+ENV_FILE = "KWIRE_FAULTS_FILE"
+
+# site -> [errno, remaining count or None for always]
+_armed: dict[str, list] = {}
+_file: str | None = None
+_file_sig: tuple | None = None
+
+
+def _noop(site: str) -> None:
+    return None
+
+
+def _raise_if_armed(site: str) -> None:
+    entry = _armed.get(site)
+    if entry is None:
+        return
+    code, left = entry
+    if left is not None:
+        if left <= 0:
+            return
+        entry[1] = left - 1
+    raise OSError(code, f"{os.strerror(code)} (injected fault at {site})")
+
+
+def _check_file(site: str) -> None:
+    global _file_sig
+    try:
+        st = os.stat(_file)
+        sig = (st.st_size, st.st_mtime_ns, st.st_ino)
+    except OSError:
+        sig = None
+    if sig != _file_sig:
+        _file_sig = sig
+        _armed.clear()
+        if sig is not None:
+            try:
+                with open(_file, encoding="ascii") as f:
+                    _armed.update(parse(f.read()))
+            except (OSError, ValueError):
+                pass
+    _raise_if_armed(site)
+
+
+check = _noop
+
+
+def parse(spec: str) -> dict[str, list]:
+    """``site=ERRNO_NAME[:count]`` entries -> {site: [errno, count or None]}."""
+    out: dict[str, list] = {}
+    for item in spec.replace(",", " ").split():
+        site, _, rest = item.partition("=")
+        name, _, count = rest.partition(":")
+        if site not in SITES:
+            raise ValueError(f"unknown fault site {site!r}")
+        code = getattr(_errno, name, None) if not name.isdigit() else int(name)
+        if not isinstance(code, int):
+            raise ValueError(f"unknown errno {name!r}")
+        out[site] = [code, int(count) if count else None]
+    return out
+
+
+def arm(site: str, code: int = _errno.ENOSPC, count: int | None = None) -> None:
+    """Make ``check(site)`` raise ``OSError(code)`` (``count`` times, or until disarmed)."""
+    global check
+    if site not in SITES:
+        raise ValueError(f"unknown fault site {site!r}")
+    _armed[site] = [code, count]
+    if check is _noop:
+        check = _raise_if_armed
+
+
+def disarm(site: str | None = None) -> None:
+    """Clear one site, or all of them."""
+    global check
+    if site is None:
+        _armed.clear()
+    else:
+        _armed.pop(site, None)
+    if not _armed and check is _raise_if_armed:
+        check = _noop
+
+
+def _init_from_env() -> None:
+    global check, _file
+    path = os.environ.get(ENV_FILE)
+    if path:
+        _file = path
+        check = _check_file
+
+
+_init_from_env()
