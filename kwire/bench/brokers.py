@@ -1,6 +1,7 @@
 """Broker processes for the bench: start, wait until serving, measure, stop.
 
-``start_kwire`` runs ``python -m kwire serve`` on a fresh data directory and
+``start_kwire`` runs ``python -m kwire serve`` (this checkout, or another
+source tree such as a git revision) on a fresh data directory and
 ``start_tansu`` runs ``tansu broker`` with in-memory storage, both on a free
 loopback port; ``External`` is a broker given by address. Start-up time is
 from process launch to the first successful ApiVersions v0 answer (a raw
@@ -103,14 +104,15 @@ class Process(BrokerHandle):
     """A broker subprocess, stopped with SIGTERM (then SIGKILL) by ``stop``."""
 
     def __init__(self, name: str, kind: str, storage: str, cmd: list[str], port: int,
-                 workdir: str, env: dict | None = None, timeout_s: float = 30.0) -> None:
+                 workdir: str, env: dict | None = None, timeout_s: float = 30.0,
+                 cwd: str | None = None) -> None:
         self.name, self.kind, self.storage = name, kind, storage
         self.bootstrap = f"127.0.0.1:{port}"
         self.workdir = workdir
         self._log = open(os.path.join(workdir, f"{name}.log"), "wb")
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, env=env)
+                                     stdin=subprocess.DEVNULL, env=env, cwd=cwd)
         self.pid = self.proc.pid
         deadline = t0 + timeout_s
         while not api_versions_ok("127.0.0.1", port, timeout=0.5):
@@ -140,7 +142,7 @@ def _kwire_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def kwire_env() -> tuple[dict, str]:
+def kwire_env(root: str | None = None) -> tuple[dict, str]:
     """Environment for a kwire broker process, and a note on its bytecode.
 
     An installed kwire has its modules compiled (pip writes ``.pyc`` files); a
@@ -149,7 +151,7 @@ def kwire_env() -> tuple[dict, str]:
     bytecode cache (PYTHONPYCACHEPREFIX under the kwire cache dir), filled once
     by ``precompile_kwire``, so start-up is measured as installed.
     """
-    root = _kwire_root()
+    root = root or _kwire_root()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (root, os.environ.get("PYTHONPATH")) if p)}
     if env.pop("PYTHONDONTWRITEBYTECODE", None) or sys.flags.dont_write_bytecode:
@@ -159,15 +161,31 @@ def kwire_env() -> tuple[dict, str]:
     return env, "bytecode cached (.pyc beside the sources)"
 
 
-def precompile_kwire() -> None:
+def precompile_kwire(root: str | None = None) -> None:
     """Compile kwire's modules into the cache ``kwire_env`` points the broker at."""
-    env, _ = kwire_env()
-    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(_kwire_root(), "kwire")],
+    env, _ = kwire_env(root)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(root or _kwire_root(), "kwire")],
                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
 
 
-def start_kwire(workdir: str, overrides: list[str] = (), name: str = "kwire") -> Process:
-    """``python -m kwire serve`` with a fresh ``log.dirs`` under ``workdir``."""
+def kwire_origin(root: str | None = None) -> str:
+    """Where ``import kwire`` resolves in a broker started with ``kwire_env(root)``.
+
+    A peer built from another revision must not silently import this
+    checkout (an editable install's finder could win over PYTHONPATH).
+    """
+    env, _ = kwire_env(root)
+    out = subprocess.run([sys.executable, "-c", "import kwire; print(kwire.__file__)"], env=env,
+                         cwd=root or _kwire_root(), capture_output=True, text=True, timeout=120)
+    return out.stdout.strip()
+
+
+def start_kwire(workdir: str, overrides: list[str] = (), name: str = "kwire",
+                root: str | None = None) -> Process:
+    """``python -m kwire serve`` with a fresh ``log.dirs`` under ``workdir``.
+
+    ``root`` is a directory holding another kwire source tree (a git
+    revision, see ``revision.py``) to run instead of this one."""
     port = free_port()
     data = tempfile.mkdtemp(prefix="kwire-data-", dir=workdir)
     cmd = [sys.executable, "-m", "kwire", "serve",
@@ -175,9 +193,10 @@ def start_kwire(workdir: str, overrides: list[str] = (), name: str = "kwire") ->
            "--override", f"log.dirs={data}"]
     for o in overrides:
         cmd += ["--override", o]
-    env, bytecode = kwire_env()
+    env, bytecode = kwire_env(root)
     b = Process(name, "kwire", "disk (a fresh log.dirs per run; page cache, no fsync per "
-                "append with the default flush.* settings)", cmd, port, workdir, env)
+                "append with the default flush.* settings)", cmd, port, workdir, env,
+                cwd=root)
     b.data_dir = data
     b.notes = bytecode
     return b

@@ -3,9 +3,13 @@
 Each run starts every self-started broker afresh (new data directory, new
 process: that is also when start-up time and idle RSS are taken), creates
 fresh topics, then runs each workload on broker A and right after on broker
-B (A B A B ...), so each pair shares the machine's conditions. Brokers given
-by address (``--bootstrap``, ``--peer-bootstrap``) are used as they are and
-report no CPU, RSS or start-up figures.
+B (A B A B ..., or A B C A B C ... with several peers), so each pair shares the
+machine's conditions. Peers: ``tansu`` (``tansu.py``) and ``kwire@<git-rev>``,
+this repository's kwire at another revision (``revision.py``: written out with
+``git archive`` into the work directory and removed afterwards), which is how
+a change is measured against the previous release in the same run. Brokers
+given by address (``--bootstrap``, ``--peer-bootstrap``) are used as they are
+and report no CPU, RSS or start-up figures.
 
 Exit codes: 0 done, 1 a broker or workload failed, 2 bad usage or
 confluent-kafka missing.
@@ -37,8 +41,10 @@ def parser() -> argparse.ArgumentParser:
         "with librdkafka, optionally against a peer broker."))
     p.add_argument("--bootstrap", metavar="HOST:PORT",
                    help="benchmark this running kwire broker instead of starting one")
-    p.add_argument("--peer", choices=["none", "tansu"], default="none",
-                   help="also benchmark a peer broker, alternating runs (default none)")
+    p.add_argument("--peer", action="append", default=[], metavar="PEER",
+                   help="also benchmark a peer broker, alternating runs: 'tansu', or "
+                        "'kwire@<git-rev>' (this repository's kwire at that revision, written "
+                        "out with git archive); repeatable (default: none)")
     p.add_argument("--peer-bootstrap", metavar="HOST:PORT",
                    help="the peer is already running here (no CPU/RSS figures)")
     p.add_argument("--tansu", metavar="PATH", help="Tansu binary (default: cache, PATH, or fetch)")
@@ -95,7 +101,9 @@ def _start(spec: dict, args, workdir: str):
     if spec["external"]:
         return brokers.External(spec["name"], spec["kind"], spec["external"])
     if spec["kind"] == "kwire":
-        b = brokers.start_kwire(workdir, args.kwire_override, spec["name"])
+        b = brokers.start_kwire(workdir, args.kwire_override, spec["name"], spec.get("root"))
+        if spec.get("commit"):
+            b.notes = f"git {spec['commit'][:12]} from {spec['root']}; {b.notes}"
     else:
         b = brokers.start_tansu(spec["binary"], workdir, spec["name"])
     return b
@@ -113,26 +121,54 @@ def run(args) -> int:
     if bad or not selected:
         print(f"kwire bench: unknown workloads {bad}; choose from {ALL}", file=sys.stderr)
         return 2
+    peers = [p for p in args.peer if p != "none"]
+    bad = [p for p in peers if p != "tansu" and not (p.startswith("kwire@") and len(p) > 6)]
+    if bad:
+        print(f"kwire bench: unknown peer {bad[0]!r}: use tansu or kwire@<git-rev>", file=sys.stderr)
+        return 2
     specs = [{"name": "kwire", "kind": "kwire", "external": args.bootstrap}]
     if args.peer_bootstrap:
-        specs.append({"name": args.peer if args.peer != "none" else "peer",
-                      "kind": args.peer if args.peer != "none" else "peer",
-                      "external": args.peer_bootstrap})
-    elif args.peer == "tansu" or args.tansu:
-        from .tansu import TansuNotFound, locate
-
-        try:
-            binary = locate(args.tansu, allow_fetch=not args.no_fetch)
-        except TansuNotFound as e:
-            print(f"kwire bench: {e}", file=sys.stderr)
-            return 2
-        specs.append({"name": "tansu", "kind": "tansu", "external": None, "binary": binary})
-    plan = _plan(selected)
+        name = peers[0] if peers else "peer"
+        specs.append({"name": name, "kind": name.split("@")[0], "external": args.peer_bootstrap})
+        peers = []
+    elif args.tansu and "tansu" not in peers:
+        peers.append("tansu")
     workdir = args.workdir or tempfile.mkdtemp(prefix="kwire-bench-")
     os.makedirs(workdir, exist_ok=True)
+    for peer in peers:
+        if peer == "tansu":
+            from .tansu import TansuNotFound, locate
+
+            try:
+                binary = locate(args.tansu, allow_fetch=not args.no_fetch)
+            except TansuNotFound as e:
+                print(f"kwire bench: {e}", file=sys.stderr)
+                _cleanup(args, workdir, specs)
+                return 2
+            specs.append({"name": "tansu", "kind": "tansu", "external": None, "binary": binary})
+            continue
+        from .revision import RevisionError, materialize
+
+        rev = peer.split("@", 1)[1]
+        try:
+            root, commit = materialize(rev, workdir)
+        except RevisionError as e:
+            print(f"kwire bench: {e}", file=sys.stderr)
+            _cleanup(args, workdir, specs)
+            return 2
+        specs.append({"name": peer, "kind": "kwire", "external": None, "root": root,
+                      "commit": commit})
+        origin = brokers.kwire_origin(root)
+        if not origin.startswith(root + os.sep):
+            print(f"kwire bench: {peer} would import kwire from {origin or '?'}, not {root}",
+                  file=sys.stderr)
+            _cleanup(args, workdir, specs)
+            return 2
+    plan = _plan(selected)
     results = {s["name"]: {w: [] for w in plan + ["startup"]} for s in specs}
-    if any(s["kind"] == "kwire" and not s["external"] for s in specs):
-        brokers.precompile_kwire()
+    for s in specs:
+        if s["kind"] == "kwire" and not s["external"]:
+            brokers.precompile_kwire(s.get("root"))
     load = [os.getloadavg()[0]]
     described: dict = {}
     try:
@@ -174,8 +210,7 @@ def run(args) -> int:
         print(f"kwire bench: failed: {e}", file=sys.stderr)
         return 1
     finally:
-        if not args.workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+        _cleanup(args, workdir, specs)
     meta = {"runs": args.runs, "partitions": args.partitions, "messages_1KiB": args.messages,
             "messages_100B": args.small_messages, "latency_rate": args.latency_rate,
             "latency_seconds": args.latency_seconds, "latency_warmup_s": args.latency_warmup,
@@ -183,7 +218,8 @@ def run(args) -> int:
             "producer_config": {k: v for k, v in workloads.PRODUCER_BASE.items()},
             "python": platform.python_version(), "cpus": os.cpu_count(),
             "loadavg_1min_after_each_run": [round(x, 2) for x in load],
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "record_validation_ms_per_mb": _validation_cost()}
     doc = build(meta, [described[s["name"]] for s in specs], results, plan + ["startup"])
     text = markdown(doc)
     print(text)
@@ -194,6 +230,26 @@ def run(args) -> int:
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=1)
     return 0
+
+
+def _validation_cost() -> list[dict] | None:
+    """Produce-time record validation per MB in this process, C walker and pure Python."""
+    try:
+        from .validation import measure
+
+        return measure(repeat=3)
+    except Exception as e:  # a measurement must not fail the bench
+        print(f"kwire bench: validation cost not measured: {e}", file=sys.stderr)
+        return None
+
+
+def _cleanup(args, workdir: str, specs: list[dict]) -> None:
+    """Remove revision trees written for ``kwire@<rev>`` peers, and a temporary work dir."""
+    for s in specs:
+        if s.get("root"):
+            shutil.rmtree(s["root"], ignore_errors=True)
+    if not args.workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def _progress(run_no: int, name: str, w: str, r: dict) -> None:

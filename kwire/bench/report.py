@@ -1,9 +1,10 @@
 """The bench report: a Markdown table and a JSON document from the same results.
 
 ``results[broker][workload]`` is a list of per-run dicts (None for a failed
-run); ``build`` turns it into medians with min–max per figure and, with a
-peer, the per-pair ratio kwire/peer. For throughput a ratio above 1 favours
-kwire; for latency, CPU, RSS and start-up time a ratio below 1 does.
+run); ``build`` turns it into medians with min–max per figure and, for each
+peer, the per-pair ratio kwire/peer (``ratios_by_peer[peer]``; ``ratios`` is
+the first peer's). For throughput a ratio above 1 favours kwire; for
+latency, CPU, RSS and start-up time a ratio below 1 does.
 """
 
 from __future__ import annotations
@@ -35,13 +36,17 @@ def build(meta: dict, brokers: list, results: dict, workloads: list[str]) -> dic
             runs = results[name].get(w, [])
             out["results"][name][w] = {
                 f: summary([r.get(f) if r else None for r in runs]) for f in FIGURES[kind_of(w)]}
-    if len(names) == 2:
-        a, b = names
+    out["ratios_by_peer"] = {}
+    a = names[0]
+    for b in names[1:]:
+        out["ratios_by_peer"][b] = {}
         for w in workloads:
             ra, rb = results[a].get(w, []), results[b].get(w, [])
-            out["ratios"][w] = {
+            out["ratios_by_peer"][b][w] = {
                 f: ratio([r.get(f) if r else None for r in ra], [r.get(f) if r else None for r in rb])
                 for f in FIGURES[kind_of(w)]}
+    if len(names) >= 2:
+        out["ratios"] = out["ratios_by_peer"][names[1]]
     return out
 
 
@@ -63,16 +68,14 @@ def _cell(s: dict) -> str:
 
 def markdown(doc: dict) -> str:
     names = [b["name"] for b in doc["brokers"]]
-    head = ["workload", "figure"] + names
-    if doc["ratios"]:
-        head.append(f"{names[0]}/{names[1]}")
+    by_peer = doc.get("ratios_by_peer") or ({names[1]: doc["ratios"]} if doc["ratios"] else {})
+    head = ["workload", "figure"] + names + [f"{names[0]}/{peer}" for peer in by_peer]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     first = doc["results"][names[0]]
     for w, figs in first.items():
         for f in figs:
             row = [w, UNITS.get(f, f)] + [_cell(doc["results"][n][w][f]) for n in names]
-            if doc["ratios"]:
-                row.append(_cell(doc["ratios"][w][f]))
+            row += [_cell(r[w][f]) for r in by_peer.values()]
             lines.append("| " + " | ".join(row) + " |")
     notes = [f"- {b['name']}: {b['kind']}, storage {b['storage']}"
              + (f"; {b['notes']}" if b.get("notes") else "") for b in doc["brokers"]]
@@ -81,4 +84,9 @@ def markdown(doc: dict) -> str:
                  f"{' '.join(names * 2)}…; ratios are per adjacent pair; MB/s = 10^6 bytes "
                  f"of message values; client {m['client']}; {m['cpus']} CPUs, 1-min load "
                  f"average before/after runs {m['loadavg_1min_after_each_run']}")
+    for v in m.get("record_validation_ms_per_mb") or ():
+        notes.append(f"- record validation of a {v['batch']} batch, ms per MB: "
+                     f"C walker {_fmt(v.get('validate_c_ms_per_mb'))}, pure Python "
+                     f"{_fmt(v.get('validate_python_ms_per_mb'))} (CRC alone "
+                     f"{_fmt(v['crc_ms_per_mb'])}; `python -m kwire.bench.validation`)")
     return "\n".join(lines + [""] + notes) + "\n"

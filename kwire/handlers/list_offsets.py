@@ -13,11 +13,16 @@ A timestamp >= 0 finds the first offset whose record timestamp is >= it, looking
 inside batches (the log decodes only the batch that holds the answer); -1/-1
 when there is none. Leader epochs in the request are checked (v4+:
 FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH) and the current one is returned.
+A stored batch that fails its CRC or does not decode answers CORRUPT_MESSAGE
+for that partition (logged with segment file and position), any other
+failure UNKNOWN_SERVER_ERROR; the connection stays open.
 Not implemented: follower replica ids (replication comes later) and tiered
 storage.
 """
 
 from __future__ import annotations
+
+import logging
 
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.list_offsets_response import (
@@ -25,6 +30,8 @@ from kwire.protocol.generated.list_offsets_response import (
     ListOffsetsResponse,
     ListOffsetsTopicResponse,
 )
+
+log = logging.getLogger("kwire.list_offsets")
 
 API_KEY = 2
 MIN_VERSION = 1
@@ -51,6 +58,11 @@ def _partition(broker, t, rp, isolation: int, version: int) -> ListOffsetsPartit
     plog = broker.get_log(t.name, rp.partition_index) if t is not None else None
     if plog is None or not 0 <= rp.partition_index < len(t.partitions):
         out.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        if t is not None and broker.partition_offline(t.name, rp.partition_index):
+            out.error_code = ErrorCode.KAFKA_STORAGE_ERROR
+        return out
+    if plog.offline:  # its log dir failed (kwire.log.manager)
+        out.error_code = ErrorCode.KAFKA_STORAGE_ERROR
         return out
     epoch = t.partitions[rp.partition_index].leader_epoch
     if rp.current_leader_epoch >= 0 and rp.current_leader_epoch != epoch:
@@ -74,6 +86,9 @@ def _partition(broker, t, rp, isolation: int, version: int) -> ListOffsetsPartit
             if found is not None:
                 out.offset, out.timestamp = found
         # LATEST_TIERED, EARLIEST_PENDING_UPLOAD and unknown negatives: nothing tiered, -1
-    except KafkaError as e:
+    except KafkaError as e:  # CORRUPT_MESSAGE from a stored batch that does not decode (search.py)
         out.error_code = e.code
+    except Exception:  # never let bad stored data cost the client its connection
+        log.exception("ListOffsets %s-%d timestamp %d failed", t.name, rp.partition_index, ts)
+        out.error_code = ErrorCode.UNKNOWN_SERVER_ERROR
     return out

@@ -1,9 +1,10 @@
 """Produce (key 0), v3-13: append record batches to partition logs.
 
-Batches stay opaque: the log checks each v2 batch header and CRC-32C, writes
-the assigned base offset and the leader epoch in place (LogAppendTime also
+Batches stay opaque bytes: the log checks each v2 batch header and CRC-32C,
+walks the records once without decoding them into objects, writes the
+assigned base offset and the leader epoch in place (LogAppendTime also
 rewrites max timestamp and the CRC) and stores the request's bytes as they
-are. No record is decoded on this path.
+are.
 
 * acks: 0 (no response), 1 and -1 (all). On one node the in-sync replica set
   is this broker, so acks=all is answered once the append is done, after
@@ -14,8 +15,20 @@ are. No record is decoded on this path.
   RECORD_LIST_TOO_LARGE, INVALID_TIMESTAMP, INVALID_RECORD, and the idempotent
   producer errors (OUT_OF_ORDER_SEQUENCE_NUMBER, INVALID_PRODUCER_EPOCH); a
   duplicate idempotent batch is acknowledged with its original offsets.
+* A failed write (disk full, permission, I/O error) is undone by the log and
+  answers KAFKA_STORAGE_ERROR for that partition only (NOT_LEADER_OR_FOLLOWER
+  to v3, as Kafka does); so does every partition of an offline log dir.
+* Records are checked as Kafka's LogValidator does (``kwire.log.validate``:
+  decompressed once and walked once, never recompressed or rewritten);
+  rejected records are named in ``record_errors`` (v8+, batch index and
+  message) next to the error message.
 * Responses carry base offset, log append time (-1 for CreateTime) and log
   start offset (v5+), and an error message (v8+).
+* Transactional batches: without a transactional id the whole request answers
+  TRANSACTIONAL_ID_AUTHORIZATION_FAILED (Kafka's KafkaApis check); a
+  transactional batch that reaches the log unverified answers
+  INVALID_TXN_STATE "Partition was not added to the transaction" (v3-10) or
+  TRANSACTION_ABORTABLE (v11+, KIP-890), as Kafka.
 Not implemented: transactional produce (transactions come later; a request
 with a transactional id answers TRANSACTIONAL_ID_AUTHORIZATION_FAILED with a
 message saying so), ``current_leader`` / node endpoints (v10+, only needed
@@ -29,10 +42,12 @@ import logging
 from kwire.broker.broker import now_ms
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.produce_response import (
+    BatchIndexAndErrorMessage,
     PartitionProduceResponse,
     ProduceResponse,
     TopicProduceResponse,
 )
+from kwire.records.batch import TRANSACTIONAL_MASK
 
 API_KEY = 0
 MIN_VERSION = 3
@@ -57,6 +72,9 @@ def handle(ctx, req):
     by_id = ctx.api_version >= 13
     now = now_ms()
     responses = []
+    # Kafka's KafkaApis: transactional batches need an (authorized) transactional id,
+    # else the whole request is TRANSACTIONAL_ID_AUTHORIZATION_FAILED.
+    has_transactional = req.transactional_id is None and _has_transactional_records(req)
     for td in req.topic_data:
         t = md.topic_by_id(td.topic_id) if by_id else md.topic(td.name)
         parts = []
@@ -65,13 +83,14 @@ def handle(ctx, req):
             parts = [_error(pd.index, code) for pd in td.partition_data]
         elif acks not in (0, 1, -1):
             parts = [_error(pd.index, ErrorCode.INVALID_REQUIRED_ACKS) for pd in td.partition_data]
-        elif req.transactional_id is not None:
-            parts = [_error(pd.index, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
-                            "transactions are not supported by this kwire version")
+        elif req.transactional_id is not None or has_transactional:
+            why = ("transactions are not supported by this kwire version" if not has_transactional
+                   else "transactional record batches need a transactional id")
+            parts = [_error(pd.index, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, why)
                      for pd in td.partition_data]
         else:
             for pd in td.partition_data:
-                parts.append(_append(broker, t, pd, acks, now))
+                parts.append(_append(broker, t, pd, acks, now, ctx.api_version))
         responses.append(TopicProduceResponse(name=td.name if not by_id else t.name if t else "",
                                               topic_id=td.topic_id, partition_responses=parts))
     if acks == 0:
@@ -79,7 +98,18 @@ def handle(ctx, req):
     return ProduceResponse(responses=responses, throttle_time_ms=0)
 
 
-def _append(broker, t, pd, acks: int, now: int) -> PartitionProduceResponse:
+def _has_transactional_records(req) -> bool:
+    """Kafka's RequestUtils.hasTransactionalRecords: the first batch of any partition says so."""
+    for td in req.topic_data:
+        for pd in td.partition_data:
+            r = pd.records
+            # magic (byte 16) 2, attributes' low byte (22) has the bit; older formats have none
+            if r is not None and len(r) > 22 and r[16] == 2 and r[22] & TRANSACTIONAL_MASK:
+                return True
+    return False
+
+
+def _append(broker, t, pd, acks: int, now: int, version: int = 13) -> PartitionProduceResponse:
     index = pd.index
     pstate = t.partitions[index] if 0 <= index < len(t.partitions) else None
     if pstate is None:
@@ -99,7 +129,14 @@ def _append(broker, t, pd, acks: int, now: int) -> PartitionProduceResponse:
         if e.code not in (ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, ErrorCode.INVALID_PRODUCER_EPOCH):
             log.info("produce to %s-%d rejected: %s %s", t.name, index, e.code.name, e.message or "")
         plog = broker.get_log(t.name, index)
-        r = _error(index, e.code, e.message)
+        code = e.code
+        if code == ErrorCode.KAFKA_STORAGE_ERROR and version <= 3:
+            code = ErrorCode.NOT_LEADER_OR_FOLLOWER  # as Kafka: v3 clients do not retry storage errors
+        if code == ErrorCode.INVALID_TXN_STATE and version > 10:
+            code = ErrorCode.TRANSACTION_ABORTABLE  # KIP-890: v11+ clients abort and carry on
+        r = _error(index, code, e.message)
+        r.record_errors = [BatchIndexAndErrorMessage(batch_index=i, batch_index_error_message=m)
+                           for i, m in getattr(e, "record_errors", ())]
         if plog is not None:
             r.log_start_offset = plog.log_start_offset
         return r

@@ -20,13 +20,36 @@ Both consider only offsets in [log start offset, bound), the bound being the
 high watermark unless the caller passes another (followers, read_committed).
 Not here: any index of its own; a linear scan of headers is the fallback when
 the time index is sparse.
+
+Bad stored data (a segment written before produce validated records, bit rot,
+a torn write that recovery missed) never escapes as an arbitrary exception:
+a batch that fails its CRC or does not decode raises ``KafkaError``
+CORRUPT_MESSAGE naming the segment file and position, and is logged, so
+ListOffsets answers that error for the partition and keeps the connection
+(Kafka's ListOffsets maps a CorruptRecordException the same way).
 """
 
 from __future__ import annotations
 
-from kwire.records.decode import decode_batch
+import logging
+
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.records.decode import CorruptRecordError, decode_batch
 
 from .segment import LogSegment
+
+log = logging.getLogger("kwire.log")
+
+
+def _records(seg: LogSegment, pos: int, h):
+    """The records of the stored batch at ``pos``; CORRUPT_MESSAGE if it does not decode."""
+    try:
+        return decode_batch(seg.read_bytes(pos, h.size)).records
+    except CorruptRecordError as e:
+        log.error("corrupt record batch in %s at position %d (offsets %d-%d): %s",
+                  seg.log_path, pos, h.base_offset, h.base_offset + h.last_offset_delta, e)
+        raise KafkaError(ErrorCode.CORRUPT_MESSAGE,
+                         f"corrupt record batch in {seg.log_path} at position {pos}: {e}") from None
 
 
 def _first_record(log, seg: LogSegment, pos: int, bound: int, min_ts: int):
@@ -41,7 +64,7 @@ def _first_record(log, seg: LogSegment, pos: int, bound: int, min_ts: int):
             return False
         if h.base_offset + h.last_offset_delta < start or h.max_timestamp < min_ts:
             continue
-        for r in decode_batch(seg.read_bytes(p, h.size), verify_crc=False).records:
+        for r in _records(seg, p, h):
             if start <= r.offset < bound and r.timestamp >= min_ts:
                 return r.offset, r.timestamp
     return None
@@ -84,7 +107,7 @@ def offset_of_max_timestamp(log, bound: int):
             if h.base_offset < start or last >= bound:
                 # partly outside: the header's max may belong to a record that no longer
                 # counts (below the log start), so take the max of the records inside
-                records = decode_batch(seg.read_bytes(pos, h.size), verify_crc=False).records
+                records = _records(seg, pos, h)
                 ts = max((r.timestamp for r in records if start <= r.offset < bound), default=-1)
             if ts > best_ts:
                 best_ts, best_seg = ts, seg

@@ -1,8 +1,10 @@
 """Full decoding of v2 record batches, for features that need record contents.
 
-The produce and fetch paths never come here (see ``kwire.records.batch``).
-This module is for ListOffsets by timestamp, the log cleaner, transactions,
-the CLI consumer and tests. It checks the header (magic 2, sane length, CRC
+The fetch path never comes here, and the produce path only to name the
+records of a batch it refuses (``record_errors``); accepted batches are
+walked by ``kwire.records.scan``, which builds no objects. This module is for
+ListOffsets by timestamp, the log cleaner, transactions, the CLI consumer
+and tests. It checks the header (magic 2, sane length, CRC
 unless told not to), decompresses the records section and parses every
 record, raising ``CorruptRecordError`` on any malformed byte; it never
 returns a partial batch and never raises ``IndexError``.

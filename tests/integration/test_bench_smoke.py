@@ -95,3 +95,50 @@ def test_bench_against_tansu_alternates_and_reports_ratios(tmp_path):
     for w in workloads[:2]:
         r = doc["ratios"][w]["msgs_per_s"]
         assert len(r["runs"]) == 2 and r["min"] <= r["median"] <= r["max"] and r["median"] > 0, (w, r)
+
+
+REV = "0a36422"
+PEER = f"kwire@{REV}"
+
+
+def test_bench_against_a_git_revision_of_kwire(tmp_path):
+    """``--peer kwire@<rev>``: that revision runs from a ``git archive`` tree, removed afterwards.
+
+    The revision is the release the record-validation work was measured
+    against (a fixed one: HEAD may be a work in progress that does not start).
+    """
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{REV}^{{commit}}"],
+                      capture_output=True).returncode:
+        pytest.skip(f"not a git checkout holding {REV}")
+    out = tmp_path / "bench.json"
+    work = tmp_path / "work"
+    proc = subprocess.run(
+        [sys.executable, "-m", "kwire", "bench", "--peer", PEER, "--runs", "2",
+         "--messages", "300", "--small-messages", "1000",
+         "--workloads", "produce_1KiB_acks1,produce_100B_acks1", "--json", str(out),
+         "--workdir", str(work)],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert [b["name"] for b in doc["brokers"]] == ["kwire", PEER]
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", REV], capture_output=True,
+                            text=True).stdout.strip()
+    assert f"git {commit[:12]}" in doc["brokers"][1]["notes"]
+    order = [line.split()[2:4] for line in proc.stderr.splitlines() if line.startswith("[run ")]
+    assert [b for b, w in order if w.rstrip(":") == "produce_1KiB_acks1"] == ["kwire", PEER] * 2
+    for w in ("produce_1KiB_acks1", "produce_100B_acks1"):
+        assert doc["results"][PEER][w]["msgs_per_s"]["median"] > 0
+        r = doc["ratios_by_peer"][PEER][w]["msgs_per_s"]
+        assert len(r["runs"]) == 2 and r["median"] > 0
+    assert doc["ratios"] == doc["ratios_by_peer"][PEER]
+    cost = {v["batch"]: v for v in doc["meta"]["record_validation_ms_per_mb"]}
+    assert cost["1 KiB"]["validate_python_ms_per_mb"] > 0 and cost["100 B"]["crc_ms_per_mb"] > 0
+    assert "record validation of a 1 KiB batch, ms per MB" in proc.stdout
+    assert f"| kwire/{PEER} |" in proc.stdout
+    assert not list(work.glob(f"kwire-{commit[:10]}-*")), "the revision tree must be removed"
+    bad = subprocess.run([sys.executable, "-m", "kwire", "bench", "--peer", "kwire@no-such-rev",
+                          "--workdir", str(work)], cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown git revision" in bad.stderr

@@ -1,0 +1,238 @@
+/* kwire.records._scan: walk the records section of a v2 batch without building objects.
+ *
+ * The compiled twin of kwire/records/scan.py (``_py_scan_records``); both must
+ * accept and reject exactly the same inputs and return the same tuple, which
+ * tests/unit/test_records_validate.py checks on the same inputs. Read
+ * scan.py's docstring for the contract and the record layout. This file only
+ * walks already-decompressed bytes: it never allocates per record, never
+ * decompresses and never writes to the data.
+ *
+ *   scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)
+ *
+ * ``data`` is any contiguous buffer; ``layout`` is None or a writable buffer
+ * of at least 6 * count C ints (array('i')) filled per record with
+ * (start, end, key_pos, key_len, value_pos, value_len), -1 lengths for null.
+ * Malformed framing raises kwire.records.errors.CorruptRecordError.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+static PyObject *CorruptRecordError = NULL;
+
+enum { V_OK = 0, V_EOF = 1, V_LONG = 2, V_RANGE = 3 };
+
+/* Zigzag varint of at most max_bytes (5: int32, 10: int64) in buf[*pos:end]. */
+static inline int
+read_varint(const uint8_t *buf, Py_ssize_t *pos, Py_ssize_t end, int max_bytes, int64_t *out)
+{
+    Py_ssize_t p = *pos;
+    if (p < end && buf[p] < 0x80) {
+        uint8_t b = buf[p];
+        *out = (int64_t)(b >> 1) ^ -(int64_t)(b & 1);
+        *pos = p + 1;
+        return V_OK;
+    }
+    uint64_t raw = 0;
+    int shift = 0;
+    Py_ssize_t limit = end - p < max_bytes ? end : p + max_bytes;
+    while (p < limit) {
+        uint8_t b = buf[p++];
+        uint64_t bits = (uint64_t)(b & 0x7F);
+        if (shift == 63 && bits > 1)
+            return V_RANGE; /* would need more than 64 bits: outside int64 */
+        raw |= bits << shift;
+        if (b < 0x80) {
+            int64_t v = (int64_t)(raw >> 1) ^ -(int64_t)(raw & 1);
+            if (max_bytes == 5 && (v < INT32_MIN || v > INT32_MAX))
+                return V_RANGE;
+            *out = v;
+            *pos = p;
+            return V_OK;
+        }
+        shift += 7;
+    }
+    return (p - *pos < max_bytes) ? V_EOF : V_LONG;
+}
+
+static PyObject *
+fail(Py_ssize_t index, const char *what, int code)
+{
+    const char *why = code == V_EOF ? "runs past its end" : code == V_LONG ? "is too long" : "is out of range";
+    PyErr_Format(CorruptRecordError, "record %zd: %s varint %s", index, what, why);
+    return NULL;
+}
+
+/* UTF-8 check for header keys, as strict as Python's bytes.decode("utf-8"). */
+static int
+utf8_ok(const uint8_t *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    while (i < n && s[i] < 0x80)
+        i++;
+    if (i == n)
+        return 1;
+    PyObject *u = PyUnicode_DecodeUTF8((const char *)s, n, "strict");
+    if (u == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_DECREF(u);
+    return 1;
+}
+
+static PyObject *
+scan_records(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"data", "count", "layout", NULL};
+    Py_buffer view, lay;
+    Py_ssize_t count;
+    PyObject *layout = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*n|O:scan_records", kwlist, &view, &count, &layout))
+        return NULL;
+    int *out = NULL;
+    int have_layout = layout != Py_None;
+    if (have_layout) {
+        if (PyObject_GetBuffer(layout, &lay, PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        if (lay.itemsize != sizeof(int) || (lay.format && strcmp(lay.format, "i") != 0) ||
+            count < 0 || lay.len / (Py_ssize_t)sizeof(int) < 6 * count || view.len > INT32_MAX) {
+            PyBuffer_Release(&lay);
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "layout must be a writable array('i') of 6 * count ints "
+                                              "(and data under 2 GiB)");
+            return NULL;
+        }
+        out = (int *)lay.buf;
+    }
+    const uint8_t *d = (const uint8_t *)view.buf;
+    const Py_ssize_t end = view.len;
+    Py_ssize_t pos = 0;
+    int64_t v, min_ts = 0, max_ts = 0;
+    Py_ssize_t null_keys = 0;
+    PyObject *result = NULL;
+    int rc;
+    Py_ssize_t i;
+
+    if (count < 0) {
+        PyErr_Format(CorruptRecordError, "negative records_count %zd", count);
+        goto done;
+    }
+    for (i = 0; i < count; i++) {
+        if (pos >= end) {
+            PyErr_Format(CorruptRecordError, "records section ends after %zd of %zd records", i, count);
+            goto done;
+        }
+        Py_ssize_t start = pos;
+        if ((rc = read_varint(d, &pos, end, 5, &v)) != V_OK) { fail(i, "length", rc); goto done; }
+        Py_ssize_t rend = pos + (Py_ssize_t)v;
+        if (v < 1 || v > end - pos) {
+            PyErr_Format(CorruptRecordError, "record %zd: length %lld does not fit", i, (long long)v);
+            goto done;
+        }
+        pos++; /* attributes: unused in v2, not checked (as Kafka) */
+        if ((rc = read_varint(d, &pos, rend, 10, &v)) != V_OK) { fail(i, "timestamp delta", rc); goto done; }
+        if (i == 0 || v < min_ts) min_ts = v;
+        if (i == 0 || v > max_ts) max_ts = v;
+        if ((rc = read_varint(d, &pos, rend, 5, &v)) != V_OK) { fail(i, "offset delta", rc); goto done; }
+        if (v != i) {
+            PyErr_Format(CorruptRecordError, "record %zd: offset delta %lld, expected %zd",
+                         i, (long long)v, i);
+            goto done;
+        }
+        Py_ssize_t key_pos, val_pos;
+        int64_t key_len, val_len;
+        if ((rc = read_varint(d, &pos, rend, 5, &key_len)) != V_OK) { fail(i, "key length", rc); goto done; }
+        key_pos = pos;
+        if (key_len < -1 || key_len > rend - pos) {
+            PyErr_Format(CorruptRecordError, "record %zd: key length %lld does not fit", i, (long long)key_len);
+            goto done;
+        }
+        if (key_len < 0)
+            null_keys++;
+        else
+            pos += (Py_ssize_t)key_len;
+        if ((rc = read_varint(d, &pos, rend, 5, &val_len)) != V_OK) { fail(i, "value length", rc); goto done; }
+        val_pos = pos;
+        if (val_len < -1 || val_len > rend - pos) {
+            PyErr_Format(CorruptRecordError, "record %zd: value length %lld does not fit", i, (long long)val_len);
+            goto done;
+        }
+        if (val_len > 0)
+            pos += (Py_ssize_t)val_len;
+        if ((rc = read_varint(d, &pos, rend, 5, &v)) != V_OK) { fail(i, "header count", rc); goto done; }
+        if (v < 0) {
+            PyErr_Format(CorruptRecordError, "record %zd: negative header count %lld", i, (long long)v);
+            goto done;
+        }
+        for (int64_t h = v; h > 0; h--) {
+            int64_t n;
+            if ((rc = read_varint(d, &pos, rend, 5, &n)) != V_OK) { fail(i, "header key length", rc); goto done; }
+            if (n < 0 || n > rend - pos) {
+                PyErr_Format(CorruptRecordError, "record %zd: header key length %lld does not fit",
+                             i, (long long)n);
+                goto done;
+            }
+            if (!utf8_ok(d + pos, (Py_ssize_t)n)) {
+                PyErr_Format(CorruptRecordError, "record %zd: header key is not UTF-8", i);
+                goto done;
+            }
+            pos += (Py_ssize_t)n;
+            if ((rc = read_varint(d, &pos, rend, 5, &n)) != V_OK) { fail(i, "header value length", rc); goto done; }
+            if (n < -1 || n > rend - pos) {
+                PyErr_Format(CorruptRecordError, "record %zd: header value length %lld does not fit",
+                             i, (long long)n);
+                goto done;
+            }
+            if (n > 0)
+                pos += (Py_ssize_t)n;
+        }
+        if (pos != rend) {
+            PyErr_Format(CorruptRecordError, "record %zd: %zd unread bytes inside its length", i, rend - pos);
+            goto done;
+        }
+        if (out) {
+            int *r = out + 6 * i;
+            r[0] = (int)start; r[1] = (int)rend;
+            r[2] = (int)key_pos; r[3] = (int)key_len;
+            r[4] = (int)val_pos; r[5] = (int)val_len;
+        }
+    }
+    if (pos != end) {
+        PyErr_Format(CorruptRecordError, "%zd bytes left after %zd records", end - pos, count);
+        goto done;
+    }
+    result = Py_BuildValue("(LLn)", (long long)min_ts, (long long)max_ts, null_keys);
+done:
+    if (have_layout)
+        PyBuffer_Release(&lay);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"scan_records", (PyCFunction)(void (*)(void))scan_records, METH_VARARGS | METH_KEYWORDS,
+     "scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "kwire.records._scan",
+    "Compiled record-framing walker; see kwire/records/scan.py.", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__scan(void)
+{
+    PyObject *errors = PyImport_ImportModule("kwire.records.errors");
+    if (errors == NULL)
+        return NULL;
+    CorruptRecordError = PyObject_GetAttrString(errors, "CorruptRecordError");
+    Py_DECREF(errors);
+    if (CorruptRecordError == NULL)
+        return NULL;
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,177 @@
+"""Walk the records section of a v2 batch once, checking framing, building no records.
+
+``scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)``
+reads exactly ``count`` records from ``data`` (the records section, already
+decompressed; any buffer) and raises ``CorruptRecordError`` unless:
+
+* every record's varint length is >= 1 and fits, and its fields end exactly
+  at that length (record layout drawn in ``kwire.records.decode``);
+* every varint is well formed (int32: at most 5 bytes, int64: 10) and ends
+  inside its record;
+* offset deltas run 0, 1, ..., count-1 in order (so the header's
+  ``last_offset_delta`` is right once it equals ``records_count - 1``);
+* key, value and header value lengths are >= -1 (-1 = null) and fit; header
+  counts and header key lengths are >= 0; header keys are UTF-8 (what
+  ``kwire.records.decode`` requires to read the batch back);
+* nothing is left after the last record.
+
+It returns the smallest and largest timestamp delta (0, 0 when ``count`` is
+0) and the number of records with a null key, which is all the produce
+validator needs on its hot path: timestamps and keys are then checked in
+bulk, and only a batch that fails gets decoded record by record to name the
+offending records (``record_errors``).
+
+``layout``, when given, is a writable ``array('i')`` of at least
+``LAYOUT_FIELDS * count`` ints; record ``i`` fills slots ``6i .. 6i+5`` with
+``(start, end, key_pos, key_len, value_pos, value_len)`` (positions in
+``data``, lengths -1 for null). It is the seam for features that need keys or
+record positions without decoding again (the log cleaner's keys, control
+records for transactions); the produce path does not ask for it.
+
+Two implementations with one contract: the C extension ``kwire.records._scan``
+(built by ``pip install`` when a compiler is present, see setup.py) and
+``_py_scan_records`` below. The C one is used when it imports, unless
+``KWIRE_NO_EXTENSIONS=1`` is set; ``IMPLEMENTATION`` says which ("c" or
+"python"). Not here: decompression, header checks (``kwire.log.validate``),
+record attributes (unused in v2 and not checked, as in Kafka).
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import CorruptRecordError
+
+__all__ = ["IMPLEMENTATION", "LAYOUT_FIELDS", "scan_records", "py_scan_records", "c_scan_records"]
+
+LAYOUT_FIELDS = 6
+_INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
+_INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def _varint(d, pos: int, end: int, max_bytes: int, i: int, what: str) -> tuple[int, int]:
+    """Zigzag varint at ``d[pos:end]``; errors name the record and the field."""
+    raw = 0
+    shift = 0
+    start = pos
+    limit = min(end, pos + max_bytes)
+    while pos < limit:
+        b = d[pos]
+        pos += 1
+        raw |= (b & 0x7F) << shift
+        if b < 0x80:
+            v = (raw >> 1) ^ -(raw & 1)
+            if (max_bytes == 5 and not _INT32_MIN <= v <= _INT32_MAX) or not _INT64_MIN <= v <= _INT64_MAX:
+                raise CorruptRecordError(f"record {i}: {what} varint is out of range")
+            return v, pos
+        shift += 7
+    why = "runs past its end" if pos - start < max_bytes else "is too long"
+    raise CorruptRecordError(f"record {i}: {what} varint {why}")
+
+
+def py_scan_records(data, count: int, layout=None) -> tuple[int, int, int]:
+    """Pure-Python ``scan_records`` (the reference the C walker is tested against)."""
+    d = memoryview(data).cast("B") if not isinstance(data, (bytes, bytearray)) else data
+    if layout is not None:
+        if not isinstance(count, int) or count < 0 or len(layout) < LAYOUT_FIELDS * count or \
+                getattr(layout, "typecode", "i") != "i" or len(d) > _INT32_MAX:
+            raise ValueError("layout must be a writable array('i') of 6 * count ints "
+                             "(and data under 2 GiB)")
+    if count < 0:
+        raise CorruptRecordError(f"negative records_count {count}")
+    end = len(d)
+    pos = 0
+    min_ts = max_ts = 0
+    null_keys = 0
+    for i in range(count):
+        if pos >= end:
+            raise CorruptRecordError(f"records section ends after {i} of {count} records")
+        start = pos
+        b = d[pos]
+        if b < 0x80:  # one-byte varints are the common case: skip the call
+            length, pos = (b >> 1) ^ -(b & 1), pos + 1
+        else:
+            length, pos = _varint(d, pos, end, 5, i, "length")
+        rend = pos + length
+        if length < 1 or length > end - pos:
+            raise CorruptRecordError(f"record {i}: length {length} does not fit")
+        pos += 1  # attributes
+        # One-byte varints (b < 0x80) are decoded inline: the call is most of the cost.
+        b = d[pos] if pos < rend else 0x80
+        if b < 0x80:
+            ts, pos = (b >> 1) ^ -(b & 1), pos + 1
+        else:
+            ts, pos = _varint(d, pos, rend, 10, i, "timestamp delta")
+        if i == 0 or ts < min_ts:
+            min_ts = ts
+        if i == 0 or ts > max_ts:
+            max_ts = ts
+        b = d[pos] if pos < rend else 0x80
+        if b < 0x80:
+            od, pos = (b >> 1) ^ -(b & 1), pos + 1
+        else:
+            od, pos = _varint(d, pos, rend, 5, i, "offset delta")
+        if od != i:
+            raise CorruptRecordError(f"record {i}: offset delta {od}, expected {i}")
+        b = d[pos] if pos < rend else 0x80
+        if b < 0x80:
+            key_len, pos = (b >> 1) ^ -(b & 1), pos + 1
+        else:
+            key_len, pos = _varint(d, pos, rend, 5, i, "key length")
+        key_pos = pos
+        if key_len < -1 or key_len > rend - pos:
+            raise CorruptRecordError(f"record {i}: key length {key_len} does not fit")
+        if key_len < 0:
+            null_keys += 1
+        else:
+            pos += key_len
+        val_len, pos = _varint(d, pos, rend, 5, i, "value length")
+        val_pos = pos
+        if val_len < -1 or val_len > rend - pos:
+            raise CorruptRecordError(f"record {i}: value length {val_len} does not fit")
+        if val_len > 0:
+            pos += val_len
+        headers, pos = _varint(d, pos, rend, 5, i, "header count")
+        if headers < 0:
+            raise CorruptRecordError(f"record {i}: negative header count {headers}")
+        for _ in range(headers):
+            n, pos = _varint(d, pos, rend, 5, i, "header key length")
+            if n < 0 or n > rend - pos:
+                raise CorruptRecordError(f"record {i}: header key length {n} does not fit")
+            try:
+                bytes(d[pos : pos + n]).decode("utf-8")
+            except UnicodeDecodeError:
+                raise CorruptRecordError(f"record {i}: header key is not UTF-8") from None
+            pos += n
+            n, pos = _varint(d, pos, rend, 5, i, "header value length")
+            if n < -1 or n > rend - pos:
+                raise CorruptRecordError(f"record {i}: header value length {n} does not fit")
+            if n > 0:
+                pos += n
+        if pos != rend:
+            raise CorruptRecordError(f"record {i}: {rend - pos} unread bytes inside its length")
+        if layout is not None:
+            k = LAYOUT_FIELDS * i
+            layout[k], layout[k + 1], layout[k + 2] = start, rend, key_pos
+            layout[k + 3], layout[k + 4], layout[k + 5] = key_len, val_pos, val_len
+    if pos != end:
+        raise CorruptRecordError(f"{end - pos} bytes left after {count} records")
+    return min_ts, max_ts, null_keys
+
+
+def _load_c():
+    try:
+        from . import _scan
+    except ImportError:
+        return None
+    return _scan.scan_records
+
+
+c_scan_records = _load_c()  # None when the extension is not built
+
+if c_scan_records is not None and os.environ.get("KWIRE_NO_EXTENSIONS", "") in ("", "0"):
+    scan_records = c_scan_records
+    IMPLEMENTATION = "c"
+else:
+    scan_records = py_scan_records
+    IMPLEMENTATION = "python"
