@@ -19,7 +19,7 @@ import uuid
 
 from kwire.broker.fetch_sessions import FetchSessionCache
 from kwire.cluster.metadata import LocalMetadata, TopicState, topic_name_error
-from kwire.cluster.metadata_log import DEFAULT_SNAPSHOT_BYTES
+from kwire.cluster.metadata_log import DEFAULT_SNAPSHOT_BYTES, DEFAULT_SNAPSHOT_INTERVAL_MS
 from kwire.config import BrokerConfig, ConfigError, topic_config, validate_topic_configs
 from kwire.log import LogConfig, LogManager, PartitionLog
 from kwire.protocol.errors import ErrorCode, KafkaError
@@ -59,7 +59,8 @@ class Broker:
         self.host, self.port = adv[1], adv[2]
         self.metadata = LocalMetadata(
             config.log_dirs[0], self.node_id, self.host, self.port,
-            snapshot_bytes=config.get("metadata.log.max.record.bytes.between.snapshots") or DEFAULT_SNAPSHOT_BYTES)
+            snapshot_bytes=config.get("metadata.log.max.record.bytes.between.snapshots") or DEFAULT_SNAPSHOT_BYTES,
+            snapshot_interval_ms=config.get("metadata.log.max.snapshot.interval.ms", DEFAULT_SNAPSHOT_INTERVAL_MS))
         self._replay_dynamic_configs()
         self.logs = LogManager(config.log_dirs, now_ms())
         self.purgatory = Purgatory()
@@ -316,5 +317,5 @@ class Broker:
     def close(self) -> None:
         self.group_coordinator.close()
         self.purgatory.wake_all()
+        self.metadata.close()  # first: what it finishes writing may still remove logs
         self.logs.close()
-        self.metadata.close()

@@ -2,10 +2,38 @@
 
 ``LocalMetadata`` is the single-node implementation (the embedded default): this
 broker is the only broker, the controller, and the leader of every partition,
-with replicas = isr = [this broker]. It persists topics (names, topic ids,
-partition counts, leader epochs, per-topic config overrides), dynamic broker
-configs, the cluster id and the next producer id in ``kwire-metadata.json`` in the first log dir,
-written atomically (temp file, fsync, rename), plus Kafka's ``meta.properties``.
+with replicas = isr = [this broker]. Its state is a ``MetadataImage``
+(``kwire.cluster.image``) that changes only by replaying change records; the
+records are kept durably in an append-only metadata log with snapshots in the
+first log dir (``kwire.cluster.metadata_log``: Kafka's KRaft
+``__cluster_metadata`` approach), next to Kafka's ``meta.properties``. A data
+dir written by older kwire versions (one ``kwire-metadata.json``) is migrated
+at start-up. Snapshots are taken by size
+(``metadata.log.max.record.bytes.between.snapshots``, in the writer thread
+after an append) and by time (``metadata.log.max.snapshot.interval.ms``: a
+timer armed by the first change after a snapshot).
+
+Writes: a change is applied to the live image at once (so the next request,
+even in the same event-loop turn, sees it) and queued; everything queued in
+one loop turn goes to disk as one group, with one write and one fsync, done by
+a single writer thread so the event loop never waits for the disk. While a
+group is being written the next one gathers. ``durable()`` gives the future of
+the group holding the latest change: handlers await it before answering, so an
+answer means the change is on disk. If a group cannot be written (an OSError
+at the metadata write, e.g. ENOSPC), that group and the one gathering behind it
+are undone in the live image in reverse order (Kafka's controller reverts its
+uncommitted in-memory state the same way), each change's ``on_abort`` runs (the
+broker removes logs it made for it) and their futures fail with
+KAFKA_STORAGE_ERROR. ``on_commit`` runs once a change is durable (the broker
+deletes a deleted topic's logs only then). Outside a running event loop
+(start-up, tools, unit tests) a change is written synchronously instead, and a
+failure raises KafkaError(KAFKA_STORAGE_ERROR) after the undo.
+
+Producer ids come in blocks of 1000 (Kafka's ProducerIdsRecord): a block is
+reserved with one durable record; the next is reserved when 10% of the current
+one is left, and InitProducerId answers COORDINATOR_LOAD_IN_PROGRESS (as
+Kafka's broker does) in the rare case that all are used before it is durable.
+A restart starts a fresh block.
 
 Leader election (KIP-460) and partition reassignment (KIP-455) are answered
 here too, so that the ZooKeeper-backed implementation can act on them: with
@@ -15,28 +43,45 @@ sets naming unregistered brokers or one broker twice) are Kafka's.
 
 Handlers read metadata only through this interface and never open files or
 talk to ZooKeeper; a ZooKeeper-backed implementation with the same methods
-comes with replication. It does not create or delete logs: the broker does
-that when metadata changes.
+(caching the same image, fed by the same records) comes with replication. It
+does not create or delete logs: the broker does that around metadata changes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
-import json
+import logging
 import os
 import re
 import uuid
-from dataclasses import dataclass, field
+from concurrent.futures import Future as ThreadFuture
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable
 
+from kwire.cluster.image import INTERNAL_TOPICS, PartitionState, TopicState, unify
+from kwire.cluster.metadata_log import (
+    DEFAULT_SNAPSHOT_BYTES,
+    DEFAULT_SNAPSHOT_INTERVAL_MS,
+    MetadataLog,
+    _write_file,
+)
 from kwire.protocol.errors import ErrorCode, KafkaError
+
+__all__ = ["LocalMetadata", "TopicState", "PartitionState", "BrokerInfo", "OngoingReassignment",
+           "INTERNAL_TOPICS", "topic_name_error", "new_cluster_id"]
+
+log = logging.getLogger("kwire.cluster")
 
 _LEGAL_TOPIC = re.compile(r"^[a-zA-Z0-9._-]+$")
 MAX_TOPIC_NAME = 249
-INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state"})
 
 # ElectLeaders election types (Kafka's org.apache.kafka.common.ElectionType)
 PREFERRED_ELECTION, UNCLEAN_ELECTION = 0, 1
 NO_LEADER = -1
+
+PRODUCER_ID_BLOCK_SIZE = 1000  # Kafka's ProducerIdsBlock.PRODUCER_ID_BLOCK_SIZE
 
 
 def topic_name_error(name: str | None) -> str | None:
@@ -61,15 +106,6 @@ class BrokerInfo:
 
 
 @dataclass
-class PartitionState:
-    partition: int
-    leader: int
-    leader_epoch: int
-    replicas: list[int]
-    isr: list[int]
-
-
-@dataclass
 class OngoingReassignment:
     """A partition reassignment in progress (ListPartitionReassignments' shape)."""
     replicas: list[int]
@@ -77,40 +113,93 @@ class OngoingReassignment:
     removing_replicas: list[int]
 
 
-@dataclass
-class TopicState:
-    name: str
-    topic_id: uuid.UUID
-    partitions: list[PartitionState]
-    configs: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def internal(self) -> bool:
-        return self.name in INTERNAL_TOPICS
-
-
 def new_cluster_id() -> str:
     """A Kafka-style cluster id: 22 characters of url-safe base64 of a random UUID."""
     return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
 
 
-class LocalMetadata:
-    FILE = "kwire-metadata.json"
-    VERSION = 1
+def _noop() -> None:
+    return None
 
-    def __init__(self, data_dir: str, node_id: int, host: str, port: int) -> None:
+
+class _Change:
+    __slots__ = ("record", "undo", "on_commit", "on_abort")
+
+    def __init__(self, record: dict, undo: Callable, on_commit: Callable | None,
+                 on_abort: Callable | None) -> None:
+        self.record, self.undo, self.on_commit, self.on_abort = record, undo, on_commit, on_abort
+
+
+class _Group:
+    """Changes written together: one write, one fsync, one future."""
+    __slots__ = ("changes", "future", "thread_future", "settled")
+
+    def __init__(self, future: asyncio.Future) -> None:
+        self.changes: list[_Change] = []
+        self.future = future
+        self.thread_future: ThreadFuture | None = None
+        self.settled = False
+
+
+def _retrieve(fut: asyncio.Future) -> None:
+    if not fut.cancelled():
+        fut.exception()  # a failed group nobody awaited is not an "exception never retrieved"
+
+
+class LocalMetadata:
+    def __init__(self, data_dir: str, node_id: int, host: str, port: int, *,
+                 snapshot_bytes: int = DEFAULT_SNAPSHOT_BYTES,
+                 snapshot_interval_ms: int = DEFAULT_SNAPSHOT_INTERVAL_MS) -> None:
         self.data_dir = data_dir
+        self.snapshot_interval_ms = snapshot_interval_ms
+        self._snapshot_timer: asyncio.TimerHandle | None = None
         self.node_id = node_id
         self.self_broker = BrokerInfo(node_id, host, port)
-        self.topics: dict[str, TopicState] = {}
-        self.by_id: dict[uuid.UUID, TopicState] = {}
-        self.cluster_id = ""
-        self.next_producer_id = 0
-        # dynamic broker configs (AlterConfigs on the broker resource): this broker's, and
-        # the cluster-wide defaults (resource name "")
-        self.dynamic_broker_configs: dict[str, str] = {}
-        self.dynamic_default_broker_configs: dict[str, str] = {}
-        self._load()
+        self.store = MetadataLog(data_dir, node_id, snapshot_bytes)
+        self.load_result = self.store.load(new_cluster_id)
+        self.image = self.store.image.copy()
+        if self.load_result != "loaded" or not os.path.exists(os.path.join(data_dir, "meta.properties")):
+            self._write_meta_properties()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._gathering: _Group | None = None
+        self._writing: _Group | None = None
+        self._submit_scheduled = False
+        self._last_future: asyncio.Future | None = None
+        self._closed = False
+        # producer ids: hand out [_next_producer_id, _producer_id_end); a restart skips the rest
+        self._next_producer_id = self._producer_id_end = self.image.producer_id_block_end
+        self._reserving_producer_ids = False
+        self._reserve_producer_ids(sync=True)
+
+    @property
+    def fresh(self) -> bool:
+        """True when this start created the metadata (nothing was there, not even the old file)."""
+        return self.load_result == "created"
+
+    @property
+    def topics(self) -> dict[str, TopicState]:
+        return self.image.topics
+
+    @property
+    def by_id(self) -> dict[uuid.UUID, TopicState]:
+        return self.image.by_id
+
+    @property
+    def cluster_id(self) -> str:
+        return self.image.cluster_id
+
+    @property
+    def dynamic_broker_configs(self) -> dict[str, str]:
+        return self.image.dynamic_broker_configs
+
+    @property
+    def dynamic_default_broker_configs(self) -> dict[str, str]:
+        return self.image.dynamic_default_broker_configs
+
+    @property
+    def next_producer_id(self) -> int:
+        return self._next_producer_id
 
     # -- reads -------------------------------------------------------------------
     @property
@@ -122,13 +211,13 @@ class LocalMetadata:
         return [self.self_broker]
 
     def topic(self, name: str) -> TopicState | None:
-        return self.topics.get(name)
+        return self.image.topics.get(name)
 
     def topic_by_id(self, topic_id: uuid.UUID) -> TopicState | None:
-        return self.by_id.get(topic_id)
+        return self.image.by_id.get(topic_id)
 
     def partition(self, name: str, partition: int) -> PartitionState | None:
-        t = self.topics.get(name)
+        t = self.image.topics.get(name)
         if t is None or not 0 <= partition < len(t.partitions):
             return None
         return t.partitions[partition]
@@ -139,7 +228,7 @@ class LocalMetadata:
         return {}
 
     def _existing_partition(self, name: str, partition: int, no_topic: str, no_partition: str) -> PartitionState:
-        t = self.topics.get(name)
+        t = self.image.topics.get(name)
         if t is None:
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, no_topic)
         if not 0 <= partition < len(t.partitions):
@@ -163,6 +252,13 @@ class LocalMetadata:
                                  f"The manual partition assignment includes broker {b}, "
                                  f"but no such broker is registered.")
 
+    def colliding_topic(self, name: str) -> str | None:
+        """An existing topic other than ``name`` that equals it once '.' and '_' are alike."""
+        for other in self.image.unified.get(unify(name), ()):
+            if other != name:
+                return other
+        return None
+
     # -- writes ------------------------------------------------------------------
     def elect_leader(self, name: str, partition: int, election_type: int) -> None:
         """Elect ``partition``'s leader (KIP-460); raise KafkaError when there is nothing to do.
@@ -180,8 +276,10 @@ class LocalMetadata:
             raise KafkaError(ErrorCode.ELECTION_NOT_NEEDED, "Leader election not needed for topic partition.")
         # Unreachable with one broker (it leads every partition); kept for the interface.
         p.leader = p.replicas[0]
-        p.leader_epoch += 1
-        self.save()
+        t = self.image.topics[name]
+        self._change({"type": "partition_change", "id": str(t.topic_id), "partition": partition,
+                      "leader_epoch": p.leader_epoch + 1},
+                     undo=self._undo_epoch(t, partition, p.leader_epoch))
 
     def alter_reassignment(self, name: str, partition: int, replicas: list[int] | None,
                            allow_replication_factor_change: bool = True) -> None:
@@ -206,109 +304,301 @@ class LocalMetadata:
             raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                              f"Cannot reassign {name}-{partition} to {list(replicas)} without replication")
 
-    def create_topic(self, name: str, num_partitions: int, configs: dict[str, str]) -> TopicState:
-        t = TopicState(name, uuid.uuid4(), [], dict(configs))
-        t.partitions = [self._new_partition(i) for i in range(num_partitions)]
-        self.topics[name] = t
-        self.by_id[t.topic_id] = t
-        self.save()
+
+    def create_topic(self, name: str, num_partitions: int, configs: dict[str, str], *,
+                     on_commit: Callable | None = None, on_abort: Callable | None = None) -> TopicState:
+        """Add a topic (validated by the caller; its logs already made). See the module docstring."""
+        tid = uuid.uuid4()
+        self._change({"type": "topic", "name": name, "id": str(tid), "partitions": num_partitions,
+                      "configs": dict(configs)},
+                     undo=lambda: self._undo_topic(name, tid), on_commit=on_commit, on_abort=on_abort)
+        return self.image.topics[name]
+
+    def delete_topic(self, name: str, *, on_commit: Callable | None = None,
+                     on_abort: Callable | None = None) -> TopicState:
+        t = self.image.topics[name]
+        self._change({"type": "remove_topic", "id": str(t.topic_id)},
+                     undo=lambda: self._restore_topic(t), on_commit=on_commit, on_abort=on_abort)
         return t
 
-    def delete_topic(self, name: str) -> TopicState:
-        t = self.topics.pop(name)
-        self.by_id.pop(t.topic_id, None)
-        self.save()
-        return t
+    def add_partitions(self, name: str, total: int, *, on_commit: Callable | None = None,
+                       on_abort: Callable | None = None) -> list[PartitionState]:
+        t = self.image.topics[name]
+        before = len(t.partitions)
 
-    def add_partitions(self, name: str, total: int) -> list[PartitionState]:
-        t = self.topics[name]
-        new = [self._new_partition(i) for i in range(len(t.partitions), total)]
-        t.partitions.extend(new)
-        self.save()
-        return new
+        def undo() -> None:
+            del t.partitions[before:]
 
-    def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
-        self.topics[name].configs = dict(configs)
-        self.save()
+        self._change({"type": "partitions", "id": str(t.topic_id), "count": total}, undo=undo,
+                     on_commit=on_commit, on_abort=on_abort)
+        return t.partitions[before:]
 
-    def set_dynamic_broker_configs(self, per_broker: dict[str, str], cluster_default: dict[str, str]) -> None:
-        self.dynamic_broker_configs = dict(per_broker)
-        self.dynamic_default_broker_configs = dict(cluster_default)
-        self.save()
+    def set_topic_configs(self, name: str, configs: dict[str, str], *, on_commit: Callable | None = None,
+                          on_abort: Callable | None = None) -> None:
+        t = self.image.topics[name]
+        previous = t.configs
+
+        def undo() -> None:
+            t.configs = previous
+
+        self._change({"type": "topic_configs", "id": str(t.topic_id), "configs": dict(configs)}, undo=undo,
+                     on_commit=on_commit, on_abort=on_abort)
+
+    def set_dynamic_broker_configs(self, per_broker: dict[str, str], cluster_default: dict[str, str], *,
+                                   on_commit: Callable | None = None, on_abort: Callable | None = None) -> None:
+        """Store the dynamic broker configs (this broker's, and the cluster-wide defaults).
+
+        Durable once ``durable()`` resolves; a failed write restores the previous
+        values here (the caller restores its BrokerConfig in ``on_abort``).
+        """
+        image = self.image
+        previous = (image.dynamic_broker_configs, image.dynamic_default_broker_configs)
+
+        def undo() -> None:
+            image.dynamic_broker_configs, image.dynamic_default_broker_configs = previous
+
+        self._change({"type": "broker_configs", "broker": dict(per_broker), "default": dict(cluster_default)},
+                     undo=undo, on_commit=on_commit, on_abort=on_abort)
 
     def allocate_producer_id(self) -> int:
-        pid = self.next_producer_id
-        self.next_producer_id += 1
-        self.save()
+        """The next producer id of the current durable block (KafkaError when none is ready)."""
+        if self._next_producer_id >= self._producer_id_end:
+            self._reserve_producer_ids()
+            if self._next_producer_id >= self._producer_id_end:
+                raise KafkaError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+                                 "The next producer ID block is not yet available.")
+        pid = self._next_producer_id
+        self._next_producer_id += 1
+        if self._producer_id_end - self._next_producer_id <= PRODUCER_ID_BLOCK_SIZE // 10:
+            self._reserve_producer_ids()
         return pid
 
-    def _new_partition(self, index: int) -> PartitionState:
-        return PartitionState(index, self.node_id, 0, [self.node_id], [self.node_id])
-
-    # -- persistence ---------------------------------------------------------------
-    @property
-    def path(self) -> str:
-        return os.path.join(self.data_dir, self.FILE)
-
-    def _load(self) -> None:
-        os.makedirs(self.data_dir, exist_ok=True)
-        if not os.path.exists(self.path):
-            self.cluster_id = new_cluster_id()
-            self.save()
-            self._write_meta_properties()
+    def _reserve_producer_ids(self, sync: bool = False) -> None:
+        if self._reserving_producer_ids:
             return
-        with open(self.path, encoding="utf-8") as f:
-            doc = json.load(f)
-        if doc.get("version") != self.VERSION:
-            raise RuntimeError(f"{self.path}: unsupported metadata version {doc.get('version')}")
-        self.cluster_id = doc["cluster_id"]
-        self.next_producer_id = doc.get("next_producer_id", 0)
-        self.dynamic_broker_configs = dict(doc.get("dynamic_broker_configs", {}))
-        self.dynamic_default_broker_configs = dict(doc.get("dynamic_default_broker_configs", {}))
-        for td in doc["topics"]:
-            t = TopicState(
-                td["name"],
-                uuid.UUID(td["topic_id"]),
-                [PartitionState(p["partition"], self.node_id, p["leader_epoch"], [self.node_id], [self.node_id])
-                 for p in td["partitions"]],
-                dict(td.get("configs", {})),
-            )
-            self.topics[t.name] = t
-            self.by_id[t.topic_id] = t
+        self._reserving_producer_ids = True
+        image = self.image
+        previous = image.producer_id_block_end
+        end = previous + PRODUCER_ID_BLOCK_SIZE
 
+        def undo() -> None:
+            image.producer_id_block_end = previous
+
+        def committed() -> None:
+            self._reserving_producer_ids = False
+            self._next_producer_id = max(self._next_producer_id, previous)
+            self._producer_id_end = end
+
+        def aborted() -> None:
+            self._reserving_producer_ids = False
+
+        self._change({"type": "producer_ids", "next": end}, undo=undo, on_commit=committed,
+                     on_abort=aborted, sync=sync)
+
+    # -- durability -----------------------------------------------------------------
+    def durable(self) -> asyncio.Future | None:
+        """The future of the group holding the latest change (None: nothing is pending).
+
+        It resolves once that group is on disk, or fails with KafkaError
+        (KAFKA_STORAGE_ERROR) when it could not be written and was undone.
+        """
+        fut = self._last_future
+        if fut is None or (fut.done() and fut.exception() is None):
+            return None
+        return fut
+
+    def _change(self, record: dict, undo: Callable, on_commit: Callable | None = None,
+                on_abort: Callable | None = None, sync: bool = False) -> None:
+        self.image.replay(record)
+        change = _Change(record, undo, on_commit, on_abort)
+        loop = None
+        if not sync and not self._closed:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+        if loop is None:
+            self._write_now([change])
+            return
+        if self._loop is not loop:
+            self._loop = loop
+        group = self._gathering
+        if group is None:
+            fut = loop.create_future()
+            fut.add_done_callback(_retrieve)
+            group = self._gathering = _Group(fut)
+        group.changes.append(change)
+        self._last_future = group.future
+        if self._writing is None and not self._submit_scheduled:
+            self._submit_scheduled = True
+            loop.call_soon(self._submit)
+
+    def _write_now(self, changes: list[_Change]) -> None:
+        """Write synchronously (no event loop): after any group in flight, then these."""
+        self._settle_writing()
+        if self._gathering is not None:
+            changes = self._gathering.changes + changes
+            self._gathering, pending = None, self._gathering
+        else:
+            pending = None
+        try:
+            self.store.append([c.record for c in changes])
+        except OSError as e:
+            err = self._undo(changes, e)
+            if pending is not None and not pending.future.done():
+                pending.future.set_exception(err)
+            raise err from None
+        self._committed(changes)
+        if pending is not None and not pending.future.done():
+            pending.future.set_result(None)
+        try:
+            self.store.maybe_snapshot()
+        except OSError as e:
+            log.error("could not write a metadata snapshot: %s", e)
+
+    def _submit(self) -> None:
+        self._submit_scheduled = False
+        if self._writing is not None or self._gathering is None or self._closed:
+            return
+        group, self._gathering = self._gathering, None
+        self._writing = group
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="kwire-metadata")
+        records = [c.record for c in group.changes]
+        group.thread_future = self._executor.submit(self._write_group, records)
+        loop = self._loop
+
+        def done(_tf) -> None:
+            try:
+                loop.call_soon_threadsafe(self._settle, group)
+            except RuntimeError:
+                pass  # the loop is closed; close() settled the group
+
+        group.thread_future.add_done_callback(done)
+
+    def _write_group(self, records: list[dict]) -> None:
+        """In the writer thread: append and fsync; then compact if it is time."""
+        self.store.append(records)
+        try:
+            self.store.maybe_snapshot()
+        except OSError as e:
+            log.error("could not write a metadata snapshot: %s", e)
+
+    def _settle(self, group: _Group) -> None:
+        """On the loop, once the writer is done with ``group``: answer it, start the next."""
+        if group.settled:
+            return
+        group.settled = True
+        if self._writing is group:
+            self._writing = None
+        exc = group.thread_future.exception()
+        if exc is None:
+            self._committed(group.changes)
+            group.future.set_result(None)
+            if self._snapshot_timer is None and self.snapshot_interval_ms > 0 and not self._closed:
+                # KIP-876: records newer than the last snapshot get one within the interval
+                self._snapshot_timer = self._loop.call_later(self.snapshot_interval_ms / 1000,
+                                                             self._timed_snapshot)
+        else:
+            failed = [group]
+            if self._gathering is not None:  # built on top of the failed group: undone too
+                failed.append(self._gathering)
+                self._gathering = None
+            err = None
+            for g in reversed(failed):
+                err = self._undo(g.changes, exc)
+            for g in failed:
+                g.settled = True
+                g.future.set_exception(err)
+        if self._gathering is not None and not self._submit_scheduled and not self._closed:
+            self._submit_scheduled = True
+            self._loop.call_soon(self._submit)
+
+    def _timed_snapshot(self) -> None:
+        self._snapshot_timer = None
+        if self._closed or self._executor is None:
+            return
+        # in the writer thread, so it is ordered with the appends
+        self._executor.submit(self._force_snapshot)
+
+    def _force_snapshot(self) -> None:
+        try:
+            self.store.maybe_snapshot(force=True)
+        except OSError as e:
+            log.error("could not write a metadata snapshot: %s", e)
+
+    def _settle_writing(self) -> None:
+        """Wait for the group in the writer thread (shutdown, or a synchronous write)."""
+        group = self._writing
+        if group is not None and group.thread_future is not None:
+            try:
+                group.thread_future.result()
+            except Exception:
+                pass
+            self._settle(group)
+
+    def _committed(self, changes: list[_Change]) -> None:
+        for c in changes:
+            if c.on_commit is not None:
+                try:
+                    c.on_commit()
+                except Exception:
+                    log.exception("after a metadata change was written")
+
+    def _undo(self, changes: list[_Change], exc: BaseException) -> KafkaError:
+        log.error("could not write %d cluster metadata change(s), undoing them: %s", len(changes), exc)
+        for c in reversed(changes):
+            try:
+                c.undo()
+                if c.on_abort is not None:
+                    c.on_abort()
+            except Exception:
+                log.exception("undoing a metadata change")
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"Could not write the cluster metadata: {reason}")
+
+    # -- undo helpers ------------------------------------------------------------------
+    def _undo_topic(self, name: str, tid: uuid.UUID) -> None:
+        t = self.image.by_id.get(tid)
+        if t is not None:
+            self.image.replay({"type": "remove_topic", "id": str(tid)})
+
+    def _restore_topic(self, t: TopicState) -> None:
+        image = self.image
+        if t.name in image.topics:
+            return
+        image.topics[t.name] = t
+        image.by_id[t.topic_id] = t
+        image.unified.setdefault(unify(t.name), set()).add(t.name)
+
+    def _undo_epoch(self, t: TopicState, partition: int, epoch: int) -> Callable:
+        def undo() -> None:
+            if partition < len(t.partitions):
+                t.partitions[partition].leader_epoch = epoch
+        return undo
+
+    # -- lifecycle -----------------------------------------------------------------------
     def save(self) -> None:
-        doc = {
-            "version": self.VERSION,
-            "cluster_id": self.cluster_id,
-            "next_producer_id": self.next_producer_id,
-            "dynamic_broker_configs": self.dynamic_broker_configs,
-            "dynamic_default_broker_configs": self.dynamic_default_broker_configs,
-            "topics": [
-                {
-                    "name": t.name,
-                    "topic_id": str(t.topic_id),
-                    "partitions": [{"partition": p.partition, "leader_epoch": p.leader_epoch} for p in t.partitions],
-                    "configs": t.configs,
-                }
-                for t in sorted(self.topics.values(), key=lambda t: t.name)
-            ],
-        }
-        _atomic_write(self.path, json.dumps(doc, indent=1, sort_keys=True))
+        """Write everything pending now (synchronously)."""
+        self._settle_writing()
+        if self._gathering is not None:
+            self._write_now([])
+
+    def close(self) -> None:
+        """Write what is pending, stop the writer thread, close the log (on or off the loop)."""
+        try:
+            self.save()
+        except KafkaError as e:
+            log.error("metadata changes lost at shutdown: %s", e.message)
+        self._closed = True
+        if self._snapshot_timer is not None:
+            self._snapshot_timer.cancel()
+            self._snapshot_timer = None
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+        self.store.close()
 
     def _write_meta_properties(self) -> None:
         text = f"version=1\ncluster.id={self.cluster_id}\nnode.id={self.node_id}\n"
-        _atomic_write(os.path.join(self.data_dir, "meta.properties"), text)
-
-
-def _atomic_write(path: str, text: str) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    dfd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
+        _write_file(os.path.join(self.data_dir, "meta.properties"), text.encode())

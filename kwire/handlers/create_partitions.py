@@ -14,8 +14,10 @@ Behaviour (Kafka's ``ControllerApis.createPartitions`` and
   with Kafka's messages. On one node the only registered broker is this one;
 * ``validate_only`` runs every check and changes nothing.
 
-New partitions are created at once (log, leader = this broker, epoch 0), so
-``timeout_ms`` is not needed. v2 is the first flexible version; v3 only
+New partitions are created at once (logs first, then the metadata record;
+leader = this broker, epoch 0) and the answer waits until the record is
+durable, so ``timeout_ms`` is not needed. A log or metadata write that fails
+answers KAFKA_STORAGE_ERROR and leaves the partition count as it was. v2 is the first flexible version; v3 only
 changed quota behaviour (KIP-599), which kwire does not enforce.
 """
 
@@ -83,7 +85,9 @@ def _create(broker, topic, validate_only: bool) -> None:
         broker.add_partitions(topic.name, topic.count)
 
 
-def handle(ctx, req) -> CreatePartitionsResponse:
+def handle(ctx, req):
+    md = ctx.broker.metadata
+    waiting: list[tuple[int, object]] = []
     seen: dict[str, int] = {}
     for topic in req.topics:
         seen[topic.name] = seen.get(topic.name, 0) + 1
@@ -102,4 +106,19 @@ def handle(ctx, req) -> CreatePartitionsResponse:
                                                        error_message=e.message))
             continue
         results.append(CreatePartitionsTopicResult(name=topic.name, error_code=0, error_message=None))
+        fut = None if req.validate_only else md.durable()
+        if fut is not None:
+            waiting.append((len(results) - 1, fut))
+    if not waiting:
+        return CreatePartitionsResponse(results=results)
+    return _when_durable(results, waiting)
+
+
+async def _when_durable(results, waiting) -> CreatePartitionsResponse:
+    for i, fut in waiting:
+        try:
+            await fut
+        except KafkaError as e:
+            results[i] = CreatePartitionsTopicResult(name=results[i].name, error_code=e.code,
+                                                     error_message=e.message)
     return CreatePartitionsResponse(results=results)

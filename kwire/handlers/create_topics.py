@@ -1,7 +1,13 @@
 """CreateTopics (key 19), v2-7: create topics, or (``validate_only``) check them.
 
-Topics are created synchronously (metadata, logs, leader = this broker), so
-``timeout_ms`` is not needed and a created topic is ready in the response.
+Each topic is created all or nothing (``Broker.create_topic``: its logs, then
+its metadata record; leader = this broker), and the answer waits until the
+metadata records are durable (the group commit of ``LocalMetadata``), so
+``timeout_ms`` is not needed and a created topic is ready in the response. A
+large request yields to the event loop every few milliseconds while it creates
+topics, so other connections are served meanwhile. A log that cannot be
+created, or metadata that cannot be written, answers KAFKA_STORAGE_ERROR with
+the reason for that topic, and leaves nothing of it behind.
 
 Checks, per topic, in Kafka's order (``ControllerApis.createTopics`` and
 ``ReplicationControlManager.createTopics``) with Kafka's messages:
@@ -34,6 +40,8 @@ enforced); v7 (KIP-516) returns the topic id.
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
 
 from kwire.cluster.metadata import topic_name_error
@@ -52,10 +60,7 @@ MIN_VERSION = 2
 MAX_VERSION = 7
 
 _ZERO = uuid.UUID(int=0)
-
-
-def _unify(name: str) -> str:
-    return name.replace(".", "_")
+YIELD_AFTER_S = 0.005  # let other connections run after this much work in one go
 
 
 def _check_name(md, name: str) -> None:
@@ -64,11 +69,10 @@ def _check_name(md, name: str) -> None:
     if md.topic(name) is not None:
         raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
     if "." in name or "_" in name:
-        unified = _unify(name)
-        for other in md.topics:
-            if other != name and _unify(other) == unified:
-                raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION,
-                                 f"Topic '{name}' collides with existing topic: {other}")
+        other = md.colliding_topic(name)
+        if other is not None:
+            raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION,
+                             f"Topic '{name}' collides with existing topic: {other}")
 
 
 def _check_configs(topic) -> dict[str, str]:
@@ -130,14 +134,25 @@ def _placement(broker, topic) -> tuple[int, int]:
     return n, rf
 
 
-def _create(broker, topic, validate_only: bool) -> CreatableTopicResult:
+def _config_entries(broker, configs: dict[str, str], cache: dict) -> list[CreatableTopicConfigs]:
+    """The v5+ config list of a new topic; topics with the same overrides share one list
+    (within a request: most topics of a large request have the same ones)."""
+    key = tuple(sorted(configs.items()))
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = [CreatableTopicConfigs(name=e.name, value=e.value, read_only=e.read_only,
+                                                  config_source=e.source, is_sensitive=e.is_sensitive)
+                            for e in topic_config_entries(broker, configs)]
+    return got
+
+
+def _create(broker, topic, validate_only: bool, cache: dict) -> CreatableTopicResult:
     _check_name(broker.metadata, topic.name)
     configs = _check_configs(topic)
     n, rf = _placement(broker, topic)
     topic_id = _ZERO
     if not validate_only:
         topic_id = broker.create_topic(topic.name, n, configs).topic_id
-    entries = topic_config_entries(broker, configs)
     return CreatableTopicResult(
         name=topic.name,
         topic_id=topic_id,
@@ -146,24 +161,37 @@ def _create(broker, topic, validate_only: bool) -> CreatableTopicResult:
         topic_config_error_code=0,
         num_partitions=n,
         replication_factor=rf,
-        configs=[CreatableTopicConfigs(name=e.name, value=e.value, read_only=e.read_only,
-                                       config_source=e.source, is_sensitive=e.is_sensitive)
-                 for e in entries],
+        configs=_config_entries(broker, configs, cache),
     )
 
 
-def handle(ctx, req) -> CreateTopicsResponse:
+async def handle(ctx, req) -> CreateTopicsResponse:
+    md = ctx.broker.metadata
     counts: dict[str, int] = {}
     for t in req.topics:
         counts[t.name] = counts.get(t.name, 0) + 1
     results: list[CreatableTopicResult] = []
+    waiting: list[tuple[int, asyncio.Future]] = []  # (index in results, durability of its record)
+    started = time.monotonic()
+    entries_cache: dict = {}
     for t in req.topics:
         if counts[t.name] > 1:
             continue
         try:
-            results.append(_create(ctx.broker, t, req.validate_only))
+            results.append(_create(ctx.broker, t, req.validate_only, entries_cache))
+            fut = None if req.validate_only else md.durable()
+            if fut is not None:
+                waiting.append((len(results) - 1, fut))
         except KafkaError as e:
             results.append(CreatableTopicResult(name=t.name, error_code=e.code, error_message=e.message))
+        if time.monotonic() - started > YIELD_AFTER_S:
+            await asyncio.sleep(0)
+            started = time.monotonic()
+    for i, fut in waiting:
+        try:
+            await fut
+        except KafkaError as e:
+            results[i] = CreatableTopicResult(name=results[i].name, error_code=e.code, error_message=e.message)
     for name, n in counts.items():
         if n > 1:
             results.append(CreatableTopicResult(name=name, error_code=ErrorCode.INVALID_REQUEST,

@@ -1,7 +1,10 @@
 """DeleteTopics (key 20), v1-6: delete topics by name, or (v6+) by topic id.
 
-Deletion is synchronous: when the response is sent the topic is gone from the
-metadata and its partition logs are deleted, so ``timeout_ms`` is not needed.
+The answer waits until the removal is durable in the metadata log; the
+partition logs are deleted at that point (``Broker.delete_topic``), so when the
+response is sent the topic and its logs are gone and ``timeout_ms`` is not
+needed. A removal that cannot be written answers KAFKA_STORAGE_ERROR and the
+topic stays, logs and all.
 
 Behaviour (Kafka's ``ControllerApis.deleteTopics``):
 
@@ -52,7 +55,7 @@ def _deletion_enabled(broker) -> bool:
         return True
 
 
-def handle(ctx, req) -> DeleteTopicsResponse:
+def handle(ctx, req):
     broker = ctx.broker
     md = broker.metadata
     v = ctx.api_version
@@ -114,6 +117,7 @@ def handle(ctx, req) -> DeleteTopicsResponse:
         else:
             to_delete[t.topic_id] = name
 
+    waiting: list[tuple[int, object]] = []
     for tid, name in to_delete.items():
         t = md.topic_by_id(tid)
         if t is not None and t.internal:
@@ -127,4 +131,18 @@ def handle(ctx, req) -> DeleteTopicsResponse:
             results.append(_result(name, tid, e.code, e.message))
             continue
         results.append(_result(name, tid))
+        fut = md.durable()
+        if fut is not None:
+            waiting.append((len(results) - 1, fut))
+    if not waiting:
+        return DeleteTopicsResponse(responses=results)
+    return _when_durable(results, waiting)
+
+
+async def _when_durable(results, waiting) -> DeleteTopicsResponse:
+    for i, fut in waiting:
+        try:
+            await fut
+        except KafkaError as e:
+            results[i] = _result(results[i].name, results[i].topic_id, e.code, e.message)
     return DeleteTopicsResponse(responses=results)

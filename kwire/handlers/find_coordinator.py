@@ -1,7 +1,11 @@
 """FindCoordinator (key 10), v0-6: where a group's coordinator is.
 
 Key type GROUP (0): this broker (the leader of the group's partition of
-``__consumer_offsets``, which is created here on first use, as Kafka does).
+``__consumer_offsets``, which is created here on first use, as Kafka does;
+the answer then waits until the topic is durable in the metadata). If the
+offsets topic cannot be created (a log dir full, out of file descriptors, the
+metadata write failing) every key answers COORDINATOR_NOT_AVAILABLE, as Kafka
+does, and the connection stays open; the client retries.
 v4+ (KIP-699) carries a batch of keys and answers per key; v0-3 one key with a
 top-level answer. Key type TRANSACTION (1) answers COORDINATOR_NOT_AVAILABLE:
 kwire has no transaction coordinator yet. Other key types (SHARE, 2) answer
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError
 from kwire.coordinator.runtime import GROUP_METADATA_TOPIC
-from kwire.protocol.errors import ErrorCode
+from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.find_coordinator_response import Coordinator, FindCoordinatorResponse
 
 API_KEY = 10
@@ -24,11 +28,31 @@ MAX_VERSION = 6
 GROUP, TRANSACTION = 0, 1
 
 
-def handle(ctx, req) -> FindCoordinatorResponse:
+def handle(ctx, req):
     v = ctx.api_version
     key_type = req.key_type if v >= 1 else GROUP
     keys = req.coordinator_keys if v >= 4 else [req.key]
+    md = ctx.broker.metadata
+    existed = md.topic(GROUP_METADATA_TOPIC) is not None
     found = [_find(ctx.broker, key_type, k) for k in keys]
+    fut = None if existed or md.topic(GROUP_METADATA_TOPIC) is None else md.durable()
+    if fut is not None:
+        return _when_durable(v, found, fut)
+    return _response(v, found)
+
+
+async def _when_durable(v: int, found: list[Coordinator], fut) -> FindCoordinatorResponse:
+    try:
+        await fut
+    except KafkaError as e:
+        found = [c if c.error_code else
+                 _error(c.key, ErrorCode.COORDINATOR_NOT_AVAILABLE,
+                        f"The offsets topic could not be created: {e.message}")
+                 for c in found]
+    return _response(v, found)
+
+
+def _response(v: int, found: list[Coordinator]) -> FindCoordinatorResponse:
     if v >= 4:
         return FindCoordinatorResponse(throttle_time_ms=0, coordinators=found)
     c = found[0]

@@ -14,7 +14,7 @@ which comes with transactions; such requests answer COORDINATOR_NOT_AVAILABLE
 
 from __future__ import annotations
 
-from kwire.protocol.errors import ErrorCode
+from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.init_producer_id_response import InitProducerIdResponse
 
 API_KEY = 22
@@ -32,4 +32,8 @@ def handle(ctx, req) -> InitProducerIdResponse:
     if req.producer_id >= 0 and 0 <= req.producer_epoch < MAX_EPOCH - 1:
         return InitProducerIdResponse(error_code=0, producer_id=req.producer_id,
                                       producer_epoch=req.producer_epoch + 1)
-    return InitProducerIdResponse(error_code=0, producer_id=md.allocate_producer_id(), producer_epoch=0)
+    try:
+        pid = md.allocate_producer_id()
+    except KafkaError as e:  # no producer id block durable yet: the client retries
+        return InitProducerIdResponse(error_code=e.code, producer_id=-1, producer_epoch=-1)
+    return InitProducerIdResponse(error_code=0, producer_id=pid, producer_epoch=0)
