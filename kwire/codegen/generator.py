@@ -10,10 +10,13 @@ For each message we emit one module holding
   share one function (children are generated first, so a parent only differs
   when its own layout or a child's differs);
 * entry points ``decode_v<N>(buf, pos=0) -> (obj, pos)`` and
-  ``encode_v<N>(obj, out, parts) -> None`` plus ``DECODERS``/``ENCODERS``.
+  ``encode_v<N>(obj, out, parts) -> None`` plus ``DECODERS``/``ENCODERS``;
+* ``FIELDS``: per struct, each field's attribute, type, version range and
+  entity type, for code that must walk any message generically
+  (``kwire.protocol.error_response`` builds the error response to any request).
 
 Consecutive fixed-width fields are read and written with one precompiled
-``struct.Struct``.  Nothing interprets the schema at run time.
+``struct.Struct``.  The codec never interprets the schema at run time.
 
 ``generated/__init__.py`` is a small index (api key -> names, version range,
 listeners) that ``kwire.protocol.codec`` reads without importing any message
@@ -513,6 +516,7 @@ class _ModuleWriter:
             fmt_lines.append(f"_U_{k} = _S_{k}.unpack_from")
             fmt_lines.append(f"_P_{k} = _S_{k}.pack")
         defaults = [f"_DEF_{n} = {n}()" for n in sorted(self.struct_defaults_used)]
+        fields = self.render_fields(structs, need, vs[-1])
         parts = [
             HEADER_LINE + "\n" + doc + "\n",
             _IMPORTS + ("\n".join(fmt_lines) + "\n" if fmt_lines else ""),
@@ -525,8 +529,32 @@ class _ModuleWriter:
              f"FLEXIBLE_MIN = {flex_min!r}\n"
              f"DECODERS = {{{', '.join(f'{v}: decode_v{v}' for v in vs)}}}\n"
              f"ENCODERS = {{{', '.join(f'{v}: encode_v{v}' for v in vs)}}}\n"),
+            fields,
         ]
         return "\n\n".join(p.rstrip("\n") + "\n" for p in parts if p)
+
+
+    def render_fields(self, structs: list[Struct], need: dict[str, list[int]], last: int) -> str:
+        """``FIELDS``: the schema facts code outside the codec may walk (error responses).
+
+        struct name -> ((attr, type, first version, last version, entity type), ...)
+        in schema order, for every struct used by some version; the last
+        version is clipped to the message's.
+        """
+        lines = ["# struct -> ((attr, type, first version, last version, entity type), ...)",
+                 "FIELDS = {"]
+        for st in reversed(structs):
+            if st.name not in need:
+                continue
+            lines.append(f"    {st.name!r}: (")
+            for f in st.fields:
+                if f.versions.empty:
+                    continue
+                lines.append(f"        ({f.attr!r}, {f.type!r}, {f.versions.lo}, "
+                             f"{min(f.versions.hi, last)}, {f.entity_type!r}),")
+            lines.append("    ),")
+        lines.append("}")
+        return "\n".join(lines) + "\n"
 
 
 def generated_messages(messages: dict[str, Message]) -> list[Message]:

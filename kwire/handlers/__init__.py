@@ -9,6 +9,13 @@ the broker never advertises an API it does not implement. A module may set
 ``ADVERTISED_MIN_VERSION`` below ``MIN_VERSION`` where Kafka itself advertises
 versions it no longer serves (Produce, for older librdkafka: KAFKA-18659).
 
+A handler answers the errors it expects itself (per partition, per topic). An
+exception that escapes it (directly or from its coroutine) is answered by the
+server with ``kwire.protocol.error_response``: the error code (UNKNOWN_SERVER_ERROR,
+KAFKA_STORAGE_ERROR for an OSError, a ``KafkaError``'s own code) in every error
+field of a response that mirrors the request's items, as Kafka's
+``getErrorResponse``; the connection stays open.
+
 This package does not read sockets, frames or files: handlers work through
 ``ctx.broker`` (kwire.broker.Broker).
 """
@@ -25,6 +32,7 @@ MODULES = [
     "produce",
     "fetch",
     "list_offsets",
+    "offset_for_leader_epoch",
     "init_producer_id",
     "get_telemetry_subscriptions",
     "describe_cluster",

@@ -34,6 +34,10 @@ Errors: malformed or truncated input always raises
 schema's ``validVersions`` raises :class:`UnsupportedVersionError`; so does
 encoding a non-default, non-ignorable field into a version that lacks it.
 
+The response a broker sends when a handler fails (the error in every error
+field, the request's items mirrored) is built by
+``kwire.protocol.error_response`` from the generated ``FIELDS`` tables.
+
 Header versions follow Kafka: a flexible request uses request header v2,
 otherwise v1 (v0 only for ControlledShutdown v0); a flexible response uses
 response header v1, otherwise v0, except that ApiVersions responses always

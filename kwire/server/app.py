@@ -7,6 +7,17 @@ time-based flush, offset checkpoints), and on SIGTERM/SIGINT stops accepting,
 lets in-flight requests finish (bounded), flushes and checkpoints the logs,
 and returns so the process exits 0.
 
+Each listener socket is served by an accept loop of ours (``loop.sock_accept``
+then ``loop.connect_accepted_socket``) rather than ``loop.create_server``, so
+that accepting can stop at ``max.connections`` and resume when a connection
+closes, as Kafka's acceptor does (``kwire.server.quotas``). The same loop
+refuses connections over ``max.connections.per.ip``. A sweep closes
+connections without a request in flight and without any bytes in or out for
+``connections.max.idle.ms`` (checked every quarter of that, at most every
+second). ``queued.max.request.bytes`` sizes the ``MemoryPool`` all
+connections read requests into (-1: ``DEFAULT_QUEUED_MAX_REQUEST_BYTES`` or
+``socket.request.max.bytes`` if larger; see ``kwire.protocol.connection``).
+
 ``serve(config)`` is the blocking entry point used by ``kwire serve``;
 ``start_in_thread(config)`` runs a broker on its own loop in a thread for
 tests and embedding. uvloop is used when installed unless KWIRE_NO_UVLOOP=1.
@@ -24,14 +35,49 @@ import gc
 import logging
 import os
 import signal
+import socket
 import threading
 import time
 
 from kwire.broker.broker import Broker
 from kwire.config import BrokerConfig
+from kwire.protocol.connection import MemoryPool
 from kwire.server.connection import KafkaConnection
+from kwire.server.quotas import LOG_INTERVAL_S, ConnectionQuotas
 
 log = logging.getLogger("kwire.server")
+
+#: What -1 (Kafka: unbounded) means for queued.max.request.bytes in kwire.
+DEFAULT_QUEUED_MAX_REQUEST_BYTES = 256 * 1024 * 1024
+
+
+def _listen(host: str | None, port: int, backlog: int) -> list[socket.socket]:
+    """Bound, listening, non-blocking sockets for host:port (every address of an empty host)."""
+    infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    socks: list[socket.socket] = []
+    seen = set()
+    try:
+        for family, type_, proto, _, addr in infos:
+            if (family, addr) in seen:
+                continue
+            seen.add((family, addr))
+            sock = socket.socket(family, type_, proto)
+            socks.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6 and hasattr(socket, "IPV6_V6ONLY"):
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            try:
+                sock.bind(addr)
+            except OSError as e:
+                raise OSError(e.errno, f"error while attempting to bind on address {addr!r}: "
+                                       f"{e.strerror}") from None
+            sock.listen(backlog)
+            sock.setblocking(False)
+    except BaseException:
+        for sock in socks:
+            sock.close()
+        raise
+    return socks
 
 
 class KafkaServer:
@@ -40,7 +86,17 @@ class KafkaServer:
         self.broker = Broker(config)
         self.max_request_bytes = config["socket.request.max.bytes"]
         self.connections: set[KafkaConnection] = set()
-        self._servers: list[asyncio.base_events.Server] = []
+        self.quotas = ConnectionQuotas(config)
+        queued = config["queued.max.request.bytes"]
+        if queued <= 0:
+            queued = max(DEFAULT_QUEUED_MAX_REQUEST_BYTES, self.max_request_bytes)
+        self.pool = MemoryPool(queued)
+        self.pool.on_available = self._memory_available
+        self.memory_waiters: dict[KafkaConnection, None] = {}  # FIFO of connections out of memory
+        self._wake_scheduled = False
+        self._sockets: list[socket.socket] = []
+        self._acceptors: list[asyncio.Task] = []
+        self._slot_waiters: set[asyncio.Future] = set()
         self._timers: list[asyncio.Task] = []
         self._stopping: asyncio.Event | None = None
         self.bound: list[tuple[str, int]] = []
@@ -48,13 +104,16 @@ class KafkaServer:
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
+        self.quotas.on_slot_free = self._slot_freed
+        backlog = self.config["socket.listen.backlog.size"]
         for name, host, port in self.config.listeners:
-            srv = await loop.create_server(lambda: KafkaConnection(self), host or None, port,
-                                           reuse_address=True, backlog=1024)
-            self._servers.append(srv)
-            sock = srv.sockets[0].getsockname()
-            self.bound.append((sock[0], sock[1]))
-            log.info("listening on %s://%s:%d", name, sock[0], sock[1])
+            socks = _listen(host, port, backlog)
+            self._sockets += socks
+            for sock in socks:
+                self._acceptors.append(loop.create_task(self._accept_loop(sock)))
+            addr = socks[0].getsockname()
+            self.bound.append((addr[0], addr[1]))
+            log.info("listening on %s://%s:%d", name, addr[0], addr[1])
         adv_name, adv_host, adv_port = self.config.advertised_listeners[0]
         if adv_port == 0:
             adv_port = self.bound[0][1]
@@ -65,6 +124,93 @@ class KafkaServer:
         self._every(self.config["log.retention.check.interval.ms"], self.broker.run_retention)
         self._every(1000, self.broker.flush_due)
         self._every(self.config["log.flush.offset.checkpoint.interval.ms"], self.broker.checkpoint)
+        idle_ms = self.config["connections.max.idle.ms"]
+        if idle_ms > 0:  # Kafka: a negative value disables the idle check
+            self._every(min(max(idle_ms / 4, 10), 1000), self._close_idle)
+        self._every(LOG_INTERVAL_S * 1000, self._flush_connection_logs)
+
+    async def _accept_loop(self, sock: socket.socket) -> None:
+        """Accept while under max.connections; refuse what is over max.connections.per.ip."""
+        loop = asyncio.get_running_loop()
+        quotas = self.quotas
+        blocked = False
+        while True:
+            if not quotas.slot_available():
+                if not blocked:  # count each time accepting stops, not each wake-up
+                    blocked = True
+                    quotas.blocked.note(f"{quotas.total} connections, max.connections="
+                                        f"{quotas.max_connections()}")
+                await self._wait_for_slot()
+                continue
+            blocked = False
+            try:
+                conn, addr = await loop.sock_accept(sock)
+            except OSError as e:  # EMFILE and the like: back off instead of spinning
+                log.warning("accept failed: %s", e)
+                await asyncio.sleep(0.1)
+                continue
+            host = addr[0]
+            if not quotas.admit(host):
+                conn.close()
+                continue
+            try:
+                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                await loop.connect_accepted_socket(lambda: KafkaConnection(self, host), conn)
+            except OSError as e:  # the peer went away before the transport was made
+                log.debug("connection from %s lost while accepting: %s", host, e)
+                quotas.release(host)
+                conn.close()
+
+    async def _wait_for_slot(self) -> None:
+        """Until a connection closes, or 1 s (a dynamic raise of max.connections notifies no one)."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._slot_waiters.add(fut)
+        timer = loop.call_later(1.0, _resolve, fut)
+        try:
+            await fut
+        finally:
+            timer.cancel()
+            self._slot_waiters.discard(fut)
+
+    def _slot_freed(self) -> None:
+        for fut in self._slot_waiters:
+            _resolve(fut)
+
+    def _close_idle(self) -> None:
+        """Close connections idle for connections.max.idle.ms (no bytes in or out, nothing pending)."""
+        limit = self.config["connections.max.idle.ms"] / 1000
+        now = time.monotonic()
+        for c in list(self.connections):
+            if not c.closed and c.conn.pending == 0 and now - c.last_active >= limit:
+                log.debug("closing connection from %s:%d: idle for more than %d ms "
+                          "(connections.max.idle.ms)", c.peer[0], c.peer[1],
+                          self.config["connections.max.idle.ms"])
+                c.close()
+
+    def _flush_connection_logs(self) -> None:
+        self.quotas.refused.flush()
+        self.quotas.blocked.flush()
+
+    # -- memory pool -------------------------------------------------------------------
+    def wait_for_memory(self, conn: KafkaConnection) -> None:
+        self.memory_waiters[conn] = None
+
+    def _memory_available(self) -> None:
+        """The pool has room again: let waiting connections read (soon, not inside a release)."""
+        if not self._wake_scheduled and self.memory_waiters:
+            self._wake_scheduled = True
+            asyncio.get_running_loop().call_soon(self._wake_memory_waiters)
+
+    def _wake_memory_waiters(self) -> None:
+        self._wake_scheduled = False
+        pool = self.pool
+        while self.memory_waiters and pool.used < pool.limit:
+            conn = next(iter(self.memory_waiters))
+            del self.memory_waiters[conn]
+            conn.memory_available()
+        if self.memory_waiters:
+            pool.waiting = True
 
     def _every(self, interval_ms: int, fn) -> None:
         async def loop_fn():
@@ -87,8 +233,12 @@ class KafkaServer:
 
     async def shutdown(self, grace_s: float = 5.0) -> None:
         log.info("shutting down: no new connections, finishing in-flight requests")
-        for srv in self._servers:
-            srv.close()
+        for t in self._acceptors:
+            t.cancel()
+        if self._acceptors:
+            await asyncio.wait(self._acceptors, timeout=2)
+        for sock in self._sockets:
+            sock.close()
         for t in self._timers:
             t.cancel()
         self.broker.purgatory.wake_all()  # waiting fetches answer now with what they have
@@ -100,6 +250,11 @@ class KafkaServer:
                 c.transport.close()
         self.broker.close()
         log.info("shutdown complete: logs flushed and checkpointed")
+
+
+def _resolve(fut: asyncio.Future) -> None:
+    if not fut.done():
+        fut.set_result(None)
 
 
 def _new_loop() -> asyncio.AbstractEventLoop:

@@ -23,7 +23,21 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
 * bad input closes only this connection, with a log line saying why: a frame
   above ``socket.request.max.bytes``, an undecodable header or body, an unknown
   API key, an unsupported version (except ApiVersions, which answers v0 with
-  UNSUPPORTED_VERSION and the supported ranges, as Kafka does).
+  UNSUPPORTED_VERSION and the supported ranges, as Kafka does);
+* a handler failure never closes the connection: the exception is logged once
+  with its traceback and the request is answered with
+  ``kwire.protocol.error_response`` (UNKNOWN_SERVER_ERROR, KAFKA_STORAGE_ERROR
+  for an OSError, or the code of a ``KafkaError``) in every error field, as
+  Kafka's ``getErrorResponse`` does. The one exception is also Kafka's: an
+  acks=0 produce gets no response, so its failure closes the connection to
+  make the producer refresh its metadata;
+* request memory comes from the server's ``MemoryPool``: when it is exhausted
+  the connection stops reading (``pause_reading``) until a request finishes and
+  the server calls ``memory_available``; a frame's share is returned when its
+  handler is done (or the connection is lost). Reading is also paused while the
+  transport's write buffer is full; it resumes only when neither holds it;
+* ``last_active`` (monotonic seconds) moves on every read and write, for the
+  server's ``connections.max.idle.ms`` sweep.
 """
 
 from __future__ import annotations
@@ -32,11 +46,13 @@ import asyncio
 import inspect
 import logging
 import os
+from time import monotonic
 from types import CoroutineType
 
 from kwire.handlers import REGISTRY, RequestContext
 from kwire.protocol import codec
 from kwire.protocol.connection import Connection, FrameError
+from kwire.protocol.error_response import error_for, error_response
 
 log = logging.getLogger("kwire.server")
 
@@ -54,15 +70,20 @@ def _is_awaitable(result, _cache: dict = {}) -> bool:
 
 
 class KafkaConnection(asyncio.BufferedProtocol):
-    def __init__(self, server) -> None:
+    def __init__(self, server, quota_host: str | None = None) -> None:
         self.server = server
         self.broker = server.broker
-        self.conn = Connection(server.max_request_bytes)
+        self._pool = server.pool
+        self.conn = Connection(server.max_request_bytes, server.pool)
         self.transport: asyncio.Transport | None = None
         self.peer = ("?", 0)
         self.closed = False
+        self.quota_host = quota_host  # counted in server.quotas under this address
+        self.last_active = monotonic()
         self._tasks: set[asyncio.Task] = set()
-        self._paused = False
+        self._paused = False  # the transport's write buffer is full
+        self._out_of_memory = False  # waiting for the memory pool
+        self._reading = True
 
     # -- asyncio callbacks -------------------------------------------------------
     def connection_made(self, transport) -> None:
@@ -74,43 +95,83 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
     def connection_lost(self, exc) -> None:
         self.closed = True
-        self.server.connections.discard(self)
+        server = self.server
+        server.connections.discard(self)
+        server.memory_waiters.pop(self, None)
+        self.conn.close()
+        if self.quota_host is not None:
+            server.quotas.release(self.quota_host)
+            self.quota_host = None
         for t in list(self._tasks):
             t.cancel()
 
     def pause_writing(self) -> None:
         self._paused = True
-        self.transport.pause_reading()
+        self._update_reading()
 
     def resume_writing(self) -> None:
         self._paused = False
+        self._update_reading()
+
+    def _update_reading(self) -> None:
+        want = not (self._paused or self._out_of_memory or self.closed)
+        if want != self._reading and self.transport is not None:
+            self._reading = want
+            if want:
+                self.transport.resume_reading()
+            else:
+                self.transport.pause_reading()
+
+    def memory_available(self) -> None:
+        """The server's pool has room again: take the frame we were waiting for, read on."""
+        self._out_of_memory = False
         if not self.closed:
-            self.transport.resume_reading()
+            self._process()
+            self._update_reading()
 
     def get_buffer(self, sizehint: int) -> memoryview:
         return self.conn.get_buffer(sizehint)
 
     def buffer_updated(self, nbytes: int) -> None:
         self.conn.buffer_updated(nbytes)
+        self.last_active = monotonic()
         self._process()
 
     def data_received(self, data: bytes) -> None:
         """Feed bytes directly (tests, tools); the event loop uses get_buffer/buffer_updated."""
         self.conn.receive_data(data)
+        self.last_active = monotonic()
         self._process()
 
     def _process(self) -> None:
         conn = self.conn
+        release = self._pool.release
         try:
             while not self.closed:
                 frame = conn.next_frame()
                 if frame is None:
+                    if conn.blocked:
+                        self._out_of_memory = True
+                        self.server.wait_for_memory(self)
+                        self._update_reading()
                     break
-                self._dispatch(frame)
+                size = len(frame)
+                owned = False
+                try:
+                    owned = self._dispatch(frame, size)
+                finally:
+                    if not owned:  # the frame is done with: its pool memory comes back
+                        release(size)
         except FrameError as e:
             self.abort(str(e))
             return
         self._flush()
+
+    def close(self) -> None:
+        """Close gracefully (idle connection): what is queued is still sent."""
+        if not self.closed:
+            self.closed = True
+            self.transport.close()
 
     # -- requests ----------------------------------------------------------------
     def abort(self, why: str) -> None:
@@ -119,17 +180,18 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.closed = True
             self.transport.abort()
 
-    def _dispatch(self, frame: bytearray) -> None:
+    def _dispatch(self, frame: bytearray, size: int) -> bool:
+        """Decode and handle one frame; True if a task now owns its pool memory."""
         try:
             header, pos = codec.decode_request_header(frame)
         except (codec.ProtocolDecodeError, codec.UnsupportedVersionError) as e:
             self.abort(f"undecodable request header: {e}")
-            return
+            return False
         api_key, version = header.request_api_key, header.request_api_version
         entry = REGISTRY.get(api_key)
         if entry is None:
             self.abort(f"unsupported API key {api_key} (correlation id {header.correlation_id})")
-            return
+            return False
         slot = self.conn.open_slot()
         if not entry.min_version <= version <= entry.max_version:
             if api_key == API_VERSIONS_KEY:
@@ -137,52 +199,81 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
                 self.conn.complete(slot, codec.encode_response(api_key, 0, header.correlation_id,
                                                                unsupported_version_response()))
-                return
+                return False
             self.abort(f"unsupported version {version} of API {entry.name} "
                        f"(supported {entry.min_version}-{entry.max_version})")
-            return
+            return False
         try:
             request = codec.decode_request(api_key, version, frame, pos)
         except (codec.ProtocolDecodeError, codec.UnsupportedVersionError) as e:
             self.abort(f"undecodable {entry.name} v{version} request: {e}")
-            return
+            return False
         ctx = RequestContext(self.broker, api_key, version, header.correlation_id,
                              header.client_id, self.peer[0], self.peer[1])
         try:
             result = entry.handle(ctx, request)
-        except Exception:
-            log.exception("%s v%d handler failed", entry.name, version)
-            self.abort(f"internal error in {entry.name}")
-            return
+        except Exception as e:
+            self._failed(slot, ctx, entry, request, e)
+            return False
         if result.__class__ is CoroutineType or (result is not None and _is_awaitable(result)):
-            task = asyncio.get_running_loop().create_task(self._finish(slot, ctx, entry, result))
+            task = asyncio.get_running_loop().create_task(
+                self._finish(slot, ctx, entry, request, result, size))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-        else:
-            self._complete(slot, ctx, result)
+            return True
+        self._complete(slot, ctx, result, request)
+        return False
 
-    async def _finish(self, slot: int, ctx: RequestContext, entry, awaitable) -> None:
+    async def _finish(self, slot: int, ctx: RequestContext, entry, request, awaitable,
+                      size: int) -> None:
         try:
-            result = await awaitable
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("%s v%d handler failed", entry.name, ctx.api_version)
-            self.abort(f"internal error in {entry.name}")
-            return
+            try:
+                result = await awaitable
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                self._failed(slot, ctx, entry, request, e)
+            else:
+                if not self.closed:
+                    self._complete(slot, ctx, result, request)
+        finally:
+            self._pool.release(size)
         if not self.closed:
-            self._complete(slot, ctx, result)
             self._flush()
 
-    def _complete(self, slot: int, ctx: RequestContext, response) -> None:
+    def _failed(self, slot: int, ctx: RequestContext, entry, request, exc: Exception) -> None:
+        """A handler raised: answer with the error in every error field, keep the connection."""
+        code, message = error_for(exc)
+        log.error("%s v%d handler failed (client %s at %s:%d, correlation id %d); answering "
+                  "error code %d", entry.name, ctx.api_version, ctx.client_id, ctx.client_host,
+                  ctx.client_port, ctx.correlation_id, code, exc_info=exc)
+        if ctx.api_key == 0 and getattr(request, "acks", -1) == 0:
+            # no response to carry the error: Kafka closes the connection instead
+            self.abort(f"acks=0 {entry.name} failed")
+            return
+        if self.closed:
+            return
+        try:
+            response = error_response(ctx.api_key, ctx.api_version, request, code, message)
+        except Exception:
+            log.exception("could not build the error response to %s v%d", entry.name, ctx.api_version)
+            self.abort(f"internal error in {entry.name}")
+            return
+        self._complete(slot, ctx, response)
+
+    def _complete(self, slot: int, ctx: RequestContext, response, request=None) -> None:
         if response is None:
             self.conn.complete(slot, None)
             return
         try:
             parts = codec.encode_response(ctx.api_key, ctx.api_version, ctx.correlation_id, response)
-        except Exception:
-            log.exception("could not encode response to API %d v%d", ctx.api_key, ctx.api_version)
-            self.abort("response encoding failed")
+        except Exception as e:
+            if request is None:  # the error response itself: nothing left to answer with
+                log.exception("could not encode response to API %d v%d", ctx.api_key, ctx.api_version)
+                self.abort("response encoding failed")
+                return
+            # the handler's response does not fit the version: a handler failure like any other
+            self._failed(slot, ctx, REGISTRY[ctx.api_key], request, e)
             return
         self.conn.complete(slot, parts)
 
@@ -209,6 +300,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
     def _write(self, chunks: list) -> None:
         if not chunks:
             return
+        self.last_active = monotonic()
         if len(chunks) == 1:
             self.transport.write(chunks[0])
         else:

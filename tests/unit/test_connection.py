@@ -1,4 +1,4 @@
-"""Sans-I/O framing and response ordering (kwire.protocol.connection)."""
+"""Sans-I/O framing, response ordering and request memory (kwire.protocol.connection)."""
 
 import struct
 
@@ -91,3 +91,101 @@ def test_buffered_protocol_path_with_large_frames_in_place(payloads, data):
         assert conn.buffered == 0
     finally:
         mod.BIG_FRAME = old
+
+
+# -- memory: buffers follow the bytes that arrived; the pool bounds them ---------------
+
+def _feed_buffered(conn, data: bytes, step: int = 1 << 20) -> list[bytes]:
+    """Feed through get_buffer/buffer_updated (as the event loop does); frames out."""
+    got, pos = [], 0
+    while pos < len(data):
+        buf = conn.get_buffer()
+        n = min(step, len(buf), len(data) - pos)
+        buf[:n] = data[pos:pos + n]
+        conn.buffer_updated(n)
+        pos += n
+        while (f := conn.next_frame()) is not None:
+            got.append(bytes(f))
+    return got
+
+
+def test_announced_size_does_not_allocate_the_frame():
+    """Four bytes announcing 100 MB hold 1 MiB (EAGER_FRAME), not 100 MB."""
+    import kwire.protocol.connection as mod
+
+    conn = Connection()
+    conn.receive_data(struct.pack(">i", 100_000_000) + b"x")
+    assert conn.next_frame() is None
+    assert len(conn._big) == mod.EAGER_FRAME
+    assert len(conn.get_buffer()) == mod.EAGER_FRAME - 1
+
+
+@pytest.mark.parametrize("size", [65536, 1 << 20, (1 << 20) + 1, 5_000_000, 17_000_000])
+def test_large_frames_grow_and_arrive_whole(size):
+    payload = bytes(range(256)) * (size // 256) + b"z" * (size % 256)
+    conn = Connection(max_frame_bytes=1 << 26)
+    caps = []
+    got, pos, wire = [], 0, frame(payload) + frame(b"next")
+    while pos < len(wire):
+        buf = conn.get_buffer()
+        n = min(300_000, len(buf), len(wire) - pos)
+        buf[:n] = wire[pos:pos + n]
+        conn.buffer_updated(n)
+        pos += n
+        while (f := conn.next_frame()) is not None:
+            got.append(bytes(f))
+        if conn._big is not None:
+            caps.append(len(conn._big))
+            assert len(conn._big) <= max(8 * conn._big_got, 1 << 20)  # bounded by what arrived
+    assert got == [payload, b"next"]
+    assert caps == sorted(caps) and (not caps or caps[-1] == size)
+    if size <= (1 << 20):  # normal-sized: one buffer, the socket reads straight into it
+        assert set(caps) == {size}
+
+
+def test_pool_blocks_then_resumes():
+    from kwire.protocol.connection import MemoryPool
+
+    pool = MemoryPool(100)
+    woken = []
+    pool.on_available = lambda: woken.append(True)
+    a, b = Connection(pool=pool), Connection(pool=pool)
+    a.receive_data(frame(b"x" * 80))
+    fa = a.next_frame()
+    assert len(fa) == 80 and pool.used == 80
+    b.receive_data(frame(b"y" * 30) + frame(b"z" * 5))
+    fb = b.next_frame()
+    assert len(fb) == 30 and pool.used == 110  # non-strict: allowed while under the limit
+    assert b.next_frame() is None and b.blocked  # exhausted: the next frame waits
+    pool.release(80)
+    assert woken == [True]
+    assert bytes(b.next_frame()) == b"z" * 5 and not b.blocked
+    assert pool.used == 35
+
+
+def test_one_request_larger_than_the_pool_gets_through():
+    """A frame grows even though its own earlier share already fills the pool."""
+    from kwire.protocol.connection import MemoryPool
+
+    pool = MemoryPool(1000)
+    conn = Connection(max_frame_bytes=1 << 24, pool=pool)
+    payload = b"p" * 3_000_000
+    assert _feed_buffered(conn, frame(payload), step=200_000) == [payload]
+    assert pool.used == len(payload)
+    pool.release(len(payload))
+    assert pool.used == 0
+
+
+def test_big_frame_waits_for_pool_and_close_returns_its_share():
+    from kwire.protocol.connection import MemoryPool
+
+    pool = MemoryPool(1000)
+    pool.used = 1000  # someone else holds it all
+    conn = Connection(pool=pool)
+    conn.receive_data(struct.pack(">i", 200_000) + b"a" * 10)
+    assert conn.next_frame() is None and conn.blocked and conn._big is None
+    pool.release(1)
+    assert conn.next_frame() is None and not conn.blocked
+    assert len(conn._big) == 200_000 and pool.used == 999 + 200_000
+    conn.close()
+    assert pool.used == 999

@@ -379,3 +379,26 @@ VERSIONS = range(0, 6)
 FLEXIBLE_MIN = 3
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AddPartitionsToTxnRequest': (
+        ('transactions', '[]AddPartitionsToTxnTransaction', 4, 5, None),
+        ('v3_and_below_transactional_id', 'string', 0, 3, 'transactionalId'),
+        ('v3_and_below_producer_id', 'int64', 0, 3, 'producerId'),
+        ('v3_and_below_producer_epoch', 'int16', 0, 3, None),
+        ('v3_and_below_topics', '[]AddPartitionsToTxnTopic', 0, 3, None),
+    ),
+    'AddPartitionsToTxnTransaction': (
+        ('transactional_id', 'string', 4, 5, 'transactionalId'),
+        ('producer_id', 'int64', 4, 5, 'producerId'),
+        ('producer_epoch', 'int16', 4, 5, None),
+        ('verify_only', 'bool', 4, 5, None),
+        ('topics', '[]AddPartitionsToTxnTopic', 4, 5, None),
+    ),
+    'AddPartitionsToTxnTopic': (
+        ('name', 'string', 0, 5, 'topicName'),
+        ('partitions', '[]int32', 0, 5, None),
+    ),
+}

@@ -423,3 +423,26 @@ VERSIONS = range(0, 6)
 FLEXIBLE_MIN = 3
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AddPartitionsToTxnResponse': (
+        ('throttle_time_ms', 'int32', 0, 5, None),
+        ('error_code', 'int16', 4, 5, None),
+        ('results_by_transaction', '[]AddPartitionsToTxnResult', 4, 5, None),
+        ('results_by_topic_v3_and_below', '[]AddPartitionsToTxnTopicResult', 0, 3, None),
+    ),
+    'AddPartitionsToTxnResult': (
+        ('transactional_id', 'string', 4, 5, 'transactionalId'),
+        ('topic_results', '[]AddPartitionsToTxnTopicResult', 4, 5, None),
+    ),
+    'AddPartitionsToTxnTopicResult': (
+        ('name', 'string', 0, 5, 'topicName'),
+        ('results_by_partition', '[]AddPartitionsToTxnPartitionResult', 0, 5, None),
+    ),
+    'AddPartitionsToTxnPartitionResult': (
+        ('partition_index', 'int32', 0, 5, None),
+        ('partition_error_code', 'int16', 0, 5, None),
+    ),
+}

@@ -230,3 +230,21 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AddRaftVoterRequest': (
+        ('cluster_id', 'string', 0, 1, None),
+        ('timeout_ms', 'int32', 0, 1, None),
+        ('voter_id', 'int32', 0, 1, None),
+        ('voter_directory_id', 'uuid', 0, 1, None),
+        ('listeners', '[]Listener', 0, 1, None),
+        ('ack_when_committed', 'bool', 1, 1, None),
+    ),
+    'Listener': (
+        ('name', 'string', 0, 1, None),
+        ('host', 'string', 0, 1, None),
+        ('port', 'uint16', 0, 1, None),
+    ),
+}

@@ -358,3 +358,25 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AlterClientQuotasRequest': (
+        ('entries', '[]EntryData', 0, 1, None),
+        ('validate_only', 'bool', 0, 1, None),
+    ),
+    'EntryData': (
+        ('entity', '[]EntityData', 0, 1, None),
+        ('ops', '[]OpData', 0, 1, None),
+    ),
+    'OpData': (
+        ('key', 'string', 0, 1, None),
+        ('value', 'float64', 0, 1, None),
+        ('remove', 'bool', 0, 1, None),
+    ),
+    'EntityData': (
+        ('entity_type', 'string', 0, 1, None),
+        ('entity_name', 'string', 0, 1, None),
+    ),
+}

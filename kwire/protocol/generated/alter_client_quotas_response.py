@@ -291,3 +291,21 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AlterClientQuotasResponse': (
+        ('throttle_time_ms', 'int32', 0, 1, None),
+        ('entries', '[]EntryData', 0, 1, None),
+    ),
+    'EntryData': (
+        ('error_code', 'int16', 0, 1, None),
+        ('error_message', 'string', 0, 1, None),
+        ('entity', '[]EntityData', 0, 1, None),
+    ),
+    'EntityData': (
+        ('entity_type', 'string', 0, 1, None),
+        ('entity_name', 'string', 0, 1, None),
+    ),
+}

@@ -304,3 +304,21 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AlterConfigsRequest': (
+        ('resources', '[]AlterConfigsResource', 0, 2, None),
+        ('validate_only', 'bool', 0, 2, None),
+    ),
+    'AlterConfigsResource': (
+        ('resource_type', 'int8', 0, 2, None),
+        ('resource_name', 'string', 0, 2, None),
+        ('configs', '[]AlterableConfig', 0, 2, None),
+    ),
+    'AlterableConfig': (
+        ('name', 'string', 0, 2, None),
+        ('value', 'string', 0, 2, None),
+    ),
+}

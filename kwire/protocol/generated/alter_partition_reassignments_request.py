@@ -263,3 +263,21 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AlterPartitionReassignmentsRequest': (
+        ('timeout_ms', 'int32', 0, 1, None),
+        ('allow_replication_factor_change', 'bool', 1, 1, None),
+        ('topics', '[]ReassignableTopic', 0, 1, None),
+    ),
+    'ReassignableTopic': (
+        ('name', 'string', 0, 1, 'topicName'),
+        ('partitions', '[]ReassignablePartition', 0, 1, None),
+    ),
+    'ReassignablePartition': (
+        ('partition_index', 'int32', 0, 1, None),
+        ('replicas', '[]int32', 0, 1, 'brokerId'),
+    ),
+}

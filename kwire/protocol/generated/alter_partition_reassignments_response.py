@@ -262,3 +262,24 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AlterPartitionReassignmentsResponse': (
+        ('throttle_time_ms', 'int32', 0, 1, None),
+        ('allow_replication_factor_change', 'bool', 1, 1, None),
+        ('error_code', 'int16', 0, 1, None),
+        ('error_message', 'string', 0, 1, None),
+        ('responses', '[]ReassignableTopicResponse', 0, 1, None),
+    ),
+    'ReassignableTopicResponse': (
+        ('name', 'string', 0, 1, 'topicName'),
+        ('partitions', '[]ReassignablePartitionResponse', 0, 1, None),
+    ),
+    'ReassignablePartitionResponse': (
+        ('partition_index', 'int32', 0, 1, None),
+        ('error_code', 'int16', 0, 1, None),
+        ('error_message', 'string', 0, 1, None),
+    ),
+}

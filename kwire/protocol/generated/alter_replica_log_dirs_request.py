@@ -275,3 +275,19 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AlterReplicaLogDirsRequest': (
+        ('dirs', '[]AlterReplicaLogDir', 0, 2, None),
+    ),
+    'AlterReplicaLogDir': (
+        ('path', 'string', 0, 2, None),
+        ('topics', '[]AlterReplicaLogDirTopic', 0, 2, None),
+    ),
+    'AlterReplicaLogDirTopic': (
+        ('name', 'string', 0, 2, 'topicName'),
+        ('partitions', '[]int32', 0, 2, None),
+    ),
+}

@@ -281,3 +281,20 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AlterReplicaLogDirsResponse': (
+        ('throttle_time_ms', 'int32', 0, 2, None),
+        ('results', '[]AlterReplicaLogDirTopicResult', 0, 2, None),
+    ),
+    'AlterReplicaLogDirTopicResult': (
+        ('topic_name', 'string', 0, 2, 'topicName'),
+        ('partitions', '[]AlterReplicaLogDirPartitionResult', 0, 2, None),
+    ),
+    'AlterReplicaLogDirPartitionResult': (
+        ('partition_index', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+    ),
+}

@@ -203,3 +203,20 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AlterShareGroupOffsetsRequest': (
+        ('group_id', 'string', 0, 0, 'groupId'),
+        ('topics', '[]AlterShareGroupOffsetsRequestTopic', 0, 0, None),
+    ),
+    'AlterShareGroupOffsetsRequestTopic': (
+        ('topic_name', 'string', 0, 0, 'topicName'),
+        ('partitions', '[]AlterShareGroupOffsetsRequestPartition', 0, 0, None),
+    ),
+    'AlterShareGroupOffsetsRequestPartition': (
+        ('partition_index', 'int32', 0, 0, None),
+        ('start_offset', 'int64', 0, 0, None),
+    ),
+}

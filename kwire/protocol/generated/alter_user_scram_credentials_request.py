@@ -219,3 +219,23 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'AlterUserScramCredentialsRequest': (
+        ('deletions', '[]ScramCredentialDeletion', 0, 0, None),
+        ('upsertions', '[]ScramCredentialUpsertion', 0, 0, None),
+    ),
+    'ScramCredentialUpsertion': (
+        ('name', 'string', 0, 0, None),
+        ('mechanism', 'int8', 0, 0, None),
+        ('iterations', 'int32', 0, 0, None),
+        ('salt', 'bytes', 0, 0, None),
+        ('salted_password', 'bytes', 0, 0, None),
+    ),
+    'ScramCredentialDeletion': (
+        ('name', 'string', 0, 0, None),
+        ('mechanism', 'int8', 0, 0, None),
+    ),
+}

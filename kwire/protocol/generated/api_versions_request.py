@@ -170,3 +170,12 @@ VERSIONS = range(0, 5)
 FLEXIBLE_MIN = 3
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ApiVersionsRequest': (
+        ('client_software_name', 'string', 3, 4, None),
+        ('client_software_version', 'string', 3, 4, None),
+    ),
+}

@@ -460,3 +460,32 @@ VERSIONS = range(0, 5)
 FLEXIBLE_MIN = 3
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ApiVersionsResponse': (
+        ('error_code', 'int16', 0, 4, None),
+        ('api_keys', '[]ApiVersion', 0, 4, None),
+        ('throttle_time_ms', 'int32', 1, 4, None),
+        ('supported_features', '[]SupportedFeatureKey', 3, 4, None),
+        ('finalized_features_epoch', 'int64', 3, 4, None),
+        ('finalized_features', '[]FinalizedFeatureKey', 3, 4, None),
+        ('zk_migration_ready', 'bool', 3, 4, None),
+    ),
+    'FinalizedFeatureKey': (
+        ('name', 'string', 3, 4, None),
+        ('max_version_level', 'int16', 3, 4, None),
+        ('min_version_level', 'int16', 3, 4, None),
+    ),
+    'SupportedFeatureKey': (
+        ('name', 'string', 3, 4, None),
+        ('min_version', 'int16', 3, 4, None),
+        ('max_version', 'int16', 3, 4, None),
+    ),
+    'ApiVersion': (
+        ('api_key', 'int16', 0, 4, None),
+        ('min_version', 'int16', 0, 4, None),
+        ('max_version', 'int16', 0, 4, None),
+    ),
+}

@@ -130,3 +130,12 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ConsumerGroupDescribeRequest': (
+        ('group_ids', '[]string', 0, 1, 'groupId'),
+        ('include_authorized_operations', 'bool', 0, 1, None),
+    ),
+}

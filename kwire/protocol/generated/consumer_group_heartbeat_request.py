@@ -291,3 +291,24 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ConsumerGroupHeartbeatRequest': (
+        ('group_id', 'string', 0, 1, 'groupId'),
+        ('member_id', 'string', 0, 1, None),
+        ('member_epoch', 'int32', 0, 1, None),
+        ('instance_id', 'string', 0, 1, None),
+        ('rack_id', 'string', 0, 1, None),
+        ('rebalance_timeout_ms', 'int32', 0, 1, None),
+        ('subscribed_topic_names', '[]string', 0, 1, 'topicName'),
+        ('subscribed_topic_regex', 'string', 1, 1, None),
+        ('server_assignor', 'string', 0, 1, None),
+        ('topic_partitions', '[]TopicPartitions', 0, 1, None),
+    ),
+    'TopicPartitions': (
+        ('topic_id', 'uuid', 0, 1, None),
+        ('partitions', '[]int32', 0, 1, None),
+    ),
+}

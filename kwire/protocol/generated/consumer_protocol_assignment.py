@@ -179,3 +179,16 @@ VERSIONS = range(0, 4)
 FLEXIBLE_MIN = None
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ConsumerProtocolAssignment': (
+        ('assigned_partitions', '[]TopicPartition', 0, 3, None),
+        ('user_data', 'bytes', 0, 3, None),
+    ),
+    'TopicPartition': (
+        ('topic', 'string', 0, 3, 'topicName'),
+        ('partitions', '[]int32', 0, 3, None),
+    ),
+}

@@ -292,3 +292,19 @@ VERSIONS = range(0, 4)
 FLEXIBLE_MIN = None
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ConsumerProtocolSubscription': (
+        ('topics', '[]string', 0, 3, None),
+        ('user_data', 'bytes', 0, 3, None),
+        ('owned_partitions', '[]TopicPartition', 1, 3, None),
+        ('generation_id', 'int32', 2, 3, None),
+        ('rack_id', 'string', 3, 3, None),
+    ),
+    'TopicPartition': (
+        ('topic', 'string', 1, 3, 'topicName'),
+        ('partitions', '[]int32', 1, 3, None),
+    ),
+}

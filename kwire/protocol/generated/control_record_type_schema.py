@@ -97,3 +97,11 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = None
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ControlRecordTypeSchema': (
+        ('type', 'int16', 0, 0, None),
+    ),
+}

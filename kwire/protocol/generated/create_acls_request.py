@@ -249,3 +249,20 @@ VERSIONS = range(1, 4)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'CreateAclsRequest': (
+        ('creations', '[]AclCreation', 0, 3, None),
+    ),
+    'AclCreation': (
+        ('resource_type', 'int8', 0, 3, None),
+        ('resource_name', 'string', 0, 3, None),
+        ('resource_pattern_type', 'int8', 1, 3, None),
+        ('principal', 'string', 0, 3, None),
+        ('host', 'string', 0, 3, None),
+        ('operation', 'int8', 0, 3, None),
+        ('permission_type', 'int8', 0, 3, None),
+    ),
+}

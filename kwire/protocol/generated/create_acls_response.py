@@ -227,3 +227,16 @@ VERSIONS = range(1, 4)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'CreateAclsResponse': (
+        ('throttle_time_ms', 'int32', 0, 3, None),
+        ('results', '[]AclCreationResult', 0, 3, None),
+    ),
+    'AclCreationResult': (
+        ('error_code', 'int16', 0, 3, None),
+        ('error_message', 'string', 0, 3, None),
+    ),
+}

@@ -269,3 +269,18 @@ VERSIONS = range(1, 4)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'CreateDelegationTokenRequest': (
+        ('owner_principal_type', 'string', 3, 3, None),
+        ('owner_principal_name', 'string', 3, 3, None),
+        ('renewers', '[]CreatableRenewers', 0, 3, None),
+        ('max_lifetime_ms', 'int64', 0, 3, None),
+    ),
+    'CreatableRenewers': (
+        ('principal_type', 'string', 0, 3, None),
+        ('principal_name', 'string', 0, 3, None),
+    ),
+}

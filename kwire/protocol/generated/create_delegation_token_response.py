@@ -246,3 +246,21 @@ VERSIONS = range(1, 4)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'CreateDelegationTokenResponse': (
+        ('error_code', 'int16', 0, 3, None),
+        ('principal_type', 'string', 0, 3, None),
+        ('principal_name', 'string', 0, 3, None),
+        ('token_requester_principal_type', 'string', 3, 3, None),
+        ('token_requester_principal_name', 'string', 3, 3, None),
+        ('issue_timestamp_ms', 'int64', 0, 3, None),
+        ('expiry_timestamp_ms', 'int64', 0, 3, None),
+        ('max_timestamp_ms', 'int64', 0, 3, None),
+        ('token_id', 'string', 0, 3, None),
+        ('hmac', 'bytes', 0, 3, None),
+        ('throttle_time_ms', 'int32', 0, 3, None),
+    ),
+}

@@ -331,3 +331,21 @@ VERSIONS = range(0, 4)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'CreatePartitionsRequest': (
+        ('topics', '[]CreatePartitionsTopic', 0, 3, None),
+        ('timeout_ms', 'int32', 0, 3, None),
+        ('validate_only', 'bool', 0, 3, None),
+    ),
+    'CreatePartitionsTopic': (
+        ('name', 'string', 0, 3, 'topicName'),
+        ('count', 'int32', 0, 3, None),
+        ('assignments', '[]CreatePartitionsAssignment', 0, 3, None),
+    ),
+    'CreatePartitionsAssignment': (
+        ('broker_ids', '[]int32', 0, 3, 'brokerId'),
+    ),
+}

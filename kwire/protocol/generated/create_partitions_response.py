@@ -246,3 +246,17 @@ VERSIONS = range(0, 4)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'CreatePartitionsResponse': (
+        ('throttle_time_ms', 'int32', 0, 3, None),
+        ('results', '[]CreatePartitionsTopicResult', 0, 3, None),
+    ),
+    'CreatePartitionsTopicResult': (
+        ('name', 'string', 0, 3, 'topicName'),
+        ('error_code', 'int16', 0, 3, None),
+        ('error_message', 'string', 0, 3, None),
+    ),
+}

@@ -435,3 +435,28 @@ VERSIONS = range(2, 8)
 FLEXIBLE_MIN = 5
 DECODERS = {2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7}
 ENCODERS = {2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'CreateTopicsRequest': (
+        ('topics', '[]CreatableTopic', 0, 7, None),
+        ('timeout_ms', 'int32', 0, 7, None),
+        ('validate_only', 'bool', 1, 7, None),
+    ),
+    'CreatableTopic': (
+        ('name', 'string', 0, 7, 'topicName'),
+        ('num_partitions', 'int32', 0, 7, None),
+        ('replication_factor', 'int16', 0, 7, None),
+        ('assignments', '[]CreatableReplicaAssignment', 0, 7, None),
+        ('configs', '[]CreatableTopicConfig', 0, 7, None),
+    ),
+    'CreatableTopicConfig': (
+        ('name', 'string', 0, 7, None),
+        ('value', 'string', 0, 7, None),
+    ),
+    'CreatableReplicaAssignment': (
+        ('partition_index', 'int32', 0, 7, None),
+        ('broker_ids', '[]int32', 0, 7, 'brokerId'),
+    ),
+}

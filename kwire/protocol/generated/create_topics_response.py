@@ -471,3 +471,29 @@ VERSIONS = range(2, 8)
 FLEXIBLE_MIN = 5
 DECODERS = {2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7}
 ENCODERS = {2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'CreateTopicsResponse': (
+        ('throttle_time_ms', 'int32', 2, 7, None),
+        ('topics', '[]CreatableTopicResult', 0, 7, None),
+    ),
+    'CreatableTopicResult': (
+        ('name', 'string', 0, 7, 'topicName'),
+        ('topic_id', 'uuid', 7, 7, None),
+        ('error_code', 'int16', 0, 7, None),
+        ('error_message', 'string', 1, 7, None),
+        ('topic_config_error_code', 'int16', 5, 7, None),
+        ('num_partitions', 'int32', 5, 7, None),
+        ('replication_factor', 'int16', 5, 7, None),
+        ('configs', '[]CreatableTopicConfigs', 5, 7, None),
+    ),
+    'CreatableTopicConfigs': (
+        ('name', 'string', 5, 7, None),
+        ('value', 'string', 5, 7, None),
+        ('read_only', 'bool', 5, 7, None),
+        ('config_source', 'int8', 5, 7, None),
+        ('is_sensitive', 'bool', 5, 7, None),
+    ),
+}

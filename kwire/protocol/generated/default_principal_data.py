@@ -113,3 +113,13 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DefaultPrincipalData': (
+        ('type', 'string', 0, 0, None),
+        ('name', 'string', 0, 0, None),
+        ('token_authenticated', 'bool', 0, 0, None),
+    ),
+}

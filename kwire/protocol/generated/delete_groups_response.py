@@ -227,3 +227,16 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DeleteGroupsResponse': (
+        ('throttle_time_ms', 'int32', 0, 2, None),
+        ('results', '[]DeletableGroupResult', 0, 2, None),
+    ),
+    'DeletableGroupResult': (
+        ('group_id', 'string', 0, 2, 'groupId'),
+        ('error_code', 'int16', 0, 2, None),
+    ),
+}

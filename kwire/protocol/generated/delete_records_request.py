@@ -294,3 +294,20 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DeleteRecordsRequest': (
+        ('topics', '[]DeleteRecordsTopic', 0, 2, None),
+        ('timeout_ms', 'int32', 0, 2, None),
+    ),
+    'DeleteRecordsTopic': (
+        ('name', 'string', 0, 2, 'topicName'),
+        ('partitions', '[]DeleteRecordsPartition', 0, 2, None),
+    ),
+    'DeleteRecordsPartition': (
+        ('partition_index', 'int32', 0, 2, None),
+        ('offset', 'int64', 0, 2, None),
+    ),
+}

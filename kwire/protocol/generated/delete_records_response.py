@@ -296,3 +296,21 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DeleteRecordsResponse': (
+        ('throttle_time_ms', 'int32', 0, 2, None),
+        ('topics', '[]DeleteRecordsTopicResult', 0, 2, None),
+    ),
+    'DeleteRecordsTopicResult': (
+        ('name', 'string', 0, 2, 'topicName'),
+        ('partitions', '[]DeleteRecordsPartitionResult', 0, 2, None),
+    ),
+    'DeleteRecordsPartitionResult': (
+        ('partition_index', 'int32', 0, 2, None),
+        ('low_watermark', 'int64', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+    ),
+}

@@ -149,3 +149,15 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DeleteShareGroupOffsetsRequest': (
+        ('group_id', 'string', 0, 0, 'groupId'),
+        ('topics', '[]DeleteShareGroupOffsetsRequestTopic', 0, 0, None),
+    ),
+    'DeleteShareGroupOffsetsRequestTopic': (
+        ('topic_name', 'string', 0, 0, 'topicName'),
+    ),
+}

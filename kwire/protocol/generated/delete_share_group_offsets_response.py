@@ -175,3 +175,20 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DeleteShareGroupOffsetsResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+        ('responses', '[]DeleteShareGroupOffsetsResponseTopic', 0, 0, None),
+    ),
+    'DeleteShareGroupOffsetsResponseTopic': (
+        ('topic_name', 'string', 0, 0, 'topicName'),
+        ('topic_id', 'uuid', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+    ),
+}

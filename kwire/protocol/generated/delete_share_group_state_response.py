@@ -203,3 +203,20 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DeleteShareGroupStateResponse': (
+        ('results', '[]DeleteStateResult', 0, 0, None),
+    ),
+    'DeleteStateResult': (
+        ('topic_id', 'uuid', 0, 0, None),
+        ('partitions', '[]PartitionResult', 0, 0, None),
+    ),
+    'PartitionResult': (
+        ('partition', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+    ),
+}

@@ -282,3 +282,17 @@ VERSIONS = range(1, 7)
 FLEXIBLE_MIN = 4
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DeleteTopicsRequest': (
+        ('topics', '[]DeleteTopicState', 6, 6, None),
+        ('topic_names', '[]string', 0, 5, 'topicName'),
+        ('timeout_ms', 'int32', 0, 6, None),
+    ),
+    'DeleteTopicState': (
+        ('name', 'string', 6, 6, 'topicName'),
+        ('topic_id', 'uuid', 6, 6, None),
+    ),
+}

@@ -333,3 +333,26 @@ VERSIONS = range(1, 4)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeAclsResponse': (
+        ('throttle_time_ms', 'int32', 0, 3, None),
+        ('error_code', 'int16', 0, 3, None),
+        ('error_message', 'string', 0, 3, None),
+        ('resources', '[]DescribeAclsResource', 0, 3, None),
+    ),
+    'DescribeAclsResource': (
+        ('resource_type', 'int8', 0, 3, None),
+        ('resource_name', 'string', 0, 3, None),
+        ('pattern_type', 'int8', 1, 3, None),
+        ('acls', '[]AclDescription', 0, 3, None),
+    ),
+    'AclDescription': (
+        ('principal', 'string', 0, 3, None),
+        ('host', 'string', 0, 3, None),
+        ('operation', 'int8', 0, 3, None),
+        ('permission_type', 'int8', 0, 3, None),
+    ),
+}

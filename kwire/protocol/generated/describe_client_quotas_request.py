@@ -220,3 +220,17 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeClientQuotasRequest': (
+        ('components', '[]ComponentData', 0, 1, None),
+        ('strict', 'bool', 0, 1, None),
+    ),
+    'ComponentData': (
+        ('entity_type', 'string', 0, 1, None),
+        ('match_type', 'int8', 0, 1, None),
+        ('match', 'string', 0, 1, None),
+    ),
+}

@@ -376,3 +376,26 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeClientQuotasResponse': (
+        ('throttle_time_ms', 'int32', 0, 1, None),
+        ('error_code', 'int16', 0, 1, None),
+        ('error_message', 'string', 0, 1, None),
+        ('entries', '[]EntryData', 0, 1, None),
+    ),
+    'EntryData': (
+        ('entity', '[]EntityData', 0, 1, None),
+        ('values', '[]ValueData', 0, 1, None),
+    ),
+    'ValueData': (
+        ('key', 'string', 0, 1, None),
+        ('value', 'float64', 0, 1, None),
+    ),
+    'EntityData': (
+        ('entity_type', 'string', 0, 1, None),
+        ('entity_name', 'string', 0, 1, None),
+    ),
+}

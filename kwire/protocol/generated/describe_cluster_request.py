@@ -184,3 +184,13 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeClusterRequest': (
+        ('include_cluster_authorized_operations', 'bool', 0, 2, None),
+        ('endpoint_type', 'int8', 1, 2, None),
+        ('include_fenced_brokers', 'bool', 2, 2, None),
+    ),
+}

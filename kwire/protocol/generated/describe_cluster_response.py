@@ -339,3 +339,25 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeClusterResponse': (
+        ('throttle_time_ms', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 0, 2, None),
+        ('endpoint_type', 'int8', 1, 2, None),
+        ('cluster_id', 'string', 0, 2, None),
+        ('controller_id', 'int32', 0, 2, 'brokerId'),
+        ('brokers', '[]DescribeClusterBroker', 0, 2, None),
+        ('cluster_authorized_operations', 'int32', 0, 2, None),
+    ),
+    'DescribeClusterBroker': (
+        ('broker_id', 'int32', 0, 2, 'brokerId'),
+        ('host', 'string', 0, 2, None),
+        ('port', 'int32', 0, 2, None),
+        ('rack', 'string', 0, 2, None),
+        ('is_fenced', 'bool', 2, 2, None),
+    ),
+}

@@ -306,3 +306,18 @@ VERSIONS = range(1, 5)
 FLEXIBLE_MIN = 4
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeConfigsRequest': (
+        ('resources', '[]DescribeConfigsResource', 0, 4, None),
+        ('include_synonyms', 'bool', 1, 4, None),
+        ('include_documentation', 'bool', 3, 4, None),
+    ),
+    'DescribeConfigsResource': (
+        ('resource_type', 'int8', 0, 4, None),
+        ('resource_name', 'string', 0, 4, None),
+        ('configuration_keys', '[]string', 0, 4, None),
+    ),
+}

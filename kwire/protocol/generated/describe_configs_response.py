@@ -533,3 +533,34 @@ VERSIONS = range(1, 5)
 FLEXIBLE_MIN = 4
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeConfigsResponse': (
+        ('throttle_time_ms', 'int32', 0, 4, None),
+        ('results', '[]DescribeConfigsResult', 0, 4, None),
+    ),
+    'DescribeConfigsResult': (
+        ('error_code', 'int16', 0, 4, None),
+        ('error_message', 'string', 0, 4, None),
+        ('resource_type', 'int8', 0, 4, None),
+        ('resource_name', 'string', 0, 4, None),
+        ('configs', '[]DescribeConfigsResourceResult', 0, 4, None),
+    ),
+    'DescribeConfigsResourceResult': (
+        ('name', 'string', 0, 4, None),
+        ('value', 'string', 0, 4, None),
+        ('read_only', 'bool', 0, 4, None),
+        ('config_source', 'int8', 1, 4, None),
+        ('is_sensitive', 'bool', 0, 4, None),
+        ('synonyms', '[]DescribeConfigsSynonym', 1, 4, None),
+        ('config_type', 'int8', 3, 4, None),
+        ('documentation', 'string', 3, 4, None),
+    ),
+    'DescribeConfigsSynonym': (
+        ('name', 'string', 1, 4, None),
+        ('value', 'string', 1, 4, None),
+        ('source', 'int8', 1, 4, None),
+    ),
+}

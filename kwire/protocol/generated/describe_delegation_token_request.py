@@ -223,3 +223,15 @@ VERSIONS = range(1, 4)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeDelegationTokenRequest': (
+        ('owners', '[]DescribeDelegationTokenOwner', 0, 3, None),
+    ),
+    'DescribeDelegationTokenOwner': (
+        ('principal_type', 'string', 0, 3, None),
+        ('principal_name', 'string', 0, 3, None),
+    ),
+}

@@ -243,3 +243,12 @@ VERSIONS = range(0, 7)
 FLEXIBLE_MIN = 5
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeGroupsRequest': (
+        ('groups', '[]string', 0, 6, 'groupId'),
+        ('include_authorized_operations', 'bool', 3, 6, None),
+    ),
+}

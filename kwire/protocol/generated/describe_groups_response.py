@@ -649,3 +649,30 @@ VERSIONS = range(0, 7)
 FLEXIBLE_MIN = 5
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeGroupsResponse': (
+        ('throttle_time_ms', 'int32', 1, 6, None),
+        ('groups', '[]DescribedGroup', 0, 6, None),
+    ),
+    'DescribedGroup': (
+        ('error_code', 'int16', 0, 6, None),
+        ('error_message', 'string', 6, 6, None),
+        ('group_id', 'string', 0, 6, 'groupId'),
+        ('group_state', 'string', 0, 6, None),
+        ('protocol_type', 'string', 0, 6, None),
+        ('protocol_data', 'string', 0, 6, None),
+        ('members', '[]DescribedGroupMember', 0, 6, None),
+        ('authorized_operations', 'int32', 3, 6, None),
+    ),
+    'DescribedGroupMember': (
+        ('member_id', 'string', 0, 6, None),
+        ('group_instance_id', 'string', 4, 6, None),
+        ('client_id', 'string', 0, 6, None),
+        ('client_host', 'string', 0, 6, None),
+        ('member_metadata', 'bytes', 0, 6, None),
+        ('member_assignment', 'bytes', 0, 6, None),
+    ),
+}

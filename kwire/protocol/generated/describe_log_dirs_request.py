@@ -255,3 +255,15 @@ VERSIONS = range(1, 6)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeLogDirsRequest': (
+        ('topics', '[]DescribableLogDirTopic', 0, 5, None),
+    ),
+    'DescribableLogDirTopic': (
+        ('topic', 'string', 0, 5, 'topicName'),
+        ('partitions', '[]int32', 0, 5, None),
+    ),
+}

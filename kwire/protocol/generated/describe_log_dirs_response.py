@@ -577,3 +577,31 @@ VERSIONS = range(1, 6)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeLogDirsResponse': (
+        ('throttle_time_ms', 'int32', 0, 5, None),
+        ('error_code', 'int16', 3, 5, None),
+        ('results', '[]DescribeLogDirsResult', 0, 5, None),
+    ),
+    'DescribeLogDirsResult': (
+        ('error_code', 'int16', 0, 5, None),
+        ('log_dir', 'string', 0, 5, None),
+        ('topics', '[]DescribeLogDirsTopic', 0, 5, None),
+        ('total_bytes', 'int64', 4, 5, None),
+        ('usable_bytes', 'int64', 4, 5, None),
+        ('is_cordoned', 'bool', 5, 5, None),
+    ),
+    'DescribeLogDirsTopic': (
+        ('name', 'string', 0, 5, 'topicName'),
+        ('partitions', '[]DescribeLogDirsPartition', 0, 5, None),
+    ),
+    'DescribeLogDirsPartition': (
+        ('partition_index', 'int32', 0, 5, None),
+        ('partition_size', 'int64', 0, 5, None),
+        ('offset_lag', 'int64', 0, 5, None),
+        ('is_future_key', 'bool', 0, 5, None),
+    ),
+}

@@ -273,3 +273,30 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeProducersResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('topics', '[]TopicResponse', 0, 0, None),
+    ),
+    'TopicResponse': (
+        ('name', 'string', 0, 0, 'topicName'),
+        ('partitions', '[]PartitionResponse', 0, 0, None),
+    ),
+    'PartitionResponse': (
+        ('partition_index', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+        ('active_producers', '[]ProducerState', 0, 0, None),
+    ),
+    'ProducerState': (
+        ('producer_id', 'int64', 0, 0, 'producerId'),
+        ('producer_epoch', 'int32', 0, 0, None),
+        ('last_sequence', 'int32', 0, 0, None),
+        ('last_timestamp', 'int64', 0, 0, None),
+        ('coordinator_epoch', 'int32', 0, 0, None),
+        ('current_txn_start_offset', 'int64', 0, 0, None),
+    ),
+}

@@ -223,3 +223,18 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeQuorumRequest': (
+        ('topics', '[]TopicData', 0, 2, None),
+    ),
+    'TopicData': (
+        ('topic_name', 'string', 0, 2, 'topicName'),
+        ('partitions', '[]PartitionData', 0, 2, None),
+    ),
+    'PartitionData': (
+        ('partition_index', 'int32', 0, 2, None),
+    ),
+}

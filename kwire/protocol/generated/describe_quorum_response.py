@@ -683,3 +683,44 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeQuorumResponse': (
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 2, 2, None),
+        ('topics', '[]TopicData', 0, 2, None),
+        ('nodes', '[]Node', 2, 2, None),
+    ),
+    'Node': (
+        ('node_id', 'int32', 2, 2, 'brokerId'),
+        ('listeners', '[]Listener', 2, 2, None),
+    ),
+    'Listener': (
+        ('name', 'string', 2, 2, None),
+        ('host', 'string', 2, 2, None),
+        ('port', 'uint16', 2, 2, None),
+    ),
+    'TopicData': (
+        ('topic_name', 'string', 0, 2, 'topicName'),
+        ('partitions', '[]PartitionData', 0, 2, None),
+    ),
+    'PartitionData': (
+        ('partition_index', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 2, 2, None),
+        ('leader_id', 'int32', 0, 2, 'brokerId'),
+        ('leader_epoch', 'int32', 0, 2, None),
+        ('high_watermark', 'int64', 0, 2, None),
+        ('current_voters', '[]ReplicaState', 0, 2, None),
+        ('observers', '[]ReplicaState', 0, 2, None),
+    ),
+    'ReplicaState': (
+        ('replica_id', 'int32', 0, 2, 'brokerId'),
+        ('replica_directory_id', 'uuid', 2, 2, None),
+        ('log_end_offset', 'int64', 0, 2, None),
+        ('last_fetch_timestamp', 'int64', 1, 2, None),
+        ('last_caught_up_timestamp', 'int64', 1, 2, None),
+    ),
+}

@@ -219,3 +219,19 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeShareGroupOffsetsRequest': (
+        ('groups', '[]DescribeShareGroupOffsetsRequestGroup', 0, 1, None),
+    ),
+    'DescribeShareGroupOffsetsRequestGroup': (
+        ('group_id', 'string', 0, 1, 'groupId'),
+        ('topics', '[]DescribeShareGroupOffsetsRequestTopic', 0, 1, None),
+    ),
+    'DescribeShareGroupOffsetsRequestTopic': (
+        ('topic_name', 'string', 0, 1, 'topicName'),
+        ('partitions', '[]int32', 0, 1, None),
+    ),
+}

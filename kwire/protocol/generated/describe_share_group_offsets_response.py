@@ -403,3 +403,31 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeShareGroupOffsetsResponse': (
+        ('throttle_time_ms', 'int32', 0, 1, None),
+        ('groups', '[]DescribeShareGroupOffsetsResponseGroup', 0, 1, None),
+    ),
+    'DescribeShareGroupOffsetsResponseGroup': (
+        ('group_id', 'string', 0, 1, 'groupId'),
+        ('topics', '[]DescribeShareGroupOffsetsResponseTopic', 0, 1, None),
+        ('error_code', 'int16', 0, 1, None),
+        ('error_message', 'string', 0, 1, None),
+    ),
+    'DescribeShareGroupOffsetsResponseTopic': (
+        ('topic_name', 'string', 0, 1, 'topicName'),
+        ('topic_id', 'uuid', 0, 1, None),
+        ('partitions', '[]DescribeShareGroupOffsetsResponsePartition', 0, 1, None),
+    ),
+    'DescribeShareGroupOffsetsResponsePartition': (
+        ('partition_index', 'int32', 0, 1, None),
+        ('start_offset', 'int64', 0, 1, None),
+        ('leader_epoch', 'int32', 0, 1, None),
+        ('lag', 'int64', 1, 1, None),
+        ('error_code', 'int16', 0, 1, None),
+        ('error_message', 'string', 0, 1, None),
+    ),
+}

@@ -207,3 +207,20 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeTopicPartitionsRequest': (
+        ('topics', '[]TopicRequest', 0, 0, None),
+        ('response_partition_limit', 'int32', 0, 0, None),
+        ('cursor', 'Cursor', 0, 0, None),
+    ),
+    'Cursor': (
+        ('topic_name', 'string', 0, 0, 'topicName'),
+        ('partition_index', 'int32', 0, 0, None),
+    ),
+    'TopicRequest': (
+        ('name', 'string', 0, 0, 'topicName'),
+    ),
+}

@@ -337,3 +337,36 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeTopicPartitionsResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('topics', '[]DescribeTopicPartitionsResponseTopic', 0, 0, None),
+        ('next_cursor', 'Cursor', 0, 0, None),
+    ),
+    'Cursor': (
+        ('topic_name', 'string', 0, 0, 'topicName'),
+        ('partition_index', 'int32', 0, 0, None),
+    ),
+    'DescribeTopicPartitionsResponseTopic': (
+        ('error_code', 'int16', 0, 0, None),
+        ('name', 'string', 0, 0, 'topicName'),
+        ('topic_id', 'uuid', 0, 0, None),
+        ('is_internal', 'bool', 0, 0, None),
+        ('partitions', '[]DescribeTopicPartitionsResponsePartition', 0, 0, None),
+        ('topic_authorized_operations', 'int32', 0, 0, None),
+    ),
+    'DescribeTopicPartitionsResponsePartition': (
+        ('error_code', 'int16', 0, 0, None),
+        ('partition_index', 'int32', 0, 0, None),
+        ('leader_id', 'int32', 0, 0, 'brokerId'),
+        ('leader_epoch', 'int32', 0, 0, None),
+        ('replica_nodes', '[]int32', 0, 0, 'brokerId'),
+        ('isr_nodes', '[]int32', 0, 0, 'brokerId'),
+        ('eligible_leader_replicas', '[]int32', 0, 0, 'brokerId'),
+        ('last_known_elr', '[]int32', 0, 0, 'brokerId'),
+        ('offline_replicas', '[]int32', 0, 0, 'brokerId'),
+    ),
+}

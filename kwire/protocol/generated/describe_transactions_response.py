@@ -234,3 +234,26 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeTransactionsResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('transaction_states', '[]TransactionState', 0, 0, None),
+    ),
+    'TransactionState': (
+        ('error_code', 'int16', 0, 0, None),
+        ('transactional_id', 'string', 0, 0, 'transactionalId'),
+        ('transaction_state', 'string', 0, 0, None),
+        ('transaction_timeout_ms', 'int32', 0, 0, None),
+        ('transaction_start_time_ms', 'int64', 0, 0, None),
+        ('producer_id', 'int64', 0, 0, 'producerId'),
+        ('producer_epoch', 'int16', 0, 0, None),
+        ('topics', '[]TopicData', 0, 0, None),
+    ),
+    'TopicData': (
+        ('topic', 'string', 0, 0, 'topicName'),
+        ('partitions', '[]int32', 0, 0, None),
+    ),
+}

@@ -151,3 +151,14 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeUserScramCredentialsRequest': (
+        ('users', '[]UserName', 0, 0, None),
+    ),
+    'UserName': (
+        ('name', 'string', 0, 0, None),
+    ),
+}

@@ -225,3 +225,24 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'DescribeUserScramCredentialsResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+        ('results', '[]DescribeUserScramCredentialsResult', 0, 0, None),
+    ),
+    'DescribeUserScramCredentialsResult': (
+        ('user', 'string', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+        ('credential_infos', '[]CredentialInfo', 0, 0, None),
+    ),
+    'CredentialInfo': (
+        ('mechanism', 'int8', 0, 0, None),
+        ('iterations', 'int32', 0, 0, None),
+    ),
+}

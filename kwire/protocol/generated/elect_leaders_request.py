@@ -284,3 +284,17 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ElectLeadersRequest': (
+        ('election_type', 'int8', 1, 2, None),
+        ('topic_partitions', '[]TopicPartitions', 0, 2, None),
+        ('timeout_ms', 'int32', 0, 2, None),
+    ),
+    'TopicPartitions': (
+        ('topic', 'string', 0, 2, 'topicName'),
+        ('partitions', '[]int32', 0, 2, None),
+    ),
+}

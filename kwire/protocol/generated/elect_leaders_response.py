@@ -329,3 +329,22 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ElectLeadersResponse': (
+        ('throttle_time_ms', 'int32', 0, 2, None),
+        ('error_code', 'int16', 1, 2, None),
+        ('replica_election_results', '[]ReplicaElectionResult', 0, 2, None),
+    ),
+    'ReplicaElectionResult': (
+        ('topic', 'string', 0, 2, 'topicName'),
+        ('partition_result', '[]PartitionResult', 0, 2, None),
+    ),
+    'PartitionResult': (
+        ('partition_id', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 0, 2, None),
+    ),
+}

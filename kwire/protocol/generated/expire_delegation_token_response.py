@@ -136,3 +136,13 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ExpireDelegationTokenResponse': (
+        ('error_code', 'int16', 0, 2, None),
+        ('expiry_timestamp_ms', 'int64', 0, 2, None),
+        ('throttle_time_ms', 'int32', 0, 2, None),
+    ),
+}

@@ -1363,3 +1363,46 @@ VERSIONS = range(4, 19)
 FLEXIBLE_MIN = 12
 DECODERS = {4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10, 11: decode_v11, 12: decode_v12, 13: decode_v13, 14: decode_v14, 15: decode_v15, 16: decode_v16, 17: decode_v17, 18: decode_v18}
 ENCODERS = {4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10, 11: encode_v11, 12: encode_v12, 13: encode_v13, 14: encode_v14, 15: encode_v15, 16: encode_v16, 17: encode_v17, 18: encode_v18}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'FetchRequest': (
+        ('cluster_id', 'string', 12, 18, None),
+        ('replica_id', 'int32', 0, 14, 'brokerId'),
+        ('replica_state', 'ReplicaState', 15, 18, None),
+        ('max_wait_ms', 'int32', 0, 18, None),
+        ('min_bytes', 'int32', 0, 18, None),
+        ('max_bytes', 'int32', 3, 18, None),
+        ('isolation_level', 'int8', 4, 18, None),
+        ('session_id', 'int32', 7, 18, None),
+        ('session_epoch', 'int32', 7, 18, None),
+        ('topics', '[]FetchTopic', 0, 18, None),
+        ('forgotten_topics_data', '[]ForgottenTopic', 7, 18, None),
+        ('rack_id', 'string', 11, 18, None),
+    ),
+    'ForgottenTopic': (
+        ('topic', 'string', 7, 12, 'topicName'),
+        ('topic_id', 'uuid', 13, 18, None),
+        ('partitions', '[]int32', 7, 18, None),
+    ),
+    'FetchTopic': (
+        ('topic', 'string', 0, 12, 'topicName'),
+        ('topic_id', 'uuid', 13, 18, None),
+        ('partitions', '[]FetchPartition', 0, 18, None),
+    ),
+    'FetchPartition': (
+        ('partition', 'int32', 0, 18, None),
+        ('current_leader_epoch', 'int32', 9, 18, None),
+        ('fetch_offset', 'int64', 0, 18, None),
+        ('last_fetched_epoch', 'int32', 12, 18, None),
+        ('log_start_offset', 'int64', 5, 18, None),
+        ('partition_max_bytes', 'int32', 0, 18, None),
+        ('replica_directory_id', 'uuid', 17, 18, None),
+        ('high_watermark', 'int64', 18, 18, None),
+    ),
+    'ReplicaState': (
+        ('replica_id', 'int32', 15, 18, 'brokerId'),
+        ('replica_epoch', 'int64', 15, 18, None),
+    ),
+}

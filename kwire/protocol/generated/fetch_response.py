@@ -1151,3 +1151,55 @@ VERSIONS = range(4, 19)
 FLEXIBLE_MIN = 12
 DECODERS = {4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10, 11: decode_v11, 12: decode_v12, 13: decode_v13, 14: decode_v14, 15: decode_v15, 16: decode_v16, 17: decode_v17, 18: decode_v18}
 ENCODERS = {4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10, 11: encode_v11, 12: encode_v12, 13: encode_v13, 14: encode_v14, 15: encode_v15, 16: encode_v16, 17: encode_v17, 18: encode_v18}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'FetchResponse': (
+        ('throttle_time_ms', 'int32', 1, 18, None),
+        ('error_code', 'int16', 7, 18, None),
+        ('session_id', 'int32', 7, 18, None),
+        ('responses', '[]FetchableTopicResponse', 0, 18, None),
+        ('node_endpoints', '[]NodeEndpoint', 16, 18, None),
+    ),
+    'NodeEndpoint': (
+        ('node_id', 'int32', 16, 18, 'brokerId'),
+        ('host', 'string', 16, 18, None),
+        ('port', 'int32', 16, 18, None),
+        ('rack', 'string', 16, 18, None),
+    ),
+    'FetchableTopicResponse': (
+        ('topic', 'string', 0, 12, 'topicName'),
+        ('topic_id', 'uuid', 13, 18, None),
+        ('partitions', '[]PartitionData', 0, 18, None),
+    ),
+    'PartitionData': (
+        ('partition_index', 'int32', 0, 18, None),
+        ('error_code', 'int16', 0, 18, None),
+        ('high_watermark', 'int64', 0, 18, None),
+        ('last_stable_offset', 'int64', 4, 18, None),
+        ('log_start_offset', 'int64', 5, 18, None),
+        ('diverging_epoch', 'EpochEndOffset', 12, 18, None),
+        ('current_leader', 'LeaderIdAndEpoch', 12, 18, None),
+        ('snapshot_id', 'SnapshotId', 12, 18, None),
+        ('aborted_transactions', '[]AbortedTransaction', 4, 18, None),
+        ('preferred_read_replica', 'int32', 11, 18, 'brokerId'),
+        ('records', 'records', 0, 18, None),
+    ),
+    'AbortedTransaction': (
+        ('producer_id', 'int64', 4, 18, 'producerId'),
+        ('first_offset', 'int64', 4, 18, None),
+    ),
+    'SnapshotId': (
+        ('end_offset', 'int64', 0, 18, None),
+        ('epoch', 'int32', 0, 18, None),
+    ),
+    'LeaderIdAndEpoch': (
+        ('leader_id', 'int32', 12, 18, 'brokerId'),
+        ('leader_epoch', 'int32', 12, 18, None),
+    ),
+    'EpochEndOffset': (
+        ('epoch', 'int32', 12, 18, None),
+        ('end_offset', 'int64', 12, 18, None),
+    ),
+}

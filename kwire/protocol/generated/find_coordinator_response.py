@@ -361,3 +361,25 @@ VERSIONS = range(0, 7)
 FLEXIBLE_MIN = 3
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'FindCoordinatorResponse': (
+        ('throttle_time_ms', 'int32', 1, 6, None),
+        ('error_code', 'int16', 0, 3, None),
+        ('error_message', 'string', 1, 3, None),
+        ('node_id', 'int32', 0, 3, 'brokerId'),
+        ('host', 'string', 0, 3, None),
+        ('port', 'int32', 0, 3, None),
+        ('coordinators', '[]Coordinator', 4, 6, None),
+    ),
+    'Coordinator': (
+        ('key', 'string', 4, 6, None),
+        ('node_id', 'int32', 4, 6, 'brokerId'),
+        ('host', 'string', 4, 6, None),
+        ('port', 'int32', 4, 6, None),
+        ('error_code', 'int16', 4, 6, None),
+        ('error_message', 'string', 4, 6, None),
+    ),
+}

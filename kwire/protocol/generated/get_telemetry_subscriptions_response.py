@@ -150,3 +150,19 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'GetTelemetrySubscriptionsResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('client_instance_id', 'uuid', 0, 0, None),
+        ('subscription_id', 'int32', 0, 0, None),
+        ('accepted_compression_types', '[]int8', 0, 0, None),
+        ('push_interval_ms', 'int32', 0, 0, None),
+        ('telemetry_max_bytes', 'int32', 0, 0, None),
+        ('delta_temporality', 'bool', 0, 0, None),
+        ('requested_metrics', '[]string', 0, 0, None),
+    ),
+}

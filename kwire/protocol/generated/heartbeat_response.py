@@ -191,3 +191,12 @@ VERSIONS = range(0, 5)
 FLEXIBLE_MIN = 4
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'HeartbeatResponse': (
+        ('throttle_time_ms', 'int32', 1, 4, None),
+        ('error_code', 'int16', 0, 4, None),
+    ),
+}

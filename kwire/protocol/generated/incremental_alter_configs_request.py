@@ -299,3 +299,22 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'IncrementalAlterConfigsRequest': (
+        ('resources', '[]AlterConfigsResource', 0, 1, None),
+        ('validate_only', 'bool', 0, 1, None),
+    ),
+    'AlterConfigsResource': (
+        ('resource_type', 'int8', 0, 1, None),
+        ('resource_name', 'string', 0, 1, None),
+        ('configs', '[]AlterableConfig', 0, 1, None),
+    ),
+    'AlterableConfig': (
+        ('name', 'string', 0, 1, None),
+        ('config_operation', 'int8', 0, 1, None),
+        ('value', 'string', 0, 1, None),
+    ),
+}

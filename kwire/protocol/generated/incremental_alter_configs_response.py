@@ -231,3 +231,18 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'IncrementalAlterConfigsResponse': (
+        ('throttle_time_ms', 'int32', 0, 1, None),
+        ('responses', '[]AlterConfigsResourceResponse', 0, 1, None),
+    ),
+    'AlterConfigsResourceResponse': (
+        ('error_code', 'int16', 0, 1, None),
+        ('error_message', 'string', 0, 1, None),
+        ('resource_type', 'int8', 0, 1, None),
+        ('resource_name', 'string', 0, 1, None),
+    ),
+}

@@ -285,3 +285,16 @@ VERSIONS = range(0, 7)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'InitProducerIdRequest': (
+        ('transactional_id', 'string', 0, 6, 'transactionalId'),
+        ('transaction_timeout_ms', 'int32', 0, 6, None),
+        ('producer_id', 'int64', 3, 6, 'producerId'),
+        ('producer_epoch', 'int16', 3, 6, None),
+        ('enable2_pc', 'bool', 6, 6, None),
+        ('keep_prepared_txn', 'bool', 6, 6, None),
+    ),
+}

@@ -452,3 +452,22 @@ VERSIONS = range(0, 10)
 FLEXIBLE_MIN = 6
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'JoinGroupRequest': (
+        ('group_id', 'string', 0, 9, 'groupId'),
+        ('session_timeout_ms', 'int32', 0, 9, None),
+        ('rebalance_timeout_ms', 'int32', 1, 9, None),
+        ('member_id', 'string', 0, 9, None),
+        ('group_instance_id', 'string', 5, 9, None),
+        ('protocol_type', 'string', 0, 9, None),
+        ('protocols', '[]JoinGroupRequestProtocol', 0, 9, None),
+        ('reason', 'string', 8, 9, None),
+    ),
+    'JoinGroupRequestProtocol': (
+        ('name', 'string', 0, 9, None),
+        ('metadata', 'bytes', 0, 9, None),
+    ),
+}

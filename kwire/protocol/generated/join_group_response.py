@@ -528,3 +528,24 @@ VERSIONS = range(0, 10)
 FLEXIBLE_MIN = 6
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'JoinGroupResponse': (
+        ('throttle_time_ms', 'int32', 2, 9, None),
+        ('error_code', 'int16', 0, 9, None),
+        ('generation_id', 'int32', 0, 9, None),
+        ('protocol_type', 'string', 7, 9, None),
+        ('protocol_name', 'string', 0, 9, None),
+        ('leader', 'string', 0, 9, None),
+        ('skip_assignment', 'bool', 9, 9, None),
+        ('member_id', 'string', 0, 9, None),
+        ('members', '[]JoinGroupResponseMember', 0, 9, None),
+    ),
+    'JoinGroupResponseMember': (
+        ('member_id', 'string', 0, 9, None),
+        ('group_instance_id', 'string', 5, 9, None),
+        ('metadata', 'bytes', 0, 9, None),
+    ),
+}

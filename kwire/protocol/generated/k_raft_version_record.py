@@ -107,3 +107,12 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'KRaftVersionRecord': (
+        ('version', 'int16', 0, 0, None),
+        ('k_raft_version', 'int16', 0, 0, None),
+    ),
+}

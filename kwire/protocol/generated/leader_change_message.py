@@ -245,3 +245,18 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'LeaderChangeMessage': (
+        ('version', 'int16', 0, 1, None),
+        ('leader_id', 'int32', 0, 1, 'brokerId'),
+        ('voters', '[]Voter', 0, 1, None),
+        ('granting_voters', '[]Voter', 0, 1, None),
+    ),
+    'Voter': (
+        ('voter_id', 'int32', 0, 1, None),
+        ('voter_directory_id', 'uuid', 1, 1, None),
+    ),
+}

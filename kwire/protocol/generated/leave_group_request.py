@@ -335,3 +335,18 @@ VERSIONS = range(0, 6)
 FLEXIBLE_MIN = 4
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'LeaveGroupRequest': (
+        ('group_id', 'string', 0, 5, 'groupId'),
+        ('member_id', 'string', 0, 2, None),
+        ('members', '[]MemberIdentity', 3, 5, None),
+    ),
+    'MemberIdentity': (
+        ('member_id', 'string', 3, 5, None),
+        ('group_instance_id', 'string', 3, 5, None),
+        ('reason', 'string', 5, 5, None),
+    ),
+}

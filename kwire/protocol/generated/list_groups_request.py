@@ -250,3 +250,12 @@ VERSIONS = range(0, 6)
 FLEXIBLE_MIN = 3
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ListGroupsRequest': (
+        ('states_filter', '[]string', 4, 5, None),
+        ('types_filter', '[]string', 5, 5, None),
+    ),
+}

@@ -533,3 +533,23 @@ VERSIONS = range(1, 12)
 FLEXIBLE_MIN = 6
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10, 11: decode_v11}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10, 11: encode_v11}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ListOffsetsRequest': (
+        ('replica_id', 'int32', 0, 11, 'brokerId'),
+        ('isolation_level', 'int8', 2, 11, None),
+        ('topics', '[]ListOffsetsTopic', 0, 11, None),
+        ('timeout_ms', 'int32', 10, 11, None),
+    ),
+    'ListOffsetsTopic': (
+        ('name', 'string', 0, 11, 'topicName'),
+        ('partitions', '[]ListOffsetsPartition', 0, 11, None),
+    ),
+    'ListOffsetsPartition': (
+        ('partition_index', 'int32', 0, 11, None),
+        ('current_leader_epoch', 'int32', 4, 11, None),
+        ('timestamp', 'int64', 0, 11, None),
+    ),
+}

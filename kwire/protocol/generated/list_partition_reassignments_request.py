@@ -166,3 +166,16 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ListPartitionReassignmentsRequest': (
+        ('timeout_ms', 'int32', 0, 0, None),
+        ('topics', '[]ListPartitionReassignmentsTopics', 0, 0, None),
+    ),
+    'ListPartitionReassignmentsTopics': (
+        ('name', 'string', 0, 0, 'topicName'),
+        ('partition_indexes', '[]int32', 0, 0, None),
+    ),
+}

@@ -232,3 +232,24 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ListPartitionReassignmentsResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+        ('topics', '[]OngoingTopicReassignment', 0, 0, None),
+    ),
+    'OngoingTopicReassignment': (
+        ('name', 'string', 0, 0, 'topicName'),
+        ('partitions', '[]OngoingPartitionReassignment', 0, 0, None),
+    ),
+    'OngoingPartitionReassignment': (
+        ('partition_index', 'int32', 0, 0, None),
+        ('replicas', '[]int32', 0, 0, 'brokerId'),
+        ('adding_replicas', '[]int32', 0, 0, 'brokerId'),
+        ('removing_replicas', '[]int32', 0, 0, 'brokerId'),
+    ),
+}

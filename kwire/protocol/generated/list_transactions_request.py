@@ -224,3 +224,14 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ListTransactionsRequest': (
+        ('state_filters', '[]string', 0, 2, None),
+        ('producer_id_filters', '[]int64', 0, 2, 'producerId'),
+        ('duration_filter', 'int64', 1, 2, None),
+        ('transactional_id_pattern', 'string', 2, 2, None),
+    ),
+}

@@ -205,3 +205,19 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ListTransactionsResponse': (
+        ('throttle_time_ms', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('unknown_state_filters', '[]string', 0, 2, None),
+        ('transaction_states', '[]TransactionState', 0, 2, None),
+    ),
+    'TransactionState': (
+        ('transactional_id', 'string', 0, 2, 'transactionalId'),
+        ('producer_id', 'int64', 0, 2, 'producerId'),
+        ('transaction_state', 'string', 0, 2, None),
+    ),
+}

@@ -580,3 +580,18 @@ VERSIONS = range(0, 14)
 FLEXIBLE_MIN = 9
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10, 11: decode_v11, 12: decode_v12, 13: decode_v13}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10, 11: encode_v11, 12: encode_v12, 13: encode_v13}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'MetadataRequest': (
+        ('topics', '[]MetadataRequestTopic', 0, 13, None),
+        ('allow_auto_topic_creation', 'bool', 4, 13, None),
+        ('include_cluster_authorized_operations', 'bool', 8, 10, None),
+        ('include_topic_authorized_operations', 'bool', 8, 13, None),
+    ),
+    'MetadataRequestTopic': (
+        ('topic_id', 'uuid', 10, 13, None),
+        ('name', 'string', 0, 13, 'topicName'),
+    ),
+}

@@ -1361,3 +1361,40 @@ VERSIONS = range(0, 14)
 FLEXIBLE_MIN = 9
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10, 11: decode_v11, 12: decode_v12, 13: decode_v13}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10, 11: encode_v11, 12: encode_v12, 13: encode_v13}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'MetadataResponse': (
+        ('throttle_time_ms', 'int32', 3, 13, None),
+        ('brokers', '[]MetadataResponseBroker', 0, 13, None),
+        ('cluster_id', 'string', 2, 13, None),
+        ('controller_id', 'int32', 1, 13, 'brokerId'),
+        ('topics', '[]MetadataResponseTopic', 0, 13, None),
+        ('cluster_authorized_operations', 'int32', 8, 10, None),
+        ('error_code', 'int16', 13, 13, None),
+    ),
+    'MetadataResponseTopic': (
+        ('error_code', 'int16', 0, 13, None),
+        ('name', 'string', 0, 13, 'topicName'),
+        ('topic_id', 'uuid', 10, 13, None),
+        ('is_internal', 'bool', 1, 13, None),
+        ('partitions', '[]MetadataResponsePartition', 0, 13, None),
+        ('topic_authorized_operations', 'int32', 8, 13, None),
+    ),
+    'MetadataResponsePartition': (
+        ('error_code', 'int16', 0, 13, None),
+        ('partition_index', 'int32', 0, 13, None),
+        ('leader_id', 'int32', 0, 13, 'brokerId'),
+        ('leader_epoch', 'int32', 7, 13, None),
+        ('replica_nodes', '[]int32', 0, 13, 'brokerId'),
+        ('isr_nodes', '[]int32', 0, 13, 'brokerId'),
+        ('offline_replicas', '[]int32', 5, 13, 'brokerId'),
+    ),
+    'MetadataResponseBroker': (
+        ('node_id', 'int32', 0, 13, 'brokerId'),
+        ('host', 'string', 0, 13, None),
+        ('port', 'int32', 0, 13, None),
+        ('rack', 'string', 1, 13, None),
+    ),
+}

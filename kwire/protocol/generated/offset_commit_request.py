@@ -612,3 +612,27 @@ VERSIONS = range(2, 11)
 FLEXIBLE_MIN = 8
 DECODERS = {2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10}
 ENCODERS = {2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'OffsetCommitRequest': (
+        ('group_id', 'string', 0, 10, 'groupId'),
+        ('generation_id_or_member_epoch', 'int32', 1, 10, None),
+        ('member_id', 'string', 1, 10, None),
+        ('group_instance_id', 'string', 7, 10, None),
+        ('retention_time_ms', 'int64', 2, 4, None),
+        ('topics', '[]OffsetCommitRequestTopic', 0, 10, None),
+    ),
+    'OffsetCommitRequestTopic': (
+        ('name', 'string', 0, 9, 'topicName'),
+        ('topic_id', 'uuid', 10, 10, None),
+        ('partitions', '[]OffsetCommitRequestPartition', 0, 10, None),
+    ),
+    'OffsetCommitRequestPartition': (
+        ('partition_index', 'int32', 0, 10, None),
+        ('committed_offset', 'int64', 0, 10, None),
+        ('committed_leader_epoch', 'int32', 6, 10, None),
+        ('committed_metadata', 'string', 0, 10, None),
+    ),
+}

@@ -452,3 +452,21 @@ VERSIONS = range(2, 11)
 FLEXIBLE_MIN = 8
 DECODERS = {2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10}
 ENCODERS = {2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'OffsetCommitResponse': (
+        ('throttle_time_ms', 'int32', 3, 10, None),
+        ('topics', '[]OffsetCommitResponseTopic', 0, 10, None),
+    ),
+    'OffsetCommitResponseTopic': (
+        ('name', 'string', 0, 9, 'topicName'),
+        ('topic_id', 'uuid', 10, 10, None),
+        ('partitions', '[]OffsetCommitResponsePartition', 0, 10, None),
+    ),
+    'OffsetCommitResponsePartition': (
+        ('partition_index', 'int32', 0, 10, None),
+        ('error_code', 'int16', 0, 10, None),
+    ),
+}

@@ -177,3 +177,19 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = None
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'OffsetDeleteRequest': (
+        ('group_id', 'string', 0, 0, 'groupId'),
+        ('topics', '[]OffsetDeleteRequestTopic', 0, 0, None),
+    ),
+    'OffsetDeleteRequestTopic': (
+        ('name', 'string', 0, 0, 'topicName'),
+        ('partitions', '[]OffsetDeleteRequestPartition', 0, 0, None),
+    ),
+    'OffsetDeleteRequestPartition': (
+        ('partition_index', 'int32', 0, 0, None),
+    ),
+}

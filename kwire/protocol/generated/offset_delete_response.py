@@ -185,3 +185,21 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = None
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'OffsetDeleteResponse': (
+        ('error_code', 'int16', 0, 0, None),
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('topics', '[]OffsetDeleteResponseTopic', 0, 0, None),
+    ),
+    'OffsetDeleteResponseTopic': (
+        ('name', 'string', 0, 0, 'topicName'),
+        ('partitions', '[]OffsetDeleteResponsePartition', 0, 0, None),
+    ),
+    'OffsetDeleteResponsePartition': (
+        ('partition_index', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+    ),
+}

@@ -718,3 +718,29 @@ VERSIONS = range(1, 11)
 FLEXIBLE_MIN = 6
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'OffsetFetchRequest': (
+        ('group_id', 'string', 0, 7, 'groupId'),
+        ('topics', '[]OffsetFetchRequestTopic', 0, 7, None),
+        ('groups', '[]OffsetFetchRequestGroup', 8, 10, None),
+        ('require_stable', 'bool', 7, 10, None),
+    ),
+    'OffsetFetchRequestGroup': (
+        ('group_id', 'string', 8, 10, 'groupId'),
+        ('member_id', 'string', 9, 10, None),
+        ('member_epoch', 'int32', 9, 10, None),
+        ('topics', '[]OffsetFetchRequestTopics', 8, 10, None),
+    ),
+    'OffsetFetchRequestTopics': (
+        ('name', 'string', 8, 9, 'topicName'),
+        ('topic_id', 'uuid', 10, 10, None),
+        ('partition_indexes', '[]int32', 8, 10, None),
+    ),
+    'OffsetFetchRequestTopic': (
+        ('name', 'string', 0, 7, 'topicName'),
+        ('partition_indexes', '[]int32', 0, 7, None),
+    ),
+}

@@ -822,3 +822,42 @@ VERSIONS = range(1, 11)
 FLEXIBLE_MIN = 6
 DECODERS = {1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10}
 ENCODERS = {1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'OffsetFetchResponse': (
+        ('throttle_time_ms', 'int32', 3, 10, None),
+        ('topics', '[]OffsetFetchResponseTopic', 0, 7, None),
+        ('error_code', 'int16', 2, 7, None),
+        ('groups', '[]OffsetFetchResponseGroup', 8, 10, None),
+    ),
+    'OffsetFetchResponseGroup': (
+        ('group_id', 'string', 8, 10, 'groupId'),
+        ('topics', '[]OffsetFetchResponseTopics', 8, 10, None),
+        ('error_code', 'int16', 8, 10, None),
+    ),
+    'OffsetFetchResponseTopics': (
+        ('name', 'string', 8, 9, 'topicName'),
+        ('topic_id', 'uuid', 10, 10, None),
+        ('partitions', '[]OffsetFetchResponsePartitions', 8, 10, None),
+    ),
+    'OffsetFetchResponsePartitions': (
+        ('partition_index', 'int32', 8, 10, None),
+        ('committed_offset', 'int64', 8, 10, None),
+        ('committed_leader_epoch', 'int32', 8, 10, None),
+        ('metadata', 'string', 8, 10, None),
+        ('error_code', 'int16', 8, 10, None),
+    ),
+    'OffsetFetchResponseTopic': (
+        ('name', 'string', 0, 7, 'topicName'),
+        ('partitions', '[]OffsetFetchResponsePartition', 0, 7, None),
+    ),
+    'OffsetFetchResponsePartition': (
+        ('partition_index', 'int32', 0, 7, None),
+        ('committed_offset', 'int64', 0, 7, None),
+        ('committed_leader_epoch', 'int32', 5, 7, None),
+        ('metadata', 'string', 0, 7, None),
+        ('error_code', 'int16', 0, 7, None),
+    ),
+}

@@ -318,3 +318,21 @@ VERSIONS = range(2, 5)
 FLEXIBLE_MIN = 4
 DECODERS = {2: decode_v2, 3: decode_v3, 4: decode_v4}
 ENCODERS = {2: encode_v2, 3: encode_v3, 4: encode_v4}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'OffsetForLeaderEpochRequest': (
+        ('replica_id', 'int32', 3, 4, 'brokerId'),
+        ('topics', '[]OffsetForLeaderTopic', 0, 4, None),
+    ),
+    'OffsetForLeaderTopic': (
+        ('topic', 'string', 0, 4, 'topicName'),
+        ('partitions', '[]OffsetForLeaderPartition', 0, 4, None),
+    ),
+    'OffsetForLeaderPartition': (
+        ('partition', 'int32', 0, 4, None),
+        ('current_leader_epoch', 'int32', 2, 4, None),
+        ('leader_epoch', 'int32', 0, 4, None),
+    ),
+}

@@ -298,3 +298,22 @@ VERSIONS = range(2, 5)
 FLEXIBLE_MIN = 4
 DECODERS = {2: decode_v2, 3: decode_v3, 4: decode_v4}
 ENCODERS = {2: encode_v2, 3: encode_v3, 4: encode_v4}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'OffsetForLeaderEpochResponse': (
+        ('throttle_time_ms', 'int32', 2, 4, None),
+        ('topics', '[]OffsetForLeaderTopicResult', 0, 4, None),
+    ),
+    'OffsetForLeaderTopicResult': (
+        ('topic', 'string', 0, 4, 'topicName'),
+        ('partitions', '[]EpochEndOffset', 0, 4, None),
+    ),
+    'EpochEndOffset': (
+        ('error_code', 'int16', 0, 4, None),
+        ('partition', 'int32', 0, 4, None),
+        ('leader_epoch', 'int32', 1, 4, None),
+        ('end_offset', 'int64', 0, 4, None),
+    ),
+}

@@ -470,3 +470,23 @@ VERSIONS = range(3, 14)
 FLEXIBLE_MIN = 9
 DECODERS = {3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10, 11: decode_v11, 12: decode_v12, 13: decode_v13}
 ENCODERS = {3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10, 11: encode_v11, 12: encode_v12, 13: encode_v13}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ProduceRequest': (
+        ('transactional_id', 'string', 3, 13, 'transactionalId'),
+        ('acks', 'int16', 0, 13, None),
+        ('timeout_ms', 'int32', 0, 13, None),
+        ('topic_data', '[]TopicProduceData', 0, 13, None),
+    ),
+    'TopicProduceData': (
+        ('name', 'string', 0, 12, 'topicName'),
+        ('topic_id', 'uuid', 13, 13, None),
+        ('partition_data', '[]PartitionProduceData', 0, 13, None),
+    ),
+    'PartitionProduceData': (
+        ('index', 'int32', 0, 13, None),
+        ('records', 'records', 0, 13, None),
+    ),
+}

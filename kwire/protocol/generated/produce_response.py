@@ -956,3 +956,42 @@ VERSIONS = range(3, 14)
 FLEXIBLE_MIN = 9
 DECODERS = {3: decode_v3, 4: decode_v4, 5: decode_v5, 6: decode_v6, 7: decode_v7, 8: decode_v8, 9: decode_v9, 10: decode_v10, 11: decode_v11, 12: decode_v12, 13: decode_v13}
 ENCODERS = {3: encode_v3, 4: encode_v4, 5: encode_v5, 6: encode_v6, 7: encode_v7, 8: encode_v8, 9: encode_v9, 10: encode_v10, 11: encode_v11, 12: encode_v12, 13: encode_v13}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ProduceResponse': (
+        ('responses', '[]TopicProduceResponse', 0, 13, None),
+        ('throttle_time_ms', 'int32', 1, 13, None),
+        ('node_endpoints', '[]NodeEndpoint', 10, 13, None),
+    ),
+    'NodeEndpoint': (
+        ('node_id', 'int32', 10, 13, 'brokerId'),
+        ('host', 'string', 10, 13, None),
+        ('port', 'int32', 10, 13, None),
+        ('rack', 'string', 10, 13, None),
+    ),
+    'TopicProduceResponse': (
+        ('name', 'string', 0, 12, 'topicName'),
+        ('topic_id', 'uuid', 13, 13, None),
+        ('partition_responses', '[]PartitionProduceResponse', 0, 13, None),
+    ),
+    'PartitionProduceResponse': (
+        ('index', 'int32', 0, 13, None),
+        ('error_code', 'int16', 0, 13, None),
+        ('base_offset', 'int64', 0, 13, None),
+        ('log_append_time_ms', 'int64', 2, 13, None),
+        ('log_start_offset', 'int64', 5, 13, None),
+        ('record_errors', '[]BatchIndexAndErrorMessage', 8, 13, None),
+        ('error_message', 'string', 8, 13, None),
+        ('current_leader', 'LeaderIdAndEpoch', 10, 13, None),
+    ),
+    'LeaderIdAndEpoch': (
+        ('leader_id', 'int32', 10, 13, 'brokerId'),
+        ('leader_epoch', 'int32', 10, 13, None),
+    ),
+    'BatchIndexAndErrorMessage': (
+        ('batch_index', 'int32', 8, 13, None),
+        ('batch_index_error_message', 'string', 8, 13, None),
+    ),
+}

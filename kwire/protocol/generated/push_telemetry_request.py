@@ -117,3 +117,15 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'PushTelemetryRequest': (
+        ('client_instance_id', 'uuid', 0, 0, None),
+        ('subscription_id', 'int32', 0, 0, None),
+        ('terminating', 'bool', 0, 0, None),
+        ('compression_type', 'int8', 0, 0, None),
+        ('metrics', 'bytes', 0, 0, None),
+    ),
+}

@@ -203,3 +203,20 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ReadShareGroupStateRequest': (
+        ('group_id', 'string', 0, 0, None),
+        ('topics', '[]ReadStateData', 0, 0, None),
+    ),
+    'ReadStateData': (
+        ('topic_id', 'uuid', 0, 0, None),
+        ('partitions', '[]PartitionData', 0, 0, None),
+    ),
+    'PartitionData': (
+        ('partition', 'int32', 0, 0, None),
+        ('leader_epoch', 'int32', 0, 0, None),
+    ),
+}

@@ -271,3 +271,29 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ReadShareGroupStateResponse': (
+        ('results', '[]ReadStateResult', 0, 0, None),
+    ),
+    'ReadStateResult': (
+        ('topic_id', 'uuid', 0, 0, None),
+        ('partitions', '[]PartitionResult', 0, 0, None),
+    ),
+    'PartitionResult': (
+        ('partition', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+        ('state_epoch', 'int32', 0, 0, None),
+        ('start_offset', 'int64', 0, 0, None),
+        ('state_batches', '[]StateBatch', 0, 0, None),
+    ),
+    'StateBatch': (
+        ('first_offset', 'int64', 0, 0, None),
+        ('last_offset', 'int64', 0, 0, None),
+        ('delivery_state', 'int8', 0, 0, None),
+        ('delivery_count', 'int16', 0, 0, None),
+    ),
+}

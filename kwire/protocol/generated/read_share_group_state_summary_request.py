@@ -216,3 +216,20 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ReadShareGroupStateSummaryRequest': (
+        ('group_id', 'string', 0, 1, None),
+        ('topics', '[]ReadStateSummaryData', 0, 1, None),
+    ),
+    'ReadStateSummaryData': (
+        ('topic_id', 'uuid', 0, 1, None),
+        ('partitions', '[]PartitionData', 0, 1, None),
+    ),
+    'PartitionData': (
+        ('partition', 'int32', 0, 1, None),
+        ('leader_epoch', 'int32', 0, 1, None),
+    ),
+}

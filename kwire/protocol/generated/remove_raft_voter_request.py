@@ -113,3 +113,13 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'RemoveRaftVoterRequest': (
+        ('cluster_id', 'string', 0, 0, None),
+        ('voter_id', 'int32', 0, 0, None),
+        ('voter_directory_id', 'uuid', 0, 0, None),
+    ),
+}

@@ -111,3 +111,13 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'RemoveRaftVoterResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+    ),
+}

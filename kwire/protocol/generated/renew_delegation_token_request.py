@@ -138,3 +138,12 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'RenewDelegationTokenRequest': (
+        ('hmac', 'bytes', 0, 2, None),
+        ('renew_period_ms', 'int64', 0, 2, None),
+    ),
+}

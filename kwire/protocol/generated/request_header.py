@@ -172,3 +172,14 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'RequestHeader': (
+        ('request_api_key', 'int16', 0, 2, None),
+        ('request_api_version', 'int16', 0, 2, None),
+        ('correlation_id', 'int32', 0, 2, None),
+        ('client_id', 'string', 1, 2, None),
+    ),
+}

@@ -132,3 +132,11 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ResponseHeader': (
+        ('correlation_id', 'int32', 0, 1, None),
+    ),
+}

@@ -187,3 +187,14 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 2
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'SaslAuthenticateResponse': (
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 0, 2, None),
+        ('auth_bytes', 'bytes', 0, 2, None),
+        ('session_lifetime_ms', 'int64', 1, 2, None),
+    ),
+}

@@ -122,3 +122,12 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = None
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'SaslHandshakeResponse': (
+        ('error_code', 'int16', 0, 1, None),
+        ('mechanisms', '[]string', 0, 1, None),
+    ),
+}

@@ -323,3 +323,28 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ShareAcknowledgeRequest': (
+        ('group_id', 'string', 0, 2, 'groupId'),
+        ('member_id', 'string', 0, 2, None),
+        ('share_session_epoch', 'int32', 0, 2, None),
+        ('is_renew_ack', 'bool', 2, 2, None),
+        ('topics', '[]AcknowledgeTopic', 0, 2, None),
+    ),
+    'AcknowledgeTopic': (
+        ('topic_id', 'uuid', 0, 2, None),
+        ('partitions', '[]AcknowledgePartition', 0, 2, None),
+    ),
+    'AcknowledgePartition': (
+        ('partition_index', 'int32', 0, 2, None),
+        ('acknowledgement_batches', '[]AcknowledgementBatch', 0, 2, None),
+    ),
+    'AcknowledgementBatch': (
+        ('first_offset', 'int64', 0, 2, None),
+        ('last_offset', 'int64', 0, 2, None),
+        ('acknowledge_types', '[]int8', 0, 2, None),
+    ),
+}

@@ -383,3 +383,36 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ShareAcknowledgeResponse': (
+        ('throttle_time_ms', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 0, 2, None),
+        ('acquisition_lock_timeout_ms', 'int32', 2, 2, None),
+        ('responses', '[]ShareAcknowledgeTopicResponse', 0, 2, None),
+        ('node_endpoints', '[]NodeEndpoint', 0, 2, None),
+    ),
+    'NodeEndpoint': (
+        ('node_id', 'int32', 0, 2, 'brokerId'),
+        ('host', 'string', 0, 2, None),
+        ('port', 'int32', 0, 2, None),
+        ('rack', 'string', 0, 2, None),
+    ),
+    'ShareAcknowledgeTopicResponse': (
+        ('topic_id', 'uuid', 0, 2, None),
+        ('partitions', '[]PartitionData', 0, 2, None),
+    ),
+    'PartitionData': (
+        ('partition_index', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 0, 2, None),
+        ('current_leader', 'LeaderIdAndEpoch', 0, 2, None),
+    ),
+    'LeaderIdAndEpoch': (
+        ('leader_id', 'int32', 0, 2, None),
+        ('leader_epoch', 'int32', 0, 2, None),
+    ),
+}

@@ -409,3 +409,40 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ShareFetchRequest': (
+        ('group_id', 'string', 0, 2, 'groupId'),
+        ('member_id', 'string', 0, 2, None),
+        ('share_session_epoch', 'int32', 0, 2, None),
+        ('max_wait_ms', 'int32', 0, 2, None),
+        ('min_bytes', 'int32', 0, 2, None),
+        ('max_bytes', 'int32', 0, 2, None),
+        ('max_records', 'int32', 1, 2, None),
+        ('batch_size', 'int32', 1, 2, None),
+        ('share_acquire_mode', 'int8', 2, 2, None),
+        ('is_renew_ack', 'bool', 2, 2, None),
+        ('topics', '[]FetchTopic', 0, 2, None),
+        ('forgotten_topics_data', '[]ForgottenTopic', 0, 2, None),
+    ),
+    'ForgottenTopic': (
+        ('topic_id', 'uuid', 0, 2, None),
+        ('partitions', '[]int32', 0, 2, None),
+    ),
+    'FetchTopic': (
+        ('topic_id', 'uuid', 0, 2, None),
+        ('partitions', '[]FetchPartition', 0, 2, None),
+    ),
+    'FetchPartition': (
+        ('partition_index', 'int32', 0, 2, None),
+        ('partition_max_bytes', 'int32', 0, 0, None),
+        ('acknowledgement_batches', '[]AcknowledgementBatch', 0, 2, None),
+    ),
+    'AcknowledgementBatch': (
+        ('first_offset', 'int64', 0, 2, None),
+        ('last_offset', 'int64', 0, 2, None),
+        ('acknowledge_types', '[]int8', 0, 2, None),
+    ),
+}

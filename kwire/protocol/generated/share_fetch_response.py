@@ -415,3 +415,45 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ShareFetchResponse': (
+        ('throttle_time_ms', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 0, 2, None),
+        ('acquisition_lock_timeout_ms', 'int32', 1, 2, None),
+        ('responses', '[]ShareFetchableTopicResponse', 0, 2, None),
+        ('node_endpoints', '[]NodeEndpoint', 0, 2, None),
+    ),
+    'NodeEndpoint': (
+        ('node_id', 'int32', 0, 2, 'brokerId'),
+        ('host', 'string', 0, 2, None),
+        ('port', 'int32', 0, 2, None),
+        ('rack', 'string', 0, 2, None),
+    ),
+    'ShareFetchableTopicResponse': (
+        ('topic_id', 'uuid', 0, 2, None),
+        ('partitions', '[]PartitionData', 0, 2, None),
+    ),
+    'PartitionData': (
+        ('partition_index', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 0, 2, None),
+        ('acknowledge_error_code', 'int16', 0, 2, None),
+        ('acknowledge_error_message', 'string', 0, 2, None),
+        ('current_leader', 'LeaderIdAndEpoch', 0, 2, None),
+        ('records', 'records', 0, 2, None),
+        ('acquired_records', '[]AcquiredRecords', 0, 2, None),
+    ),
+    'AcquiredRecords': (
+        ('first_offset', 'int64', 0, 2, None),
+        ('last_offset', 'int64', 0, 2, None),
+        ('delivery_count', 'int16', 0, 2, None),
+    ),
+    'LeaderIdAndEpoch': (
+        ('leader_id', 'int32', 0, 2, None),
+        ('leader_epoch', 'int32', 0, 2, None),
+    ),
+}

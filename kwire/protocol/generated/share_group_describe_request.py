@@ -117,3 +117,12 @@ VERSIONS = range(1, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1}
 ENCODERS = {1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ShareGroupDescribeRequest': (
+        ('group_ids', '[]string', 0, 1, 'groupId'),
+        ('include_authorized_operations', 'bool', 0, 1, None),
+    ),
+}

@@ -360,3 +360,40 @@ VERSIONS = range(1, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1}
 ENCODERS = {1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ShareGroupDescribeResponse': (
+        ('throttle_time_ms', 'int32', 0, 1, None),
+        ('groups', '[]DescribedGroup', 0, 1, None),
+    ),
+    'DescribedGroup': (
+        ('error_code', 'int16', 0, 1, None),
+        ('error_message', 'string', 0, 1, None),
+        ('group_id', 'string', 0, 1, 'groupId'),
+        ('group_state', 'string', 0, 1, None),
+        ('group_epoch', 'int32', 0, 1, None),
+        ('assignment_epoch', 'int32', 0, 1, None),
+        ('assignor_name', 'string', 0, 1, None),
+        ('members', '[]Member', 0, 1, None),
+        ('authorized_operations', 'int32', 0, 1, None),
+    ),
+    'Member': (
+        ('member_id', 'string', 0, 1, None),
+        ('rack_id', 'string', 0, 1, None),
+        ('member_epoch', 'int32', 0, 1, None),
+        ('client_id', 'string', 0, 1, None),
+        ('client_host', 'string', 0, 1, None),
+        ('subscribed_topic_names', '[]string', 0, 1, 'topicName'),
+        ('assignment', 'Assignment', 0, 1, None),
+    ),
+    'Assignment': (
+        ('topic_partitions', '[]TopicPartitions', 0, 1, None),
+    ),
+    'TopicPartitions': (
+        ('topic_id', 'uuid', 0, 1, None),
+        ('topic_name', 'string', 0, 1, 'topicName'),
+        ('partitions', '[]int32', 0, 1, None),
+    ),
+}

@@ -135,3 +135,15 @@ VERSIONS = range(1, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1}
 ENCODERS = {1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ShareGroupHeartbeatRequest': (
+        ('group_id', 'string', 0, 1, 'groupId'),
+        ('member_id', 'string', 0, 1, None),
+        ('member_epoch', 'int32', 0, 1, None),
+        ('rack_id', 'string', 0, 1, None),
+        ('subscribed_topic_names', '[]string', 0, 1, 'topicName'),
+    ),
+}

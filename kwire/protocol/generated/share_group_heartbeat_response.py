@@ -225,3 +225,24 @@ VERSIONS = range(1, 2)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1}
 ENCODERS = {1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'ShareGroupHeartbeatResponse': (
+        ('throttle_time_ms', 'int32', 0, 1, None),
+        ('error_code', 'int16', 0, 1, None),
+        ('error_message', 'string', 0, 1, None),
+        ('member_id', 'string', 0, 1, None),
+        ('member_epoch', 'int32', 0, 1, None),
+        ('heartbeat_interval_ms', 'int32', 0, 1, None),
+        ('assignment', 'Assignment', 0, 1, None),
+    ),
+    'Assignment': (
+        ('topic_partitions', '[]TopicPartitions', 0, 1, None),
+    ),
+    'TopicPartitions': (
+        ('topic_id', 'uuid', 0, 1, None),
+        ('partitions', '[]int32', 0, 1, None),
+    ),
+}

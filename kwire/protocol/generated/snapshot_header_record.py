@@ -107,3 +107,12 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'SnapshotHeaderRecord': (
+        ('version', 'int16', 0, 0, None),
+        ('last_contained_log_timestamp', 'int64', 0, 0, None),
+    ),
+}

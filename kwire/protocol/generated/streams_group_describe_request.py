@@ -117,3 +117,12 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'StreamsGroupDescribeRequest': (
+        ('group_ids', '[]string', 0, 0, 'groupId'),
+        ('include_authorized_operations', 'bool', 0, 0, None),
+    ),
+}

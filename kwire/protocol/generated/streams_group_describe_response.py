@@ -778,3 +778,79 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'StreamsGroupDescribeResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('groups', '[]DescribedGroup', 0, 0, None),
+    ),
+    'DescribedGroup': (
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+        ('group_id', 'string', 0, 0, 'groupId'),
+        ('group_state', 'string', 0, 0, None),
+        ('group_epoch', 'int32', 0, 0, None),
+        ('assignment_epoch', 'int32', 0, 0, None),
+        ('topology', 'Topology', 0, 0, None),
+        ('members', '[]Member', 0, 0, None),
+        ('authorized_operations', 'int32', 0, 0, None),
+    ),
+    'Member': (
+        ('member_id', 'string', 0, 0, None),
+        ('member_epoch', 'int32', 0, 0, None),
+        ('instance_id', 'string', 0, 0, None),
+        ('rack_id', 'string', 0, 0, None),
+        ('client_id', 'string', 0, 0, None),
+        ('client_host', 'string', 0, 0, None),
+        ('topology_epoch', 'int32', 0, 0, None),
+        ('process_id', 'string', 0, 0, None),
+        ('user_endpoint', 'Endpoint', 0, 0, None),
+        ('client_tags', '[]KeyValue', 0, 0, None),
+        ('task_offsets', '[]TaskOffset', 0, 0, None),
+        ('task_end_offsets', '[]TaskOffset', 0, 0, None),
+        ('assignment', 'Assignment', 0, 0, None),
+        ('target_assignment', 'Assignment', 0, 0, None),
+        ('is_classic', 'bool', 0, 0, None),
+    ),
+    'Assignment': (
+        ('active_tasks', '[]TaskIds', 0, 0, None),
+        ('standby_tasks', '[]TaskIds', 0, 0, None),
+        ('warmup_tasks', '[]TaskIds', 0, 0, None),
+    ),
+    'TaskIds': (
+        ('subtopology_id', 'string', 0, 0, None),
+        ('partitions', '[]int32', 0, 0, None),
+    ),
+    'TaskOffset': (
+        ('subtopology_id', 'string', 0, 0, None),
+        ('partition', 'int32', 0, 0, None),
+        ('offset', 'int64', 0, 0, None),
+    ),
+    'Endpoint': (
+        ('host', 'string', 0, 0, None),
+        ('port', 'uint16', 0, 0, None),
+    ),
+    'Topology': (
+        ('epoch', 'int32', 0, 0, None),
+        ('subtopologies', '[]Subtopology', 0, 0, None),
+    ),
+    'Subtopology': (
+        ('subtopology_id', 'string', 0, 0, None),
+        ('source_topics', '[]string', 0, 0, 'topicName'),
+        ('repartition_sink_topics', '[]string', 0, 0, 'topicName'),
+        ('state_changelog_topics', '[]TopicInfo', 0, 0, None),
+        ('repartition_source_topics', '[]TopicInfo', 0, 0, None),
+    ),
+    'TopicInfo': (
+        ('name', 'string', 0, 0, 'topicName'),
+        ('partitions', 'int32', 0, 0, None),
+        ('replication_factor', 'int16', 0, 0, None),
+        ('topic_configs', '[]KeyValue', 0, 0, None),
+    ),
+    'KeyValue': (
+        ('key', 'string', 0, 0, None),
+        ('value', 'string', 0, 0, None),
+    ),
+}

@@ -718,3 +718,68 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'StreamsGroupHeartbeatRequest': (
+        ('group_id', 'string', 0, 0, 'groupId'),
+        ('member_id', 'string', 0, 0, None),
+        ('member_epoch', 'int32', 0, 0, None),
+        ('endpoint_information_epoch', 'int32', 0, 0, None),
+        ('instance_id', 'string', 0, 0, None),
+        ('rack_id', 'string', 0, 0, None),
+        ('rebalance_timeout_ms', 'int32', 0, 0, None),
+        ('topology', 'Topology', 0, 0, None),
+        ('active_tasks', '[]TaskIds', 0, 0, None),
+        ('standby_tasks', '[]TaskIds', 0, 0, None),
+        ('warmup_tasks', '[]TaskIds', 0, 0, None),
+        ('process_id', 'string', 0, 0, None),
+        ('user_endpoint', 'Endpoint', 0, 0, None),
+        ('client_tags', '[]KeyValue', 0, 0, None),
+        ('task_offsets', '[]TaskOffset', 0, 0, None),
+        ('task_end_offsets', '[]TaskOffset', 0, 0, None),
+        ('shutdown_application', 'bool', 0, 0, None),
+    ),
+    'TaskOffset': (
+        ('subtopology_id', 'string', 0, 0, None),
+        ('partition', 'int32', 0, 0, None),
+        ('offset', 'int64', 0, 0, None),
+    ),
+    'Endpoint': (
+        ('host', 'string', 0, 0, None),
+        ('port', 'uint16', 0, 0, None),
+    ),
+    'TaskIds': (
+        ('subtopology_id', 'string', 0, 0, None),
+        ('partitions', '[]int32', 0, 0, None),
+    ),
+    'Topology': (
+        ('epoch', 'int32', 0, 0, None),
+        ('subtopologies', '[]Subtopology', 0, 0, None),
+    ),
+    'Subtopology': (
+        ('subtopology_id', 'string', 0, 0, None),
+        ('source_topics', '[]string', 0, 0, 'topicName'),
+        ('source_topic_regex', '[]string', 0, 0, None),
+        ('state_changelog_topics', '[]TopicInfo', 0, 0, None),
+        ('repartition_sink_topics', '[]string', 0, 0, 'topicName'),
+        ('repartition_source_topics', '[]TopicInfo', 0, 0, None),
+        ('copartition_groups', '[]CopartitionGroup', 0, 0, None),
+    ),
+    'CopartitionGroup': (
+        ('source_topics', '[]int16', 0, 0, None),
+        ('source_topic_regex', '[]int16', 0, 0, None),
+        ('repartition_source_topics', '[]int16', 0, 0, None),
+    ),
+    'TopicInfo': (
+        ('name', 'string', 0, 0, 'topicName'),
+        ('partitions', 'int32', 0, 0, None),
+        ('replication_factor', 'int16', 0, 0, None),
+        ('topic_configs', '[]KeyValue', 0, 0, None),
+    ),
+    'KeyValue': (
+        ('key', 'string', 0, 0, None),
+        ('value', 'string', 0, 0, None),
+    ),
+}

@@ -461,3 +461,45 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'StreamsGroupHeartbeatResponse': (
+        ('throttle_time_ms', 'int32', 0, 0, None),
+        ('error_code', 'int16', 0, 0, None),
+        ('error_message', 'string', 0, 0, None),
+        ('member_id', 'string', 0, 0, None),
+        ('member_epoch', 'int32', 0, 0, None),
+        ('heartbeat_interval_ms', 'int32', 0, 0, None),
+        ('acceptable_recovery_lag', 'int32', 0, 0, None),
+        ('task_offset_interval_ms', 'int32', 0, 0, None),
+        ('status', '[]Status', 0, 0, None),
+        ('active_tasks', '[]TaskIds', 0, 0, None),
+        ('standby_tasks', '[]TaskIds', 0, 0, None),
+        ('warmup_tasks', '[]TaskIds', 0, 0, None),
+        ('endpoint_information_epoch', 'int32', 0, 0, None),
+        ('partitions_by_user_endpoint', '[]EndpointToPartitions', 0, 0, None),
+    ),
+    'EndpointToPartitions': (
+        ('user_endpoint', 'Endpoint', 0, 0, None),
+        ('active_partitions', '[]TopicPartition', 0, 0, None),
+        ('standby_partitions', '[]TopicPartition', 0, 0, None),
+    ),
+    'TopicPartition': (
+        ('topic', 'string', 0, 0, 'topicName'),
+        ('partitions', '[]int32', 0, 0, None),
+    ),
+    'Endpoint': (
+        ('host', 'string', 0, 0, None),
+        ('port', 'uint16', 0, 0, None),
+    ),
+    'TaskIds': (
+        ('subtopology_id', 'string', 0, 0, None),
+        ('partitions', '[]int32', 0, 0, None),
+    ),
+    'Status': (
+        ('status_code', 'int8', 0, 0, None),
+        ('status_detail', 'string', 0, 0, None),
+    ),
+}

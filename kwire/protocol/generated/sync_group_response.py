@@ -245,3 +245,15 @@ VERSIONS = range(0, 6)
 FLEXIBLE_MIN = 4
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'SyncGroupResponse': (
+        ('throttle_time_ms', 'int32', 1, 5, None),
+        ('error_code', 'int16', 0, 5, None),
+        ('protocol_type', 'string', 5, 5, None),
+        ('protocol_name', 'string', 5, 5, None),
+        ('assignment', 'bytes', 0, 5, None),
+    ),
+}

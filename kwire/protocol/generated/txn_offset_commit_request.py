@@ -457,3 +457,28 @@ VERSIONS = range(0, 6)
 FLEXIBLE_MIN = 3
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2, 3: decode_v3, 4: decode_v4, 5: decode_v5}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2, 3: encode_v3, 4: encode_v4, 5: encode_v5}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'TxnOffsetCommitRequest': (
+        ('transactional_id', 'string', 0, 5, 'transactionalId'),
+        ('group_id', 'string', 0, 5, 'groupId'),
+        ('producer_id', 'int64', 0, 5, 'producerId'),
+        ('producer_epoch', 'int16', 0, 5, None),
+        ('generation_id', 'int32', 3, 5, None),
+        ('member_id', 'string', 3, 5, None),
+        ('group_instance_id', 'string', 3, 5, None),
+        ('topics', '[]TxnOffsetCommitRequestTopic', 0, 5, None),
+    ),
+    'TxnOffsetCommitRequestTopic': (
+        ('name', 'string', 0, 5, 'topicName'),
+        ('partitions', '[]TxnOffsetCommitRequestPartition', 0, 5, None),
+    ),
+    'TxnOffsetCommitRequestPartition': (
+        ('partition_index', 'int32', 0, 5, None),
+        ('committed_offset', 'int64', 0, 5, None),
+        ('committed_leader_epoch', 'int32', 2, 5, None),
+        ('committed_metadata', 'string', 0, 5, None),
+    ),
+}

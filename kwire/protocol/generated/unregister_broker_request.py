@@ -105,3 +105,11 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'UnregisterBrokerRequest': (
+        ('broker_id', 'int32', 0, 0, 'brokerId'),
+    ),
+}

@@ -257,3 +257,19 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'UpdateFeaturesRequest': (
+        ('timeout_ms', 'int32', 0, 2, None),
+        ('feature_updates', '[]FeatureUpdateKey', 0, 2, None),
+        ('validate_only', 'bool', 1, 2, None),
+    ),
+    'FeatureUpdateKey': (
+        ('feature', 'string', 0, 2, None),
+        ('max_version_level', 'int16', 0, 2, None),
+        ('allow_downgrade', 'bool', 0, 0, None),
+        ('upgrade_type', 'int8', 1, 2, None),
+    ),
+}

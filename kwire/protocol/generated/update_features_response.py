@@ -217,3 +217,19 @@ VERSIONS = range(0, 3)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1, 2: decode_v2}
 ENCODERS = {0: encode_v0, 1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'UpdateFeaturesResponse': (
+        ('throttle_time_ms', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 0, 2, None),
+        ('results', '[]UpdatableFeatureResult', 0, 1, None),
+    ),
+    'UpdatableFeatureResult': (
+        ('feature', 'string', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+        ('error_message', 'string', 0, 2, None),
+    ),
+}

@@ -267,3 +267,27 @@ VERSIONS = range(0, 1)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0}
 ENCODERS = {0: encode_v0}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'VotersRecord': (
+        ('version', 'int16', 0, 0, None),
+        ('voters', '[]Voter', 0, 0, None),
+    ),
+    'Voter': (
+        ('voter_id', 'int32', 0, 0, 'brokerId'),
+        ('voter_directory_id', 'uuid', 0, 0, None),
+        ('endpoints', '[]Endpoint', 0, 0, None),
+        ('k_raft_version_feature', 'KRaftVersionFeature', 0, 0, None),
+    ),
+    'KRaftVersionFeature': (
+        ('min_supported_version', 'int16', 0, 0, None),
+        ('max_supported_version', 'int16', 0, 0, None),
+    ),
+    'Endpoint': (
+        ('name', 'string', 0, 0, None),
+        ('host', 'string', 0, 0, None),
+        ('port', 'uint16', 0, 0, None),
+    ),
+}

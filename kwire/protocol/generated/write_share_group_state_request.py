@@ -363,3 +363,30 @@ VERSIONS = range(0, 2)
 FLEXIBLE_MIN = 0
 DECODERS = {0: decode_v0, 1: decode_v1}
 ENCODERS = {0: encode_v0, 1: encode_v1}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'WriteShareGroupStateRequest': (
+        ('group_id', 'string', 0, 1, None),
+        ('topics', '[]WriteStateData', 0, 1, None),
+    ),
+    'WriteStateData': (
+        ('topic_id', 'uuid', 0, 1, None),
+        ('partitions', '[]PartitionData', 0, 1, None),
+    ),
+    'PartitionData': (
+        ('partition', 'int32', 0, 1, None),
+        ('state_epoch', 'int32', 0, 1, None),
+        ('leader_epoch', 'int32', 0, 1, None),
+        ('start_offset', 'int64', 0, 1, None),
+        ('delivery_complete_count', 'int32', 1, 1, None),
+        ('state_batches', '[]StateBatch', 0, 1, None),
+    ),
+    'StateBatch': (
+        ('first_offset', 'int64', 0, 1, None),
+        ('last_offset', 'int64', 0, 1, None),
+        ('delivery_state', 'int8', 0, 1, None),
+        ('delivery_count', 'int16', 0, 1, None),
+    ),
+}

@@ -289,3 +289,23 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'WriteTxnMarkersRequest': (
+        ('markers', '[]WritableTxnMarker', 0, 2, None),
+    ),
+    'WritableTxnMarker': (
+        ('producer_id', 'int64', 0, 2, 'producerId'),
+        ('producer_epoch', 'int16', 0, 2, None),
+        ('transaction_result', 'bool', 0, 2, None),
+        ('topics', '[]WritableTxnMarkerTopic', 0, 2, None),
+        ('coordinator_epoch', 'int32', 0, 2, None),
+        ('transaction_version', 'int8', 2, 2, None),
+    ),
+    'WritableTxnMarkerTopic': (
+        ('name', 'string', 0, 2, 'topicName'),
+        ('partition_indexes', '[]int32', 0, 2, None),
+    ),
+}

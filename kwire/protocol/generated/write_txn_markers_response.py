@@ -264,3 +264,23 @@ VERSIONS = range(1, 3)
 FLEXIBLE_MIN = 1
 DECODERS = {1: decode_v1, 2: decode_v2}
 ENCODERS = {1: encode_v1, 2: encode_v2}
+
+
+# struct -> ((attr, type, first version, last version, entity type), ...)
+FIELDS = {
+    'WriteTxnMarkersResponse': (
+        ('markers', '[]WritableTxnMarkerResult', 0, 2, None),
+    ),
+    'WritableTxnMarkerResult': (
+        ('producer_id', 'int64', 0, 2, 'producerId'),
+        ('topics', '[]WritableTxnMarkerTopicResult', 0, 2, None),
+    ),
+    'WritableTxnMarkerTopicResult': (
+        ('name', 'string', 0, 2, 'topicName'),
+        ('partitions', '[]WritableTxnMarkerPartitionResult', 0, 2, None),
+    ),
+    'WritableTxnMarkerPartitionResult': (
+        ('partition_index', 'int32', 0, 2, None),
+        ('error_code', 'int16', 0, 2, None),
+    ),
+}
