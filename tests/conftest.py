@@ -7,7 +7,7 @@
 * ``spawn_broker(data_dir, **overrides)`` — ``python -m kwire serve`` as a
   subprocess (for kill -9 and restart tests); returns a ``BrokerProcess`` with
   ``.bootstrap``, ``.kill()``, ``.terminate()``. Every process is stopped at the
-  end of the test.
+  end of the test. ``nofile=N`` starts it with RLIMIT_NOFILE N (soft and hard).
 
 Config keys are Kafka's; pass them as ``{"log.segment.bytes": "1024"}`` via
 ``overrides=`` or as keyword arguments with underscores for dots.
@@ -80,16 +80,25 @@ def make_broker(tmp_path):
         b.stop()
 
 
+def _set_nofile(n: int):
+    def apply() -> None:  # runs in the child between fork and exec
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+    return apply
+
+
 class BrokerProcess:
     _LINE = re.compile(r"kwire serving on (\S+):(\d+)")
 
-    def __init__(self, data_dir, cfg: dict) -> None:
+    def __init__(self, data_dir, cfg: dict, nofile: int | None = None) -> None:
         self.data_dir = str(data_dir)
         args = [sys.executable, "-m", "kwire", "serve"]
         for k, v in cfg.items():
             args += ["--override", f"{k}={v}"]
         self.log_lines: list[str] = []
-        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     preexec_fn=_set_nofile(nofile) if nofile else None)
         ready = threading.Event()
         self.bootstrap = ""
 
@@ -130,9 +139,10 @@ class BrokerProcess:
 def spawn_broker(tmp_path):
     procs: list[BrokerProcess] = []
 
-    def spawn(data_dir=None, overrides: dict | None = None, **kw) -> BrokerProcess:
+    def spawn(data_dir=None, overrides: dict | None = None, *, nofile: int | None = None,
+              **kw) -> BrokerProcess:
         d = data_dir or (tmp_path / "data")
-        p = BrokerProcess(d, _overrides(d, overrides, kw))
+        p = BrokerProcess(d, _overrides(d, overrides, kw), nofile)
         procs.append(p)
         return p
 

@@ -25,6 +25,12 @@ Housekeeping the server drives: ``flush_due`` (flush.ms), ``run_retention``
 (retention.ms / retention.bytes / log start offset, plus idle-producer expiry),
 ``checkpoint`` (log.flush.offset.checkpoint.interval.ms) and ``close``.
 
+File descriptors: segment and index files of all the dirs share one bounded
+cache (``fd_cache``, see ``files.py``): at start-up the soft RLIMIT_NOFILE is
+raised to the hard limit and half of it goes to the cache (``max_open_files``
+overrides), so 100,000 partitions run within ``ulimit -n`` 1024; running out
+anyway answers KAFKA_STORAGE_ERROR without taking a dir offline.
+
 Log dir failure (Kafka's LogDirFailureChannel): a write that fails is undone
 by the partition log and answered KAFKA_STORAGE_ERROR; when the undo fails
 too, an fsync fails, or a file operation outside the append path (retention,

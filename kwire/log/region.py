@@ -18,16 +18,22 @@ it from executor threads, and segment file objects are shared by every reader
 of the partition, so two fallbacks at once would interleave. ``read()`` uses
 ``os.pread`` and never touches the file position; the native ``os.sendfile``
 path takes an explicit offset too (it only moves the position afterwards,
-which nothing in kwire relies on).
+which nothing in kwire relies on). kwire's connection calls ``os.sendfile``
+with ``region.file.fileno()`` itself.
 
-Lifetime: a region holds a reference to the segment's ``SegmentFile``. When
+Lifetime: a segment's ``SegmentFile`` is a ``CachedFile`` (files.py): the
+broker's file cache opens its descriptor on demand and closes it when it has
+been idle longest. A region of ``PIN_MIN_BYTES`` or more (one the connection
+sends with ``os.sendfile``) *pins* the file for as long as the region lives
+(released in ``__del__``), so its descriptor stays open and keeps its number
+until the bytes are sent, even if the cache needs room meanwhile; a smaller
+region reads its bytes when it is made and holds no descriptor. When
 retention, DeleteRecords or topic deletion removes a segment, its files are
-unlinked at once, but the open file object lives on for as long as any region
-(or the segment) refers to it, and an unlinked file stays readable through an
-open descriptor. ``SegmentFile`` closes its descriptor when the last reference
-drops (``__del__``), silently, so an outstanding fetch finishes sending the
-bytes it was promised. This replaces Kafka's ``file.delete.delay.ms`` (rename
-to ``.deleted``, delete a minute later).
+unlinked at once and the segment file is closed, but a pinned descriptor is
+closed only at the last unpin, and an unlinked file stays readable through an
+open descriptor, so an outstanding fetch finishes sending the bytes it was
+promised. This replaces Kafka's ``file.delete.delay.ms`` (rename to
+``.deleted``, delete a minute later).
 
 Not handled: ``truncate_to`` (replication) shortens a file in place; a region
 over the removed tail would then send fewer bytes than announced. Followers
@@ -36,36 +42,68 @@ truncate only above the high watermark, which consumers never read.
 
 from __future__ import annotations
 
-import io
 import os
 
+from .files import O_APPEND_RW, CachedFile
 
-class SegmentFile(io.FileIO):
-    """The ``.log`` file of a segment: unbuffered, O_APPEND, closed when unreferenced."""
 
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # interpreter shutdown; nothing useful to do
-            pass
+class SegmentFile(CachedFile):
+    """The ``.log`` file of a segment: O_RDWR | O_APPEND, created on first open, descriptor cached."""
+
+    __slots__ = ()
+
+    def __init__(self, path: str, mode: str = "a+b") -> None:
+        if mode != "a+b":
+            raise ValueError(f"SegmentFile supports mode 'a+b' only, not {mode!r}")
+        super().__init__(path, O_APPEND_RW, create=True)
+
+
+# Regions smaller than this are read at once and hold no descriptor; larger ones pin it.
+# The same as kwire.server.connection.SENDFILE_MIN_BYTES: the connection copies smaller
+# regions anyway (pread + write), so reading them early costs nothing, and a fetch of
+# thousands of small partitions then pins no descriptor at all.
+PIN_MIN_BYTES = 256 * 1024
 
 
 class FileRegion:
-    """``length`` bytes of ``file`` from ``position``: one or more whole record batches."""
+    """``length`` bytes of ``file`` from ``position``: one or more whole record batches.
 
-    __slots__ = ("file", "position", "length")
+    Below ``PIN_MIN_BYTES`` the bytes are read when the region is made; otherwise
+    the region pins ``file`` (keeps its descriptor open) until it is garbage.
+    """
+
+    __slots__ = ("file", "position", "length", "_pinned", "_data")
 
     def __init__(self, file: SegmentFile, position: int, length: int) -> None:
+        self._pinned = False
+        self._data = None
         self.file = file
         self.position = position
         self.length = length
+        if length < PIN_MIN_BYTES:
+            self._data = self._pread(file.fileno())
+        else:
+            file.pin()
+            self._pinned = True
+
+    def __del__(self) -> None:
+        if self._pinned:
+            self._pinned = False
+            try:
+                self.file.unpin()
+            except Exception:  # interpreter shutdown
+                pass
 
     def __len__(self) -> int:
         return self.length
 
     def read(self) -> bytes:
         """The region's bytes, read with ``os.pread`` (the non-zero-copy fallback)."""
-        fd = self.file.fileno()
+        if self._data is not None:
+            return self._data
+        return self._pread(self.file.fileno())
+
+    def _pread(self, fd: int) -> bytes:
         data = os.pread(fd, self.length, self.position)
         if len(data) == self.length:
             return data

@@ -46,6 +46,7 @@ Not here: validation, offset assignment, rolling decisions, CRC checks
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from collections import deque
 from typing import Iterator
 
@@ -388,6 +389,28 @@ class LogSegment:
             self._dirty = False
         self.offset_index.flush()
         self.time_index.flush()
+
+    def truncation_mark(self, offset: int) -> tuple:
+        """The ``mark()`` this segment would have had if it ended before the batch holding
+        ``offset``: ``rollback(truncation_mark(o))`` truncates there (replication).
+
+        Reads batch headers up to the cut (and no more); nothing is written.
+        """
+        position = self.position_of(offset)
+        next_offset = self.base_offset
+        max_ts, off_max_ts, first_ts = -1, -1, None
+        for _pos, h in self.iter_batches(0, position):
+            last = h.base_offset + h.last_offset_delta
+            if first_ts is None:
+                first_ts = h.max_timestamp
+            if h.max_timestamp > max_ts:
+                max_ts, off_max_ts = h.max_timestamp, last
+            next_offset = last + 1
+        oi, ti = self.offset_index, self.time_index
+        n_oi = bisect_left(oi.pos, position)
+        n_ti = bisect_left(ti.rel, next_offset - self.base_offset)
+        since_entry = position - (oi.pos[n_oi - 1] if n_oi else 0)
+        return (position, next_offset, max_ts, off_max_ts, first_ts, since_entry, n_oi, n_ti)
 
     def truncate_to_position(self, position: int) -> int:
         """Cut the log at ``position`` (a batch boundary); rebuild stats. Returns bytes removed."""

@@ -27,12 +27,12 @@ import uuid
 
 import pytest
 from test_groups_support import (
-    KILLABLE_CONSUMER, KINDS, LIVE, TIMINGS, Member, Stream, create_topic, drained, duplicates, produce,
-    wait_until,
+    KILLABLE_CONSUMER, KINDS, LIVE, TIMINGS, Member, Stream, create_topic, drained, duplicates,
+    load_allowance, produce, wait_until,
 )
 
 SESSION_MS = 3000
-JOIN_TO_FIRST_RECORD_S = 3.0  # loose: well under a second on an idle machine
+JOIN_TO_FIRST_RECORD_S = 3.0  # loose: well under a second on an idle machine; times load_allowance()
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +86,7 @@ def test_consume_commit_close_and_resume(gbroker, kind):
     m = Member(kind, bs, topic, group, session_ms=SESSION_MS)
     wait_until(lambda: len(m.records) >= 30, what=f"{kind} to read 30 records")
     TIMINGS.append((kind, "new-group", m.first_record_s))
-    assert m.first_record_s < JOIN_TO_FIRST_RECORD_S, \
+    assert m.first_record_s < JOIN_TO_FIRST_RECORD_S * load_allowance(), \
         f"{kind}: {m.first_record_s:.2f}s from joining an empty group to the first record"
     m.call("commit")  # synchronous commit of the positions
     produce(bs, topic, 9, 3, tag="b")
@@ -108,7 +108,7 @@ def test_consume_commit_close_and_resume(gbroker, kind):
     wait_until(lambda: drained([m2], {p: 15 for p in range(3)}), what="the member to reach the end")
     assert sorted(m2.values()) == sorted(f"c-{i}".encode() for i in range(6))
     TIMINGS.append((kind, "rejoin-empty-group-resume-from-commit", m2.first_record_s))
-    assert m2.first_record_s < JOIN_TO_FIRST_RECORD_S, \
+    assert m2.first_record_s < JOIN_TO_FIRST_RECORD_S * load_allowance(), \
         f"{kind}: {m2.first_record_s:.2f}s from rejoining the Empty group to the first record"
     stop_all(m2)
 
@@ -118,6 +118,25 @@ def _split(members, total=6):
     union = set().union(*sets)
     return union == set(range(total)) and sum(len(s) for s in sets) == total and \
         all(len(s) == total // len(members) for s in sets)
+
+
+def settled(broker, group, members) -> bool:
+    """The members split the partitions in a Stable generation that outlasts a full poll of each.
+
+    A kafka-python leader rejoins once right after its first join (its metadata snapshot
+    changes); the rejoin starts inside a later poll(). Each ``call`` runs after a poll
+    returns, so after two rounds every member has run a whole poll since the generation
+    was read, and a rejoin would have shown up as a new generation or a non-Stable group.
+    """
+    g = coordinator_group(broker, group)
+    if g is None or g.state != "Stable" or not _split(members):
+        return False
+    generation = g.generation_id
+    for _ in range(2):
+        for m in members:
+            m.call("positions")
+    g = coordinator_group(broker, group)
+    return g.state == "Stable" and g.generation_id == generation and _split(members)
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -263,8 +282,8 @@ def test_static_member_rejoins_without_rebalance(gbroker, kind):
     create_topic(bs, topic, 6)
     members = {i: Member(kind, bs, topic, group, instance_id=i, session_ms=10_000)
                for i in ("static-a", "static-b")}
-    wait_until(lambda: _split(list(members.values())), what="two static members to split")
-    time.sleep(0.5)  # let the clients settle (a kafka-python leader rejoins once after its first join)
+    wait_until(lambda: settled(gbroker, group, list(members.values())),
+               what="two static members to split in a Stable generation that stays")
     g = coordinator_group(gbroker, group)
     generation = g.generation_id
     # restart the follower: a restarted leader recomputes the assignment and rejoins

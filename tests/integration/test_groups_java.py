@@ -35,7 +35,9 @@ kafka-python (tests/integration/test_groups_support.py).
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import dataclasses
 import json
 import os
 import queue
@@ -245,6 +247,19 @@ def even_split(members, total: int = 6) -> bool:
             and all(len(s) == total // len(members) for s in sets))
 
 
+def wait_split_and_drained(members, ends: dict[int, int], what: str) -> None:
+    """Wait until ``members`` split the partitions evenly and each is at the end of its own.
+
+    Only then does ``commit-sync`` (``commitSync()``: the consumer's *positions*) commit every
+    partition: right after an assignment a member has no position for its new partitions until
+    its OffsetFetch (and, without a committed offset, ListOffsets) is answered, and commitSync()
+    leaves them out. Counting the group's records is no substitute: a member that read
+    everything before the others joined has them all, and is then reassigned half of the
+    partitions with no position (eager rebalancing forgets positions).
+    """
+    wait_members(members, lambda: even_split(members, len(ends)) and drained(members, ends), what)
+
+
 def consumed(members) -> list[tuple[int, int]]:
     return [(p, o) for m in members for p, o, _ in m.records]
 
@@ -406,6 +421,10 @@ def test_kip848_consumers_split_and_rebalance(jbroker):
         require_848(members)
     TIMINGS.append(("consumer (KIP-848), 2 members: first record",
                     min(m.first_record_s for m in members if m.first_record_s is not None)))
+    # A member shows its new partitions before its next heartbeat acknowledges them, and
+    # only that makes the group Stable: wait for the coordinator, not for time to pass.
+    wait_members(members, lambda: coordinator_view(jbroker, group, lambda g: g and g.state) == "Stable",
+                 "the coordinator to see both members reconciled (Stable)")
     desc = admin(bs, "describe", group)
     assert desc[0]["type"] == "description", desc
     d = desc[0]
@@ -465,7 +484,7 @@ def test_static_member_restarts_without_rebalance_classic(jbroker):
                 and all(m.call("group-metadata")["generation_id"] == view["generation"] for m in both))
 
     wait_members(both, settled, "two static members to split 6 partitions in a Stable generation")
-    wait_members(both, lambda: len(consumed(both)) >= 60, "all 60 records")
+    wait_split_and_drained(both, {p: 10 for p in range(6)}, "both members to reach the end")
     view = coordinator_view(jbroker, group, classic_view)
     generation = view["generation"]
     # Restart the follower, as test_groups_clients.py does: Kafka keeps a Stable group's
@@ -529,7 +548,7 @@ def test_kip848_static_member_restarts_with_same_assignment_and_epoch(jbroker):
 
     try:
         wait_members(both, settled, "two static KIP-848 members to split 6 partitions")
-        wait_members(both, lambda: len(consumed(both)) >= 60, "all 60 records")
+        wait_split_and_drained(both, {p: 10 for p in range(6)}, "both members to reach the end")
     finally:
         require_848(both)
     before = coordinator_view(jbroker, group, consumer_view)
@@ -585,6 +604,56 @@ def test_kip848_static_member_restarts_with_same_assignment_and_epoch(jbroker):
     again.stop()
 
 
+# -- commits on a slow broker --------------------------------------------------------------------
+
+@pytest.fixture
+def slow_offset_fetch():
+    """Answer every OffsetFetch 0.5 s late, as a loaded broker (or machine) may.
+
+    The handler is swapped in the registry the in-process broker dispatches from, and put
+    back afterwards; other requests are not delayed.
+    """
+    from kwire.handlers import REGISTRY
+    from kwire.handlers.offset_fetch import API_KEY as OFFSET_FETCH_KEY
+
+    original = REGISTRY[OFFSET_FETCH_KEY]
+
+    async def late(ctx, req):
+        await asyncio.sleep(0.5)
+        return original.handle(ctx, req)
+
+    REGISTRY[OFFSET_FETCH_KEY] = dataclasses.replace(original, handle=late)
+    yield
+    REGISTRY[OFFSET_FETCH_KEY] = original
+
+
+def test_commit_sync_after_late_join_on_slow_broker(jbroker, slow_offset_fetch):
+    """Regression (issue 10 §6): on a loaded machine the admin test saw 3 of 6 offsets committed.
+
+    The broker was right: an OffsetCommit is appended and replayed before it is answered.
+    The test committed too early: the first JVM read all 60 records alone, the second joined,
+    and right after the rebalance a member has no position for its partitions until its
+    OffsetFetch is answered, so commitSync() committed nothing for them. Here the second
+    member joins late on purpose and OffsetFetch is slow, which makes that window certain;
+    ``wait_split_and_drained`` must still lead to every partition being committed.
+    """
+    topic, group = names("late")
+    bs = jbroker.bootstrap
+    create_topic(bs, topic, 6)
+    produce(bs, topic, 60, 6)
+    first = JavaMember(bs, topic, group, assignor="range", label="late#0")
+    wait_members([first], lambda: len(first.records) >= 60, "the first member to read 60 records alone")
+    members = [first, JavaMember(bs, topic, group, assignor="range", label="late#1")]
+    wait_split_and_drained(members, {p: 10 for p in range(6)},
+                           "the late member to join and both to reach the end of their partitions")
+    for m in members:
+        m.call("commit-sync")
+    offsets = {o["partition"]: o["committed"] for o in admin(bs, "offsets", group) if o["type"] == "offset"}
+    assert offsets == {p: 10 for p in range(6)}
+    for m in members:
+        m.stop()
+
+
 # -- Admin --------------------------------------------------------------------------------------------
 
 def test_admin_list_describe_offsets_lag_delete(jbroker):
@@ -594,8 +663,8 @@ def test_admin_list_describe_offsets_lag_delete(jbroker):
     produce(bs, topic, 60, 6)
     members = [JavaMember(bs, topic, group, assignor="range", client_id=f"java-admin-{i}",
                           label=f"admin#{i}") for i in range(2)]
-    wait_members(members, lambda: even_split(members) and len(consumed(members)) >= 60,
-                 "two members to split and read 60 records")
+    wait_split_and_drained(members, {p: 10 for p in range(6)},
+                           "two members to split and reach the end of their partitions")
     for m in members:
         m.call("commit-sync")
 

@@ -25,6 +25,7 @@ with SIGKILL. No test lives in this module.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from typing import Callable
@@ -44,6 +45,13 @@ def wait_until(cond: Callable[[], object], timeout: float = TIMEOUT_S, what: str
             return last
         time.sleep(0.05)
     raise AssertionError(f"timed out after {timeout}s waiting for {what}; last={last!r}")
+
+
+def load_allowance() -> float:
+    """How many times slower than on an idle machine a timing may be: the 1-minute load average
+    per CPU, at least 1. For bounds that guard against a broker that *waits* (e.g. the initial
+    rebalance delay), which must still hold on a machine busy with other work."""
+    return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
 
 
 def create_topic(bootstrap: str, topic: str, partitions: int) -> None:

@@ -126,3 +126,38 @@ def test_shutdown_wakes_waiting_joins(tmp_path):
             b.close()
 
     asyncio.run(main())
+
+
+def test_a_commit_is_in_the_log_and_visible_to_fetch_when_answered(tmp_path):
+    """Issue 10 §6: OffsetCommit is answered only after its records are appended and replayed.
+
+    Nothing is awaited between the commit and the fetch, so nothing else could run on the
+    loop in between; a failed append answers an error and leaves the offsets as they were.
+    """
+    import errno
+
+    from kwire.log import faults
+
+    async def main():
+        b = Broker(config(tmp_path))
+        gc = b.group_coordinator
+        try:
+            def fetched():
+                rows = gc.run("g", lambda s, now: s.fetch_offsets("g", None))
+                return [(t, [(f.offset, f.metadata) for f in parts]) for t, parts in rows]
+
+            for i in range(1, 6):
+                assert commit(gc, "g", i) == {("t", 0): E.NONE}
+                assert fetched() == [("t", [(i, f"m{i}")])]
+                plog = b.get_log(GROUP_METADATA_TOPIC, gc.partition_for("g"))
+                assert plog.log_end_offset == plog.high_watermark == i
+            faults.arm("log", errno.EIO, count=1)
+            try:
+                assert commit(gc, "g", 99) == {("t", 0): E.NOT_COORDINATOR}
+            finally:
+                faults.disarm()
+            assert fetched() == [("t", [(5, "m5")])]
+        finally:
+            b.close()
+
+    asyncio.run(main())
