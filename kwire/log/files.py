@@ -181,7 +181,7 @@ def open_fd(path: str, flags: int, cache: FdCache | None = None, mode: int = 0o6
     except OSError as e:
         if e.errno not in (errno.EMFILE, errno.ENFILE):
             raise
-        cache = cache or cache_for(path)
+        cache = cache if cache is not None else cache_for(path)
         if not cache._evict(max(1, len(cache._lru) // 4)):
             raise cache.exhausted_error(path, e) from None
         try:

@@ -56,6 +56,7 @@ deletion, bringing an offline dir back without a restart.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import shutil
@@ -245,6 +246,11 @@ class LogManager:
             self.dirs_with_errors.add(os.path.dirname(plog.dir))
             return default
         except OSError as e:
+            if e.errno in (errno.EMFILE, errno.ENFILE):  # the process's limit, not the disk's
+                log.error("%s-%d: %s failed, out of file descriptors: %s", plog.topic,
+                          plog.partition, what, e)
+                self.dirs_with_errors.add(os.path.dirname(plog.dir))
+                return default
             plog._dir_failed(e)
             return default
 
@@ -283,7 +289,7 @@ class LogManager:
     def expire_producers(self, now_ms: int) -> int:
         return sum(plog.expire_producers(now_ms) for plog in self)
 
-    def checkpoint(self) -> None:
+    def checkpoint(self) -> bool:
         """Write the three offset checkpoint files of every online log dir.
 
         A failed write leaves the old file (atomic rename) and takes the dir
@@ -303,7 +309,11 @@ class LogManager:
                 write_offsets(os.path.join(d, HIGH_WATERMARK_FILE),
                               {k: lg.high_watermark for k, lg in logs.items()})
             except OSError as e:
-                self.dir_failed(d, f"writing offset checkpoints: {e}")
+                if e.errno in (errno.EMFILE, errno.ENFILE):  # the old files stay: retry next time
+                    log.error("%s: writing offset checkpoints: out of file descriptors: %s", d, e)
+                    self.dirs_with_errors.add(d)
+                else:
+                    self.dir_failed(d, f"writing offset checkpoints: {e}")
                 ok = False
         return ok
 

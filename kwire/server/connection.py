@@ -50,6 +50,7 @@ from time import monotonic
 from types import CoroutineType
 
 from kwire.handlers import REGISTRY, RequestContext
+from kwire.log.region import PIN_MIN_BYTES
 from kwire.protocol import codec
 from kwire.protocol.connection import Connection, FrameError
 from kwire.protocol.error_response import error_for, error_response
@@ -57,7 +58,8 @@ from kwire.protocol.error_response import error_for, error_response
 log = logging.getLogger("kwire.server")
 
 API_VERSIONS_KEY = 18
-SENDFILE_MIN_BYTES = 256 * 1024
+# regions this large go out with sendfile; the log pins their file (kwire.log.region)
+SENDFILE_MIN_BYTES = PIN_MIN_BYTES
 
 
 def _is_awaitable(result, _cache: dict = {}) -> bool:
@@ -285,17 +287,21 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if not ready:
             return
         out: list = []
-        for parts in ready:
-            for part in parts:
-                if isinstance(part, (bytes, bytearray, memoryview)):
-                    out.append(part)
-                elif len(part) >= SENDFILE_MIN_BYTES:
-                    self._write(out)
-                    out = []
-                    self._send_region(part)
-                else:
-                    out.append(part.read())
-        self._write(out)
+        try:
+            for parts in ready:
+                for part in parts:
+                    if isinstance(part, (bytes, bytearray, memoryview)):
+                        out.append(part)
+                    elif len(part) >= SENDFILE_MIN_BYTES:
+                        self._write(out)
+                        out = []
+                        self._send_region(part)
+                    else:
+                        out.append(part.read())
+            self._write(out)
+        except Exception as e:  # part of a response may be on the wire: the stream is broken
+            log.exception("%s:%d: sending a response failed", *self.peer)
+            self.abort(f"sending a response failed: {e}")
 
     def _write(self, chunks: list) -> None:
         if not chunks:
