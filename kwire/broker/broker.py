@@ -74,6 +74,9 @@ class Broker:
         from kwire.coordinator.runtime import GroupCoordinator
 
         self.group_coordinator = GroupCoordinator(self)
+        # KIP-848 group configs (IncrementalAlterConfigs on GROUP resources): the coordinator
+        # reads the image's live dict, so a change applies to the next heartbeat
+        self.group_coordinator.config.group_configs = self.metadata.image.group_configs
 
     def _replay_dynamic_configs(self) -> None:
         """Apply the dynamic broker configs stored by earlier AlterConfigs (skipping any now invalid)."""

@@ -16,6 +16,10 @@ partitions, replicas and ISR are implied by its partition count)::
     {"type": "topic_configs", "id": "<uuid>", "configs": {...}}      ConfigRecord (whole set)
     {"type": "broker_configs", "broker": {...}, "default": {...}}    ConfigRecord (broker resource)
     {"type": "producer_ids", "next": 2000}                           ProducerIdsRecord (block end)
+    {"type": "group_configs", "group": "g", "configs": {...}}        ConfigRecord (GROUP resource,
+                                                                     whole set; {} removes it)
+    {"type": "client_metrics", "name": "s", "configs": {...}}        ConfigRecord (CLIENT_METRICS
+                                                                     resource, whole set; {} removes)
 
 ``MetadataImage.replay`` is the only code that changes an image: the live
 image the handlers read, the committed image the metadata log keeps for its
@@ -82,6 +86,10 @@ class MetadataImage:
         self.producer_id_block_end = 0
         self.dynamic_broker_configs: dict[str, str] = {}
         self.dynamic_default_broker_configs: dict[str, str] = {}
+        # KIP-848 group configs by group id, KIP-714 client metrics subscriptions by name. Both
+        # dicts are changed in place (never replaced), so a reader may keep a reference.
+        self.group_configs: dict[str, dict[str, str]] = {}
+        self.client_metrics: dict[str, dict[str, str]] = {}
 
     @classmethod
     def from_records(cls, node_id: int, records) -> "MetadataImage":
@@ -118,6 +126,10 @@ class MetadataImage:
         elif kind == "broker_configs":
             self.dynamic_broker_configs = dict(r["broker"])
             self.dynamic_default_broker_configs = dict(r["default"])
+        elif kind == "group_configs":
+            _set_or_remove(self.group_configs, r["group"], r["configs"])
+        elif kind == "client_metrics":
+            _set_or_remove(self.client_metrics, r["name"], r["configs"])
         elif kind == "producer_ids":
             self.producer_id_block_end = r["next"]
         elif kind == "cluster":
@@ -155,8 +167,19 @@ class MetadataImage:
         yield {"type": "producer_ids", "next": self.producer_id_block_end}
         yield {"type": "broker_configs", "broker": dict(self.dynamic_broker_configs),
                "default": dict(self.dynamic_default_broker_configs)}
+        for group, configs in list(self.group_configs.items()):
+            yield {"type": "group_configs", "group": group, "configs": dict(configs)}
+        for name, configs in list(self.client_metrics.items()):
+            yield {"type": "client_metrics", "name": name, "configs": dict(configs)}
         for t in list(self.topics.values()):
             yield topic_record(t)
+
+
+def _set_or_remove(table: dict[str, dict[str, str]], key: str, configs: dict) -> None:
+    if configs:
+        table[key] = dict(configs)
+    else:
+        table.pop(key, None)
 
 
 def topic_record(t: TopicState) -> dict:

@@ -29,6 +29,11 @@ deletes a deleted topic's logs only then). Outside a running event loop
 (start-up, tools, unit tests) a change is written synchronously instead, and a
 failure raises KafkaError(KAFKA_STORAGE_ERROR) after the undo.
 
+Besides topics and dynamic broker configs the image holds the dynamic configs
+of consumer groups (KIP-848 GROUP resources, by group id; the group
+coordinator reads the live dict) and client metrics subscriptions (KIP-714
+CLIENT_METRICS resources, by name), each replaced whole by one record.
+
 Producer ids come in blocks of 1000 (Kafka's ProducerIdsRecord): a block is
 reserved with one durable record; the next is reserved when 10% of the current
 one is left, and InitProducerId answers COORDINATOR_LOAD_IN_PROGRESS (as
@@ -198,6 +203,16 @@ class LocalMetadata:
         return self.image.dynamic_default_broker_configs
 
     @property
+    def group_configs(self) -> dict[str, dict[str, str]]:
+        """Dynamic group configs (KIP-848) by group id; the dict is live, never replaced."""
+        return self.image.group_configs
+
+    @property
+    def client_metrics(self) -> dict[str, dict[str, str]]:
+        """Client metrics subscriptions (KIP-714) by name: their configs."""
+        return self.image.client_metrics
+
+    @property
     def next_producer_id(self) -> int:
         return self._next_producer_id
 
@@ -359,6 +374,31 @@ class LocalMetadata:
 
         self._change({"type": "broker_configs", "broker": dict(per_broker), "default": dict(cluster_default)},
                      undo=undo, on_commit=on_commit, on_abort=on_abort)
+
+    def set_group_configs(self, group_id: str, configs: dict[str, str], *,
+                          on_commit: Callable | None = None, on_abort: Callable | None = None) -> None:
+        """Replace a group's dynamic configs (empty: remove them). Durable once ``durable()`` resolves."""
+        self._set_resource_configs("group_configs", "group", self.image.group_configs, group_id, configs,
+                                   on_commit, on_abort)
+
+    def set_client_metrics(self, name: str, configs: dict[str, str], *,
+                           on_commit: Callable | None = None, on_abort: Callable | None = None) -> None:
+        """Replace a client metrics subscription's configs (empty: delete the subscription)."""
+        self._set_resource_configs("client_metrics", "name", self.image.client_metrics, name, configs,
+                                   on_commit, on_abort)
+
+    def _set_resource_configs(self, kind: str, key: str, table: dict, name: str, configs: dict[str, str],
+                              on_commit: Callable | None, on_abort: Callable | None) -> None:
+        previous = table.get(name)
+
+        def undo() -> None:
+            if previous is None:
+                table.pop(name, None)
+            else:
+                table[name] = previous
+
+        self._change({"type": kind, key: name, "configs": dict(configs)}, undo=undo,
+                     on_commit=on_commit, on_abort=on_abort)
 
     def allocate_producer_id(self) -> int:
         """The next producer id of the current durable block (KafkaError when none is ready)."""

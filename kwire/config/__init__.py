@@ -20,9 +20,12 @@ name listed in ``__all__`` (plus ``INT_MAX``, ``LONG_MAX``, ``DOUBLE_MAX``,
 * ``topic``       ``topic_config`` / ``TopicConfig`` (override, else broker
   synonym, else Kafka's default), ``validate_topic_config(s)`` and
   ``apply_incremental`` for CreateTopics / AlterConfigs / IncrementalAlterConfigs.
+* ``group``       ``validate_group_configs`` / ``effective_group_value`` (KIP-848
+  GROUP resources, checked against the broker's group.* bounds) and
+  ``validate_client_metrics`` (KIP-714 CLIENT_METRICS subscriptions).
 
 Import order is one way: types <- properties, listeners, kafka43 <- definitions
-<- topic <- broker. Everything is standard library, so ``import kwire.config`` stays cheap
+<- topic <- broker, group. Everything is standard library, so ``import kwire.config`` stays cheap
 for broker start-up.
 
 What it deliberately does not do

@@ -186,6 +186,21 @@ class BrokerConfig:
                               "must be specified: " + ", ".join(per_broker), per_broker[0])
         self._replace_layer(cluster_default, {n: BROKER_CONFIGS[n].parse(v) for n, v in result.items()})
 
+    def dynamic_layers(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Both dynamic layers (per-broker, cluster default), for ``restore_dynamic_layers``."""
+        return dict(self._dynamic), dict(self._dynamic_default)
+
+    def restore_dynamic_layers(self, layers: tuple[dict[str, Any], dict[str, Any]]) -> None:
+        """Put back layers taken by ``dynamic_layers`` (a change that could not be persisted)."""
+        old = (self._dynamic, self._dynamic_default)
+        self._dynamic, self._dynamic_default = dict(layers[0]), dict(layers[1])
+        try:
+            self._resolve()
+        except ConfigError:
+            self._dynamic, self._dynamic_default = old
+            self._resolve()
+            raise
+
     def _replace_layer(self, cluster_default: bool, new: dict[str, Any]) -> None:
         attr = "_dynamic_default" if cluster_default else "_dynamic"
         old = getattr(self, attr)

@@ -69,18 +69,19 @@ def _check_compaction_lag(min_lag: int, max_lag: int) -> None:
 
 
 def apply_incremental(current: Mapping[str, str], ops: Iterable[tuple[str, int, str | None]],
-                      defs: Mapping[str, ConfigDef] | None = None) -> dict[str, str]:
+                      defs: Mapping[str, ConfigDef] | None = None, kind: str | None = None) -> dict[str, str]:
     """Apply IncrementalAlterConfigs ops ``(name, op, value)`` to a set of overrides.
 
     SET replaces, DELETE removes, APPEND adds list items not already present and SUBTRACT
     removes them; an absent override starts from the config's Kafka default, as Kafka's
     controller does. APPEND/SUBTRACT on a non-LIST config, unknown names, invalid results and
     a name repeated in one request raise ConfigError. ``defs`` defaults to TOPIC_CONFIGS;
-    the result is validated as a whole (for topics, with validate_topic_configs).
+    the result is validated as a whole (for topics, with validate_topic_configs). ``kind``
+    names the resource in "Unknown <kind> config name" (default: topic or broker).
     """
     topic = defs is None or defs is TOPIC_CONFIGS
     defs = TOPIC_CONFIGS if defs is None else defs
-    kind = "topic" if topic else "broker"
+    kind = kind or ("topic" if topic else "broker")
     result = dict(current)
     seen: set[str] = set()
     for name, op, value in ops:

@@ -21,7 +21,9 @@ and none changing state directly — the records' replay does:
    add what is free now, and what others still own once they release it
    (ConsumerGroupCurrentMemberAssignment).
 
-Timers: a session deadline per member (``group.consumer.session.timeout.ms``)
+Timers: a session deadline per member (the group's ``consumer.session.timeout.ms``
+if set by IncrementalAlterConfigs, else ``group.consumer.session.timeout.ms``; the
+heartbeat interval answered likewise)
 and a rebalance deadline while a member must revoke partitions (its
 ``rebalance_timeout_ms``); either fences the member (its records are
 tombstoned and the group epoch goes up). A static member's temporary leave
@@ -182,7 +184,7 @@ class ConsumerOps:
                 or (owned is not None and owned != nxt.assigned))
         response = ConsumerGroupHeartbeatResponse(
             error_code=0, error_message=None, member_id=member_id, member_epoch=nxt.member_epoch,
-            heartbeat_interval_ms=self.config.group_consumer_heartbeat_interval_ms,
+            heartbeat_interval_ms=self.config.consumer_heartbeat_interval_ms(gid),
             assignment=Assignment(topic_partitions=[
                 TopicPartitions(topic_id=_uuid(t), partitions=sorted(ps))
                 for t, ps in sorted(nxt.assigned.items())
@@ -413,7 +415,7 @@ class ConsumerOps:
 
     def _schedule_session(self, group: ConsumerGroup, member_id: str, now: int) -> None:
         self.timer.schedule(_session_key(group.group_id, member_id),
-                            now + self.config.group_consumer_session_timeout_ms,
+                            now + self.config.consumer_session_timeout_ms(group.group_id),
                             lambda t, g=group.group_id, m=member_id: self._fence(g, m, "session timeout"))
 
     # -- records -------------------------------------------------------------------------------

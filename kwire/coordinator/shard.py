@@ -52,6 +52,32 @@ class CoordinatorConfig:
     group_consumer_max_heartbeat_interval_ms: int = 15000
     group_consumer_max_size: int = 2**31 - 1
     group_consumer_assignors: list[str] = field(default_factory=lambda: ["uniform", "range"])
+    # KIP-848 dynamic group configs by group id ({name: value string}); the broker hands in the
+    # cluster metadata's live dict, so an IncrementalAlterConfigs on a GROUP applies at once.
+    group_configs: dict = field(default_factory=dict)
+
+    def consumer_session_timeout_ms(self, group_id: str) -> int:
+        """The group's ``consumer.session.timeout.ms``, else the broker's."""
+        return self._group_int(group_id, "consumer.session.timeout.ms", self.group_consumer_session_timeout_ms,
+                               self.group_consumer_min_session_timeout_ms,
+                               self.group_consumer_max_session_timeout_ms)
+
+    def consumer_heartbeat_interval_ms(self, group_id: str) -> int:
+        """The group's ``consumer.heartbeat.interval.ms``, else the broker's."""
+        return self._group_int(group_id, "consumer.heartbeat.interval.ms",
+                               self.group_consumer_heartbeat_interval_ms,
+                               self.group_consumer_min_heartbeat_interval_ms,
+                               self.group_consumer_max_heartbeat_interval_ms)
+
+    def _group_int(self, group_id: str, name: str, default: int, lo: int, hi: int) -> int:
+        # Kafka's GroupConfig.evaluate: an override outside the broker's bounds is clamped
+        raw = (self.group_configs.get(group_id) or {}).get(name)
+        if raw is None:
+            return default
+        try:
+            return min(max(int(raw), lo), hi)
+        except ValueError:
+            return default
 
     @classmethod
     def from_broker_config(cls, cfg) -> "CoordinatorConfig":

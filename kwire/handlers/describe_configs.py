@@ -17,13 +17,15 @@ Per resource (Kafka's ``ConfigHelper.describeConfigs``):
   (TRACE, DEBUG, INFO, WARN, ERROR, FATAL), source
   DYNAMIC_BROKER_LOGGER_CONFIG. The name must be this broker's id.
 * GROUP (32, KIP-848): every group config (``consumer.*``, ``share.*``,
-  ``streams.*``) for any group name, with the value the group would use:
-  the broker's ``group.<name>`` config when Kafka has one, else the group
-  config's default; source DEFAULT_CONFIG (kwire stores no per-group configs
-  yet, so GROUP_CONFIG never appears). The empty name is INVALID_REQUEST.
-* CLIENT_METRICS (16, KIP-714): the configs stored for the subscription;
-  kwire has no subscriptions, so the list is empty, as Kafka's is for a
-  subscription that does not exist. The empty name is INVALID_REQUEST.
+  ``streams.*``) for any group name: the group's own value (set by
+  (Incremental)AlterConfigs, source GROUP_CONFIG) or the value it would use
+  without one, the broker's ``group.<name>`` config when Kafka has one, else
+  the group config's default (source DEFAULT_CONFIG). With synonyms, the
+  one synonym is the entry itself, as Kafka's ``createGroupConfigEntry``.
+  The empty name is INVALID_REQUEST.
+* CLIENT_METRICS (16, KIP-714): the configs stored for the subscription, as
+  set (source CLIENT_METRICS_CONFIG, no config type, as Kafka); a
+  subscription that does not exist has none. The empty name is INVALID_REQUEST.
 * A resource type Kafka does not know fails the whole request with
   INVALID_REQUEST, as Kafka does.
 
@@ -50,7 +52,8 @@ import logging
 
 from kwire.cluster.metadata import MAX_TOPIC_NAME, topic_name_error
 from kwire.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigError, Source, topic_config
-from kwire.config.definitions import GROUP_CONFIGS, _first_ms
+from kwire.config.definitions import GROUP_CONFIGS
+from kwire.config.group import group_default
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.describe_configs_response import (
     DescribeConfigsResourceResult,
@@ -189,25 +192,33 @@ def _describe_loggers(broker, name: str, names) -> list:
     return out
 
 
-def _describe_group(broker, name: str, names, docs: bool) -> list:
+def _describe_group(broker, name: str, names, synonyms: bool, docs: bool) -> list:
     if not name:
         raise KafkaError(ErrorCode.INVALID_REQUEST, "Group name must not be empty")
+    overrides = broker.metadata.group_configs.get(name, {})
     out = []
     for key, d in sorted(GROUP_CONFIGS.items()):
         if names is not None and key not in names:
             continue
-        value = _first_ms({syn: broker.config.get(syn) for syn, _ in d.synonyms}, d.synonyms)
+        if key in overrides:
+            value, source = overrides[key], Source.GROUP_CONFIG
+        else:
+            value, source = d.to_string(group_default(key, broker.config)), Source.DEFAULT_CONFIG
         out.append(DescribeConfigsResourceResult(
-            name=key, value=d.to_string(d.default if value is None else value), read_only=False,
-            config_source=int(Source.DEFAULT_CONFIG), is_sensitive=False, synonyms=[],
+            name=key, value=value, read_only=False, config_source=int(source), is_sensitive=False,
+            synonyms=[DescribeConfigsSynonym(name=key, value=value, source=int(source))] if synonyms else [],
             config_type=int(d.type), documentation=d.doc if docs else None))
     return out
 
 
-def _describe_client_metrics(name: str) -> list:
+def _describe_client_metrics(broker, name: str, names) -> list:
     if not name:
         raise KafkaError(ErrorCode.INVALID_REQUEST, "Client metrics subscription name must not be empty")
-    return []  # kwire stores no client metrics subscriptions
+    configs = broker.metadata.client_metrics.get(name, {})
+    return [DescribeConfigsResourceResult(
+                name=key, value=value, read_only=False, config_source=int(Source.CLIENT_METRICS_CONFIG),
+                is_sensitive=False, synonyms=[], documentation=None)
+            for key, value in sorted(configs.items()) if names is None or key in names]
 
 
 def describe_resource(broker, resource, synonyms: bool, docs: bool) -> DescribeConfigsResult:
@@ -222,9 +233,9 @@ def describe_resource(broker, resource, synonyms: bool, docs: bool) -> DescribeC
         elif rtype == BROKER_LOGGER:
             configs = _describe_loggers(broker, name, names)
         elif rtype == GROUP:
-            configs = _describe_group(broker, name, names, docs)
+            configs = _describe_group(broker, name, names, synonyms, docs)
         elif rtype == CLIENT_METRICS:
-            configs = _describe_client_metrics(name)
+            configs = _describe_client_metrics(broker, name, names)
         else:
             raise KafkaError(ErrorCode.INVALID_REQUEST,
                              f"Unsupported resource type: {RESOURCE_TYPE_NAMES.get(rtype, rtype)}")

@@ -18,6 +18,20 @@
 * Incremental fetch sessions (KIP-227, v7+) through ``broker.fetch_sessions``;
   topic ids instead of names from v13 (UNKNOWN_TOPIC_ID); leader epoch checks
   (v9+: FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH).
+* Diverging epochs (v12+, KIP-595; what Kafka's replica fetchers use since 2.7
+  instead of a separate OffsetForLeaderEpoch round trip, and valid for
+  consumers too): when a partition names its ``last_fetched_epoch``, the
+  leader looks up where that epoch ends in its own log (as OffsetForLeaderEpoch
+  does). No such epoch known: OFFSET_OUT_OF_RANGE; a fetch offset below the log
+  start: OFFSET_OUT_OF_RANGE; the largest known epoch <= it is older, or ends
+  before the fetch offset: no records, and ``diverging_epoch`` = (that epoch,
+  its end offset), to which the fetcher truncates before fetching again
+  (Kafka's ``Partition.readRecords``). A partition a session fetches without
+  naming it in this request is not checked (kwire's sessions do not keep the
+  last fetched epoch).
+* A partition whose log dir is offline answers KAFKA_STORAGE_ERROR from v6
+  (KIP-112); v4-5 predate that code and get NOT_LEADER_OR_FOLLOWER instead, as
+  Kafka's FetchResponse converts it, so an old consumer refreshes and retries.
 Not implemented yet: fetches from follower replicas (replication comes
 later), preferred read replicas (KIP-392, always -1), aborted transaction
 lists (no transactions yet, so there are none to report).
@@ -26,7 +40,12 @@ lists (no transactions yet, so there are none to report).
 from __future__ import annotations
 
 from kwire.protocol.errors import ErrorCode, KafkaError
-from kwire.protocol.generated.fetch_response import FetchableTopicResponse, FetchResponse, PartitionData
+from kwire.protocol.generated.fetch_response import (
+    EpochEndOffset,
+    FetchableTopicResponse,
+    FetchResponse,
+    PartitionData,
+)
 
 API_KEY = 1
 MIN_VERSION = 4
@@ -39,7 +58,8 @@ EMPTY = b""
 class _Read:
     """The outcome of reading one partition."""
 
-    __slots__ = ("key", "topic", "partition", "error", "hw", "lso", "log_start", "records", "size")
+    __slots__ = ("key", "topic", "partition", "error", "hw", "lso", "log_start", "records", "size",
+                 "diverging")
 
     def __init__(self, key, topic, partition):
         self.key = key
@@ -51,6 +71,7 @@ class _Read:
         self.log_start = -1
         self.records = EMPTY
         self.size = 0
+        self.diverging = None  # (epoch, end offset) when the fetcher's log diverged
 
 
 def handle(ctx, req):
@@ -60,11 +81,14 @@ def handle(ctx, req):
     by_id = version >= 13
 
     wanted = []  # (key, fetch offset, partition max bytes, current leader epoch)
+    last_epochs = {}  # key -> last_fetched_epoch (v12+), for the diverging-epoch check
     for ft in req.topics:
         ref = ft.topic_id if by_id else ft.topic
         for fp in ft.partitions:
             wanted.append(((ref, fp.partition), fp.fetch_offset, fp.partition_max_bytes,
                            fp.current_leader_epoch))
+            if version >= 12 and fp.last_fetched_epoch >= 0:
+                last_epochs[(ref, fp.partition)] = fp.last_fetched_epoch
 
     if version >= 7:
         forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
@@ -93,7 +117,7 @@ def handle(ctx, req):
                 t = md.topic_by_id(ref) if by_id else md.topic(ref)
                 last_ref = ref
             r = _read_partition(broker, t, by_id, key, offset, min(part_max, max(remaining, 0)),
-                                first, isolation, epoch)
+                                first, isolation, epoch, version, last_epochs.get(key, -1))
             if r.size:
                 first = False
                 remaining -= r.size
@@ -102,7 +126,8 @@ def handle(ctx, req):
 
     results = read_all()
     total = sum(r.size for r in results)
-    if req.max_wait_ms <= 0 or total >= req.min_bytes or not reads or any(r.error for r in results):
+    if req.max_wait_ms <= 0 or total >= req.min_bytes or not reads or any(
+            r.error or r.diverging is not None for r in results):  # Kafka answers those at once
         return _response(results, session)
     return _wait_then_respond(broker, req, results, total, read_all, session)
 
@@ -133,7 +158,15 @@ async def _respond_when_woken(woken, acc, total, results, read_all, session):
     return _response(results, session)
 
 
-def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation, leader_epoch) -> _Read:
+def storage_error(version: int) -> ErrorCode:
+    """KAFKA_STORAGE_ERROR, or NOT_LEADER_OR_FOLLOWER for v4-5, which predate it (KIP-112):
+    as Kafka, so that an old consumer refreshes its metadata and retries rather than failing
+    on an error code it does not know."""
+    return ErrorCode.KAFKA_STORAGE_ERROR if version >= 6 else ErrorCode.NOT_LEADER_OR_FOLLOWER
+
+
+def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation, leader_epoch,
+                    version: int = MAX_VERSION, last_fetched_epoch: int = -1) -> _Read:
     """Read one partition of topic ``t`` (None when the request named an unknown topic)."""
     partition = key[1]
     r = _Read(key, t.name if t else None, partition)
@@ -143,7 +176,7 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
     plog = broker.get_log(t.name, partition) if 0 <= partition < len(t.partitions) else None
     if plog is None or plog.offline:
         offline = plog is not None or broker.partition_offline(t.name, partition)
-        r.error = ErrorCode.KAFKA_STORAGE_ERROR if offline else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        r.error = storage_error(version) if offline else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         return r
     if leader_epoch >= 0:
         current = t.partitions[partition].leader_epoch
@@ -156,13 +189,15 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
     r.hw = plog.high_watermark
     r.lso = plog.last_stable_offset
     r.log_start = plog.log_start_offset
+    if last_fetched_epoch >= 0 and _diverged(plog, r, offset, last_fetched_epoch):
+        return r
     upper = r.lso if isolation == READ_COMMITTED else r.hw
     if offset == upper:  # caught up: nothing to read (and log start <= upper <= LEO)
         return r
     try:
         result = plog.read(offset, max_bytes, min_one_batch=min_one, max_offset=upper)
     except KafkaError as e:
-        r.error = e.code
+        r.error = storage_error(version) if e.code == ErrorCode.KAFKA_STORAGE_ERROR else e.code
         return r
     if result.size:
         r.records = result.region
@@ -170,12 +205,25 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
     return r
 
 
+def _diverged(plog, r: _Read, offset: int, last_fetched_epoch: int) -> bool:
+    """Kafka's diverging-epoch check of ``Partition.readRecords``; True if ``r`` is the answer."""
+    epoch, end_offset = plog.end_offset_for_epoch(last_fetched_epoch)
+    if epoch < 0 or end_offset < 0 or offset < r.log_start:
+        r.error = ErrorCode.OFFSET_OUT_OF_RANGE
+        return True
+    if epoch < last_fetched_epoch or end_offset < offset:
+        r.diverging = (epoch, end_offset)
+        return True
+    return False
+
+
 def _response(results, session) -> FetchResponse:
     topics: list[FetchableTopicResponse] = []
     last_ref = object()
     for r in results:
         if session is not None and not session.include(r.key, r.hw, r.lso, r.log_start,
-                                                        r.size > 0, r.error != 0):
+                                                        r.size > 0 or r.diverging is not None,
+                                                        r.error != 0):
             continue
         ref = r.key[0]
         if ref != last_ref:
@@ -194,4 +242,7 @@ def _response(results, session) -> FetchResponse:
             preferred_read_replica=-1,
             records=r.records,
         ))
+        if r.diverging is not None:
+            topics[-1].partitions[-1].diverging_epoch = EpochEndOffset(
+                epoch=r.diverging[0], end_offset=r.diverging[1])
     return FetchResponse(error_code=0, session_id=session.session_id if session else 0, responses=topics)

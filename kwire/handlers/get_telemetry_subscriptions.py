@@ -6,6 +6,10 @@ a zero subscription: KIP-714 says a client with no requested metrics sends no
 PushTelemetry, and the long push interval keeps it from asking again soon.
 A client that sent the zero uuid gets a fresh client instance id, as the KIP
 asks of the broker. PushTelemetry is not implemented (and not advertised).
+Client metrics subscriptions set with (Incremental)AlterConfigs on
+CLIENT_METRICS resources are stored, described and listed, but not handed to
+clients here: without PushTelemetry a matching client would push to an API
+kwire does not serve.
 """
 
 from __future__ import annotations

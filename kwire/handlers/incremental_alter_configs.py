@@ -28,10 +28,36 @@ Resources (codes and messages as Kafka's ``ConfigAdminManager``,
   APPEND and SUBTRACT answer INVALID_REQUEST. Like Kafka's, these changes are
   not persisted.
 
+* GROUP (32, KIP-848): a group's dynamic configs, stored with the cluster
+  metadata (whether or not the group exists). The empty name is
+  INVALID_REQUEST "Default group resources are not allowed."; an unknown key
+  ("Unknown group config name: x"), a bad value or a result outside the
+  broker's bounds (Kafka's ``GroupConfig.validate``: e.g.
+  ``consumer.session.timeout.ms`` within ``group.consumer.min/max.session.timeout.ms``,
+  each session timeout above its heartbeat interval) INVALID_CONFIG. The
+  group coordinator uses ``consumer.session.timeout.ms`` and
+  ``consumer.heartbeat.interval.ms`` (clamped into the broker's bounds, as
+  Kafka); the ``share.*`` and ``streams.*`` ones and
+  ``consumer.assignment.interval.ms`` are stored and reported only (kwire has
+  no share or streams groups, and assigns at once);
+* CLIENT_METRICS (16, KIP-714): a client metrics subscription (``metrics``,
+  ``interval.ms``, ``match``), stored with the cluster metadata; deleting its
+  last config deletes it. Kafka's ``ClientMetricsConfigs.validate``: the empty
+  name, an unknown key and ``interval.ms`` outside 100..3600000 answer
+  INVALID_REQUEST, an illegal ``match`` pattern INVALID_CONFIG. kwire stores
+  and reports subscriptions but does not push them to clients
+  (GetTelemetrySubscriptions answers no subscription).
+
+Persisted changes (TOPIC, BROKER, GROUP, CLIENT_METRICS) are answered once they
+are durable; if the cluster metadata cannot be written (e.g. ENOSPC) the
+change is undone (and a broker config change taken back out of the logs) and
+the resource answers KAFKA_STORAGE_ERROR with the reason — kwire's code for
+the failed write, as CreateTopics (Kafka's controller would lose leadership
+instead, which a single node cannot).
+
 A resource named twice, a key named twice within a resource, a null value for
-SET/APPEND/SUBTRACT and an unknown operation answer INVALID_REQUEST. Other
-resource types (CLIENT_METRICS, GROUP) are not supported yet and answer
-INVALID_REQUEST (kwire has nowhere to persist them yet). v1 is the first flexible version.
+SET/APPEND/SUBTRACT and an unknown operation answer INVALID_REQUEST. v1 is the
+first flexible version.
 """
 
 from __future__ import annotations
@@ -39,21 +65,26 @@ from __future__ import annotations
 import logging
 
 from kwire.config import AlterOp, ConfigError, apply_incremental
+from kwire.config.definitions import CLIENT_METRICS_CONFIGS, GROUP_CONFIGS
 from kwire.handlers.alter_configs import (
     alter_broker_dynamic,
     alter_each,
     check_broker_name,
     check_config_list,
+    check_group_name,
     check_topic_name,
     config_error,
     node_id_of,
+    replace_client_metrics,
+    replace_group_configs,
     replace_topic_overrides,
 )
 from kwire.handlers.describe_configs import (
     BROKER,
     BROKER_LOGGER,
+    CLIENT_METRICS,
+    GROUP,
     LOG4J_LEVELS,
-    RESOURCE_TYPE_NAMES,
     ROOT_LOGGER,
     TOPIC,
     current_loggers,
@@ -85,7 +116,7 @@ def _ops(configs) -> list[tuple[str, int, str | None]]:
     return [(c.name, c.config_operation, c.value) for c in configs]
 
 
-def _alter_topic(broker, resource, validate_only: bool) -> None:
+def _alter_topic(broker, resource, validate_only: bool) -> bool:
     name = resource.resource_name
     check_topic_name(name)
     t = broker.metadata.topic(name)
@@ -94,15 +125,44 @@ def _alter_topic(broker, resource, validate_only: bool) -> None:
         result = apply_incremental(current, _ops(resource.configs))
     except ConfigError as e:
         raise config_error(e) from None
-    replace_topic_overrides(broker, name, result, validate_only)
+    return replace_topic_overrides(broker, name, result, validate_only)
 
 
-def _alter_broker(broker, resource, validate_only: bool) -> None:
+def _alter_broker(broker, resource, validate_only: bool) -> bool:
     cluster_default = check_broker_name(broker, resource.resource_name)
-    alter_broker_dynamic(broker, _ops(resource.configs), cluster_default, validate_only)
+    return alter_broker_dynamic(broker, _ops(resource.configs), cluster_default, validate_only)
 
 
-def _alter_loggers(broker, resource, validate_only: bool) -> None:
+def _alter_group(broker, resource, validate_only: bool) -> bool:
+    name = resource.resource_name
+    check_group_name(name)
+    for c in resource.configs:
+        if c.name not in GROUP_CONFIGS:
+            raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown group config name: {c.name}")
+    try:
+        result = apply_incremental(broker.metadata.group_configs.get(name, {}), _ops(resource.configs),
+                                   GROUP_CONFIGS, kind="group")
+    except ConfigError as e:
+        raise config_error(e) from None
+    return replace_group_configs(broker, name, result, validate_only)
+
+
+def _alter_client_metrics(broker, resource, validate_only: bool) -> bool:
+    name = resource.resource_name
+    if not name:
+        raise KafkaError(ErrorCode.INVALID_REQUEST, "Subscription name can't be empty")
+    for c in resource.configs:
+        if c.name not in CLIENT_METRICS_CONFIGS:
+            raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown client metrics configuration: {c.name}")
+    try:
+        result = apply_incremental(broker.metadata.client_metrics.get(name, {}), _ops(resource.configs),
+                                   CLIENT_METRICS_CONFIGS, kind="client metrics")
+    except ConfigError as e:
+        raise config_error(e) from None
+    return replace_client_metrics(broker, name, result, validate_only)
+
+
+def _alter_loggers(broker, resource, validate_only: bool) -> bool:
     name = resource.resource_name
     if node_id_of(name) != broker.config.broker_id:
         raise KafkaError(ErrorCode.INVALID_REQUEST,
@@ -123,7 +183,7 @@ def _alter_loggers(broker, resource, validate_only: bool) -> None:
             raise KafkaError(ErrorCode.INVALID_REQUEST,
                              f"Removing the log level of the {ROOT_LOGGER} logger is not allowed")
     if validate_only:
-        return
+        return False
     for c in resource.configs:
         lg = loggers[c.name]
         if c.config_operation == AlterOp.SET:
@@ -132,24 +192,22 @@ def _alter_loggers(broker, resource, validate_only: bool) -> None:
         else:
             lg.setLevel(logging.NOTSET)
             log.warning("Unset the log level of %s", c.name)
+    return False  # not persisted, as in Kafka
 
 
-def _alter(broker, resource, validate_only: bool) -> None:
+_ALTER = {TOPIC: _alter_topic, BROKER: _alter_broker, BROKER_LOGGER: _alter_loggers,
+          GROUP: _alter_group, CLIENT_METRICS: _alter_client_metrics}
+
+
+def _alter(broker, resource, validate_only: bool) -> bool:
     _check_ops(resource.configs)
     rtype = resource.resource_type
-    if rtype == TOPIC:
-        _alter_topic(broker, resource, validate_only)
-    elif rtype == BROKER:
-        _alter_broker(broker, resource, validate_only)
-    elif rtype == BROKER_LOGGER:
-        _alter_loggers(broker, resource, validate_only)
-    elif rtype in RESOURCE_TYPE_NAMES:
-        raise KafkaError(ErrorCode.INVALID_REQUEST,
-                         f"Unsupported resource type: {RESOURCE_TYPE_NAMES[rtype]}")
-    else:
+    alter = _ALTER.get(rtype)
+    if alter is None:
         raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown resource type {rtype}")
+    return alter(broker, resource, validate_only)
 
 
-def handle(ctx, req) -> IncrementalAlterConfigsResponse:
+async def handle(ctx, req) -> IncrementalAlterConfigsResponse:
     return IncrementalAlterConfigsResponse(
-        responses=alter_each(ctx.broker, req, _alter, AlterConfigsResourceResponse))
+        responses=await alter_each(ctx.broker, req, _alter, AlterConfigsResourceResponse))

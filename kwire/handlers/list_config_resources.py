@@ -1,16 +1,16 @@
 """ListConfigResources (key 74), v0-1: the config resources the cluster has (KIP-1142).
 
 v0 was ListClientMetricsResources (KIP-714) and lists only CLIENT_METRICS
-resources; kwire has none, so it answers an empty list.
+resources: the client metrics subscriptions, by name.
 
 v1 lists the resources of the requested ``resource_types`` (empty means all
 the types Kafka supports here), as Kafka's ``KafkaApis``:
 
 * TOPIC (2): every topic, internal ones included;
 * BROKER (4) and BROKER_LOGGER (8): each broker, by id;
-* GROUP (32): groups that have dynamic group configs. kwire stores no group
-  configs yet (DescribeConfigs reports every group's defaults), so none;
-* CLIENT_METRICS (16): none (kwire has no client metrics subscriptions).
+* GROUP (32): groups that have dynamic group configs (set by
+  (Incremental)AlterConfigs; DescribeConfigs reports any group's values);
+* CLIENT_METRICS (16): every client metrics subscription.
 
 A type outside these fails the whole request with UNSUPPORTED_VERSION and an
 empty list. Resource names come from the metadata (topics, brokers); v0 and
@@ -38,12 +38,16 @@ def _names(metadata, rtype: int) -> list[str]:
         return sorted(metadata.topics)
     if rtype in (BROKER, BROKER_LOGGER):
         return [str(b.node_id) for b in sorted(metadata.brokers, key=lambda b: b.node_id)]
-    return []   # GROUP, CLIENT_METRICS: kwire has none of these resources yet
+    if rtype == GROUP:
+        return sorted(metadata.group_configs)
+    return sorted(metadata.client_metrics)  # CLIENT_METRICS
 
 
 def handle(ctx, req) -> ListConfigResourcesResponse:
     if ctx.api_version == 0:
-        return ListConfigResourcesResponse(error_code=ErrorCode.NONE, config_resources=[])
+        return ListConfigResourcesResponse(error_code=ErrorCode.NONE, config_resources=[
+            ConfigResource(resource_name=name, resource_type=CLIENT_METRICS)
+            for name in _names(ctx.broker.metadata, CLIENT_METRICS)])
     types = list(dict.fromkeys(req.resource_types)) or list(SUPPORTED_TYPES)
     if any(t not in SUPPORTED_TYPES for t in types):
         return ListConfigResourcesResponse(error_code=ErrorCode.UNSUPPORTED_VERSION, config_resources=[])

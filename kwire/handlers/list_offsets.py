@@ -15,7 +15,11 @@ when there is none. Leader epochs in the request are checked (v4+:
 FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH) and the current one is returned.
 A stored batch that fails its CRC or does not decode answers CORRUPT_MESSAGE
 for that partition (logged with segment file and position), any other
-failure UNKNOWN_SERVER_ERROR; the connection stays open.
+failure UNKNOWN_SERVER_ERROR; the connection stays open. A partition whose
+log dir is offline answers KAFKA_STORAGE_ERROR to every version: unlike Fetch
+(v4-5) and Produce (v3), Kafka does not turn it into NOT_LEADER_OR_FOLLOWER for
+old ListOffsets versions (``KafkaApis`` / ``ReplicaManager`` pass
+KafkaStorageException through as is).
 Not implemented: follower replica ids (replication comes later) and tiered
 storage.
 """

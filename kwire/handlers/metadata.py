@@ -4,8 +4,12 @@ Topics are asked for by name (v0+) or by topic id (v10+); a null topic list
 (v1+) or an empty one in v0 means "all topics". An unknown topic is created
 when the request allows it (v4+ ``allow_auto_topic_creation``, always before
 v4) and ``auto.create.topics.enable`` is true, with ``num.partitions``
-partitions; creation is synchronous here, so the new topic is answered ready
-with its leaders rather than LEADER_NOT_AVAILABLE. Unknown topics otherwise
+partitions; the answer waits until the new topic's metadata record is durable
+(as CreateTopics does), so the topic is answered ready with its leaders rather
+than LEADER_NOT_AVAILABLE. If that record cannot be written the topic is undone
+and answered LEADER_NOT_AVAILABLE, Kafka's answer for a topic whose creation
+it has asked for but that is not there yet (a client retries, which asks for
+the creation again). Unknown topics otherwise
 answer UNKNOWN_TOPIC_OR_PARTITION (by id: UNKNOWN_TOPIC_ID); illegal names
 INVALID_TOPIC_EXCEPTION. Leader epochs (v7+), topic ids (v10+), internal flags
 and authorized operations (v8+, when asked; everything is allowed until ACLs
@@ -22,7 +26,7 @@ after its controller handled the failure.
 from __future__ import annotations
 
 from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
-from kwire.protocol.errors import ErrorCode
+from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.metadata_response import (
     MetadataResponse,
     MetadataResponseBroker,
@@ -61,7 +65,7 @@ def topic_response(t, include_ops: bool, offline=None) -> MetadataResponseTopic:
     )
 
 
-def handle(ctx, req) -> MetadataResponse:
+def handle(ctx, req):
     broker = ctx.broker
     md = broker.metadata
     include_ops = bool(req.include_topic_authorized_operations)
@@ -72,6 +76,7 @@ def handle(ctx, req) -> MetadataResponse:
     else:
         allow_create = req.allow_auto_topic_creation if ctx.api_version >= 4 else True
         topics = []
+        created: list[int] = []  # indexes in topics of auto-created topics
         for rt in requested:
             if rt.name is None:
                 t = md.topic_by_id(rt.topic_id)
@@ -94,7 +99,26 @@ def handle(ctx, req) -> MetadataResponse:
                         topics.append(MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
                                                             name=rt.name))
                         continue
+                    created.append(len(topics))
             topics.append(topic_response(t, include_ops, offline))
+        fut = md.durable() if created else None
+        if fut is not None:
+            return _when_durable(fut, created, _response(ctx, req, md, topics))
+    return _response(ctx, req, md, topics)
+
+
+async def _when_durable(fut, created: list[int], response: MetadataResponse) -> MetadataResponse:
+    """Answer once the auto-created topics are durable; ones that could not be written are undone."""
+    try:
+        await fut
+    except KafkaError:
+        for i in created:
+            response.topics[i] = MetadataResponseTopic(error_code=ErrorCode.LEADER_NOT_AVAILABLE,
+                                                       name=response.topics[i].name)
+    return response
+
+
+def _response(ctx, req, md, topics) -> MetadataResponse:
     return MetadataResponse(
         brokers=[MetadataResponseBroker(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack)
                  for b in md.brokers],

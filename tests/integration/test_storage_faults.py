@@ -20,7 +20,9 @@
   read back exactly once at its acknowledged offset.
 * An undo that fails (injected: the index write and then the truncation)
   takes the log dir offline: Produce (kafka-python), Fetch and ListOffsets
-  (kwire's own client, to see the codes) answer KAFKA_STORAGE_ERROR there; Metadata lists the partition with that error and
+  (kwire's own client, to see the codes) answer KAFKA_STORAGE_ERROR there —
+  except Fetch v4-5, which predate that code and get NOT_LEADER_OR_FOLLOWER,
+  as from Kafka (every Fetch and ListOffsets version is sent); Metadata lists the partition with that error and
   the broker in ``offline_replicas``; DescribeLogDirs reports the dir with it;
   ApiVersions and the partitions of the other log dir keep working. With a
   ``python -m kwire serve`` subprocess (faults armed through
@@ -141,6 +143,40 @@ def fetch_and_list_offsets_errors(bootstrap: str, topic: str, end: int) -> set[i
             except KafkaClientError as e:
                 codes.add(e.code)
     return codes
+
+
+NOT_LEADER_OR_FOLLOWER = 6
+
+
+def partition_errors_by_version(bootstrap: str, topic: str) -> dict[tuple[str, int], int]:
+    """{("fetch" | "list_offsets", version): partition error code} for partition 0, every
+    version kwire serves, each request built and sent at that version."""
+    from kwire.client import KafkaClient
+    from kwire.handlers import fetch, list_offsets
+    from kwire.protocol.generated.fetch_request import FetchPartition, FetchRequest, FetchTopic
+    from kwire.protocol.generated.list_offsets_request import (
+        ListOffsetsPartition,
+        ListOffsetsRequest,
+        ListOffsetsTopic,
+    )
+
+    out = {}
+    with KafkaClient(bootstrap, timeout=10) as c:
+        topic_id = c.metadata([topic]).topics[topic].topic_id
+        for v in range(fetch.MIN_VERSION, fetch.MAX_VERSION + 1):
+            ft = FetchTopic(topic=topic, topic_id=topic_id,
+                            partitions=[FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 16)])
+            req = FetchRequest(replica_id=-1, max_wait_ms=50, min_bytes=1, max_bytes=1 << 16,
+                               isolation_level=0, session_id=0, session_epoch=-1, topics=[ft],
+                               forgotten_topics_data=[])
+            resp = c.request(fetch.API_KEY, req, version=v, wait_s=1)
+            out[("fetch", v)] = resp.responses[0].partitions[0].error_code
+        for v in range(list_offsets.MIN_VERSION, list_offsets.MAX_VERSION + 1):
+            req = ListOffsetsRequest(replica_id=-1, isolation_level=0, timeout_ms=10_000, topics=[
+                ListOffsetsTopic(name=topic, partitions=[ListOffsetsPartition(partition_index=0, timestamp=-1)])])
+            resp = c.request(list_offsets.API_KEY, req, version=v)
+            out[("list_offsets", v)] = resp.topics[0].partitions[0].error_code
+    return out
 
 
 # -- each write site ---------------------------------------------------------------------
@@ -329,6 +365,13 @@ def test_failed_undo_takes_one_log_dir_offline_and_the_other_keeps_serving(make_
     assert errors[dir_a] == STORAGE_ERROR and errors[logs.log_dir_of(tb, 0)] == 0
     assert fetch_and_list_offsets_errors(b.bootstrap, ta, len(acked_a)) == {STORAGE_ERROR}
     assert fetch_and_list_offsets_errors(b.bootstrap, tb, len(acked_b)) == {0}
+    # Fetch v4-5 predate KAFKA_STORAGE_ERROR (KIP-112): Kafka answers them NOT_LEADER_OR_FOLLOWER;
+    # ListOffsets gets KAFKA_STORAGE_ERROR at every version, as from Kafka
+    by_version = partition_errors_by_version(b.bootstrap, ta)
+    assert {k: v for k, v in by_version.items() if k[0] == "fetch"} == {
+        ("fetch", v): NOT_LEADER_OR_FOLLOWER if v <= 5 else STORAGE_ERROR for v in range(4, 19)}
+    assert {v for k, v in by_version.items() if k[0] == "list_offsets"} == {STORAGE_ERROR}
+    assert set(partition_errors_by_version(b.bootstrap, tb).values()) == {0}
     assert read_all(b.bootstrap, tb) == acked_b
     b.stop()
     assert not os.path.exists(os.path.join(dir_a, ".kwire_cleanshutdown"))
