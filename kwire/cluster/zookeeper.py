@@ -1,0 +1,736 @@
+"""``ZkMetadata``: the cluster metadata kept in ZooKeeper (Kafka's layout), cached in an image.
+
+The ZooKeeper-backed counterpart of ``LocalMetadata`` (same read interface
+for the broker and handlers where it applies). ZooKeeper is the source of
+truth; every broker keeps a ``ZkImage`` (a ``MetadataImage`` with replicas,
+leaders, ISR, brokers and the controller) that changes only by replaying
+records made from what kazoo watches report::
+
+    ZooKeeper --watch--> kazoo thread --records--> replay into the image
+                                                   (on the event loop when one is attached)
+
+so handlers only ever read memory, never ZooKeeper, and every broker sees a
+change within a watch round trip (well under a second). When ZooKeeper is
+unreachable the image keeps serving what it last saw; writes fail at once
+with ``ZooKeeperUnavailable`` (REQUEST_TIMED_OUT) until the session is back.
+
+Watched: ``/brokers/ids`` (children), each ``/brokers/topics/<t>`` (data: the
+assignment) and its partitions' ``state``, ``/config/topics/<t>``,
+``/config/brokers/<id>`` and ``<default>``, ``/controller``,
+``/controller_epoch``; the controller also reacts to ``/admin/delete_topics``
+and ``/isr_change_notification``.
+
+Start-up (``start``, blocking): connect within
+``zookeeper.connection.timeout.ms`` (else ``ZooKeeperConnectError``), create
+the chroot and Kafka's persistent paths, create-or-read ``/cluster/id``,
+register this broker (ephemeral ``/brokers/ids/<id>``; NODEEXISTS from another
+live session is an error, as in Kafka), reserve a producer-id block, set the
+watches, and run for controller. After a session expiry the broker registers
+again and runs for controller again.
+
+Writes run on one writer thread (kazoo calls block) and return a future:
+an asyncio future when called on a running event loop (the loop is then the
+one records are replayed on), a ``concurrent.futures.Future`` otherwise.
+``durable()`` gives the latest write's future, as ``LocalMetadata.durable()``
+does. A future resolves when ZooKeeper has the change; the local image shows
+it once the watch fires (``wait_for`` waits for that, for tools and tests).
+
+* ``create_topic``: ``/config/topics/<t>`` then ``/brokers/topics/<t>``
+  (NODEEXISTS: TOPIC_ALREADY_EXISTS), with Kafka's placement over the live
+  brokers (``kwire.cluster.placement``) or an explicit assignment; the
+  controller then creates the partition states.
+* ``delete_topic``: ``/admin/delete_topics/<t>``; the controller deletes it.
+* ``add_partitions``: the assignment rewritten conditional on its version.
+* ``set_topic_configs`` / ``set_dynamic_broker_configs``: the config znode and
+  a ``/config/changes/config_change_<seq>`` notification.
+* producer ids: blocks of 1000 from ``/latest_producer_id_block``, claimed with
+  a conditional set (a lost race rereads and tries again).
+* ``update_partition_state``: a leader's ISR change, conditional on the state
+  znode's version (INVALID_UPDATE_VERSION when it moved), plus an
+  ``/isr_change_notification`` entry (Kafka before AlterPartition).
+
+Not here yet (later sessions of issue 12): wiring into ``Broker`` / ``kwire
+serve`` (the config still refuses ``zookeeper.connect``), logs created or
+removed on metadata changes, ElectLeaders and reassignments, NOT_CONTROLLER
+routing of admin requests, controlled shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import uuid
+from concurrent.futures import Future as ThreadFuture
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+from kazoo.recipe.watchers import ChildrenWatch, DataWatch
+
+from kwire.cluster import zk_layout as L
+from kwire.cluster.controller import ControllerMovedError, ZkController
+from kwire.cluster.image import PartitionState, TopicState, unify
+from kwire.cluster.metadata import (
+    PRODUCER_ID_BLOCK_SIZE,
+    BrokerInfo,
+    OngoingReassignment,
+    new_cluster_id,
+    topic_name_error,
+)
+from kwire.cluster.placement import assign_replicas
+from kwire.cluster.zk_image import ZkImage, ZkPartitionState
+from kwire.cluster.zk_store import (
+    DEFAULT_SESSION_TIMEOUT_MS,
+    BadVersion,
+    NodeExists,
+    NoNode,
+    ZkStore,
+    ZooKeeperConnectError,
+    ZooKeeperUnavailable,
+)
+from kwire.protocol.errors import ErrorCode, KafkaError
+
+__all__ = ["ZkMetadata", "ZkImage", "ZkPartitionState", "ZooKeeperConnectError", "ZooKeeperUnavailable",
+           "ControllerMovedError"]
+
+log = logging.getLogger("kwire.cluster.zk")
+
+
+def _retrieve(fut) -> None:
+    if not fut.cancelled():
+        fut.exception()
+
+
+class _TopicWatch:
+    __slots__ = ("name", "stopped", "partitions")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.stopped = False
+        self.partitions: set[int] = set()  # partitions whose state is watched
+
+
+class ZkMetadata:
+    def __init__(self, connect: str, node_id: int, host: str, port: int, *, rack: str | None = None,
+                 listener: str = "PLAINTEXT", security_protocol: str = "PLAINTEXT",
+                 session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS,
+                 connection_timeout_ms: int | None = None) -> None:
+        self.node_id = node_id
+        self.self_broker = BrokerInfo(node_id, host, port, rack)
+        self.listener, self.security_protocol = listener, security_protocol
+        self.store = ZkStore(connect, session_timeout_ms=session_timeout_ms,
+                             connection_timeout_ms=connection_timeout_ms)
+        self.controller = ZkController(self.store, node_id)
+        self.image = ZkImage(node_id)
+        self._cond = threading.Condition()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix=f"kwire-zk-{node_id}")
+        self._last_future = None
+        self._listeners: list[Callable[[list[dict]], None]] = []
+        self._topic_watches: dict[str, _TopicWatch] = {}
+        self._watch_lock = threading.Lock()
+        self._reconcile_queued = False
+        self._session_lost = False
+        self._closed = False
+        self._next_producer_id = self._producer_id_end = 0
+        self._reserving_producer_ids = False
+        self._pending_block: L.ProducerIdBlock | None = None
+        self.fresh = False  # True when this start created the cluster id
+
+    # -- start-up ------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Connect, prepare the tree, register, watch, run for controller (see the docstring)."""
+        self.store.start()
+        try:
+            self.store.add_listener(self._on_session)  # first: an expiry during start-up re-registers
+            self.store.ensure_paths(L.PERSISTENT_PATHS)
+            self._deliver([{"type": "cluster", "cluster_id": self._cluster_id()}])
+            self._register()
+            self._reserve_producer_ids_now()
+            self._watch()
+            # the first election attempt is part of start-up (on the writer thread, ordered
+            # with what the watches queued), so the first broker up is the first controller
+            self._executor.submit(self._elect).result()
+        except BaseException:
+            self.close()
+            raise
+
+    def _cluster_id(self) -> str:
+        try:
+            self.store.create(L.CLUSTER_ID, L.encode_cluster_id(new_cluster_id()), makepath=True)
+            self.fresh = True
+        except NodeExists:
+            pass
+        data, _ = self.store.get(L.CLUSTER_ID)
+        return L.decode_cluster_id(data)
+
+    def _registration(self) -> bytes:
+        b = self.self_broker
+        return L.encode_broker(b.node_id, b.host, b.port, listener=self.listener,
+                               security_protocol=self.security_protocol, rack=b.rack)
+
+    def _register(self) -> None:
+        """Create the ephemeral /brokers/ids/<id> (Kafka's checkedEphemeralCreate)."""
+        path = L.broker_path(self.node_id)
+        try:
+            self.store.create(path, self._registration(), ephemeral=True)
+        except NodeExists:
+            client = self.store.client
+            stat = client.exists(path) if client is not None else None
+            if stat is not None and stat.ephemeralOwner == self.store.session_id:
+                return  # ours already (the create was retried after a dropped connection)
+            raise KafkaError(ErrorCode.BROKER_NOT_AVAILABLE,
+                             f"broker id {self.node_id} is already registered in ZooKeeper by another "
+                             f"session (another broker with broker.id={self.node_id} is running)") from None
+        log.info("registered broker %d at %s:%d", self.node_id, self.self_broker.host, self.self_broker.port)
+
+    def set_advertised(self, host: str, port: int) -> None:
+        """Once the server knows its port: re-register with the new address."""
+        self.self_broker.host, self.self_broker.port = host, port
+        self._run(lambda: self.store.set(L.broker_path(self.node_id), self._registration()))
+
+    def _on_session(self, state: str) -> None:
+        """On kazoo's connection thread: never block here."""
+        if state == "lost":
+            self._session_lost = True
+            self.controller.resign()
+        elif state == "connected" and self._session_lost:
+            self._session_lost = False
+            log.info("new ZooKeeper session: registering broker %d again", self.node_id)
+            self._run(self._register_again)
+
+    def _register_again(self) -> None:
+        try:
+            self._register()
+        except KafkaError as e:
+            log.error("could not register again: %s", e.message)
+        self._elect()
+
+    def _elect(self) -> None:
+        try:
+            self.controller.elect()
+        except ZooKeeperUnavailable as e:
+            log.info("controller election postponed: %s", e.message)
+
+    # -- watches (kazoo threads) ------------------------------------------------------------------
+    def _watch(self) -> None:
+        client = self.store.client
+        ChildrenWatch(client, L.BROKER_IDS, self._on_brokers)
+        DataWatch(client, L.CONTROLLER, self._on_controller)
+        DataWatch(client, L.CONTROLLER_EPOCH, self._on_controller_epoch)
+        ChildrenWatch(client, L.TOPICS, self._on_topics)
+        DataWatch(client, L.broker_config_path(self.node_id), self._on_broker_config)
+        DataWatch(client, L.broker_config_path(L.DEFAULT_BROKER_ENTITY), self._on_broker_config)
+        ChildrenWatch(client, L.DELETE_TOPICS, lambda _children: self._controller_work())
+        ChildrenWatch(client, L.ISR_CHANGE_NOTIFICATION, lambda _children: self._controller_work())
+
+    def _on_brokers(self, children: list[str]) -> bool | None:
+        if self._closed:
+            return False
+        brokers = []
+        for c in children:
+            try:
+                data, _ = self.store.client.get(f"{L.BROKER_IDS}/{c}")
+            except Exception:
+                continue  # gone meanwhile (the next event lists the rest)
+            try:
+                b = L.decode_broker(int(c), data)
+            except (ValueError, KeyError) as e:
+                log.warning("ignoring unreadable registration of broker %s: %s", c, e)
+                continue
+            brokers.append({"id": b.broker_id, "host": b.host, "port": b.port, "rack": b.rack})
+        self._deliver([{"type": "zk_brokers", "brokers": brokers}])
+        self._controller_work()
+        return None
+
+    def _on_controller(self, data, stat, event=None) -> bool | None:
+        if self._closed:
+            return False
+        cid = L.decode_controller(data) if data else None
+        self._deliver([{"type": "zk_controller", "id": -1 if cid is None else cid}])
+        if cid is None:
+            self._run(self._elect)
+        elif cid != self.node_id:
+            self.controller.resign()
+        return None
+
+    def _on_controller_epoch(self, data, stat, event=None) -> bool | None:
+        if self._closed:
+            return False
+        self._deliver([{"type": "zk_controller_epoch", "epoch": L.decode_controller_epoch(data)}])
+        return None
+
+    def _on_broker_config(self, data, stat, event=None) -> bool | None:
+        if self._closed:
+            return False
+        client = self.store.client
+        try:
+            own, _ = client.get(L.broker_config_path(self.node_id))
+        except Exception:
+            own = None
+        try:
+            default, _ = client.get(L.broker_config_path(L.DEFAULT_BROKER_ENTITY))
+        except Exception:
+            default = None
+        self._deliver([{"type": "broker_configs", "broker": L.decode_config(own),
+                        "default": L.decode_config(default)}])
+        return None
+
+    def _on_topics(self, children: list[str]) -> bool | None:
+        if self._closed:
+            return False
+        names = set(children)
+        with self._watch_lock:
+            gone = [w for n, w in self._topic_watches.items() if n not in names or w.stopped]
+            for w in gone:
+                w.stopped = True
+                del self._topic_watches[w.name]
+            new = [n for n in sorted(names) if n not in self._topic_watches]
+            for n in new:
+                self._topic_watches[n] = _TopicWatch(n)
+        if gone:
+            self._deliver([{"type": "zk_remove_topic", "name": w.name} for w in gone if w.name not in names])
+        client = self.store.client
+        for n in new:
+            w = self._topic_watches.get(n)
+            if w is None:
+                continue
+            DataWatch(client, L.topic_config_path(n), self._config_watcher(w))
+            DataWatch(client, L.topic_path(n), self._topic_watcher(w))
+        self._controller_work()
+        return None
+
+    def _topic_watcher(self, w: _TopicWatch):
+        def on_topic(data, stat, event=None) -> bool | None:
+            if self._closed or w.stopped:
+                return False
+            if data is None:
+                w.stopped = True
+                self._deliver([{"type": "zk_remove_topic", "name": w.name}])
+                return False
+            a = L.decode_topic(data)
+            if a.topic_id is None:
+                log.warning("topic %s has no topic id in ZooKeeper; ignored until it has one", w.name)
+                return None
+            self._deliver([{"type": "zk_topic", "name": w.name, "id": str(a.topic_id),
+                            "partitions": {str(p): r for p, r in a.partitions.items()},
+                            "adding": {str(p): r for p, r in a.adding_replicas.items()},
+                            "removing": {str(p): r for p, r in a.removing_replicas.items()}}])
+            for p in sorted(a.partitions):
+                if p not in w.partitions:
+                    w.partitions.add(p)
+                    DataWatch(self.store.client, L.partition_state_path(w.name, p), self._state_watcher(w, p))
+            self._controller_work()
+            return None
+        return on_topic
+
+    def _state_watcher(self, w: _TopicWatch, partition: int):
+        def on_state(data, stat, event=None) -> bool | None:
+            if self._closed or w.stopped:
+                return False
+            s = L.decode_partition_state(data, stat.version) if data else None
+            self._deliver([{"type": "zk_partition_state", "name": w.name, "partition": partition,
+                            "state": None if s is None else {
+                                "leader": s.leader, "leader_epoch": s.leader_epoch, "isr": s.isr,
+                                "controller_epoch": s.controller_epoch, "zk_version": s.zk_version}}])
+            return None
+        return on_state
+
+    def _config_watcher(self, w: _TopicWatch):
+        def on_config(data, stat, event=None) -> bool | None:
+            if self._closed or w.stopped:
+                return False
+            self._deliver([{"type": "zk_topic_configs", "name": w.name, "configs": L.decode_config(data)}])
+            return None
+        return on_config
+
+    def _controller_work(self) -> None:
+        """Queue one reconcile pass (coalesced) if this broker is the controller."""
+        if not self.controller.active or self._reconcile_queued or self._closed:
+            return
+        self._reconcile_queued = True
+
+        def work() -> None:
+            self._reconcile_queued = False
+            self.controller.reconcile()
+
+        self._run(work)
+
+    # -- replaying into the image ------------------------------------------------------------------
+    def _deliver(self, records: list[dict]) -> None:
+        if not records:
+            return
+        loop = self._loop
+        if loop is not None and loop.is_running():
+            try:
+                loop.call_soon_threadsafe(self._apply, records)
+                return
+            except RuntimeError:
+                pass
+        self._apply(records)
+
+    def _apply(self, records: list[dict]) -> None:
+        with self._cond:
+            for r in records:
+                self.image.replay(r)
+            self._cond.notify_all()
+        for fn in list(self._listeners):
+            try:
+                fn(records)
+            except Exception:
+                log.exception("in a metadata listener")
+
+    def add_listener(self, fn: Callable[[list[dict]], None]) -> None:
+        """``fn(records)`` after each batch of records is replayed (on the loop when attached)."""
+        self._listeners.append(fn)
+
+    def attach_loop(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Replay on ``loop`` from now on, so handlers on it never see the image mid-change."""
+        self._loop = loop
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Block (not on the loop) until ``predicate()`` holds for the image; False on timeout."""
+        with self._cond:
+            return self._cond.wait_for(predicate, timeout)
+
+    # -- reads (the LocalMetadata interface) ----------------------------------------------------------
+    @property
+    def topics(self) -> dict[str, TopicState]:
+        return self.image.topics
+
+    @property
+    def by_id(self) -> dict[uuid.UUID, TopicState]:
+        return self.image.by_id
+
+    @property
+    def cluster_id(self) -> str:
+        return self.image.cluster_id
+
+    @property
+    def controller_id(self) -> int:
+        return self.image.controller_id
+
+    @property
+    def controller_epoch(self) -> int:
+        return self.image.controller_epoch
+
+    @property
+    def brokers(self) -> list[BrokerInfo]:
+        return [self.image.brokers[b] for b in sorted(self.image.brokers)]
+
+    @property
+    def dynamic_broker_configs(self) -> dict[str, str]:
+        return self.image.dynamic_broker_configs
+
+    @property
+    def dynamic_default_broker_configs(self) -> dict[str, str]:
+        return self.image.dynamic_default_broker_configs
+
+    @property
+    def next_producer_id(self) -> int:
+        return self._next_producer_id
+
+    @property
+    def connected(self) -> bool:
+        return self.store.connected
+
+    def topic(self, name: str) -> TopicState | None:
+        return self.image.topics.get(name)
+
+    def topic_by_id(self, topic_id: uuid.UUID) -> TopicState | None:
+        return self.image.by_id.get(topic_id)
+
+    def partition(self, name: str, partition: int) -> PartitionState | None:
+        t = self.image.topics.get(name)
+        if t is None or not 0 <= partition < len(t.partitions):
+            return None
+        return t.partitions[partition]
+
+    def colliding_topic(self, name: str) -> str | None:
+        for other in self.image.unified.get(unify(name), ()):
+            if other != name:
+                return other
+        return None
+
+    def ongoing_reassignments(self) -> dict[tuple[str, int], OngoingReassignment]:
+        out = {}
+        for t in self.image.topics.values():
+            for p in t.partitions:
+                if p.adding_replicas or p.removing_replicas:
+                    out[(t.name, p.partition)] = OngoingReassignment(
+                        list(p.replicas), list(p.adding_replicas or []), list(p.removing_replicas or []))
+        return out
+
+    def validate_replica_assignment(self, replicas: list[int]) -> None:
+        """Kafka's checks of a manual replica assignment (INVALID_REPLICA_ASSIGNMENT)."""
+        if not replicas:
+            raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                             "The manual partition assignment includes an empty replica list.")
+        if len(set(replicas)) != len(replicas):
+            dup = next(b for b in replicas if replicas.count(b) > 1)
+            raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                             f"The manual partition assignment includes the broker {dup} more than once.")
+        for b in replicas:
+            if b not in self.image.brokers:
+                raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                                 f"The manual partition assignment includes broker {b}, "
+                                 f"but no such broker is registered.")
+
+    # -- writes ---------------------------------------------------------------------------------------
+    def _run(self, fn: Callable, *args):
+        """Run ``fn`` on the writer thread; its future (asyncio on a running loop)."""
+        if self._closed:
+            raise KafkaError(ErrorCode.BROKER_NOT_AVAILABLE, "the metadata store is closed")
+        try:
+            tf: ThreadFuture = self._executor.submit(fn, *args)
+        except RuntimeError:  # shut down by close() meanwhile
+            raise KafkaError(ErrorCode.BROKER_NOT_AVAILABLE, "the metadata store is closed") from None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            tf.add_done_callback(_retrieve)
+            return tf
+        if self._loop is None:
+            self._loop = loop
+        fut = asyncio.wrap_future(tf, loop=loop)
+        fut.add_done_callback(_retrieve)
+        return fut
+
+    def _write(self, fn: Callable, on_commit: Callable | None = None, on_abort: Callable | None = None):
+        """A write on the writer thread; ``on_commit`` / ``on_abort`` (LocalMetadata's hooks) run
+        once it is in ZooKeeper / once it failed, where the future completes."""
+        fut = self._run(fn)
+        self._last_future = fut
+        if on_commit is not None or on_abort is not None:
+            def settled(f) -> None:
+                hook = on_commit if not f.cancelled() and f.exception() is None else on_abort
+                if hook is not None:
+                    try:
+                        hook()
+                    except Exception:
+                        log.exception("after a metadata write")
+            fut.add_done_callback(settled)
+        return fut
+
+    def durable(self):
+        """The future of the latest write (None when it succeeded or there was none)."""
+        fut = self._last_future
+        if fut is None or (fut.done() and fut.exception() is None):
+            return None
+        return fut
+
+    def create_topic(self, name: str, num_partitions: int, configs: dict[str, str] | None = None, *,
+                     replication_factor: int = 1, assignment: dict[int, list[int]] | None = None,
+                     on_commit: Callable | None = None, on_abort: Callable | None = None):
+        """Create a topic in ZooKeeper; the future resolves to its id once written.
+
+        Checked here (synchronously): the name, the partition count, the
+        replication factor against the live brokers (INVALID_REPLICATION_FACTOR),
+        an explicit assignment's brokers. In ZooKeeper: already there
+        (TOPIC_ALREADY_EXISTS, also when it is queued for deletion).
+        """
+        err = topic_name_error(name)
+        if err:
+            raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, err)
+        if name in self.image.topics:
+            raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+        if assignment is None:
+            live = [(b.node_id, b.rack) for b in self.brokers]
+            assignment = assign_replicas(live, num_partitions, replication_factor)
+        else:
+            if sorted(assignment) != list(range(len(assignment))):
+                raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                                 "partitions should be a consecutive 0-based integer sequence")
+            for replicas in assignment.values():
+                self.validate_replica_assignment(replicas)
+        topic_id = uuid.uuid4()
+        configs = dict(configs or {})
+
+        def write() -> uuid.UUID:
+            if self.store.exists(L.delete_topic_path(name)):
+                raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' is marked for deletion.")
+            if self.store.exists(L.topic_path(name)):
+                raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+            self.store.set_or_create(L.topic_config_path(name), L.encode_config(configs))
+            try:
+                self.store.create(L.topic_path(name), L.encode_topic(topic_id, assignment))
+            except NodeExists:
+                raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.") from None
+            log.info("created topic %s (id %s) with assignment %s", name, topic_id, assignment)
+            return topic_id
+
+        return self._write(write, on_commit, on_abort)
+
+    def delete_topic(self, name: str, *, on_commit: Callable | None = None, on_abort: Callable | None = None):
+        """Queue ``name`` for deletion (``/admin/delete_topics/<t>``); the controller removes it."""
+        if name not in self.image.topics:
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+
+        def write() -> None:
+            if not self.store.exists(L.topic_path(name)):
+                raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+            try:
+                self.store.create(L.delete_topic_path(name))
+            except NodeExists:
+                pass  # already marked: Kafka answers success here too
+
+        return self._write(write, on_commit, on_abort)
+
+    def add_partitions(self, name: str, total: int, assignment: dict[int, list[int]] | None = None, *,
+                       on_commit: Callable | None = None, on_abort: Callable | None = None):
+        """Grow ``name`` to ``total`` partitions (placement as Kafka's AddPartitions)."""
+        t = self.image.topics.get(name)
+        if t is None:
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        before = len(t.partitions)
+        if total <= before:
+            raise KafkaError(ErrorCode.INVALID_PARTITIONS,
+                             f"Topic currently has {before} partitions, which is higher than the requested {total}.")
+
+        def write() -> None:
+            data, version = self.store.get(L.topic_path(name))
+            if data is None:
+                raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+            current = L.decode_topic(data)
+            new = assignment
+            if new is None:
+                ids = sorted(b.node_id for b in self.brokers)
+                first = current.partitions[0][0]
+                start = ids.index(first) if first in ids else -1
+                rf = len(current.partitions[0])
+                new = assign_replicas([(b.node_id, b.rack) for b in self.brokers], total - len(current.partitions),
+                                      rf, fixed_start_index=start, start_partition_id=len(current.partitions))
+            partitions = dict(current.partitions)
+            partitions.update(new)
+            try:
+                self.store.set(L.topic_path(name), L.encode_topic(current.topic_id, partitions,
+                                                                  current.adding_replicas,
+                                                                  current.removing_replicas), version)
+            except BadVersion:
+                raise KafkaError(ErrorCode.REASSIGNMENT_IN_PROGRESS if current.adding_replicas
+                                 else ErrorCode.INVALID_PARTITIONS,
+                                 f"Topic {name}'s assignment changed meanwhile; try again") from None
+
+        return self._write(write, on_commit, on_abort)
+
+    def set_topic_configs(self, name: str, configs: dict[str, str], *, on_commit: Callable | None = None,
+                          on_abort: Callable | None = None):
+        if name not in self.image.topics:
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        configs = dict(configs)
+
+        def write() -> None:
+            self.store.set_or_create(L.topic_config_path(name), L.encode_config(configs))
+            self.store.create(f"{L.CONFIG_CHANGES}/{L.CONFIG_CHANGE_PREFIX}",
+                              L.encode_config_change("topics", name), sequence=True)
+
+        return self._write(write, on_commit, on_abort)
+
+    def set_dynamic_broker_configs(self, per_broker: dict[str, str], cluster_default: dict[str, str], *,
+                                   on_commit: Callable | None = None, on_abort: Callable | None = None):
+        per_broker, cluster_default = dict(per_broker), dict(cluster_default)
+
+        def write() -> None:
+            for entity, cfg in ((str(self.node_id), per_broker), (L.DEFAULT_BROKER_ENTITY, cluster_default)):
+                self.store.set_or_create(L.broker_config_path(entity), L.encode_config(cfg))
+                self.store.create(f"{L.CONFIG_CHANGES}/{L.CONFIG_CHANGE_PREFIX}",
+                                  L.encode_config_change("brokers", entity), sequence=True)
+
+        return self._write(write, on_commit, on_abort)
+
+    def update_partition_state(self, name: str, partition: int, leader: int, leader_epoch: int,
+                               isr: list[int], expected_zk_version: int):
+        """A leader's ISR change, conditional on the state znode's version; resolves to the new version.
+
+        INVALID_UPDATE_VERSION when the state changed since ``expected_zk_version``
+        (a new leader was elected, or the controller shrank the ISR).
+        """
+        t = self.image.topics.get(name)
+        if t is None or not 0 <= partition < len(t.partitions):
+            raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        controller_epoch = getattr(t.partitions[partition], "controller_epoch", 0)
+
+        def write() -> int:
+            path = L.partition_state_path(name, partition)
+            try:
+                version = self.store.set(path, L.encode_partition_state(leader, leader_epoch, isr, controller_epoch),
+                                         expected_zk_version)
+            except BadVersion:
+                raise KafkaError(ErrorCode.INVALID_UPDATE_VERSION,
+                                 f"the state of {name}-{partition} changed since version {expected_zk_version}") from None
+            except NoNode:
+                raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) from None
+            self.store.create(f"{L.ISR_CHANGE_NOTIFICATION}/{L.ISR_CHANGE_PREFIX}",
+                              L.encode_isr_change([(name, partition)]), sequence=True)
+            return version
+
+        return self._write(write)
+
+    # -- producer ids -----------------------------------------------------------------------------------
+    def allocate_producer_id(self) -> int:
+        """The next producer id of the current block (COORDINATOR_LOAD_IN_PROGRESS when none is ready).
+
+        The next block is claimed in the background when 10% of this one is
+        left, and used once this one is spent.
+        """
+        if self._next_producer_id >= self._producer_id_end:
+            block, self._pending_block = self._pending_block, None
+            if block is None:
+                self._reserve_producer_ids()
+                raise KafkaError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+                                 "The next producer ID block is not yet available.")
+            self._next_producer_id, self._producer_id_end = block.block_start, block.block_end + 1
+        pid = self._next_producer_id
+        self._next_producer_id += 1
+        if self._producer_id_end - self._next_producer_id <= PRODUCER_ID_BLOCK_SIZE // 10:
+            self._reserve_producer_ids()
+        return pid
+
+    def claim_producer_id_block(self) -> L.ProducerIdBlock:
+        """Claim the next block in ZooKeeper (blocking; Kafka's ZkProducerIdManager): read the
+        latest block and its version, write the one after it conditional on that version,
+        and on a lost race read again."""
+        while True:
+            data, version = self.store.get(L.PRODUCER_ID_BLOCK)
+            current = L.decode_producer_id_block(data) if data else None
+            block = L.next_producer_id_block(current, self.node_id, PRODUCER_ID_BLOCK_SIZE)
+            try:
+                self.store.set(L.PRODUCER_ID_BLOCK, L.encode_producer_id_block(block), version)
+                return block
+            except BadVersion:
+                continue
+            except NoNode:
+                try:
+                    self.store.create(L.PRODUCER_ID_BLOCK, L.encode_producer_id_block(block))
+                    return block
+                except NodeExists:
+                    continue
+
+    def _reserve_producer_ids_now(self) -> None:
+        block = self.claim_producer_id_block()
+        self._next_producer_id, self._producer_id_end = block.block_start, block.block_end + 1
+
+    def _reserve_producer_ids(self) -> None:
+        if self._reserving_producer_ids or self._pending_block is not None or self._closed:
+            return
+        self._reserving_producer_ids = True
+
+        def done(f) -> None:
+            self._reserving_producer_ids = False
+            if not f.cancelled() and f.exception() is None:
+                self._pending_block = f.result()
+
+        self._run(self.claim_producer_id_block).add_done_callback(done)
+
+    # -- lifecycle ----------------------------------------------------------------------------------------
+    def save(self) -> None:
+        """Nothing is pending locally: ZooKeeper holds every acknowledged change."""
+
+    def close(self) -> None:
+        """Stop watching, drop the session (ephemeral znodes go at once), stop the writer thread."""
+        if self._closed:
+            return
+        self._closed = True
+        self.controller.active = False
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self.store.close()
