@@ -11,10 +11,12 @@ Sites::
     offset_index     an .index entry write                 (index.py)
     time_index       a .timeindex entry write              (index.py)
     segment_create   creating the files of a new segment   (segment.py)
-    producer_snapshot  the producer snapshot on roll/close (producer_state.py)
+    producer_snapshot  the producer snapshot on roll/close (producer_state.py), and
+                     deleting snapshots before a truncation (partition_log.py)
     leader_epoch     the leader-epoch-checkpoint write     (leader_epoch.py)
     flush            fsync of a segment and its indexes    (segment.py)
     truncate         cutting files back (rollback, truncation)  (segment.py, index.py)
+    segment_delete   renaming a segment's files to ``.deleted`` (truncation)  (partition_log.py)
     checkpoint       the offset checkpoint files of a log dir   (manager.py)
     metadata         the cluster metadata save (for kwire.cluster.metadata to call)
 
@@ -42,7 +44,7 @@ import errno as _errno
 import os
 
 SITES = ("log", "offset_index", "time_index", "segment_create", "producer_snapshot",
-         "leader_epoch", "flush", "truncate", "checkpoint", "metadata")
+         "leader_epoch", "flush", "truncate", "segment_delete", "checkpoint", "metadata")
 ENV_FILE = "KWIRE_FAULTS_FILE"
 
 # site -> [errno, remaining count or None for always]

@@ -8,14 +8,19 @@ format (see ``checkpoint.py``)::
     0 0          epoch 0 started at offset 0
     3 1200       epoch 3 started at offset 1200
 
-Entries strictly increase in both epoch and start offset. ``assign`` is called
-for every appended batch's ``partition_leader_epoch`` and records a new entry
-only when the epoch is higher than the latest; the file is rewritten
-atomically on every change (changes are rare: once per leadership change),
-file first: when the write fails (OSError) the entries in memory stay as
-they were, so the cache always describes the file.
-Replication will use ``end_offset_for`` (OffsetForLeaderEpoch) and the
-truncation helpers.
+Entries strictly increase in both epoch and start offset. ``assign`` follows
+Kafka's ``LeaderEpochFileCache.assign``: nothing changes when the epoch equals
+the latest one and the start offset is not smaller; otherwise every entry at
+the end whose epoch is >= the new epoch or whose start offset is >= the new
+start offset is removed and the new entry appended (a follower that receives
+an older epoch than its latest, which only happens when truncation was
+skipped, ends up with the leader's lineage). ``assign_all`` folds several
+assignments (one per batch of a follower append) into one file write. The
+file is rewritten atomically on every change (changes are rare: once per
+leadership change), file first: when the write fails (OSError) the entries
+in memory stay as they were, so the cache always describes the file.
+Replication uses ``end_offset_for`` (OffsetForLeaderEpoch, Fetch's diverging
+epoch) and the truncation helpers.
 
 Not here: fencing decisions (the broker compares request epochs with the
 partition's current epoch).
@@ -37,6 +42,20 @@ UNDEFINED_EPOCH = -1
 UNDEFINED_OFFSET = -1
 
 
+def assigned(entries: list[tuple[int, int]], epoch: int, start_offset: int) -> list[tuple[int, int]]:
+    """``entries`` after assigning ``epoch`` at ``start_offset`` (the same list if unchanged)."""
+    if epoch < 0 or start_offset < 0:
+        return entries
+    if entries and entries[-1][0] == epoch and start_offset >= entries[-1][1]:
+        return entries
+    out = list(entries)
+    # an earlier epoch that never got a record can share or pass the start offset
+    while out and (out[-1][0] >= epoch or out[-1][1] >= start_offset):
+        out.pop()
+    out.append((epoch, start_offset))
+    return out
+
+
 class LeaderEpochCache:
     def __init__(self, dir: str) -> None:
         self.path = os.path.join(dir, FILE_NAME)
@@ -51,14 +70,16 @@ class LeaderEpochCache:
         return self.entries[-1][0] if self.entries else UNDEFINED_EPOCH
 
     def assign(self, epoch: int, start_offset: int) -> bool:
-        """Record that ``epoch`` starts at ``start_offset`` if it is newer; True if changed."""
-        if epoch < 0 or epoch <= self.latest_epoch:
+        """Record that ``epoch`` starts at ``start_offset`` (Kafka's rule); True if changed."""
+        return self.assign_all(((epoch, start_offset),))
+
+    def assign_all(self, pairs) -> bool:
+        """``assign`` for each (epoch, start offset) in order, written once; True if changed."""
+        entries = self.entries
+        for epoch, start_offset in pairs:
+            entries = assigned(entries, epoch, start_offset)
+        if entries is self.entries:
             return False
-        # an earlier epoch that never got a record can share or pass the start offset
-        entries = list(self.entries)
-        while entries and entries[-1][1] >= start_offset:
-            entries.pop()
-        entries.append((epoch, start_offset))
         self._write(entries)
         return True
 

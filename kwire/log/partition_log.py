@@ -50,10 +50,20 @@ the log sets ``offline`` and tells the log manager (``on_dir_failure``),
 which takes the whole log dir offline; from then on every operation answers
 KAFKA_STORAGE_ERROR until a restart recovers the dir.
 
+Replication (``append_as_follower``, ``truncate_to``,
+``truncate_fully_and_start_at``, ``assign_epoch_start_offset``): a follower
+appends the leader's batches as they are -- the leader's offsets, epochs and
+bytes, checked as Kafka checks REPLICATION appends (framing, CRC, increasing
+offsets, nothing below the LEO) -- through the same all-or-nothing write step
+as the leader path. Truncation is all or nothing too: prepared by reads, then
+reversible steps (later segments renamed to ``.deleted``, the epoch
+checkpoint rewritten) before the one cut in place, each undone if a later
+step fails; the producer state is rebuilt aside and swapped in (``truncation.py``).
+
 Not here: transactions (aborted transaction index, LSO below HW), compaction,
-tiered storage, follower appends (``append_as_follower`` with the leader's
-offsets, for replication), asynchronous deletion (segments are unlinked at
-once; see ``region.py`` for why outstanding reads survive it).
+tiered storage, asynchronous deletion (segments are unlinked at once; see
+``region.py`` for why outstanding reads survive it; a truncation's renamed
+files are unlinked as soon as it is done).
 """
 
 from __future__ import annotations
@@ -68,13 +78,17 @@ from typing import NamedTuple
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.records.batch import (
     CONTROL_MASK,
+    HEADER_SIZE,
     LOG_OVERHEAD,
+    MAGIC_V2,
+    crc_is_valid,
+    read_header,
     set_base_offset,
     set_log_append_time,
     set_partition_leader_epoch,
 )
 
-from . import search
+from . import search, truncation
 from .checkpoint import fsync_dir
 from .config import LogConfig
 from .leader_epoch import LeaderEpochCache
@@ -97,6 +111,29 @@ class AppendResult(NamedTuple):
     log_append_time: int  # -1 for CreateTime topics
     log_start_offset: int
     duplicate: bool = False
+
+
+class FollowerAppendResult(NamedTuple):
+    first_offset: int  # -1 when nothing was appended
+    last_offset: int
+    last_leader_epoch: int  # partition_leader_epoch of the last batch appended
+    valid_bytes: int  # 0: nothing appended
+
+
+class UnexpectedAppendOffset(KafkaError):
+    """A follower append starting below the LEO (Kafka's UnexpectedAppendOffsetException)."""
+
+    def __init__(self, message: str, first_offset: int, last_offset: int) -> None:
+        super().__init__(ErrorCode.UNKNOWN_SERVER_ERROR, message)
+        self.first_offset = first_offset
+        self.last_offset = last_offset
+
+
+class OffsetsOutOfOrder(KafkaError):
+    """A follower append whose batches' offsets do not increase (OffsetsOutOfOrderException)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.UNKNOWN_SERVER_ERROR, message)
 
 
 class ReadResult(NamedTuple):
@@ -302,6 +339,26 @@ class PartitionLog:
             if log_append:
                 set_log_append_time(buf, pos, size, now_ms)
             offset = last + 1
+        epochs = self.leader_epochs.entries
+        new_epochs = ((leader_epoch, base),) if leader_epoch >= 0 and (
+            not epochs or leader_epoch > epochs[-1][0]) else ()
+        self._write(buf, infos, new_epochs, last_offset, now_ms)
+        # memory only from here on: nothing can fail
+        offset = base
+        for (_pos, h), (_, _, last, ts) in zip(spans, infos):
+            if h.producer_id >= 0 and not h.attributes & CONTROL_MASK:
+                self.producer_state.replay(h.producer_id, h.producer_epoch, h.base_sequence,
+                                           h.last_sequence, offset, last, ts)
+            offset = last + 1
+        return AppendResult(base, last_offset, now_ms if log_append else -1,
+                            self._log_start_offset, False)
+
+    def _write(self, buf, infos, new_epochs, last_offset: int, now_ms: int) -> None:
+        """The write step of both append paths, all or nothing: the batches (offsets in
+        place) to the active segment, then the leader-epoch entries ``new_epochs``
+        ((epoch, start offset) pairs, one checkpoint write), then an fsync if
+        flush.messages / flush.ms ask for one. Any failure undoes the segment
+        append (KAFKA_STORAGE_ERROR; offline when the undo or the fsync fails)."""
         seg = self._segments[-1]
         mark = seg.mark()
         try:
@@ -310,13 +367,13 @@ class PartitionLog:
             raise self._dir_failed(e) from e
         except OSError as e:
             raise self._storage_error(f"append to {seg.log_path}", e) from e
-        epochs = self.leader_epochs.entries
-        if leader_epoch >= 0 and (not epochs or leader_epoch > epochs[-1][0]):
+        if new_epochs:
             try:
-                self.leader_epochs.assign(leader_epoch, base)  # file first; memory unchanged on error
+                self.leader_epochs.assign_all(new_epochs)  # file first; memory unchanged on error
             except OSError as e:
                 self._undo_append(seg, mark, e)
                 raise self._storage_error(f"leader epoch checkpoint of {self.dir}", e) from e
+        cfg = self.config
         if (last_offset + 1 - self.recovery_point >= cfg.flush_messages
                 or now_ms - self._last_flush_ms >= cfg.flush_ms):
             try:
@@ -327,15 +384,110 @@ class PartitionLog:
                 except LogDirFailure:
                     pass
                 raise
+
+    def append_as_follower(self, records, now_ms: int, *,
+                           leader_epoch: int = -1) -> FollowerAppendResult:
+        """Append the leader's batches as they are: the leader's offsets and epochs.
+
+        Kafka's ``UnifiedLog.appendAsFollower`` rules (``analyzeAndValidateRecords``
+        with origin REPLICATION): a trailing incomplete batch is ignored (the
+        leader may cut a fetch response mid-batch); each batch needs magic 2, a
+        sane length and a valid CRC-32C, else CORRUPT_MESSAGE; max.message.bytes
+        is not applied (the leader already accepted the batch); no record is
+        decoded and no producer sequence is checked (producer state is replayed).
+        Offsets: each batch must start above the previous one's last offset
+        (``OffsetsOutOfOrder``; Kafka only asks the last offsets to increase,
+        but kwire's recovery cuts a log at overlapping batches, so they are
+        refused here) and the first batch must not start below the LEO
+        (``UnexpectedAppendOffset``, carrying the first and last offsets: the
+        caller restarts an empty log at the first offset, as Kafka's Partition
+        does when the leader's log start lies inside a batch). A gap above the
+        LEO is accepted, as Kafka accepts it (compacted leaders have gaps).
+        ``leader_epoch`` (the follower's current leader epoch, -1 = unknown):
+        batches from the first one stamped with a higher epoch on are dropped
+        (KAFKA-18723: a deposed leader's late response must not be persisted).
+        The leader-epoch cache takes every batch's ``partition_leader_epoch``.
+
+        All or nothing, exactly as ``append_as_leader`` (same write step). An
+        empty result (``valid_bytes`` 0) appended nothing.
+        """
+        if self.offline:
+            raise self._offline_error()
+        view = records if isinstance(records, memoryview) else memoryview(records)
+        n = len(view)
+        spans = []
+        infos = []
+        pos = 0
+        last_offset = -1
+        max_ts = -1
+        while n - pos >= LOG_OVERHEAD:
+            batch_length = int.from_bytes(view[pos + 8:pos + 12], "big", signed=True)
+            size = LOG_OVERHEAD + batch_length
+            if batch_length < HEADER_SIZE - LOG_OVERHEAD:
+                raise KafkaError(ErrorCode.CORRUPT_MESSAGE,
+                                 f"Record size {batch_length} at {pos} is less than the minimum "
+                                 f"record batch overhead in {self.topic}-{self.partition}")
+            if size > n - pos:
+                break  # an incomplete last batch: not an error, the next fetch brings it
+            h = read_header(view, pos)
+            if h.magic != MAGIC_V2:
+                raise KafkaError(ErrorCode.CORRUPT_MESSAGE, f"batch at {pos}: magic {h.magic}")
+            if leader_epoch >= 0 and h.partition_leader_epoch > leader_epoch:
+                log.info("%s-%d: skipping batches from offset %d: their leader epoch %d is above "
+                         "the current one %d", self.topic, self.partition, h.base_offset,
+                         h.partition_leader_epoch, leader_epoch)
+                break
+            if not crc_is_valid(view, pos, size):
+                raise KafkaError(ErrorCode.CORRUPT_MESSAGE,
+                                 f"Record is corrupt (stored crc = {h.crc}) in topic partition "
+                                 f"{self.topic}-{self.partition}")
+            if h.attributes & 0x07 > 4:
+                raise KafkaError(ErrorCode.CORRUPT_MESSAGE, f"batch at {pos}: unknown "
+                                 f"compression codec {h.attributes & 0x07}")
+            last = h.base_offset + h.last_offset_delta
+            if h.base_offset <= last_offset or h.last_offset_delta < 0:
+                raise OffsetsOutOfOrder(f"Out of order offsets found in append to {self.topic}-"
+                                        f"{self.partition}: batch {h.base_offset}..{last} after "
+                                        f"{last_offset}")
+            spans.append(h)
+            infos.append((pos, size, last, h.max_timestamp))
+            max_ts = max(max_ts, h.max_timestamp)
+            last_offset = last
+            pos += size
+        if not spans:
+            return FollowerAppendResult(-1, -1, -1, 0)
+        first = spans[0].base_offset
+        leo = self.log_end_offset
+        if first < leo:
+            raise UnexpectedAppendOffset(
+                f"Unexpected offset in append to {self.topic}-{self.partition}. First offset "
+                f"{first} is less than the next offset {leo}. Last offset in append: "
+                f"{last_offset}. Log start offset = {self._log_start_offset}", first, last_offset)
+        if pos > self.config.segment_bytes:
+            raise KafkaError(ErrorCode.RECORD_LIST_TOO_LARGE,
+                             f"Message batch size is {pos} bytes in append to partition "
+                             f"{self.topic}-{self.partition}, which exceeds the maximum "
+                             f"configured segment size of {self.config.segment_bytes}.")
+        buf = view[:pos]
+        if self._should_roll(pos, max_ts, last_offset, now_ms):
+            self.roll(now_ms)  # all or nothing itself; KafkaError on failure
+        self._write(buf, infos, [(h.partition_leader_epoch, h.base_offset) for h in spans],
+                    last_offset, now_ms)
         # memory only from here on: nothing can fail
-        offset = base
-        for (_pos, h), (_, _, last, ts) in zip(spans, infos):
-            if h.producer_id >= 0 and not h.attributes & CONTROL_MASK:
-                self.producer_state.replay(h.producer_id, h.producer_epoch, h.base_sequence,
-                                           h.last_sequence, offset, last, ts)
-            offset = last + 1
-        return AppendResult(base, last_offset, now_ms if log_append else -1,
-                            self._log_start_offset, False)
+        for h in spans:
+            self.producer_state.replay_header(h)
+        return FollowerAppendResult(first, last_offset, spans[-1].partition_leader_epoch, pos)
+
+    def assign_epoch_start_offset(self, epoch: int, start_offset: int) -> None:
+        """A new leader records where its epoch starts (Kafka's makeLeader) before any append,
+        so OffsetForLeaderEpoch and diverging-epoch answers already end the previous epoch
+        there. KAFKA_STORAGE_ERROR (nothing changed) when the checkpoint cannot be written."""
+        if self.offline:
+            raise self._offline_error()
+        try:
+            self.leader_epochs.assign(epoch, start_offset)
+        except OSError as e:
+            raise self._storage_error(f"leader epoch checkpoint of {self.dir}", e) from e
 
     # -- storage errors -------------------------------------------------------
     def _offline_error(self) -> KafkaError:
@@ -628,46 +780,16 @@ class PartitionLog:
         """Forget producers idle longer than producer.id.expiration.ms; returns how many."""
         return self.producer_state.remove_expired(now_ms)
 
-    # -- truncation (replication) ---------------------------------------------
+    # -- truncation (replication): all or nothing, in truncation.py ------------
     def truncate_to(self, offset: int) -> int:
-        """Remove everything from the batch holding ``offset`` on; returns the new LEO.
-
-        Below the log start offset the log is emptied and restarts at ``offset``.
-        """
-        if offset >= self.log_end_offset:
-            return self.log_end_offset
-        if offset < self._log_start_offset:
-            return self.truncate_fully_and_start_at(offset)
-        i = self._segment_index(offset)
-        for seg in self._segments[i + 1:]:
-            seg.close()
-            seg.delete()
-        del self._segments[i + 1:]
-        del self._bases[i + 1:]
-        seg = self._segments[i]
-        removed = seg.truncate_to_position(seg.position_of(offset))
-        leo = self.log_end_offset
-        log.info("%s-%d: truncated to offset %d (%d bytes removed from segment %d)",
-                 self.topic, self.partition, leo, removed, seg.base_offset)
-        self.leader_epochs.truncate_from_end(leo)
-        self._high_watermark = min(self._high_watermark, leo)
-        self.recovery_point = min(self.recovery_point, leo)
-        self.producer_state.clear()
-        self._load_producer_state()
-        return leo
+        """Remove everything from the batch holding ``offset`` on; the new LEO
+        (``truncation.truncate_to``: Kafka's rules, all or nothing)."""
+        return truncation.truncate_to(self, offset)
 
     def truncate_fully_and_start_at(self, offset: int) -> int:
-        for seg in self._segments:
-            seg.close()
-            seg.delete()
-        new = LogSegment.create(self.dir, offset, self.config, self._last_flush_ms)
-        self._segments = [new]
-        self._bases = [offset]
-        self._log_start_offset = self._high_watermark = self.recovery_point = offset
-        self.leader_epochs.clear()
-        self.producer_state.clear()
-        self.producer_state.delete_snapshots()
-        return offset
+        """Delete every segment; the log restarts empty at ``offset``
+        (``truncation.truncate_fully_and_start_at``, all or nothing)."""
+        return truncation.truncate_fully_and_start_at(self, offset)
 
     # -- lifecycle ------------------------------------------------------------
     def close(self) -> None:

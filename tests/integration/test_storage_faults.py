@@ -19,8 +19,9 @@
   restart, another produce, kill -9, restart: every acknowledged record is
   read back exactly once at its acknowledged offset.
 * An undo that fails (injected: the index write and then the truncation)
-  takes the log dir offline: Produce (kafka-python), Fetch and ListOffsets
-  (kwire's own client, to see the codes) answer KAFKA_STORAGE_ERROR there —
+  takes the log dir offline: Produce (kafka-python), Fetch, ListOffsets and
+  OffsetForLeaderEpoch (kwire's own client, to see the codes) answer
+  KAFKA_STORAGE_ERROR there —
   except Fetch v4-5, which predate that code and get NOT_LEADER_OR_FOLLOWER,
   as from Kafka (every Fetch and ListOffsets version is sent); Metadata lists the partition with that error and
   the broker in ``offline_replicas``; DescribeLogDirs reports the dir with it;
@@ -149,15 +150,20 @@ NOT_LEADER_OR_FOLLOWER = 6
 
 
 def partition_errors_by_version(bootstrap: str, topic: str) -> dict[tuple[str, int], int]:
-    """{("fetch" | "list_offsets", version): partition error code} for partition 0, every
-    version kwire serves, each request built and sent at that version."""
+    """{("fetch" | "list_offsets" | "offset_for_leader_epoch", version): partition error code}
+    for partition 0, every version kwire serves, each request built and sent at that version."""
     from kwire.client import KafkaClient
-    from kwire.handlers import fetch, list_offsets
+    from kwire.handlers import fetch, list_offsets, offset_for_leader_epoch
     from kwire.protocol.generated.fetch_request import FetchPartition, FetchRequest, FetchTopic
     from kwire.protocol.generated.list_offsets_request import (
         ListOffsetsPartition,
         ListOffsetsRequest,
         ListOffsetsTopic,
+    )
+    from kwire.protocol.generated.offset_for_leader_epoch_request import (
+        OffsetForLeaderEpochRequest,
+        OffsetForLeaderPartition,
+        OffsetForLeaderTopic,
     )
 
     out = {}
@@ -176,6 +182,11 @@ def partition_errors_by_version(bootstrap: str, topic: str) -> dict[tuple[str, i
                 ListOffsetsTopic(name=topic, partitions=[ListOffsetsPartition(partition_index=0, timestamp=-1)])])
             resp = c.request(list_offsets.API_KEY, req, version=v)
             out[("list_offsets", v)] = resp.topics[0].partitions[0].error_code
+        for v in range(offset_for_leader_epoch.MIN_VERSION, offset_for_leader_epoch.MAX_VERSION + 1):
+            req = OffsetForLeaderEpochRequest(replica_id=-1, topics=[OffsetForLeaderTopic(
+                topic=topic, partitions=[OffsetForLeaderPartition(partition=0, leader_epoch=0)])])
+            resp = c.request(offset_for_leader_epoch.API_KEY, req, version=v)
+            out[("offset_for_leader_epoch", v)] = resp.topics[0].partitions[0].error_code
     return out
 
 
@@ -371,6 +382,7 @@ def test_failed_undo_takes_one_log_dir_offline_and_the_other_keeps_serving(make_
     assert {k: v for k, v in by_version.items() if k[0] == "fetch"} == {
         ("fetch", v): NOT_LEADER_OR_FOLLOWER if v <= 5 else STORAGE_ERROR for v in range(4, 19)}
     assert {v for k, v in by_version.items() if k[0] == "list_offsets"} == {STORAGE_ERROR}
+    assert {v for k, v in by_version.items() if k[0] == "offset_for_leader_epoch"} == {STORAGE_ERROR}
     assert set(partition_errors_by_version(b.bootstrap, tb).values()) == {0}
     assert read_all(b.bootstrap, tb) == acked_b
     b.stop()

@@ -1,0 +1,360 @@
+"""The follower's fetch decisions (kwire.replication.follower) against real logs.
+
+Every "leader" here is a real PartitionLog answered by the real Fetch handler
+code (``kwire.handlers.fetch._read_partition`` + ``_response``, whose
+diverging-epoch check is the one clients meet over TCP), and every follower
+a real PartitionLog driven by ``PartitionFetcher``. The headline scenario is
+the issue's, at log level: leader A writes epochs 0 and 1, follower B gets
+A's whole epoch-1 tail, C only part of it; A dies, C leads epoch 2 and
+writes; B (and later A) follow C and converge on C's log, byte for byte.
+"""
+
+from __future__ import annotations
+
+import errno
+import uuid
+
+import pytest
+
+from kwire.cluster.image import PartitionState, TopicState
+from kwire.handlers import fetch as fetch_handler
+from kwire.handlers import offset_for_leader_epoch as ofle
+from kwire.log import LogConfig, PartitionLog, faults
+from kwire.protocol.errors import ErrorCode as E
+from kwire.protocol.generated.offset_for_leader_epoch_request import (
+    OffsetForLeaderEpochRequest,
+    OffsetForLeaderPartition,
+    OffsetForLeaderTopic,
+)
+from kwire.records.builder import build_batch
+from kwire.replication.follower import FetchPartitionData, Outcome, PartitionFetcher, State
+from test_log_faults import values
+
+NOW = 1_700_000_000_000
+
+
+@pytest.fixture(autouse=True)
+def _no_faults_left():
+    yield
+    faults.disarm()
+
+
+def mk(tag: str, n: int = 2) -> memoryview:
+    recs = [(b"k", f"{tag}-{i}".encode(), [], NOW + i) for i in range(n)]
+    return memoryview(bytearray(build_batch(recs, now_ms=NOW)))
+
+
+class FakeBroker:
+    """What the Fetch and OffsetForLeaderEpoch handler code asks of a broker."""
+
+    def __init__(self, node_id: int, plog: PartitionLog, epoch: int) -> None:
+        self.node_id = node_id
+        self.plog = plog
+        self.tstate = TopicState(name="t", topic_id=uuid.uuid4(), partitions=[
+            PartitionState(partition=0, leader=node_id, leader_epoch=epoch, replicas=[1, 2, 3],
+                           isr=[1, 2, 3])])
+        self.metadata = self
+
+    def topic(self, name):  # as metadata.topic(name)
+        return self.tstate if name == "t" else None
+
+    def get_log(self, topic, partition):
+        return self.plog if (topic, partition) == ("t", 0) else None
+
+    def partition_offline(self, topic, partition):
+        return False
+
+
+class Node:
+    def __init__(self, tmp_path, node_id: int) -> None:
+        self.id = node_id
+        self.log = PartitionLog.open(str(tmp_path / f"n{node_id}"), "t", 0,
+                                     LogConfig(segment_bytes=600), NOW)
+
+    def lead(self, epoch: int) -> "Node":
+        """Become leader at ``epoch`` (the epoch starts at our LEO, as Kafka's makeLeader)."""
+        self.epoch = epoch
+        self.log.assign_epoch_start_offset(epoch, self.log.log_end_offset)
+        self.broker = FakeBroker(self.id, self.log, epoch)
+        return self
+
+    def write(self, *tags: str) -> None:
+        for tag in tags:
+            self.log.append_as_leader(mk(tag), self.epoch, NOW)
+
+    def answer(self, req: FetchPartitionData, max_bytes: int = 1 << 20):
+        """The leader's Fetch v12 answer for one partition, as the handler builds it.
+
+        Replica fetches read up to the LEO (Kafka's FetchLogEnd), not the HW that
+        bounds consumers; the Fetch handler gets that with the wiring of
+        replication, so here the HW is lifted for the read and put back.
+        """
+        plog = self.log
+        hw = plog.high_watermark
+        plog.update_high_watermark(plog.log_end_offset)
+        try:
+            r = fetch_handler._read_partition(
+                self.broker, self.broker.tstate, False, ("t", 0), req.fetch_offset, max_bytes,
+                True, 0, req.current_leader_epoch, 12, req.last_fetched_epoch)
+        finally:
+            plog.update_high_watermark(hw)
+        r.hw = min(hw, r.hw)  # the answer carries the leader's real HW
+        pd = fetch_handler._response([r], None).responses[0].partitions[0]
+        records = pd.records.read() if hasattr(pd.records, "read") else (pd.records or b"")
+        return pd, bytes(records)
+
+
+def step(follower: PartitionFetcher, leader: Node, now: int = NOW, max_bytes: int = 1 << 20):
+    req = follower.fetch_partition(now)
+    assert req is not None, follower.state
+    pd, records = leader.answer(req, max_bytes)
+    out = follower.on_fetch_response(
+        req, pd.error_code, records=records, high_watermark=pd.high_watermark,
+        log_start_offset=pd.log_start_offset,
+        diverging_epoch=(pd.diverging_epoch.epoch, pd.diverging_epoch.end_offset), now_ms=now)
+    if out is Outcome.LOOKUP_OFFSETS:
+        out = follower.on_leader_offsets(leader.log.log_start_offset, leader.log.log_end_offset, now)
+    return out
+
+
+def sync(follower: PartitionFetcher, leader: Node, max_bytes: int = 1 << 20,
+         limit: int = 50) -> list[Outcome]:
+    """Fetch until the follower's log ends where the leader's does; the outcomes seen."""
+    seen = []
+    for _ in range(limit):
+        if follower.log.log_end_offset == leader.log.log_end_offset and \
+                follower.log.latest_epoch == leader.log.latest_epoch:
+            seen.append(step(follower, leader, max_bytes=max_bytes))  # one more: no divergence
+            if seen[-1] is Outcome.NOTHING:
+                return seen
+            continue
+        seen.append(step(follower, leader, max_bytes=max_bytes))
+        assert seen[-1] is not Outcome.FAILED, follower.failure
+    raise AssertionError(f"no convergence after {limit} fetches: {seen}")
+
+
+def log_bytes(plog: PartitionLog) -> bytes:
+    out = b""
+    for s in plog.segments:
+        with open(s.log_path, "rb") as f:
+            out += f.read()
+    return out
+
+
+def assert_same_log(a: PartitionLog, b: PartitionLog) -> None:
+    assert log_bytes(a) == log_bytes(b)
+    assert a.leader_epochs.entries == b.leader_epochs.entries
+    assert (a.log_start_offset, a.log_end_offset) == (b.log_start_offset, b.log_end_offset)
+
+
+def test_divergent_tail_truncates_to_the_new_leaders_log(tmp_path):
+    a, b, c = Node(tmp_path, 1), Node(tmp_path, 2), Node(tmp_path, 3)
+    a.lead(0).write("e0a", "e0b", "e0c")
+    fb, fc = PartitionFetcher(b.log, 1, 0, NOW), PartitionFetcher(c.log, 1, 0, NOW)
+    sync(fb, a)
+    sync(fc, a)
+    a.lead(1).write("e1a")
+    fb.become_follower(1, 1, NOW)
+    fc.become_follower(1, 1, NOW)
+    sync(fc, a)  # C has the first epoch-1 batch only
+    a.write("e1b", "e1c")  # acks=1: written by A, copied by B alone
+    sync(fb, a)
+    assert b.log.log_end_offset == a.log.log_end_offset > c.log.log_end_offset
+    tail = [v for v in values(b.log) if v[0] >= c.log.log_end_offset]
+    assert [v for _, v in tail] == [b"e1b-0", b"e1b-1", b"e1c-0", b"e1c-1"]
+
+    c_start = c.log.log_end_offset
+    c.lead(2).write("e2a", "e2b")  # A is gone; C leads epoch 2 and takes writes
+    fb.become_follower(3, 2, NOW)
+    seen = sync(fb, c)
+    assert seen[0] is Outcome.TRUNCATED and Outcome.APPENDED in seen
+    assert_same_log(b.log, c.log)
+    assert b.log.leader_epochs.entries == [(0, 0), (1, 6), (2, c_start)]
+    assert not [v for v in values(b.log) if v[1].startswith(b"e1b") or v[1].startswith(b"e1c")]
+
+    fa = PartitionFetcher(a.log, 3, 2, NOW)  # the old leader comes back as a follower
+    assert fa.last_fetched_epoch == 1
+    sync(fa, c, max_bytes=1)  # one batch per fetch
+    assert_same_log(a.log, c.log)
+    # and the copies survive a restart unchanged
+    b.log.close()
+    again = PartitionLog.open(b.log.dir.rsplit("/", 1)[0], "t", 0, LogConfig(segment_bytes=600), NOW)
+    assert log_bytes(again) == log_bytes(c.log) and again.leader_epochs.entries == \
+        c.log.leader_epochs.entries
+
+
+def test_an_epoch_the_follower_never_saw_takes_two_rounds(tmp_path):
+    """Kafka's intermediate truncation: B led epoch 3 alone, C's history has epoch 2 instead."""
+    b, c = Node(tmp_path, 2), Node(tmp_path, 3)
+    c.lead(1).write("e1a", "e1b")
+    fb = PartitionFetcher(b.log, 3, 1, NOW)
+    sync(fb, c)
+    c.lead(2).write("e2a")  # B does not get this
+    b.lead(3).write("e3a", "e3b")  # an unclean leadership of B's, written to itself only
+    c.lead(4).write("e4a")
+    fb.become_follower(3, 4, NOW)
+    req = fb.fetch_partition(NOW)
+    assert (req.last_fetched_epoch, req.fetch_offset) == (3, 8)
+    pd, _ = c.answer(req)
+    assert (pd.diverging_epoch.epoch, pd.diverging_epoch.end_offset) == (2, 6)
+    # B does not know epoch 2: it cuts to the end of its epoch 1 (4) and asks again
+    assert fb.offset_truncation_state(2, 6) == (4, False)
+    seen = sync(fb, c)
+    assert seen[0] is Outcome.TRUNCATED
+    assert_same_log(b.log, c.log)
+
+
+def test_offset_out_of_range_restarts_at_the_leaders_log_start(tmp_path):
+    a, b = Node(tmp_path, 1), Node(tmp_path, 2)
+    a.lead(0).write(*[f"x{i}" for i in range(8)])
+    a.log.update_high_watermark(a.log.log_end_offset)
+    a.log.delete_records_before(10)
+    a.log.apply_retention(NOW)
+    assert a.log.log_start_offset == 10
+    fb = PartitionFetcher(b.log, 1, 0, NOW)
+    assert fb.state is State.TRUNCATING  # an empty log has no epoch to offer
+    req = fb.fetch_partition(NOW)
+    assert fb.state is State.FETCHING and req.last_fetched_epoch == -1
+    pd, _ = a.answer(req)
+    assert pd.error_code == E.OFFSET_OUT_OF_RANGE
+    out = fb.on_fetch_response(req, pd.error_code, now_ms=NOW)
+    assert out is Outcome.LOOKUP_OFFSETS and fb.fetch_partition(NOW) is None
+    assert fb.on_leader_offsets(10, a.log.log_end_offset, NOW) is Outcome.TRUNCATED
+    assert (b.log.log_start_offset, b.log.log_end_offset) == (10, 10)
+    sync(fb, a)
+    assert [v for v in values(b.log)] == [v for v in values(a.log) if v[0] >= 10]
+
+
+def test_unclean_leader_behind_the_follower_truncates_the_follower(tmp_path):
+    b = Node(tmp_path, 2)
+    b.lead(0).write("a", "b", "c")  # b wrote 6 records nobody else has
+    fb = PartitionFetcher(b.log, 9, 1, NOW)
+    fb.state = State.LOOKUP_OFFSETS
+    assert fb.on_leader_offsets(0, 2, NOW) is Outcome.TRUNCATED
+    assert b.log.log_end_offset == 2 and fb.fetch_offset == 2
+
+
+def test_errors_back_off_and_fencing_fails_until_new_leadership(tmp_path):
+    a, b = Node(tmp_path, 1), Node(tmp_path, 2)
+    a.lead(5).write("x")
+    fb = PartitionFetcher(b.log, 1, 6, NOW, fetch_backoff_ms=500)  # we know epoch 6 already
+    req = fb.fetch_partition(NOW)
+    pd, _ = a.answer(req)
+    assert pd.error_code == E.UNKNOWN_LEADER_EPOCH
+    assert fb.on_fetch_response(req, pd.error_code, now_ms=NOW) is Outcome.BACKOFF
+    assert fb.fetch_partition(NOW + 499) is None and fb.fetch_partition(NOW + 500) is not None
+    fb.become_follower(1, 4, NOW)  # now we are behind the leader
+    req = fb.fetch_partition(NOW)
+    pd, _ = a.answer(req)
+    assert pd.error_code == E.FENCED_LEADER_EPOCH
+    assert fb.on_fetch_response(req, pd.error_code, now_ms=NOW) is Outcome.FAILED
+    assert fb.state is State.FAILED and fb.fetch_partition(NOW + 10_000) is None
+    fb.become_follower(1, 5, NOW)
+    sync(fb, a)
+    assert_same_log(b.log, a.log)
+    # a stale answer (for an offset we are no longer at) changes nothing
+    assert fb.on_fetch_response(req, 0, records=b"junk", now_ms=NOW) is Outcome.NOTHING
+
+
+def test_corrupt_records_back_off_and_the_refetch_succeeds(tmp_path):
+    a, b = Node(tmp_path, 1), Node(tmp_path, 2)
+    a.lead(0).write("x", "y")
+    fb = PartitionFetcher(b.log, 1, 0, NOW)
+    req = fb.fetch_partition(NOW)
+    pd, records = a.answer(req)
+    bad = bytearray(records)
+    bad[-1] ^= 1
+    out = fb.on_fetch_response(req, 0, records=bytes(bad), high_watermark=pd.high_watermark,
+                               now_ms=NOW)
+    assert out is Outcome.BACKOFF and b.log.log_end_offset == 0
+    assert fb.fetch_partition(NOW + 999) is None
+    assert step(fb, a, now=NOW + 1000) is Outcome.APPENDED
+    assert_same_log(b.log, a.log)
+
+
+def test_a_failed_truncation_changes_nothing_and_stops_the_partition(tmp_path):
+    a, c = Node(tmp_path, 1), Node(tmp_path, 3)
+    a.lead(0).write("x")
+    a.lead(1).write("y", "z")
+    fa_c = PartitionFetcher(c.log, 1, 1, NOW)
+    sync(fa_c, a)
+    a.write("tail")
+    c.lead(2).write("w")  # a's "tail" diverges
+    fa = PartitionFetcher(a.log, 3, 2, NOW)
+    before = log_bytes(a.log)
+    faults.arm("truncate", errno.ENOSPC)  # the cut of a's .log fails: all undone
+    assert step(fa, c) is Outcome.FAILED
+    assert log_bytes(a.log) == before and not a.log.offline
+    faults.disarm()
+    fa.become_follower(3, 2, NOW)
+    sync(fa, c)
+    assert_same_log(a.log, c.log)
+
+
+def test_offset_for_leader_epoch_handler_fences_and_answers(tmp_path):
+    """The API 23 handler over a real log with several epochs (FENCED needs a newer epoch
+    than a single node ever has)."""
+    c = Node(tmp_path, 3)
+    c.lead(1).write("a")
+    c.lead(4).write("b")
+
+    class Ctx:
+        broker = c.broker
+
+    def ask(current, epoch, partition=0):
+        req = OffsetForLeaderEpochRequest(replica_id=2, topics=[OffsetForLeaderTopic(
+            topic="t", partitions=[OffsetForLeaderPartition(
+                partition=partition, current_leader_epoch=current, leader_epoch=epoch)])])
+        p = ofle.handle(Ctx, req).topics[0].partitions[0]
+        return p.error_code, p.leader_epoch, p.end_offset
+
+    assert ask(4, 0) == (E.NONE, -1, -1)  # below every epoch we know
+    assert ask(4, 1) == (E.NONE, 1, 2)
+    assert ask(4, 3) == (E.NONE, 1, 2)  # largest <= 3
+    assert ask(-1, 4) == (E.NONE, 4, 4)
+    assert ask(3, 4) == (E.FENCED_LEADER_EPOCH, -1, -1)
+    assert ask(5, 4) == (E.UNKNOWN_LEADER_EPOCH, -1, -1)
+    assert ask(4, 1, partition=1) == (E.UNKNOWN_TOPIC_OR_PARTITION, -1, -1)
+    c.broker.tstate.partitions[0].leader = 1  # leadership moved away
+    assert ask(4, 1) == (E.NOT_LEADER_OR_FOLLOWER, -1, -1)
+
+
+def test_offset_for_leader_epoch_answers_drive_the_same_truncation(tmp_path):
+    """A driver that asks API 23 instead of relying on Fetch's diverging epoch ends at the
+    same place: the handler's answer for our latest epoch, applied by on_epoch_end_offset."""
+    a, b, c = Node(tmp_path, 1), Node(tmp_path, 2), Node(tmp_path, 3)
+    a.lead(1).write("x", "y")
+    fb, fc = PartitionFetcher(b.log, 1, 1, NOW), PartitionFetcher(c.log, 1, 1, NOW)
+    sync(fb, a)
+    sync(fc, a)
+    a.write("tail")
+    sync(fb, a)  # b has the tail, c has not
+    c.lead(2).write("z")
+    fb.become_follower(3, 2, NOW)
+    rounds = 0
+    while True:
+        rounds += 1
+        assert rounds < 5
+        ask = b.log.latest_epoch
+        out = type("EEO", (), {"leader_epoch": -1, "end_offset": -1})()
+        err = ofle.epoch_end_offset(c.broker, c.broker.tstate, "t", 0, 2, ask, out)
+        before = b.log.log_end_offset
+        assert fb.on_epoch_end_offset(err, out.leader_epoch, out.end_offset, 2, NOW) is \
+            Outcome.TRUNCATED
+        if b.log.log_end_offset == before:
+            break
+    assert b.log.log_end_offset == 4  # the tail (offsets 4, 5) is gone
+    sync(fb, c)
+    assert_same_log(b.log, c.log)
+
+
+def test_follower_takes_the_leaders_high_watermark_and_log_start(tmp_path):
+    a, b = Node(tmp_path, 1), Node(tmp_path, 2)
+    a.lead(0).write("x", "y", "z")
+    fb = PartitionFetcher(b.log, 1, 0, NOW)
+    sync(fb, a)
+    assert b.log.high_watermark == a.log.high_watermark == 0  # nothing committed yet
+    a.log.update_high_watermark(4)
+    a.log.delete_records_before(3)
+    assert step(fb, a) is Outcome.NOTHING  # caught up: no records, but the offsets move
+    assert (b.log.high_watermark, b.log.log_start_offset) == (4, 3)
