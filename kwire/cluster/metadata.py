@@ -65,7 +65,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable
 
-from kwire.cluster.image import INTERNAL_TOPICS, PartitionState, TopicState, unify
+from kwire.cluster.image import INTERNAL_TOPICS, MetadataImage, PartitionState, TopicState, unify
 from kwire.cluster.metadata_log import (
     DEFAULT_SNAPSHOT_BYTES,
     DEFAULT_SNAPSHOT_INTERVAL_MS,
@@ -74,7 +74,7 @@ from kwire.cluster.metadata_log import (
 )
 from kwire.protocol.errors import ErrorCode, KafkaError
 
-__all__ = ["LocalMetadata", "TopicState", "PartitionState", "BrokerInfo", "OngoingReassignment",
+__all__ = ["LocalMetadata", "ImageReads", "TopicState", "PartitionState", "BrokerInfo", "OngoingReassignment",
            "INTERNAL_TOPICS", "topic_name_error", "new_cluster_id"]
 
 log = logging.getLogger("kwire.cluster")
@@ -151,7 +151,58 @@ def _retrieve(fut: asyncio.Future) -> None:
         fut.exception()  # a failed group nobody awaited is not an "exception never retrieved"
 
 
-class LocalMetadata:
+class ImageReads:
+    """The reads both metadata stores answer from their image (``self.image``, a
+    ``MetadataImage``): LocalMetadata's replayed log, ZkMetadata's watch-fed copy."""
+
+    image: MetadataImage
+    _next_producer_id: int
+
+    @property
+    def topics(self) -> dict[str, TopicState]:
+        return self.image.topics
+
+    @property
+    def by_id(self) -> dict[uuid.UUID, TopicState]:
+        return self.image.by_id
+
+    @property
+    def cluster_id(self) -> str:
+        return self.image.cluster_id
+
+    @property
+    def dynamic_broker_configs(self) -> dict[str, str]:
+        return self.image.dynamic_broker_configs
+
+    @property
+    def dynamic_default_broker_configs(self) -> dict[str, str]:
+        return self.image.dynamic_default_broker_configs
+
+    @property
+    def next_producer_id(self) -> int:
+        return self._next_producer_id
+
+    def topic(self, name: str) -> TopicState | None:
+        return self.image.topics.get(name)
+
+    def topic_by_id(self, topic_id: uuid.UUID) -> TopicState | None:
+        return self.image.by_id.get(topic_id)
+
+    def partition(self, name: str, partition: int) -> PartitionState | None:
+        t = self.image.topics.get(name)
+        if t is None or not 0 <= partition < len(t.partitions):
+            return None
+        return t.partitions[partition]
+
+    def colliding_topic(self, name: str) -> str | None:
+        """An existing topic other than ``name`` that equals it once '.' and '_' are alike."""
+        for other in self.image.unified.get(unify(name), ()):
+            if other != name:
+                return other
+        return None
+
+
+class LocalMetadata(ImageReads):
     def __init__(self, data_dir: str, node_id: int, host: str, port: int, *,
                  snapshot_bytes: int = DEFAULT_SNAPSHOT_BYTES,
                  snapshot_interval_ms: int = DEFAULT_SNAPSHOT_INTERVAL_MS) -> None:
@@ -183,26 +234,6 @@ class LocalMetadata:
         return self.load_result == "created"
 
     @property
-    def topics(self) -> dict[str, TopicState]:
-        return self.image.topics
-
-    @property
-    def by_id(self) -> dict[uuid.UUID, TopicState]:
-        return self.image.by_id
-
-    @property
-    def cluster_id(self) -> str:
-        return self.image.cluster_id
-
-    @property
-    def dynamic_broker_configs(self) -> dict[str, str]:
-        return self.image.dynamic_broker_configs
-
-    @property
-    def dynamic_default_broker_configs(self) -> dict[str, str]:
-        return self.image.dynamic_default_broker_configs
-
-    @property
     def group_configs(self) -> dict[str, dict[str, str]]:
         """Dynamic group configs (KIP-848) by group id; the dict is live, never replaced."""
         return self.image.group_configs
@@ -212,10 +243,6 @@ class LocalMetadata:
         """Client metrics subscriptions (KIP-714) by name: their configs."""
         return self.image.client_metrics
 
-    @property
-    def next_producer_id(self) -> int:
-        return self._next_producer_id
-
     # -- reads -------------------------------------------------------------------
     @property
     def controller_id(self) -> int:
@@ -224,18 +251,6 @@ class LocalMetadata:
     @property
     def brokers(self) -> list[BrokerInfo]:
         return [self.self_broker]
-
-    def topic(self, name: str) -> TopicState | None:
-        return self.image.topics.get(name)
-
-    def topic_by_id(self, topic_id: uuid.UUID) -> TopicState | None:
-        return self.image.by_id.get(topic_id)
-
-    def partition(self, name: str, partition: int) -> PartitionState | None:
-        t = self.image.topics.get(name)
-        if t is None or not 0 <= partition < len(t.partitions):
-            return None
-        return t.partitions[partition]
 
     def ongoing_reassignments(self) -> dict[tuple[str, int], OngoingReassignment]:
         """Reassignments in progress by (topic, partition): none, as a reassignment
@@ -266,13 +281,6 @@ class LocalMetadata:
                 raise KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                                  f"The manual partition assignment includes broker {b}, "
                                  f"but no such broker is registered.")
-
-    def colliding_topic(self, name: str) -> str | None:
-        """An existing topic other than ``name`` that equals it once '.' and '_' are alike."""
-        for other in self.image.unified.get(unify(name), ()):
-            if other != name:
-                return other
-        return None
 
     # -- writes ------------------------------------------------------------------
     def elect_leader(self, name: str, partition: int, election_type: int) -> None:

@@ -64,7 +64,7 @@ from crc32c import crc32c
 
 from kwire.cluster.image import MetadataImage
 from kwire.log import faults
-from kwire.log.checkpoint import fsync_dir
+from kwire.log.checkpoint import fsync_dir, write_all
 
 log = logging.getLogger("kwire.cluster")
 
@@ -133,19 +133,12 @@ def _write_file(path: str, data: bytes) -> None:
     tmp = path + ".tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        _write_all(fd, data)
+        write_all(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)
     os.replace(tmp, path)
     fsync_dir(os.path.dirname(path))
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.write(fd, view)
-        view = view[n:]
 
 
 class MetadataLog:
@@ -278,7 +271,7 @@ class MetadataLog:
                 self._torn = False
             try:
                 faults.check("metadata")
-                _write_all(self._fd, data)
+                write_all(self._fd, data)
                 _fsync(self._fd)
             except OSError:
                 self._torn = True

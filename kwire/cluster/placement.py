@@ -87,20 +87,27 @@ def assign_replicas(brokers: Iterable[tuple[int, str | None]], num_partitions: i
                        start_partition_id, rng)
 
 
+def _walk(n: int, num_partitions: int, fixed_start_index: int, start_partition_id: int,
+          rng: random.Random) -> list[tuple[int, int, int]]:
+    """(partition id, position of its first replica, shift) for each new partition over ``n``
+    brokers: the walk both of Kafka's assignments share (the start index and the first shift
+    random unless fixed; the shift grows by one each time the partition id wraps round)."""
+    start_index = fixed_start_index if fixed_start_index >= 0 else rng.randrange(n)
+    shift = fixed_start_index if fixed_start_index >= 0 else rng.randrange(n)
+    out = []
+    first_id = max(0, start_partition_id)
+    for p in range(first_id, first_id + num_partitions):
+        if p > 0 and p % n == 0:
+            shift += 1
+        out.append((p, (p + start_index) % n, shift))
+    return out
+
+
 def _rack_unaware(ids: list[int], num_partitions: int, rf: int, fixed_start_index: int,
                   start_partition_id: int, rng: random.Random) -> dict[int, list[int]]:
     n = len(ids)
-    start_index = fixed_start_index if fixed_start_index >= 0 else rng.randrange(n)
-    shift = fixed_start_index if fixed_start_index >= 0 else rng.randrange(n)
-    p = max(0, start_partition_id)
-    out: dict[int, list[int]] = {}
-    for _ in range(num_partitions):
-        if p > 0 and p % n == 0:
-            shift += 1
-        first = (p + start_index) % n
-        out[p] = [ids[first]] + [ids[_replica_index(first, shift, j, n)] for j in range(rf - 1)]
-        p += 1
-    return out
+    return {p: [ids[first]] + [ids[_replica_index(first, shift, j, n)] for j in range(rf - 1)]
+            for p, first, shift in _walk(n, num_partitions, fixed_start_index, start_partition_id, rng)}
 
 
 def _rack_aware(racks: dict[int, str], num_partitions: int, rf: int, fixed_start_index: int,
@@ -108,14 +115,8 @@ def _rack_aware(racks: dict[int, str], num_partitions: int, rf: int, fixed_start
     num_racks = len(set(racks.values()))
     arranged = rack_alternated_brokers(racks)
     n = len(arranged)
-    start_index = fixed_start_index if fixed_start_index >= 0 else rng.randrange(n)
-    shift = fixed_start_index if fixed_start_index >= 0 else rng.randrange(n)
-    p = max(0, start_partition_id)
     out: dict[int, list[int]] = {}
-    for _ in range(num_partitions):
-        if p > 0 and p % n == 0:
-            shift += 1
-        first = (p + start_index) % n
+    for p, first, shift in _walk(n, num_partitions, fixed_start_index, start_partition_id, rng):
         leader = arranged[first]
         replicas = [leader]
         racks_used = {racks[leader]}
@@ -133,5 +134,4 @@ def _rack_aware(racks: dict[int, str], num_partitions: int, rf: int, fixed_start
                     brokers_used.add(b)
                     break
         out[p] = replicas
-        p += 1
     return out

@@ -69,10 +69,10 @@ from kazoo.recipe.watchers import ChildrenWatch, DataWatch
 
 from kwire.cluster import zk_layout as L
 from kwire.cluster.controller import ControllerMovedError, ZkController
-from kwire.cluster.image import PartitionState, TopicState, unify
 from kwire.cluster.metadata import (
     PRODUCER_ID_BLOCK_SIZE,
     BrokerInfo,
+    ImageReads,
     OngoingReassignment,
     new_cluster_id,
     topic_name_error,
@@ -110,7 +110,7 @@ class _TopicWatch:
         self.partitions: set[int] = set()  # partitions whose state is watched
 
 
-class ZkMetadata:
+class ZkMetadata(ImageReads):
     def __init__(self, connect: str, node_id: int, host: str, port: int, *, rack: str | None = None,
                  listener: str = "PLAINTEXT", security_protocol: str = "PLAINTEXT",
                  session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS,
@@ -393,19 +393,7 @@ class ZkMetadata:
         with self._cond:
             return self._cond.wait_for(predicate, timeout)
 
-    # -- reads (the LocalMetadata interface) ----------------------------------------------------------
-    @property
-    def topics(self) -> dict[str, TopicState]:
-        return self.image.topics
-
-    @property
-    def by_id(self) -> dict[uuid.UUID, TopicState]:
-        return self.image.by_id
-
-    @property
-    def cluster_id(self) -> str:
-        return self.image.cluster_id
-
+    # -- reads (the LocalMetadata interface; those from the image are ImageReads') ----------------------
     @property
     def controller_id(self) -> int:
         return self.image.controller_id
@@ -419,38 +407,8 @@ class ZkMetadata:
         return [self.image.brokers[b] for b in sorted(self.image.brokers)]
 
     @property
-    def dynamic_broker_configs(self) -> dict[str, str]:
-        return self.image.dynamic_broker_configs
-
-    @property
-    def dynamic_default_broker_configs(self) -> dict[str, str]:
-        return self.image.dynamic_default_broker_configs
-
-    @property
-    def next_producer_id(self) -> int:
-        return self._next_producer_id
-
-    @property
     def connected(self) -> bool:
         return self.store.connected
-
-    def topic(self, name: str) -> TopicState | None:
-        return self.image.topics.get(name)
-
-    def topic_by_id(self, topic_id: uuid.UUID) -> TopicState | None:
-        return self.image.by_id.get(topic_id)
-
-    def partition(self, name: str, partition: int) -> PartitionState | None:
-        t = self.image.topics.get(name)
-        if t is None or not 0 <= partition < len(t.partitions):
-            return None
-        return t.partitions[partition]
-
-    def colliding_topic(self, name: str) -> str | None:
-        for other in self.image.unified.get(unify(name), ()):
-            if other != name:
-                return other
-        return None
 
     def ongoing_reassignments(self) -> dict[tuple[str, int], OngoingReassignment]:
         out = {}

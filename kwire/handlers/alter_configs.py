@@ -67,6 +67,7 @@ from kwire.cluster.metadata import topic_name_error
 from kwire.config import BROKER_CONFIGS, AlterOp, ConfigError, validate_topic_configs
 from kwire.config.definitions import GROUP_CONFIGS
 from kwire.config.group import validate_client_metrics, validate_group_configs
+from kwire.handlers.common import when_durable
 from kwire.handlers.describe_configs import BROKER, CLIENT_METRICS, GROUP, TOPIC, kafka_topic_name_message
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.alter_configs_response import AlterConfigsResourceResponse, AlterConfigsResponse
@@ -106,12 +107,7 @@ async def alter_each(broker, req, alter, resource_response) -> list:
             code, message = e.code, e.message
         out.append(resource_response(error_code=code, error_message=message,
                                      resource_type=r.resource_type, resource_name=r.resource_name))
-    for i, fut in waiting:
-        try:
-            await fut
-        except KafkaError as e:
-            out[i].error_code, out[i].error_message = e.code, e.message
-    return out
+    return await when_durable(out, waiting)
 
 
 def duplicate_resources(resources) -> set[int]:

@@ -3,9 +3,13 @@
 * ``authorized_operations`` — the int32 bitfield of Kafka AclOperation codes
   reported when a client asks for authorized operations. kwire has no ACLs
   yet, so every operation that applies to the resource type is allowed.
+* ``when_durable`` — waits for the metadata changes behind a response's results
+  and turns each one that could not be written into that result's error.
 """
 
 from __future__ import annotations
+
+from kwire.protocol.errors import KafkaError
 
 # AclOperation codes (Kafka's org.apache.kafka.common.acl.AclOperation)
 READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE = 3, 4, 5, 6, 7, 8
@@ -28,3 +32,15 @@ def authorized_operations(resource: str) -> int:
     for op in _OPS[resource]:
         bits |= 1 << op
     return bits
+
+
+async def when_durable(results: list, waiting) -> list:
+    """Await each ``(index, future)`` of ``waiting``, the durability of the change that
+    ``results[index]`` answers; a change that could not be written (KafkaError, e.g.
+    KAFKA_STORAGE_ERROR) becomes that result's ``error_code`` and ``error_message``."""
+    for i, fut in waiting:
+        try:
+            await fut
+        except KafkaError as e:
+            results[i].error_code, results[i].error_message = e.code, e.message
+    return results

@@ -23,6 +23,7 @@ changed quota behaviour (KIP-599), which kwire does not enforce.
 
 from __future__ import annotations
 
+from kwire.handlers.common import when_durable
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.create_partitions_response import (
     CreatePartitionsResponse,
@@ -115,10 +116,4 @@ def handle(ctx, req):
 
 
 async def _when_durable(results, waiting) -> CreatePartitionsResponse:
-    for i, fut in waiting:
-        try:
-            await fut
-        except KafkaError as e:
-            results[i] = CreatePartitionsTopicResult(name=results[i].name, error_code=e.code,
-                                                     error_message=e.message)
-    return CreatePartitionsResponse(results=results)
+    return CreatePartitionsResponse(results=await when_durable(results, waiting))

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import uuid
 
+from kwire.handlers.common import when_durable
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.delete_topics_response import DeletableTopicResult, DeleteTopicsResponse
 
@@ -140,9 +141,4 @@ def handle(ctx, req):
 
 
 async def _when_durable(results, waiting) -> DeleteTopicsResponse:
-    for i, fut in waiting:
-        try:
-            await fut
-        except KafkaError as e:
-            results[i] = _result(results[i].name, results[i].topic_id, e.code, e.message)
-    return DeleteTopicsResponse(responses=results)
+    return DeleteTopicsResponse(responses=await when_durable(results, waiting))

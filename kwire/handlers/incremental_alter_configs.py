@@ -116,15 +116,27 @@ def _ops(configs) -> list[tuple[str, int, str | None]]:
     return [(c.name, c.config_operation, c.value) for c in configs]
 
 
+def _apply(current, configs, defs=None, kind: str | None = None) -> dict[str, str]:
+    """``apply_incremental`` of the resource's ops; a ConfigError is answered as Kafka does."""
+    try:
+        return apply_incremental(current, _ops(configs), defs, kind=kind)
+    except ConfigError as e:
+        raise config_error(e) from None
+
+
+def _refuse_unknown(configs, defs, code: int, what: str) -> None:
+    """The first config name ``defs`` does not define is refused: ``code``, "<what>: <name>"."""
+    for c in configs:
+        if c.name not in defs:
+            raise KafkaError(code, f"{what}: {c.name}")
+
+
 def _alter_topic(broker, resource, validate_only: bool) -> bool:
     name = resource.resource_name
     check_topic_name(name)
     t = broker.metadata.topic(name)
     current = dict(t.configs) if t is not None else {}
-    try:
-        result = apply_incremental(current, _ops(resource.configs))
-    except ConfigError as e:
-        raise config_error(e) from None
+    result = _apply(current, resource.configs)
     return replace_topic_overrides(broker, name, result, validate_only)
 
 
@@ -136,14 +148,8 @@ def _alter_broker(broker, resource, validate_only: bool) -> bool:
 def _alter_group(broker, resource, validate_only: bool) -> bool:
     name = resource.resource_name
     check_group_name(name)
-    for c in resource.configs:
-        if c.name not in GROUP_CONFIGS:
-            raise KafkaError(ErrorCode.INVALID_CONFIG, f"Unknown group config name: {c.name}")
-    try:
-        result = apply_incremental(broker.metadata.group_configs.get(name, {}), _ops(resource.configs),
-                                   GROUP_CONFIGS, kind="group")
-    except ConfigError as e:
-        raise config_error(e) from None
+    _refuse_unknown(resource.configs, GROUP_CONFIGS, ErrorCode.INVALID_CONFIG, "Unknown group config name")
+    result = _apply(broker.metadata.group_configs.get(name, {}), resource.configs, GROUP_CONFIGS, kind="group")
     return replace_group_configs(broker, name, result, validate_only)
 
 
@@ -151,14 +157,10 @@ def _alter_client_metrics(broker, resource, validate_only: bool) -> bool:
     name = resource.resource_name
     if not name:
         raise KafkaError(ErrorCode.INVALID_REQUEST, "Subscription name can't be empty")
-    for c in resource.configs:
-        if c.name not in CLIENT_METRICS_CONFIGS:
-            raise KafkaError(ErrorCode.INVALID_REQUEST, f"Unknown client metrics configuration: {c.name}")
-    try:
-        result = apply_incremental(broker.metadata.client_metrics.get(name, {}), _ops(resource.configs),
-                                   CLIENT_METRICS_CONFIGS, kind="client metrics")
-    except ConfigError as e:
-        raise config_error(e) from None
+    _refuse_unknown(resource.configs, CLIENT_METRICS_CONFIGS, ErrorCode.INVALID_REQUEST,
+                    "Unknown client metrics configuration")
+    result = _apply(broker.metadata.client_metrics.get(name, {}), resource.configs, CLIENT_METRICS_CONFIGS,
+                    kind="client metrics")
     return replace_client_metrics(broker, name, result, validate_only)
 
 

@@ -38,6 +38,7 @@ from array import array
 from bisect import bisect_right
 
 from . import faults
+from .checkpoint import write_all
 from .files import O_APPEND_WO, CachedFile, open_fd
 
 _OFF = struct.Struct(">ii")
@@ -119,9 +120,7 @@ class _IndexFile:
         faults.check(self.SITE)
         fd = open_fd(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -23,6 +23,10 @@ broker wrote to its data directory (Kafka's layout: ``<dir>/<topic>-<p>/*.log``)
 so a test can check which codec really reached the broker; ``decoded_batches``
 decodes those files completely with kwire's own decoder and
 ``assert_decoded_on_disk`` compares the records in them with what was produced.
+
+``Wire`` is one raw connection speaking kwire's own codec (requests in turn,
+a closed connection raises), for tests that drive an API at a chosen version;
+``read_exact`` is its socket read, for tests with framing of their own.
 """
 
 from __future__ import annotations
@@ -31,11 +35,14 @@ import asyncio
 import glob
 import os
 import shutil
+import socket
 import struct
 import subprocess
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
+
+from kwire.protocol import codec
 
 Headers = tuple[tuple[str, bytes], ...]
 
@@ -84,6 +91,66 @@ class ProduceFailed(Exception):
 def norm_headers(hs) -> Headers:
     return tuple((k if isinstance(k, str) else k.decode(), bytes(v) if v is not None else None)
                  for k, v in (hs or ()))
+
+
+def read_exact(sock: socket.socket, n: int) -> bytes:
+    """Exactly ``n`` bytes from ``sock``; ``ConnectionError`` if the broker closes it first."""
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            raise ConnectionError("broker closed the connection")
+        buf += chunk
+    return bytes(buf)
+
+
+class Wire:
+    """One connection with kwire's own codec, requests in turn: ``wire(api_key, version, request)``
+    returns the decoded response. A closed connection raises ``ConnectionError``, which fails the
+    test; the correlation id of every response is checked."""
+
+    def __init__(self, bootstrap: str, client_id: str = "wire-test", timeout: float = 20) -> None:
+        host, port = bootstrap.rsplit(":", 1)
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout)
+        self.client_id = client_id
+        self.cid = 0
+
+    def send(self, api_key: int, version: int, obj) -> int:
+        self.cid += 1
+        self.sock.sendall(codec.encode_request(api_key, version, self.cid, self.client_id, obj))
+        return self.cid
+
+    def receive(self, api_key: int, version: int, cid: int):
+        (size,) = struct.unpack(">i", read_exact(self.sock, 4))
+        got, resp = codec.decode_response(api_key, version, read_exact(self.sock, size))
+        assert got == cid
+        return resp
+
+    def __call__(self, api_key: int, version: int, obj):
+        return self.receive(api_key, version, self.send(api_key, version, obj))
+
+    call = __call__
+
+    def closed_by_peer(self, timeout: float = 20) -> bool:
+        self.sock.settimeout(timeout)
+        try:
+            return self.sock.recv(1) == b""
+        except ConnectionResetError:
+            return True
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def failed_with(future, timeout: float = 30):
+    """The ``confluent_kafka.KafkaError`` a confluent-kafka future failed with (the test fails
+    if it succeeded)."""
+    import pytest
+    from confluent_kafka import KafkaException
+
+    with pytest.raises(KafkaException) as exc:
+        future.result(timeout=timeout)
+    return exc.value.args[0]
 
 
 def wait_until(cond: Callable[[], object], timeout: float = OP_TIMEOUT_S, interval: float = 0.05,

@@ -17,7 +17,6 @@ import uuid
 
 import pytest
 from confluent_kafka import KafkaError as CKafkaError
-from confluent_kafka import KafkaException
 from confluent_kafka import TopicPartition as CTopicPartition
 from confluent_kafka.admin import (
     AclOperation,
@@ -33,6 +32,8 @@ from confluent_kafka.admin import (
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka import errors as Errors
 from kafka.admin import ConfigResource, KafkaAdminClient
+
+from clients import failed_with
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -55,13 +56,6 @@ def cadmin(broker):
 
 def c_result(future):
     return future.result(timeout=TIMEOUT_S)
-
-
-def c_error(future) -> CKafkaError:
-    """The librdkafka error a confluent future failed with."""
-    with pytest.raises(KafkaException) as exc:
-        future.result(timeout=TIMEOUT_S)
-    return exc.value.args[0]
 
 
 def produce(bootstrap: str, topic: str, n: int, partition: int = 0) -> None:
@@ -160,14 +154,14 @@ def test_create_topics_errors_confluent(cadmin, topic_name):
 
     assert c_result(cadmin.create_topics([NewTopic(topic_name, 2, 1)])[topic_name]) is None
     assert len(cadmin.list_topics(timeout=TIMEOUT_S).topics[topic_name].partitions) == 2
-    assert c_error(cadmin.create_topics([NewTopic(topic_name, 2, 1)])[topic_name]).code() == \
+    assert failed_with(cadmin.create_topics([NewTopic(topic_name, 2, 1)])[topic_name]).code() == \
         CKafkaError.TOPIC_ALREADY_EXISTS
 
     other = topic_name + "-x"
-    assert c_error(cadmin.create_topics([NewTopic(other, 1, 2)])[other]).code() == \
+    assert failed_with(cadmin.create_topics([NewTopic(other, 1, 2)])[other]).code() == \
         CKafkaError.INVALID_REPLICATION_FACTOR
     bad = NewTopic(other, 1, 1, config={"cleanup.policy": "shred"})
-    assert c_error(cadmin.create_topics([bad])[other]).code() == CKafkaError.INVALID_CONFIG
+    assert failed_with(cadmin.create_topics([bad])[other]).code() == CKafkaError.INVALID_CONFIG
 
 
 # -- DescribeConfigs -----------------------------------------------------------------------
@@ -199,7 +193,7 @@ def test_describe_topic_configs_sources(cadmin, kadmin, topic_name):
 
 def test_describe_configs_unknown_topic(cadmin, topic_name):
     res = CConfigResource(ResourceType.TOPIC, topic_name + "-missing")
-    assert c_error(cadmin.describe_configs([res])[res]).code() == CKafkaError.UNKNOWN_TOPIC_OR_PART
+    assert failed_with(cadmin.describe_configs([res])[res]).code() == CKafkaError.UNKNOWN_TOPIC_OR_PART
 
 
 def test_describe_broker_configs(cadmin, kadmin, broker):
@@ -326,23 +320,23 @@ def test_alter_broker_configs_replace_and_validate_only(make_broker):
     assert configs["log.cleaner.backoff.ms"].value == "1000"
     res = CConfigResource(ResourceType.BROKER, "0", set_config={"log.dirs": "/elsewhere"})
     with pytest.warns(DeprecationWarning):
-        err = c_error(cadmin.alter_configs([res])[res])
+        err = failed_with(cadmin.alter_configs([res])[res])
     assert err.code() == CKafkaError.INVALID_REQUEST
 
 
 def test_incremental_alter_configs_errors(cadmin, kadmin, topic_name):
     kadmin.create_topics({topic_name: {"num_partitions": 1}})
-    err = c_error(incremental(cadmin, ResourceType.TOPIC, topic_name, [entry("retention.ms", "soon")]))
+    err = failed_with(incremental(cadmin, ResourceType.TOPIC, topic_name, [entry("retention.ms", "soon")]))
     assert err.code() == CKafkaError.INVALID_CONFIG
-    err = c_error(incremental(cadmin, ResourceType.TOPIC, topic_name,
+    err = failed_with(incremental(cadmin, ResourceType.TOPIC, topic_name,
                               [entry("retention.ms", "5", AlterConfigOpType.APPEND)]))
     assert err.code() == CKafkaError.INVALID_CONFIG
     assert "because its type is not LIST" in err.str()
-    err = c_error(incremental(cadmin, ResourceType.TOPIC, topic_name + "-missing",
+    err = failed_with(incremental(cadmin, ResourceType.TOPIC, topic_name + "-missing",
                               [entry("retention.ms", "5")]))
     assert err.code() == CKafkaError.UNKNOWN_TOPIC_OR_PART
     # a static broker config cannot change at run time
-    err = c_error(incremental(cadmin, ResourceType.BROKER, "0", [entry("log.dirs", "/elsewhere")]))
+    err = failed_with(incremental(cadmin, ResourceType.BROKER, "0", [entry("log.dirs", "/elsewhere")]))
     assert err.code() == CKafkaError.INVALID_REQUEST
     assert "Cannot update these configs dynamically: [log.dirs]" in err.str()
     # nothing of the above changed anything
@@ -411,7 +405,7 @@ def test_delete_records(broker, cadmin, kadmin, topic_name):
 
     # beyond the high watermark: OFFSET_OUT_OF_RANGE; -1 means "up to the high watermark"
     fs = cadmin.delete_records([CTopicPartition(topic_name, 0, 11)])
-    err = c_error(next(iter(fs.values())))
+    err = failed_with(next(iter(fs.values())))
     assert err.code() == CKafkaError.OFFSET_OUT_OF_RANGE
     fs = cadmin.delete_records([CTopicPartition(topic_name, 0, -1)])
     assert c_result(next(iter(fs.values()))).low_watermark == 10
@@ -423,7 +417,7 @@ def test_delete_records(broker, cadmin, kadmin, topic_name):
 def test_delete_records_compacted_topic_is_refused(cadmin, kadmin, topic_name):
     kadmin.create_topics({topic_name: {"num_partitions": 1, "configs": {"cleanup.policy": "compact"}}})
     fs = cadmin.delete_records([CTopicPartition(topic_name, 0, 0)])
-    assert c_error(next(iter(fs.values()))).code() == CKafkaError.POLICY_VIOLATION
+    assert failed_with(next(iter(fs.values()))).code() == CKafkaError.POLICY_VIOLATION
 
 
 # -- DeleteTopics -------------------------------------------------------------------------------
@@ -442,7 +436,7 @@ def test_delete_topics_by_name_and_id(broker, cadmin, kadmin, topic_name):
         kadmin.delete_topics([a])
     with pytest.raises(Errors.UnknownTopicIdError):
         kadmin.delete_topics([ids[b]])
-    assert c_error(cadmin.delete_topics([a])[a]).code() == CKafkaError.UNKNOWN_TOPIC_OR_PART
+    assert failed_with(cadmin.delete_topics([a])[a]).code() == CKafkaError.UNKNOWN_TOPIC_OR_PART
 
     # the name is free again, with a new id and no old records
     res = kadmin.create_topics({a: {"num_partitions": 1}})

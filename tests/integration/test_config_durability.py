@@ -23,7 +23,6 @@ import errno
 import os
 
 import pytest
-from confluent_kafka import KafkaException
 from confluent_kafka.admin import (
     AdminClient,
     AlterConfigOpType,
@@ -38,6 +37,8 @@ from kafka.admin import ConfigResourceType, KafkaAdminClient
 from kwire.client import KafkaClient, KafkaClientError
 from kwire.log import faults
 from kwire.protocol.errors import ErrorCode as E
+
+from clients import failed_with
 
 pytestmark = pytest.mark.timeout(180)
 TIMEOUT_S = 30
@@ -54,12 +55,6 @@ def incremental(admin, restype, name, **configs):
         ConfigEntry(k.replace("_", "."), v, incremental_operation=AlterConfigOpType.SET)
         for k, v in configs.items()])
     return admin.incremental_alter_configs([res])[res]
-
-
-def error_of(future):
-    with pytest.raises(KafkaException) as exc:
-        future.result(timeout=TIMEOUT_S)
-    return exc.value.args[0]
 
 
 def value(admin, restype, name, key):
@@ -83,7 +78,7 @@ def test_failed_config_writes_answer_storage_error_and_change_nothing(make_broke
         incremental(admin, ResourceType.GROUP, "g-refused", consumer_session_timeout_ms="50000"),
     ]
     for fut in refused:
-        err = error_of(fut)
+        err = failed_with(fut)
         assert err.code() == E.KAFKA_STORAGE_ERROR, err
         assert "No space left on device" in err.str()
     with KafkaClient(b.bootstrap, timeout=TIMEOUT_S) as kc:  # the cluster-default broker resource

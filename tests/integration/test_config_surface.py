@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import pytest
 from confluent_kafka import KafkaError as CKafkaError
-from confluent_kafka import KafkaException
 from confluent_kafka.admin import (
     AdminClient,
     AlterConfigOpType,
@@ -34,6 +33,8 @@ from kwire.client import KafkaClient, KafkaClientError
 from kwire.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigType, kafka43
 from kwire.config.definitions import GROUP_CONFIGS
 from kwire.config.types import Range
+
+from clients import failed_with
 
 TIMEOUT_S = 30
 FACTS = kafka43.load()
@@ -60,12 +61,6 @@ def harmless_value(d, current) -> str:
 
 def result(future):
     return future.result(timeout=TIMEOUT_S)
-
-
-def error(future) -> CKafkaError:
-    with pytest.raises(KafkaException) as exc:
-        future.result(timeout=TIMEOUT_S)
-    return exc.value.args[0]
 
 
 def incremental(admin, restype, name, entries):
@@ -132,7 +127,7 @@ def test_dynamic_broker_config_round_trip(admin, kclient, surface_broker, name):
     if name == "min.insync.replicas":
         # KIP-966 (ELR on, as in new 4.1+ clusters): cluster level only
         assert before.source == ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG.value
-        err = error(incremental(admin, ResourceType.BROKER, "0", [op(name, value)]))
+        err = failed_with(incremental(admin, ResourceType.BROKER, "0", [op(name, value)]))
         assert err.code() == CKafkaError.INVALID_CONFIG
     else:
         assert before.source in (ConfigSource.DEFAULT_CONFIG.value, ConfigSource.STATIC_BROKER_CONFIG.value)
@@ -163,7 +158,7 @@ def test_read_only_broker_configs_refused(admin):
         assert described[name].is_read_only, name
     for name in ("sasl.kerberos.kinit.cmd", "log.dirs", "num.partitions", "node.id"):
         if name in READ_ONLY:
-            err = error(incremental(admin, ResourceType.BROKER, "0", [op(name, "1")]))
+            err = failed_with(incremental(admin, ResourceType.BROKER, "0", [op(name, "1")]))
             assert err.code() == CKafkaError.INVALID_REQUEST
             assert "Cannot update these configs dynamically" in err.str()
 
@@ -171,7 +166,7 @@ def test_read_only_broker_configs_refused(admin):
 @pytest.mark.parametrize("name", ["message.format.version", "message.downconversion.enable",
                                   "zookeeper.connect", "no.such.config", "log.message.format.version"])
 def test_names_kafka_4_does_not_know_are_errors(admin, name):
-    err = error(incremental(admin, ResourceType.BROKER, "0", [op(name, "1")]))
+    err = failed_with(incremental(admin, ResourceType.BROKER, "0", [op(name, "1")]))
     assert err.code() == CKafkaError.INVALID_REQUEST
     assert "Unknown broker config name" in err.str()
 
@@ -186,7 +181,7 @@ def test_every_topic_config_round_trip(admin, surface_broker):
         got = describe(admin, ResourceType.TOPIC, topic)[name]
         assert (got.value, got.source) == (d.to_string(d.parse(value)),
                                            ConfigSource.DYNAMIC_TOPIC_CONFIG.value), name
-    err = error(incremental(admin, ResourceType.TOPIC, topic, [op("message.format.version", "3.0")]))
+    err = failed_with(incremental(admin, ResourceType.TOPIC, topic, [op("message.format.version", "3.0")]))
     assert err.code() == CKafkaError.INVALID_CONFIG
 
 

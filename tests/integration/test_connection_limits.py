@@ -29,7 +29,7 @@ import pytest
 from kwire.protocol import codec
 from kwire.protocol.generated.api_versions_request import ApiVersionsRequest
 
-from clients import wait_until
+from clients import read_exact, wait_until
 
 REQ = ApiVersionsRequest(client_software_name="limits", client_software_version="1")
 
@@ -56,19 +56,9 @@ class Sock:
     def receive(self, timeout: float = 20) -> int:
         """Correlation id of the next response (raises on EOF or timeout)."""
         self.sock.settimeout(timeout)
-        head = self._read(4)
-        (size,) = struct.unpack(">i", head)
-        body = self._read(size)
+        (size,) = struct.unpack(">i", read_exact(self.sock, 4))
+        body = read_exact(self.sock, size)
         return struct.unpack(">i", body[:4])[0]
-
-    def _read(self, n: int) -> bytes:
-        out = bytearray()
-        while len(out) < n:
-            chunk = self.sock.recv(n - len(out))
-            if not chunk:
-                raise ConnectionError("EOF")
-            out += chunk
-        return bytes(out)
 
     def served(self) -> bool:
         """One ApiVersions round trip works."""

@@ -21,7 +21,6 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from confluent_kafka import KafkaException
 from confluent_kafka.admin import (
     AdminClient,
     AlterConfigOpType,
@@ -38,6 +37,8 @@ from kwire.protocol.errors import ErrorCode as E
 from kwire.protocol.generated.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 from kwire.protocol.generated.list_config_resources_request import ListConfigResourcesRequest
 
+from clients import failed_with
+
 pytestmark = pytest.mark.timeout(180)
 TIMEOUT_S = 30
 GROUP_CONFIG, DEFAULT_CONFIG, CLIENT_METRICS_CONFIG = 8, 5, 7
@@ -53,12 +54,6 @@ def alter_group(admin, group, *entries, validate_only=False):
 def describe_group(admin, group) -> dict:
     res = ConfigResource(ResourceType.GROUP, group)
     return {k: (e.value, e.source) for k, e in admin.describe_configs([res])[res].result(TIMEOUT_S).items()}
-
-
-def error_code(future) -> int:
-    with pytest.raises(KafkaException) as exc:
-        future.result(timeout=TIMEOUT_S)
-    return exc.value.args[0].code()
 
 
 def kadmin(bootstrap) -> KafkaAdminClient:
@@ -152,7 +147,7 @@ def test_invalid_group_configs_are_refused_and_nothing_is_stored(broker, entry, 
     admin = AdminClient({"bootstrap.servers": broker.bootstrap})
     group = f"bad-{uuid.uuid4().hex[:8]}"
     name, value = entry
-    assert error_code(alter_group(admin, group, (name, value, SET))) == code
+    assert failed_with(alter_group(admin, group, (name, value, SET))).code() == code
     assert group not in broker.server.broker.metadata.group_configs
     assert all(source == DEFAULT_CONFIG for _, source in describe_group(admin, group).values())
 

@@ -12,8 +12,6 @@ ConsumerGroupDescribe v0-1) run at each of their versions.
 
 from __future__ import annotations
 
-import socket
-import struct
 import uuid
 
 import pytest
@@ -36,34 +34,8 @@ from kwire.protocol.generated import (
     offset_fetch_request as of,
     sync_group_request as sg,
 )
+from clients import Wire
 from test_groups_support import create_topic
-
-
-class Wire:
-    def __init__(self, bootstrap: str) -> None:
-        host, port = bootstrap.rsplit(":", 1)
-        self.sock = socket.create_connection((host, int(port)), timeout=20)
-        self.corr = 0
-
-    def __call__(self, api_key: int, version: int, obj):
-        self.corr += 1
-        self.sock.sendall(codec.encode_request(api_key, version, self.corr, "wire-test", obj))
-        (size,) = struct.unpack(">i", self._read(4))
-        corr, resp = codec.decode_response(api_key, version, self._read(size))
-        assert corr == self.corr
-        return resp
-
-    def _read(self, n: int) -> bytes:
-        buf = b""
-        while len(buf) < n:
-            chunk = self.sock.recv(n - len(buf))
-            if not chunk:
-                raise ConnectionError("broker closed the connection")
-            buf += chunk
-        return buf
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 @pytest.fixture

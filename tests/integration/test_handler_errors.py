@@ -23,8 +23,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-import socket
-import struct
 import uuid
 
 import pytest
@@ -34,7 +32,8 @@ from kwire.protocol import codec
 from kwire.protocol.error_response import _plan_for as error_response_plan
 from kwire.protocol.errors import ErrorCode, KafkaError
 
-from clients import wait_until
+from clients import Wire, wait_until
+from test_groups_support import create_topic
 
 SCALAR_TYPES = {"bool", "int8", "int16", "int32", "int64", "uint16", "uint32", "float64",
                 "string", "bytes", "uuid", "records"}
@@ -65,44 +64,9 @@ def failing(api_key: int, exc: Exception, *, from_coroutine: bool = False):
 
 # -- raw requests -------------------------------------------------------------------
 
-class Raw:
+class Raw(Wire):
     def __init__(self, bootstrap: str) -> None:
-        host, port = bootstrap.rsplit(":", 1)
-        self.sock = socket.create_connection((host, int(port)), timeout=20)
-        self.cid = 0
-
-    def send(self, api_key: int, version: int, obj) -> int:
-        self.cid += 1
-        self.sock.sendall(codec.encode_request(api_key, version, self.cid, "raw", obj))
-        return self.cid
-
-    def _read(self, n: int) -> bytes:
-        out = bytearray()
-        while len(out) < n:
-            chunk = self.sock.recv(n - len(out))
-            if not chunk:
-                raise ConnectionError("broker closed the connection")
-            out += chunk
-        return bytes(out)
-
-    def receive(self, api_key: int, version: int, cid: int):
-        (size,) = struct.unpack(">i", self._read(4))
-        got, resp = codec.decode_response(api_key, version, self._read(size))
-        assert got == cid
-        return resp
-
-    def call(self, api_key: int, version: int, obj):
-        return self.receive(api_key, version, self.send(api_key, version, obj))
-
-    def closed_by_peer(self, timeout: float = 20) -> bool:
-        self.sock.settimeout(timeout)
-        try:
-            return self.sock.recv(1) == b""
-        except ConnectionResetError:
-            return True
-
-    def close(self) -> None:
-        self.sock.close()
+        super().__init__(bootstrap, client_id="raw")
 
 
 @pytest.fixture
@@ -309,15 +273,9 @@ def _connections(broker) -> set:
 
 def test_kafka_python_producer_sees_the_error_and_keeps_its_connection(broker, topic_name):
     import kafka.errors as E
-    from kafka import KafkaAdminClient, KafkaProducer
+    from kafka import KafkaProducer
 
-    from kafka.admin import NewTopic
-
-    admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap, request_timeout_ms=15000)
-    try:
-        admin.create_topics([NewTopic(topic_name, 1, 1)])
-    finally:
-        admin.close()
+    create_topic(broker.bootstrap, topic_name, 1)
     p = KafkaProducer(bootstrap_servers=broker.bootstrap, acks=-1, retries=0,
                       request_timeout_ms=15000, max_block_ms=15000, linger_ms=0)
     try:
@@ -374,14 +332,7 @@ def test_kafka_python_offset_commit_error(broker, topic_name):
     from kafka import KafkaConsumer, TopicPartition
     from kafka.structs import OffsetAndMetadata
 
-    from kafka import KafkaAdminClient
-    from kafka.admin import NewTopic
-
-    admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap, request_timeout_ms=15000)
-    try:
-        admin.create_topics([NewTopic(topic_name, 1, 1)])
-    finally:
-        admin.close()
+    create_topic(broker.bootstrap, topic_name, 1)
     c = KafkaConsumer(bootstrap_servers=broker.bootstrap, group_id=f"g-{topic_name}",
                       enable_auto_commit=False, request_timeout_ms=15000)
     try:

@@ -46,6 +46,7 @@ import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import ConfigResource, KafkaAdminClient
 from kafka.errors import OffsetOutOfRangeError
+from clients import wait_until
 from test_restart import create_topic
 from test_faults import (
     FETCH,
@@ -67,17 +68,6 @@ pytestmark = pytest.mark.timeout(120)
 
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN_SHUTDOWN_FILE = ".kwire_cleanshutdown"
-
-
-def wait_until(cond, timeout: float, what: str, interval: float = 0.05):
-    """Poll ``cond()`` until it returns something truthy; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = cond()
-        if got:
-            return got
-        assert time.monotonic() < deadline, f"timed out after {timeout}s waiting for {what}"
-        time.sleep(interval)
 
 
 def addr(bootstrap: str) -> tuple[str, int]:
@@ -182,7 +172,7 @@ def test_sigterm_answers_the_in_flight_long_poll_then_exits_0(spawn_broker, topi
             f"in-flight fetch answered {answered_after:.2f}s after SIGTERM: it waited out max_wait_ms")
         assert waiting.closed_by_broker(timeout=10) == b"", "more bytes after the fetch response"
 
-    wait_until(lambda: refuses_connections(bs), 10, "the listener to close after SIGTERM")
+    wait_until(lambda: refuses_connections(bs), 10, what="the listener to close after SIGTERM")
     assert b.proc.wait(30) == 0, f"exit code {b.proc.returncode} after SIGTERM:\n{b.log_text}"
     b.terminate()  # already exited: no second signal, just collects the rest of its log
     assert "Traceback" not in b.log_text and " ERROR " not in b.log_text, b.log_text
@@ -255,7 +245,7 @@ def test_retention_ms_applied_by_the_running_broker(make_broker, topic_name):
     assert offsets(bs, topic_name) == (0, 25), "retention before retention.ms was lowered"
 
     set_topic_config(bs, topic_name, {"retention.ms": "3600000"})  # read by the next retention run
-    wait_until(lambda: offsets(bs, topic_name)[0] > 0, 20, "retention.ms to move the log start offset")
+    wait_until(lambda: offsets(bs, topic_name)[0] > 0, 20, what="retention.ms to move the log start offset")
     assert offsets(bs, topic_name) == (want_start, 25)
     assert [base for base, _ in segment_files(b.data_dir, topic_name)] == \
         [base for base, _ in segments if base >= want_start], "segment files left on disk"
@@ -280,7 +270,7 @@ def test_retention_bytes_applied_by_the_running_broker(make_broker, topic_name):
     assert want_start > 0, segments
 
     set_topic_config(bs, topic_name, {"retention.bytes": str(limit)})
-    wait_until(lambda: offsets(bs, topic_name)[0] > 0, 20, "retention.bytes to move the log start offset")
+    wait_until(lambda: offsets(bs, topic_name)[0] > 0, 20, what="retention.bytes to move the log start offset")
     assert offsets(bs, topic_name) == (want_start, 30)
     assert sum(size for _, size in segment_files(b.data_dir, topic_name)) >= limit
     assert_out_of_range_at_0(bs, topic_name, want_start, 30, dict(enumerate(values)))

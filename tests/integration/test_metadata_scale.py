@@ -26,6 +26,8 @@ import pytest
 from confluent_kafka import KafkaException
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from clients import read_exact
+
 TOPICS = int(os.environ.get("KWIRE_SCALE_TOPICS", "2000"))
 BATCH = int(os.environ.get("KWIRE_SCALE_BATCH", "500"))
 FULL = TOPICS >= 10000
@@ -54,19 +56,10 @@ class ApiVersionsPinger:
         client = b"pinger"
         body = struct.pack(">hhih", 18, 0, correlation_id, len(client)) + client
         self.sock.sendall(struct.pack(">i", len(body)) + body)
-        size = struct.unpack(">i", self._read(4))[0]
-        resp = self._read(size)
+        size = struct.unpack(">i", read_exact(self.sock, 4))[0]
+        resp = read_exact(self.sock, size)
         cid, error = struct.unpack_from(">ih", resp)
         assert cid == correlation_id and error == 0, (cid, error)
-
-    def _read(self, n: int) -> bytes:
-        out = b""
-        while len(out) < n:
-            chunk = self.sock.recv(n - len(out))
-            if not chunk:
-                raise ConnectionError("broker closed the connection")
-            out += chunk
-        return out
 
     def _run(self) -> None:
         cid = 0

@@ -23,19 +23,18 @@ import errno
 import json
 import os
 import resource
-import socket
-import struct
 import threading
 import uuid
 
+import pytest
 from confluent_kafka import KafkaException
 from confluent_kafka.admin import AdminClient, ConfigResource, NewTopic
 
+import clients
 from clients import wait_until
 from kwire.cluster.metadata import LocalMetadata
 from kwire.cluster.metadata_log import DIR_NAME, encode_record
 from kwire.log import faults
-from kwire.protocol import codec
 from kwire.protocol.errors import ErrorCode as E
 from kwire.protocol.generated import (
     create_topics_request as ct,
@@ -46,33 +45,11 @@ from kwire.protocol.generated import (
 )
 
 
-class Wire:
+class Wire(clients.Wire):
     """One connection, requests in turn: a closed connection fails the test."""
 
     def __init__(self, bootstrap: str) -> None:
-        host, port = bootstrap.rsplit(":", 1)
-        self.sock = socket.create_connection((host, int(port)), timeout=30)
-        self.corr = 0
-
-    def __call__(self, api_key: int, version: int, obj):
-        self.corr += 1
-        self.sock.sendall(codec.encode_request(api_key, version, self.corr, "store-test", obj))
-        (size,) = struct.unpack(">i", self._read(4))
-        corr, resp = codec.decode_response(api_key, version, self._read(size))
-        assert corr == self.corr
-        return resp
-
-    def _read(self, n: int) -> bytes:
-        buf = b""
-        while len(buf) < n:
-            chunk = self.sock.recv(n - len(buf))
-            if not chunk:
-                raise ConnectionError("broker closed the connection")
-            buf += chunk
-        return buf
-
-    def close(self) -> None:
-        self.sock.close()
+        super().__init__(bootstrap, client_id="store-test", timeout=30)
 
     # -- the requests used here --------------------------------------------------------
     def create(self, *specs: tuple[str, int]):
@@ -116,6 +93,23 @@ def arm(path, spec: str) -> None:
     with open(tmp, "w") as f:
         f.write(spec)
     os.replace(tmp, path)
+
+
+@pytest.fixture
+def fault_file(tmp_path, monkeypatch):
+    """The fault file of every broker this test spawns (empty: no faults until ``arm``)."""
+    path = tmp_path / "faults"
+    monkeypatch.setenv("KWIRE_FAULTS_FILE", str(path))
+    return path
+
+
+def restart(spawn_broker, data, b, wire: Wire):
+    """Close ``wire``, check no connection was closed on a client, stop ``b`` cleanly and
+    start a broker again on ``data``: a ``Wire`` to the new one."""
+    wire.close()
+    assert "closing connection" not in b.log_text
+    b.terminate()
+    return Wire(spawn_broker(data).bootstrap)
 
 
 # -- crash safety --------------------------------------------------------------------------
@@ -295,57 +289,47 @@ def test_old_metadata_file_is_migrated(spawn_broker, tmp_path):
 
 
 # -- faults --------------------------------------------------------------------------------------
-def test_metadata_write_fault_is_an_error_answer_and_undone(spawn_broker, tmp_path, monkeypatch):
+@pytest.mark.parametrize("err", ["ENOSPC", "EACCES"])
+def test_metadata_write_fault_is_an_error_answer_and_undone(spawn_broker, tmp_path, fault_file, err):
     data = tmp_path / "data"
-    faults = tmp_path / "faults"
-    monkeypatch.setenv("KWIRE_FAULTS_FILE", str(faults))
     b = spawn_broker(data)
     wire = Wire(b.bootstrap)
     assert wire.create(("kept", 2))["kept"].error_code == 0
 
-    arm(faults, "metadata=ENOSPC")
+    arm(fault_file, f"metadata={err}")
+    text = os.strerror(getattr(errno, err))
     got = wire.create(("refused-a", 3), ("refused-b", 1))
     for name in ("refused-a", "refused-b"):
         assert got[name].error_code == E.KAFKA_STORAGE_ERROR, got[name]
-        assert "No space left on device" in got[name].error_message
+        assert text in got[name].error_message
     d = wire.delete("kept")["kept"]
-    assert d.error_code == E.KAFKA_STORAGE_ERROR and "No space left" in d.error_message
+    assert d.error_code == E.KAFKA_STORAGE_ERROR and text in d.error_message
     # the same connection answers; nothing of the refused changes is visible or on disk
     topics = wire.topics()
     assert "refused-a" not in topics and "refused-b" not in topics and topics.get("kept") == 2
     assert partition_dirs(data, "refused-") == set()
     assert partition_dirs(data, "kept") == {"kept"}
 
-    arm(faults, "")
+    arm(fault_file, "")
     assert wire.create(("refused-a", 3))["refused-a"].error_code == 0
     assert wire.topics().get("refused-a") == 3
-    wire.close()
-    assert "closing connection" not in b.log_text
-    b.terminate()
-    b2 = spawn_broker(data)
-    wire = Wire(b2.bootstrap)
+    wire = restart(spawn_broker, data, b, wire)
     topics = wire.topics()
     assert topics.get("kept") == 2 and topics.get("refused-a") == 3 and "refused-b" not in topics
     wire.close()
 
 
-def test_enospc_creating_logs_creates_nothing(spawn_broker, tmp_path, monkeypatch):
+def test_enospc_creating_logs_creates_nothing(spawn_broker, tmp_path, fault_file):
     data = tmp_path / "data"
-    faults = tmp_path / "faults"
-    monkeypatch.setenv("KWIRE_FAULTS_FILE", str(faults))
     b = spawn_broker(data)
     wire = Wire(b.bootstrap)
-    arm(faults, "segment_create=ENOSPC")
+    arm(fault_file, "segment_create=ENOSPC")
     got = wire.create(("nospace", 4))["nospace"]
     assert got.error_code == E.KAFKA_STORAGE_ERROR and "No space left on device" in got.error_message
     assert "nospace" not in wire.topics()
     assert partition_dirs(data, "nospace") == set()
-    arm(faults, "")
-    wire.close()
-    assert "closing connection" not in b.log_text
-    b.terminate()
-    b2 = spawn_broker(data)
-    wire = Wire(b2.bootstrap)
+    arm(fault_file, "")
+    wire = restart(spawn_broker, data, b, wire)
     assert "nospace" not in wire.topics()
     assert wire.create(("nospace", 4))["nospace"].error_code == 0
     assert wire.topics().get("nospace") == 4
@@ -395,66 +379,52 @@ def test_emfile_creating_logs_creates_nothing(spawn_broker, tmp_path):
     assert "fd-starved" not in wire.topics()  # the same connection
     assert partition_dirs(data, "fd-starved") == set()  # partial dirs gone (or renamed -delete)
     assert wire.create(("fd-starved", 8))["fd-starved"].error_code == 0  # limit back: it works
-    wire.close()
-    assert "closing connection" not in b.log_text
-    b.terminate()
-    b2 = spawn_broker(data)
-    wire = Wire(b2.bootstrap)
+    wire = restart(spawn_broker, data, b, wire)
     assert wire.topics().get("fd-starved") == 8
     wire.close()
 
 
-def test_find_coordinator_when_offsets_topic_cannot_be_created(spawn_broker, tmp_path, monkeypatch):
+def test_find_coordinator_when_offsets_topic_cannot_be_created(spawn_broker, tmp_path, fault_file):
     data = tmp_path / "data"
-    faults = tmp_path / "faults"
-    monkeypatch.setenv("KWIRE_FAULTS_FILE", str(faults))
     b = spawn_broker(data)
     wire = Wire(b.bootstrap)
     # the metadata record of __consumer_offsets cannot be written
-    arm(faults, "metadata=ENOSPC")
+    arm(fault_file, "metadata=ENOSPC")
     for v in (3, 4, 6):
         code, message = wire.find_coordinator(v, "g1")
         assert code == E.COORDINATOR_NOT_AVAILABLE, (v, code, message)
         assert "No space left" in message
     assert "__consumer_offsets" not in wire.topics()
     assert partition_dirs(data, "__consumer_offsets") == set()
-    arm(faults, "")
+    arm(fault_file, "")
     assert wire.find_coordinator(4, "g1") == (0, None)
     assert wire.topics().get("__consumer_offsets") == 50
     wire.close()
     assert "closing connection" not in b.log_text
 
 
-def test_find_coordinator_when_offsets_logs_cannot_be_created(spawn_broker, tmp_path, monkeypatch):
+def test_find_coordinator_when_offsets_logs_cannot_be_created(spawn_broker, tmp_path, fault_file):
     data = tmp_path / "data"
-    faults = tmp_path / "faults"
-    monkeypatch.setenv("KWIRE_FAULTS_FILE", str(faults))
     b = spawn_broker(data)
     wire = Wire(b.bootstrap)
-    arm(faults, "segment_create=ENOSPC")
+    arm(fault_file, "segment_create=ENOSPC")
     code, message = wire.find_coordinator(4, "g1")
     assert code == E.COORDINATOR_NOT_AVAILABLE and "No space left" in message
     code, _ = wire.find_coordinator(2, "g1")  # the connection is still there
     assert code == E.COORDINATOR_NOT_AVAILABLE
     assert "__consumer_offsets" not in wire.topics()
     assert partition_dirs(data, "__consumer_offsets") == set()
-    wire.close()
-    assert "closing connection" not in b.log_text
-    arm(faults, "")
-    b.terminate()
-    b2 = spawn_broker(data)
-    wire = Wire(b2.bootstrap)
+    arm(fault_file, "")
+    wire = restart(spawn_broker, data, b, wire)
     assert wire.find_coordinator(4, "g1") == (0, None)
     wire.close()
 
 
-def test_create_topics_is_all_or_nothing_per_topic_on_a_real_admin_client(spawn_broker, tmp_path, monkeypatch):
+def test_create_topics_is_all_or_nothing_per_topic_on_a_real_admin_client(spawn_broker, tmp_path, fault_file):
     """confluent-kafka's AdminClient sees the per-topic error and its message."""
-    faults = tmp_path / "faults"
-    monkeypatch.setenv("KWIRE_FAULTS_FILE", str(faults))
     b = spawn_broker(tmp_path / "data")
     admin = AdminClient({"bootstrap.servers": b.bootstrap})
-    arm(faults, "metadata=EIO")
+    arm(fault_file, "metadata=EIO")
     fs = admin.create_topics([NewTopic("admin-refused", 1, 1)], request_timeout=30)
     try:
         fs["admin-refused"].result(30)
@@ -462,6 +432,6 @@ def test_create_topics_is_all_or_nothing_per_topic_on_a_real_admin_client(spawn_
     except KafkaException as e:
         err = e.args[0]
         assert err.code() == E.KAFKA_STORAGE_ERROR and "Input/output error" in err.str()
-    arm(faults, "")
+    arm(fault_file, "")
     fs = admin.create_topics([NewTopic("admin-refused", 1, 1)], request_timeout=30)
     fs["admin-refused"].result(30)

@@ -43,6 +43,7 @@ from kwire.records import batch
 from kwire.records.builder import build_batch, encode_record
 from kwire.records.compression import GZIP, LZ4, NONE, SNAPPY, ZSTD, compress
 from kwire.records.decode import decode_batch, decode_batches
+from mutations import mutate, mutation_ops
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -273,21 +274,6 @@ def test_list_offsets_survives_a_corrupt_stored_batch(make_broker, caplog, damag
 # -- fuzz: record-level mutations, CRC recomputed, against a live broker -------------------
 
 
-def _mutate(buf: bytes, ops) -> bytes:
-    out = bytearray(buf)
-    for kind, where, byte in ops:
-        i = where % (len(out) + 1)
-        if kind == 0 and out:
-            out[i % len(out)] ^= byte or 1
-        elif kind == 1:
-            out.insert(i, byte)
-        elif kind == 2 and out:
-            del out[i % len(out)]
-        elif kind == 3:
-            del out[i:]
-    return bytes(out)
-
-
 FUZZ = {"topic": None, "client": None, "sent": 0, "accepted": 0}
 
 
@@ -302,8 +288,7 @@ def fuzz_client(broker):
 
 @pytest.mark.parametrize("codec", [NONE, GZIP, SNAPPY, LZ4, ZSTD])
 @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
-@given(ops=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 400), st.integers(0, 255)),
-                    min_size=1, max_size=3),
+@given(ops=mutation_ops(400, max_size=3),
        count_shift=st.sampled_from([0, 0, 0, 1, -1]))
 def test_fuzz_live_broker_never_disconnects_or_stores_poison(broker, fuzz_client, codec, ops,
                                                              count_shift):
@@ -311,7 +296,7 @@ def test_fuzz_live_broker_never_disconnects_or_stores_poison(broker, fuzz_client
     now = int(time.time() * 1000)
     good = build_batch([(b"key", b"value", [("h", b"x")], now), (b"k2", b"v" * 30, [], now + 1),
                         (b"k3", None, [], now - 1)], compression=codec)
-    section = _mutate(good[batch.HEADER_SIZE:], ops)
+    section = mutate(good[batch.HEADER_SIZE:], ops)
     buf = _fix(bytearray(good[: batch.HEADER_SIZE]) + section, 3 + count_shift)
     conn = _conn(c)
     r = _produce(c, topic, buf, 12)

@@ -10,6 +10,7 @@ is for an event (a znode, an image change) with a deadline, never a bare sleep.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import signal
@@ -28,19 +29,12 @@ from kwire.cluster.controller import ControllerMovedError
 from kwire.cluster.zookeeper import ZkMetadata, ZooKeeperConnectError, ZooKeeperUnavailable
 from kwire.protocol.errors import ErrorCode, KafkaError
 
+import clients
+
 SESSION_MS = 3000
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def wait_until(pred, timeout: float, what: str, interval: float = 0.02):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(interval)
+# sessions of a few seconds: poll finely so a takeover is seen when it happens
+wait_until = functools.partial(clients.wait_until, interval=0.02)
 
 
 @pytest.fixture
@@ -141,7 +135,7 @@ def test_registration_chroot_cluster_id_and_one_controller(zookeeper, zk_chroot,
         assert {md.cluster_id for md in mds} == {cid["id"]}
         assert [md.fresh for md in mds] == [True, False, False], "the cluster id is created once"
 
-        controller = wait_until(lambda: controller_of(zk), 5, "a controller")
+        controller = wait_until(lambda: controller_of(zk), 5, what="a controller")
         assert set(znode_json(zk, L.CONTROLLER)) == {"version", "brokerid", "timestamp"}
         assert controller == 1, "the first broker to start finds no controller and becomes it"
         assert epoch_of(zk) == 1
@@ -162,12 +156,12 @@ def test_same_broker_id_twice_is_refused(members):
 # -- controller failover ---------------------------------------------------------------------------
 def test_closing_the_controller_elects_another_and_bumps_the_epoch(members, zk):
     mds = {i: members(i) for i in (1, 2, 3)}
-    first = wait_until(lambda: controller_of(zk), 5, "a controller")
+    first = wait_until(lambda: controller_of(zk), 5, what="a controller")
     epoch = epoch_of(zk)
     mds[first].close()  # its session ends now: /controller and /brokers/ids/<id> go at once
     t0 = time.monotonic()
     second = wait_until(lambda: controller_of(zk) not in (None, first) and controller_of(zk), SESSION_MS / 1000,
-                        "a new controller")
+                        what="a new controller")
     assert time.monotonic() - t0 < SESSION_MS / 1000
     assert epoch_of(zk) == epoch + 1
     rest = [md for i, md in mds.items() if i != first]
@@ -190,15 +184,15 @@ def test_kill_9_of_the_controller_elects_another_within_the_session_timeout(zook
     try:
         for i in (1, 2, 3):
             procs[i] = spawn_member(zookeeper.connect + zk_chroot, i)
-        first = wait_until(lambda: controller_of(zk), 10, "a controller")
-        wait_until(lambda: len(zk.get_children(L.BROKER_IDS)) == 3, 10, "three registrations")
+        first = wait_until(lambda: controller_of(zk), 10, what="a controller")
+        wait_until(lambda: len(zk.get_children(L.BROKER_IDS)) == 3, 10, what="three registrations")
         epoch = epoch_of(zk)
         procs[first].send_signal(signal.SIGKILL)
         procs[first].wait(10)
         t0 = time.monotonic()
         # no goodbye: ZooKeeper notices only when the session times out
         second = wait_until(lambda: controller_of(zk) not in (None, first) and controller_of(zk),
-                            SESSION_MS / 1000 * 2 + 5, "a new controller")
+                            SESSION_MS / 1000 * 2 + 5, what="a new controller")
         took = time.monotonic() - t0
         print(f"new controller {took:.2f} s after kill -9 (session timeout {SESSION_MS} ms)")
         assert epoch_of(zk) == epoch + 1
@@ -224,16 +218,16 @@ def expire_session(connect: str, md: ZkMetadata) -> None:
 
 def test_a_deposed_controller_cannot_write(zookeeper, zk_chroot, members, zk):  # noqa: F811
     a = members(1)
-    wait_until(lambda: a.controller.active, 5, "broker 1 to be the controller")
+    wait_until(lambda: a.controller.active, 5, what="broker 1 to be the controller")
     stale_version, stale_epoch = a.controller.epoch_zk_version, a.controller.epoch
     b = members(2)
     expire_session(zookeeper.connect + zk_chroot, a)
-    wait_until(lambda: controller_of(zk) == 2, SESSION_MS / 1000 * 2, "broker 2 to take over")
+    wait_until(lambda: controller_of(zk) == 2, SESSION_MS / 1000 * 2, what="broker 2 to take over")
     assert epoch_of(zk) == stale_epoch + 1
-    wait_until(lambda: b.controller.active, 5, "broker 2 to act as controller")
+    wait_until(lambda: b.controller.active, 5, what="broker 2 to act as controller")
     # broker 1 gets a new session, registers again and follows; it still holds its old epoch's version
     wait_until(lambda: zk.exists(L.broker_path(1)) is not None
-               and zk.exists(L.broker_path(1)).ephemeralOwner == a.store.session_id, 10, "re-registration")
+               and zk.exists(L.broker_path(1)).ephemeralOwner == a.store.session_id, 10, what="re-registration")
     assert a.wait_for(lambda: a.controller_id == 2 and {x.node_id for x in a.brokers} == {1, 2}, 5)
     assert not a.controller.active
     assert a.controller.epoch_zk_version == stale_version
@@ -329,7 +323,7 @@ def test_explicit_assignment_partitions_configs_and_delete(members, zk):
     result(mds[1].delete_topic("t"))
     all_see(mds, lambda md: md.topic("t") is None and md.topic_by_id(tid) is None, 2, "the deletion")
     wait_until(lambda: not zk.exists(L.topic_path("t")) and not zk.exists(L.delete_topic_path("t"))
-               and not zk.exists(L.topic_config_path("t")), 2, "the znodes gone")
+               and not zk.exists(L.topic_config_path("t")), 2, what="the znodes gone")
     # the name can be used again, with a new id
     tid2 = result(mds[2].create_topic("t", 1, replication_factor=2))
     all_see(mds, lambda md: md.topic("t") is not None and md.topic("t").topic_id == tid2
@@ -339,7 +333,7 @@ def test_explicit_assignment_partitions_configs_and_delete(members, zk):
 def test_broker_loss_moves_leadership_within_the_isr(members, zk):
     mds = {i: members(i) for i in (1, 2, 3)}
     all_see(mds.values(), lambda md: len(md.brokers) == 3, 5, "three brokers")
-    controller = wait_until(lambda: controller_of(zk), 5, "a controller")
+    controller = wait_until(lambda: controller_of(zk), 5, what="a controller")
     victim = next(i for i in (1, 2, 3) if i != controller)
     result(mds[controller].create_topic("p", 3, assignment={0: [victim, controller], 1: [controller, victim],
                                                               2: [victim]}))
@@ -378,7 +372,7 @@ def test_partition_state_updates_are_conditional(members, zk):
     assert e.value.code == ErrorCode.INVALID_UPDATE_VERSION
     assert znode_json(zk, L.partition_state_path("isr", 0))["isr"] == [1]
     # the change was announced the way Kafka's brokers do (the controller then clears it)
-    wait_until(lambda: zk.get_children(L.ISR_CHANGE_NOTIFICATION) == [], 2, "the notification consumed")
+    wait_until(lambda: zk.get_children(L.ISR_CHANGE_NOTIFICATION) == [], 2, what="the notification consumed")
 
 
 def test_producer_id_blocks_are_claimed_conditionally(members, zk):
@@ -418,7 +412,7 @@ def test_zookeeper_outage_reads_cached_image_writes_fail_then_resume(make_zookee
         before = [(p.leader, p.isr) for p in mds[1].topic("kept").partitions]
 
         server.stop()
-        wait_until(lambda: not any(md.connected for md in mds), 10, "the members to notice")
+        wait_until(lambda: not any(md.connected for md in mds), 10, what="the members to notice")
         # reads: the cached image
         assert [(p.leader, p.isr) for p in mds[1].topic("kept").partitions] == before
         assert len(mds[1].brokers) == 2 and mds[1].cluster_id
@@ -431,7 +425,7 @@ def test_zookeeper_outage_reads_cached_image_writes_fail_then_resume(make_zookee
         assert "not reachable" in e.value.message and server.connect in e.value.message
 
         server.start()
-        wait_until(lambda: all(md.connected for md in mds), 15, "the members to reconnect")
+        wait_until(lambda: all(md.connected for md in mds), 15, what="the members to reconnect")
         result(mds[1].create_topic("after", 1, replication_factor=2))
         all_see(mds, lambda md: md.topic("after") is not None and md.topic("after").partitions[0].leader != -1, 2,
                 "a topic created after the outage")
@@ -516,7 +510,7 @@ def test_a_controller_paused_past_its_session_is_fenced_when_it_resumes(zookeepe
     procs: dict[int, subprocess.Popen] = {}
     try:
         procs[1] = spawn_member(zookeeper.connect + zk_chroot, 1)
-        wait_until(lambda: controller_of(zk) == 1, 10, "broker 1 as controller")
+        wait_until(lambda: controller_of(zk) == 1, 10, what="broker 1 as controller")
         procs[2] = spawn_member(zookeeper.connect + zk_chroot, 2)
         zk.create("/fence-target", b"before")
         old = procs[1]
@@ -528,7 +522,7 @@ def test_a_controller_paused_past_its_session_is_fenced_when_it_resumes(zookeepe
 
         old.send_signal(signal.SIGSTOP)
         try:
-            wait_until(lambda: controller_of(zk) == 2, SESSION_MS / 1000 * 2 + 5, "broker 2 to take over")
+            wait_until(lambda: controller_of(zk) == 2, SESSION_MS / 1000 * 2 + 5, what="broker 2 to take over")
             assert epoch_of(zk) == epoch + 1
             old.stdin.write("write /fence-target zombie\n")
             old.stdin.flush()

@@ -72,6 +72,15 @@ def values(lg) -> list[tuple[int, bytes]]:
     return out
 
 
+def log_bytes(lg: PartitionLog) -> bytes:
+    """The segment files' bytes, in order: what a byte-for-byte replica must hold."""
+    out = b""
+    for s in lg.segments:
+        with open(s.log_path, "rb") as f:
+            out += f.read()
+    return out
+
+
 def memory(lg) -> dict:
     """Everything an append may change, as the partition log holds it in memory."""
     segs = []

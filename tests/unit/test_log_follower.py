@@ -13,13 +13,21 @@ import os
 
 import pytest
 
-from kwire.log import LogConfig, PartitionLog, faults
+from kwire.log import PartitionLog, faults
 from kwire.log.leader_epoch import assigned
 from kwire.log.partition_log import OffsetsOutOfOrder, UnexpectedAppendOffset
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.records import batch as B
 from kwire.records.builder import build_batch
-from test_log_faults import assert_files_match_memory, memory, reopened_values, values
+from test_log_faults import (
+    SCENARIOS,
+    assert_files_match_memory,
+    log_bytes,
+    memory,
+    open_log,
+    reopened_values,
+    values,
+)
 
 NOW = 1_700_000_000_000
 PID = 7000
@@ -36,10 +44,6 @@ def mk(seq: int, n: int = 2, *, compression: int = 0, pid: int = PID) -> memoryv
     return memoryview(bytearray(build_batch(recs, producer_id=pid, producer_epoch=0,
                                             base_sequence=seq, now_ms=NOW,
                                             compression=compression)))
-
-
-def open_log(path, **cfg) -> PartitionLog:
-    return PartitionLog.open(str(path), "t", 0, LogConfig(**cfg), NOW)
 
 
 def leader_with(path, epochs=(0, 0, 1, 1, 1, 2), **cfg) -> PartitionLog:
@@ -62,14 +66,6 @@ def replicate(leader: PartitionLog, follower: PartitionLog, max_bytes: int = 1 <
         assert got.valid_bytes == res.size and got.first_offset == res.first_batch_offset
         fetches += 1
     return fetches
-
-
-def log_bytes(lg: PartitionLog) -> bytes:
-    out = b""
-    for s in lg.segments:
-        with open(s.log_path, "rb") as f:
-            out += f.read()
-    return out
 
 
 def test_follower_copy_is_byte_identical_with_the_leaders_epochs_and_producers(tmp_path):
@@ -143,19 +139,9 @@ def test_batches_above_the_current_leader_epoch_are_dropped(tmp_path):
     assert follower.log_end_offset == 2 and follower.leader_epochs.entries == [(3, 0)]
 
 
-APPEND_SITES = {
-    "log": {},
-    "offset_index": {"index_interval_bytes": 1},
-    "time_index": {"index_interval_bytes": 1},
-    "segment_create": {"segment_bytes": 300},
-    "producer_snapshot": {"segment_bytes": 300},
-    "leader_epoch": {},
-}
-
-
-@pytest.mark.parametrize("site", list(APPEND_SITES))
+@pytest.mark.parametrize("site", list(SCENARIOS))
 def test_failed_follower_append_is_undone_and_the_next_fetch_succeeds(tmp_path, site):
-    cfg = APPEND_SITES[site]
+    cfg = SCENARIOS[site]
     leader = leader_with(tmp_path / "a", epochs=(0, 0, 0, 1), **cfg)
     follower = open_log(tmp_path / "b", **cfg)
     # one batch, or (to reach a roll) the leader's whole first segment

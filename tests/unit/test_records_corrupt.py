@@ -20,6 +20,7 @@ from kwire.records.compression import GZIP, LZ4, NONE, SNAPPY, ZSTD, compress
 from kwire.records.decode import decode_batch, decode_batches, iter_records, summarize_batch
 from kwire.records.errors import CorruptRecordError
 from kwire.records.varint import encode_varint, read_varint, read_varlong
+from mutations import mutate, mutation_ops
 
 CODECS = [NONE, GZIP, SNAPPY, LZ4, ZSTD]
 
@@ -133,26 +134,7 @@ def test_varint_reader_bounds():
     assert read_varlong(encode_varint(-(2**63)), 0, 10)[0] == -(2**63)
 
 
-def _mutate(buf: bytes, ops) -> bytearray:
-    out = bytearray(buf)
-    for kind, where, byte in ops:
-        i = where % (len(out) + 1)
-        if kind == 0 and out:
-            out[i % len(out)] ^= byte or 1
-        elif kind == 1:
-            out.insert(i, byte)
-        elif kind == 2 and out:
-            del out[i % len(out)]
-        elif kind == 3:
-            del out[i:]
-    return out
-
-
-_ops = st.lists(
-    st.tuples(st.integers(0, 3), st.integers(0, 10_000), st.integers(0, 255)),
-    min_size=1,
-    max_size=4,
-)
+_ops = mutation_ops(10_000)
 
 
 def _decode_only_corrupt(buf, **kw):
@@ -174,11 +156,11 @@ def test_fuzz_mutations(codec, ops, records_only):
     if records_only:
         # Mutate only the records section and keep the header consistent, so the
         # decompressor and record parser see the damage rather than the CRC.
-        section = _mutate(good[batch.HEADER_SIZE :], ops)
+        section = mutate(good[batch.HEADER_SIZE :], ops)
         buf = _with_records(bytes(section), len(SAMPLE), codec)
         _decode_only_corrupt(buf)
     else:
-        buf = _mutate(good, ops)
+        buf = bytearray(mutate(good, ops))
         _decode_only_corrupt(buf)
         _decode_only_corrupt(buf, verify_crc=False)
 

@@ -32,6 +32,7 @@ from kwire.records.control import build_end_txn_batch
 from kwire.records.decode import decode_batch
 from kwire.records.errors import CorruptRecordError
 from kwire.records.varint import encode_varint
+from mutations import mutate, mutation_ops
 
 CODECS = [NONE, GZIP, SNAPPY, LZ4, ZSTD]
 NOW = 1_700_000_000_000
@@ -289,7 +290,14 @@ def _same(data, count):
     return py
 
 
-needs_c = pytest.mark.skipif(scan.c_scan_records is None, reason="C walker not built")
+def needs_c(test):
+    """The test environment builds the C walker (pip install -e . with gcc): its absence fails."""
+    return test
+
+
+def test_c_walker_is_built():
+    assert scan.c_scan_records is not None, (
+        "kwire/records/_scan.c was not built: `pip install -e .` needs a C compiler")
 
 
 @needs_c
@@ -329,30 +337,14 @@ def test_walker_rejects_bad_layout():
             scan.py_scan_records(RECS, 3, layout)
 
 
-def _mutate(buf: bytes, ops) -> bytes:
-    out = bytearray(buf)
-    for kind, where, byte in ops:
-        i = where % (len(out) + 1)
-        if kind == 0 and out:
-            out[i % len(out)] ^= byte or 1
-        elif kind == 1:
-            out.insert(i, byte)
-        elif kind == 2 and out:
-            del out[i % len(out)]
-        elif kind == 3:
-            del out[i:]
-    return bytes(out)
-
-
-_ops = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 400), st.integers(0, 255)),
-                min_size=1, max_size=4)
+_ops = mutation_ops(400)
 
 
 @needs_c
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=_ops, count_shift=st.integers(-1, 1))
 def test_fuzz_walkers_agree_on_mutated_sections(ops, count_shift):
-    data = _mutate(build_batch(SAMPLE, now_ms=NOW)[batch.HEADER_SIZE:], ops)
+    data = mutate(build_batch(SAMPLE, now_ms=NOW)[batch.HEADER_SIZE:], ops)
     _same(data, 3 + count_shift)
 
 
@@ -369,7 +361,7 @@ def test_fuzz_walkers_agree_on_random_bytes(data, count):
 def test_fuzz_accepted_means_decodable(codec, ops, compacted):
     """Record-level mutations with the CRC recomputed: refused with a code, or decodable."""
     good = build_batch(SAMPLE, compression=codec, now_ms=NOW)
-    section = _mutate(good[batch.HEADER_SIZE:], ops)
+    section = mutate(good[batch.HEADER_SIZE:], ops)
     buf = _fix(bytearray(good[: batch.HEADER_SIZE]) + section)
     cfg = LogConfig(cleanup_policy="compact" if compacted else "delete")
     results = []

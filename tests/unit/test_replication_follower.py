@@ -28,7 +28,7 @@ from kwire.protocol.generated.offset_for_leader_epoch_request import (
 )
 from kwire.records.builder import build_batch
 from kwire.replication.follower import FetchPartitionData, Outcome, PartitionFetcher, State
-from test_log_faults import values
+from test_log_faults import log_bytes, values
 
 NOW = 1_700_000_000_000
 
@@ -131,14 +131,6 @@ def sync(follower: PartitionFetcher, leader: Node, max_bytes: int = 1 << 20,
         seen.append(step(follower, leader, max_bytes=max_bytes))
         assert seen[-1] is not Outcome.FAILED, follower.failure
     raise AssertionError(f"no convergence after {limit} fetches: {seen}")
-
-
-def log_bytes(plog: PartitionLog) -> bytes:
-    out = b""
-    for s in plog.segments:
-        with open(s.log_path, "rb") as f:
-            out += f.read()
-    return out
 
 
 def assert_same_log(a: PartitionLog, b: PartitionLog) -> None:
