@@ -66,9 +66,14 @@ def _serve(argv: list[str]) -> int:
         logging.getLogger("kwire.config").warning(
             "kwire accepts and reports these Kafka configs but does not act on them: %s",
             ", ".join(inert))
+    from kwire.log import AllLogDirsOffline
     from kwire.server.app import serve
 
-    return serve(config)
+    try:
+        return serve(config)
+    except AllLogDirsOffline as e:  # Kafka halts too: nothing could be served
+        logging.getLogger("kwire.log").critical("%s", e)
+        return 1
 
 
 def _print_configs() -> None:

@@ -124,7 +124,12 @@ class Broker:
         for t in self.metadata.topics.values():
             cfg = self.topic_log_config(t)
             for p in t.partitions:
-                plog = self.logs.get_or_create(t.name, p.partition, cfg, now)
+                try:  # not new: a missing log may be in a dir that failed to load
+                    plog = self.logs.get_or_create(t.name, p.partition, cfg, now, is_new=False)
+                except KafkaError as e:
+                    if e.code != ErrorCode.KAFKA_STORAGE_ERROR:
+                        raise
+                    continue  # offline: answers KAFKA_STORAGE_ERROR, never recreated elsewhere
                 plog.update_high_watermark(plog.log_end_offset)
 
     def validate_configs(self, configs: dict[str, str | None]) -> dict[str, str]:
@@ -235,7 +240,7 @@ class Broker:
         self.logs.delete_partition(topic, partition)  # forgets the failed creation
         for d in self.logs.log_dirs:
             path = os.path.join(d, f"{topic}-{partition}")
-            if not os.path.isdir(path):
+            if d in self.logs.offline_dirs or not os.path.isdir(path):
                 continue
             # renamed first (needs no file descriptor, so it works at EMFILE too): a
             # "-delete" dir that cannot be removed now is removed at the next start
@@ -252,7 +257,8 @@ class Broker:
 
         They are what a crash between creating a topic's logs and writing its
         metadata record leaves (Kafka's stray logs). Skipped when the metadata
-        was just created: then the logs are not known to be stray.
+        was just created: then the logs are not known to be stray. Logs in an
+        offline dir are never touched (they are found stray once the dir loads).
         """
         if self.metadata.fresh:
             if len(self.logs):
@@ -260,6 +266,8 @@ class Broker:
                             "unused, until topics of the same names are created", len(self.logs))
             return
         for plog in list(self.logs):
+            if plog.offline:
+                continue
             t = self.metadata.topic(plog.topic)
             if t is None or plog.partition >= len(t.partitions):
                 log.warning("deleting stray partition log %s-%d: not in the cluster metadata "

@@ -10,7 +10,9 @@ I/O the shards must not do:
 * on start, loads every shard by replaying its partition from the log start to
   the high watermark (in chunks of ``offsets.load.buffer.size``, yielding to the
   loop between chunks); requests for a loading shard answer
-  COORDINATOR_LOAD_IN_PROGRESS;
+  COORDINATOR_LOAD_IN_PROGRESS; a partition whose log dir failed to load at
+  start-up is never loaded: its groups answer COORDINATOR_NOT_AVAILABLE (an
+  empty shard would make consumers reset their offsets) until a restart;
 * runs operations: the shard returns a ``Result``; its records are appended to
   the shard's partition as one batch (``build_batch``) and then replayed; if the
   append fails, the result's ``on_error`` answers with Kafka's mapping of the
@@ -162,6 +164,12 @@ class GroupCoordinator:
         p = self.partition_for(group_id)
         if p in self.loading:
             raise CoordinatorError(E.COORDINATOR_LOAD_IN_PROGRESS)
+        if self.broker.partition_offline(GROUP_METADATA_TOPIC, p) and \
+                self.broker.get_log(GROUP_METADATA_TOPIC, p) is None:
+            # its log dir failed at start-up: the groups were never loaded (an empty shard
+            # would make consumers reset their offsets); clients retry, as Kafka's do
+            raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE,
+                                   f"{GROUP_METADATA_TOPIC}-{p} is in an offline log dir")
         shard = self.shards.get(p)
         if shard is None:
             shard = self._add_shard(p, load=False)  # a new, empty partition

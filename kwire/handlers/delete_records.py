@@ -40,6 +40,8 @@ INVALID_LOW_WATERMARK = -1
 def delete_before(broker, topic_name: str, partition: int, offset: int) -> int:
     """Advance one partition's log start offset; return the new low watermark."""
     plog = broker.get_log(topic_name, partition)
+    if plog is None and broker.partition_offline(topic_name, partition):  # dir failed at start-up
+        raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"the log dir of {topic_name}-{partition} is offline")
     if plog is None or broker.metadata.partition(topic_name, partition) is None:
         raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
     if not plog.config.delete_enabled:

@@ -6,12 +6,13 @@ broker) and ``PartitionLog`` (one partition). See each module's docstring.
 """
 
 from .config import LogConfig
-from .manager import LogManager
+from .manager import AllLogDirsOffline, LogManager
 from .partition_log import READ_COMMITTED, READ_UNCOMMITTED, AppendResult, PartitionLog, ReadResult
 from .region import FileRegion
 from .validate import AppendOrigin
 
 __all__ = [
+    "AllLogDirsOffline",
     "AppendOrigin",
     "AppendResult",
     "FileRegion",

@@ -19,6 +19,8 @@ Sites::
     segment_delete   renaming a segment's files to ``.deleted`` (truncation)  (partition_log.py)
     checkpoint       the offset checkpoint files of a log dir   (manager.py)
     metadata         the cluster metadata save (for kwire.cluster.metadata to call)
+    load             loading a partition directory at start-up, once per partition
+                     (recovery.py; a read fault: the log manager starts the dir offline)
 
 Arming, in-process::
 
@@ -29,13 +31,16 @@ Arming, in-process::
 Arming a ``python -m kwire serve`` subprocess: set ``KWIRE_FAULTS_FILE`` to a
 path before it starts. The file (absent or empty = no faults) holds entries
 ``site=ERRNO_NAME[:count]`` separated by spaces, commas or newlines, e.g.
-``offset_index=ENOSPC`` or ``log=EACCES:1``. It is re-read whenever its
+``offset_index=ENOSPC`` or ``log=EACCES:1``. An entry may end in ``@PATH``
+(no spaces or commas): it then fires only at sites that pass a path at or
+under PATH (``load`` passes the partition directory), e.g. ``load=EIO@/data/b``
+fails the loading of log dir ``/data/b`` only. It is re-read whenever its
 size or mtime changes, so a test rewrites it to inject and clear faults while
 the broker runs; a count is per version of the file. Only with the variable
 set does ``check`` stat the file (then on every call; tests only).
 
-Not here: faults on reads, partial writes (a short write is simulated by the
-sites that write in a loop only as a whole failure).
+Not here: faults on reads other than ``load``, partial writes (a short write
+is simulated by the sites that write in a loop only as a whole failure).
 """
 
 from __future__ import annotations
@@ -44,24 +49,28 @@ import errno as _errno
 import os
 
 SITES = ("log", "offset_index", "time_index", "segment_create", "producer_snapshot",
-         "leader_epoch", "flush", "truncate", "segment_delete", "checkpoint", "metadata")
+         "leader_epoch", "flush", "truncate", "segment_delete", "checkpoint", "metadata", "load")
 ENV_FILE = "KWIRE_FAULTS_FILE"
 
-# site -> [errno, remaining count or None for always]
+# site -> [errno, remaining count or None for always, path prefix or None]
 _armed: dict[str, list] = {}
 _file: str | None = None
 _file_sig: tuple | None = None
 
 
-def _noop(site: str) -> None:
+def _noop(site: str, path: str | None = None) -> None:
     return None
 
 
-def _raise_if_armed(site: str) -> None:
+def _raise_if_armed(site: str, path: str | None = None) -> None:
     entry = _armed.get(site)
     if entry is None:
         return
-    code, left = entry
+    code, left, under = entry
+    if under is not None:  # only for paths at or under it
+        path = os.path.abspath(path) if path is not None else ""
+        if path != under and not path.startswith(os.path.join(under, "")):
+            return
     if left is not None:
         if left <= 0:
             return
@@ -69,7 +78,7 @@ def _raise_if_armed(site: str) -> None:
     raise OSError(code, f"{os.strerror(code)} (injected fault at {site})")
 
 
-def _check_file(site: str) -> None:
+def _check_file(site: str, path: str | None = None) -> None:
     global _file_sig
     try:
         st = os.stat(_file)
@@ -85,16 +94,17 @@ def _check_file(site: str) -> None:
                     _armed.update(parse(f.read()))
             except (OSError, ValueError):
                 pass
-    _raise_if_armed(site)
+    _raise_if_armed(site, path)
 
 
 check = _noop
 
 
 def parse(spec: str) -> dict[str, list]:
-    """``site=ERRNO_NAME[:count]`` entries -> {site: [errno, count or None]}."""
+    """``site=ERRNO_NAME[:count][@path]`` entries -> {site: [errno, count or None, path or None]}."""
     out: dict[str, list] = {}
     for item in spec.replace(",", " ").split():
+        item, at, under = item.partition("@")
         site, _, rest = item.partition("=")
         name, _, count = rest.partition(":")
         if site not in SITES:
@@ -102,16 +112,18 @@ def parse(spec: str) -> dict[str, list]:
         code = getattr(_errno, name, None) if not name.isdigit() else int(name)
         if not isinstance(code, int):
             raise ValueError(f"unknown errno {name!r}")
-        out[site] = [code, int(count) if count else None]
+        out[site] = [code, int(count) if count else None, os.path.abspath(under) if at else None]
     return out
 
 
-def arm(site: str, code: int = _errno.ENOSPC, count: int | None = None) -> None:
-    """Make ``check(site)`` raise ``OSError(code)`` (``count`` times, or until disarmed)."""
+def arm(site: str, code: int = _errno.ENOSPC, count: int | None = None,
+        under: str | None = None) -> None:
+    """Make ``check(site)`` raise ``OSError(code)`` (``count`` times, or until disarmed);
+    with ``under``, only for calls passing a path under that directory."""
     global check
     if site not in SITES:
         raise ValueError(f"unknown fault site {site!r}")
-    _armed[site] = [code, count]
+    _armed[site] = [code, count, os.path.abspath(under) if under else None]
     if check is _noop:
         check = _raise_if_armed
 

@@ -50,6 +50,21 @@ saw no I/O error at all since start-up (``dirs_with_errors``), even one that
 was undone successfully: recovery at the next start is cheap (it checks from
 the recovery point on) and certifies nothing that was never checked.
 
+Start-up (Kafka's ``LogManager.loadLogs``): a dir whose loading fails with an
+OSError (an unreadable directory or file, EIO; the ``load`` fault site) starts
+offline, as if it had failed at run time: ``LOG DIR OFFLINE`` at ERROR, nothing
+in it is written, deleted or marked clean (its clean-shutdown marker, if any,
+was removed before anything was read, so the next start recovers the dir in
+full), logs loaded from it before the failure stay registered but
+offline, and the partition directories it lists are remembered as living there
+(``is_offline``), so they answer KAFKA_STORAGE_ERROR and ``get_or_create``
+refuses to recreate them elsewhere. A partition the caller knows to exist
+(``is_new=False``) whose log is in no online dir while some dir is offline is
+offline too, dir unknown (Kafka's getOrCreateLog with isNew false). When every
+dir fails at start-up the manager raises ``AllLogDirsOffline`` (Kafka halts:
+"Shutdown broker because all log dirs ... have failed"). EMFILE/ENFILE while
+loading is the process's limit, not the disk's: it propagates.
+
 Not here: moving partitions between dirs (AlterReplicaLogDirs), asynchronous
 deletion, bringing an offline dir back without a restart.
 """
@@ -79,6 +94,10 @@ CLEAN_SHUTDOWN_FILE = ".kwire_cleanshutdown"
 DELETE_SUFFIX = "-delete"
 
 
+class AllLogDirsOffline(Exception):
+    """No log dir could be loaded at start-up: the broker must not start."""
+
+
 def parse_dir_name(name: str) -> tuple[str, int] | None:
     """(topic, partition) of a partition directory name, None for anything else."""
     topic, sep, part = name.rpartition("-")
@@ -103,14 +122,26 @@ class LogManager:
             files.register(d, self.fd_cache)
         self.default_config = default_config or LogConfig()
         self._logs: dict[tuple[str, int], PartitionLog] = {}
-        self._dir_of: dict[tuple[str, int], str] = {}
+        # None: offline, in an unknown dir (see get_or_create's is_new)
+        self._dir_of: dict[tuple[str, int], str | None] = {}
         self.offline_dirs: dict[str, str] = {}  # log dir -> why it went offline
         self.dirs_with_errors: set[str] = set()  # any I/O error since start-up
         self.on_dir_offline = None  # called with the (topic, partition)s of a dir going offline
         topic_configs = topic_configs or {}
         for d in self.log_dirs:
-            os.makedirs(d, exist_ok=True)
-            self._load_dir(d, now_ms, topic_configs)
+            try:
+                os.makedirs(d, exist_ok=True)
+                self._load_dir(d, now_ms, topic_configs)
+            except OSError as e:
+                if e.errno in (errno.EMFILE, errno.ENFILE):
+                    raise
+                self._load_failed(d, e)
+        if len(self.offline_dirs) == len(self.log_dirs):
+            self.fd_cache.close_all()
+            for d in self.log_dirs:
+                files.unregister(d, self.fd_cache)
+            raise AllLogDirsOffline("shutting down: every log dir failed at start-up: " + "; ".join(
+                f"{d} ({why})" for d, why in self.offline_dirs.items()))
         self.checkpoint()
 
     def _read_checkpoint(self, path: str) -> dict[tuple[str, int], int]:
@@ -120,9 +151,24 @@ class LogManager:
             log.warning("ignoring %s: %s", path, e)
             return {}
 
+    def _load_failed(self, d: str, e: OSError) -> None:
+        """Start ``d`` offline: remember the partitions it lists, touch nothing in it."""
+        try:
+            names = os.listdir(d)
+        except OSError:
+            names = []  # unreadable: its partitions are found through is_new=False
+        for name in names:
+            key = parse_dir_name(name)
+            if key is not None and key not in self._dir_of:
+                self._dir_of[key] = d
+        self.dir_failed(d, f"loading at start-up: {e}")
+
     def _load_dir(self, d: str, now_ms: int, topic_configs: Mapping[str, LogConfig]) -> None:
         marker = os.path.join(d, CLEAN_SHUTDOWN_FILE)
         clean = os.path.exists(marker)
+        if clean:  # gone before anything is read: a load that fails is recovered in full next time
+            os.unlink(marker)
+            fsync_dir(d)
         recovery_points = self._read_checkpoint(os.path.join(d, RECOVERY_POINT_FILE))
         starts = self._read_checkpoint(os.path.join(d, LOG_START_FILE))
         hws = self._read_checkpoint(os.path.join(d, HIGH_WATERMARK_FILE))
@@ -148,9 +194,6 @@ class LogManager:
                 high_watermark=hws.get(key), clean_shutdown=clean)
             self._add(key, plog, d)
             loaded += 1
-        if clean:
-            os.unlink(marker)
-            fsync_dir(d)
         if loaded or clean:
             log.info("loaded %d partition logs from %s (%s shutdown)", loaded, d,
                      "clean" if clean else "unclean")
@@ -175,11 +218,15 @@ class LogManager:
         return [lg for (t, _), lg in self._logs.items() if t == topic]
 
     def get_or_create(self, topic: str, partition: int, config: LogConfig | None = None,
-                      now_ms: int | None = None) -> PartitionLog:
+                      now_ms: int | None = None, *, is_new: bool = True) -> PartitionLog:
         """The partition's log, created in the emptiest log dir if missing.
 
         With ``config``, an existing log takes it (logs loaded at start-up
         begin with the default config until the broker supplies theirs).
+        KafkaError(KAFKA_STORAGE_ERROR) instead of creating a log whose
+        partition lives in an offline dir, or, with ``is_new=False`` (the
+        partition existed before), when its log is missing and some dir is
+        offline: it may be there (the partition is then offline, dir unknown).
         """
         key = (topic, partition)
         plog = self._logs.get(key)
@@ -187,6 +234,11 @@ class LogManager:
             if config is not None:
                 plog.update_config(config)
             return plog
+        if key in self._dir_of or (not is_new and self.offline_dirs):
+            self._dir_of.setdefault(key, None)
+            raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,
+                             f"{topic}-{partition} is offline: its log may be in an offline log "
+                             f"dir ({', '.join(self.offline_dirs)})")
         if now_ms is None:
             now_ms = time.time_ns() // 1_000_000
         online = [x for x in self.log_dirs if x not in self.offline_dirs]
@@ -222,7 +274,8 @@ class LogManager:
         self.offline_dirs[d] = reason
         parts = [k for k, v in self._dir_of.items() if v == d]
         for k in parts:
-            self._logs[k].offline = True
+            if k in self._logs:  # not loaded when the dir failed at start-up
+                self._logs[k].offline = True
         log.error("LOG DIR OFFLINE: %s (%s); its %d partitions answer KAFKA_STORAGE_ERROR until "
                   "a restart recovers it; %d of %d log dirs remain online", d, reason, len(parts),
                   len(self.log_dirs) - len(self.offline_dirs), len(self.log_dirs))
@@ -230,9 +283,9 @@ class LogManager:
             self.on_dir_offline(parts)
 
     def is_offline(self, topic: str, partition: int) -> bool:
-        """True if the partition's log lives in an offline dir."""
-        d = self._dir_of.get((topic, partition))
-        return d is not None and d in self.offline_dirs
+        """True if the partition's log lives in an offline dir (or in an unknown one)."""
+        d = self._dir_of.get((topic, partition), "")
+        return d is None or d in self.offline_dirs
 
     def _guard(self, plog: PartitionLog, what: str, fn, default=0):
         """Run housekeeping ``fn`` on an online log; an unexpected OSError takes its dir offline."""
@@ -258,9 +311,13 @@ class LogManager:
         """Remove the partition's log and directory; False if there was none.
 
         The directory is first renamed to ``<topic>-<partition>.<hex>-delete`` (so
-        a crash mid-way is finished at the next start), then removed.
+        a crash mid-way is finished at the next start), then removed. Nothing
+        in an offline dir is deleted: the partition stays known there (offline)
+        and a restart that loads the dir finds it stray.
         """
         key = (topic, partition)
+        if self.is_offline(topic, partition):
+            return False
         plog = self._logs.pop(key, None)
         self._dir_of.pop(key, None)
         if plog is None:

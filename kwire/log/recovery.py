@@ -36,6 +36,7 @@ import re
 
 from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, crc_is_valid, read_header
 
+from . import faults
 from .config import LogConfig
 from .index import OffsetIndex, TimeIndex
 from .segment import INT32_MAX, LogSegment
@@ -67,7 +68,11 @@ def segment_bases(dir: str) -> list[int]:
 
 def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: int,
                   clean_shutdown: bool, epochs=None) -> list[LogSegment]:
-    """Open, check and (if needed) recover every segment in ``dir``, oldest first."""
+    """Open, check and (if needed) recover every segment in ``dir``, oldest first.
+
+    An OSError (an unreadable file or directory, EIO) propagates: the log
+    manager then starts the whole log dir offline."""
+    faults.check("load", dir)  # before anything is touched: a failed load changes no file
     remove_stray_files(dir)
     segments = [LogSegment(dir, base, config, now_ms) for base in segment_bases(dir)]
     if not segments:

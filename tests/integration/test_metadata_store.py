@@ -343,12 +343,12 @@ def test_failure_midway_through_a_topics_logs_removes_the_ones_made(make_broker,
     calls = {"segment_create": 0}
     real_check = faults.check
 
-    def third_segment_fails(site: str) -> None:
+    def third_segment_fails(site: str, path: str | None = None) -> None:
         if site == "segment_create":
             calls[site] += 1
             if calls[site] == 3:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        real_check(site)
+        real_check(site, path)
 
     monkeypatch.setattr(faults, "check", third_segment_fails)
     got = wire.create(("midway", 6))["midway"]
