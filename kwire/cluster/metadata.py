@@ -540,6 +540,10 @@ class LocalMetadata(ImageReads):
         if self._writing is group:
             self._writing = None
         exc = group.thread_future.exception()
+        # the future's done callback refers back to the group: drop it, so that the group (and
+        # the topics its changes' callbacks hold) is freed by reference counting, not left to a
+        # full collection, or to none if the server froze it meanwhile (kwire.server.app)
+        group.thread_future = None
         if exc is None:
             self._committed(group.changes)
             group.future.set_result(None)

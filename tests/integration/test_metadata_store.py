@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import json
 import os
 import resource
 import threading
 import uuid
+import weakref
 
 import pytest
 from confluent_kafka import KafkaException
@@ -222,6 +224,30 @@ def test_snapshot_compaction_then_load_is_snapshot_plus_replay(tmp_path):
         assert md.allocate_producer_id() > pid  # a restart never hands out an id twice
     finally:
         md.close()
+
+
+def test_deleted_topic_is_freed_without_the_cycle_collector(tmp_path):
+    """Once a deletion is durable nothing keeps the topic's metadata alive, not even a reference
+    cycle: the server freezes long-lived objects (kwire.server.app), and a cycle of frozen
+    objects is never collected."""
+
+    async def scenario():
+        md = LocalMetadata(str(tmp_path / "data"), 1, "localhost", 9092)
+        try:
+            md.create_topic("gone", 3, {})
+            await md.durable()
+            ref = weakref.ref(md.delete_topic("gone", on_commit=lambda: None))
+            await md.durable()
+            return ref()
+        finally:
+            md.close()
+
+    gc.collect()
+    gc.disable()
+    try:
+        assert asyncio.run(scenario()) is None
+    finally:
+        gc.enable()
 
 
 def snapshot_offsets(data_dir) -> list[int]:
