@@ -21,6 +21,7 @@ import sys
 import pytest
 from kafka.errors import KafkaStorageError
 
+from filetree import tree, without_markers
 from kwire.log import faults
 from kwire.protocol.generated.delete_records_request import (
     DeleteRecordsPartition,
@@ -39,24 +40,6 @@ from test_storage_faults import (
 )
 
 pytestmark = pytest.mark.timeout(240)
-
-
-def tree(root) -> dict[str, bytes | None]:
-    """{relative path: bytes (None for a directory)} of everything under ``root``."""
-    out: dict[str, bytes | None] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for d in dirnames:
-            out[os.path.relpath(os.path.join(dirpath, d), root)] = None
-        for f in filenames:
-            with open(os.path.join(dirpath, f), "rb") as fh:
-                out[os.path.relpath(os.path.join(dirpath, f), root)] = fh.read()
-    return out
-
-
-def without_markers(t: dict) -> dict:
-    """``tree`` less the clean-shutdown markers: a load removes them before it reads anything,
-    so a dir that fails to load is recovered in full at its next start."""
-    return {k: v for k, v in t.items() if os.path.basename(k) != ".kwire_cleanshutdown"}
 
 
 def two_dir_broker(spawn_broker, tmp_path, topic_name):

@@ -15,6 +15,7 @@ import os
 
 import pytest
 
+from filetree import tree, without_markers
 from kwire.log import AllLogDirsOffline, LogManager, faults
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.records.builder import build_batch
@@ -26,24 +27,6 @@ NOW = 1_700_000_000_000
 def _disarm():
     yield
     faults.disarm()
-
-
-def tree(root) -> dict[str, bytes | None]:
-    """{relative path: bytes (None for a directory)} of everything under ``root``."""
-    out: dict[str, bytes | None] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for d in dirnames:
-            out[os.path.relpath(os.path.join(dirpath, d), root)] = None
-        for f in filenames:
-            with open(os.path.join(dirpath, f), "rb") as fh:
-                out[os.path.relpath(os.path.join(dirpath, f), root)] = fh.read()
-    return out
-
-
-def without_markers(t: dict) -> dict:
-    """``tree`` less the clean-shutdown markers: a load removes them before it reads anything,
-    so a dir that fails to load is recovered in full at its next start."""
-    return {k: v for k, v in t.items() if os.path.basename(k) != ".kwire_cleanshutdown"}
 
 
 def two_dirs(tmp_path):
