@@ -3,7 +3,7 @@
 A sans-I/O state machine over the follower's ``PartitionLog`` (Kafka's
 ``AbstractFetcherThread`` / ``ReplicaFetcherThread`` decisions for one
 partition, with truncation on fetch, which Kafka uses since 2.7). The driver
-(the next session's replica fetcher task) asks ``fetch_partition(now_ms)``
+(``kwire.replication.fetcher``, one task per leader) asks ``fetch_partition(now_ms)``
 what to put in its Fetch request for this partition, sends the request to
 the leader, and hands the partition's answer to ``on_fetch_response``; when
 that says ``LOOKUP_OFFSETS`` it asks the leader for its log start and end
@@ -12,18 +12,20 @@ offsets (ListOffsets -2 / -1 with this broker's replica id) and hands them to
 
 Per Fetch answer (Kafka's ``processFetchRequest``):
 
-* no error: the records are appended with the leader's offsets and epochs
+* a ``diverging_epoch`` (no error): the log is truncated (``getOffsetTruncationState``)
+  to min(our end of that epoch, the leader's end of it, our LEO) when we know
+  the epoch; when we do not, to our end of the largest epoch below it (and the
+  next fetch, with our new last epoch, asks again); the answer's records, HW
+  and log start are not applied (``AbstractFetcherThread.processFetchRequest``: they
+  would describe a log that is not ours yet); the next fetch starts at the new
+  LEO with the log's latest epoch as ``last_fetched_epoch``.
+* no error otherwise: the records are appended with the leader's offsets and epochs
   (``append_as_follower``, dropping batches of an epoch above ours); when the
   leader's first batch starts below our end and our log is empty (the
   leader's log start lies inside a batch), the log restarts at the batch's
   base and the append is retried (``Partition.appendRecordsToFollowerOrFutureReplica``).
   The HW becomes min(leader HW, our LEO) and the log start follows the
-  leader's. Then, if the answer carries a ``diverging_epoch``, the log is
-  truncated (``getOffsetTruncationState``): to min(our end of that epoch, the
-  leader's end of it, our LEO) when we know the epoch; when we do not, to our
-  end of the largest epoch below it (and the next fetch, with our new last
-  epoch, asks again); the next fetch starts at the new LEO with the log's
-  latest epoch as ``last_fetched_epoch``.
+  leader's.
 * CORRUPT_MESSAGE-like append failures, UNKNOWN_LEADER_EPOCH,
   NOT_LEADER_OR_FOLLOWER, unknown topic or partition, any other error: back
   off ``replica.fetch.backoff.ms`` and fetch again.
@@ -145,20 +147,19 @@ class PartitionFetcher:
             return Outcome.NOTHING  # the partition moved on (truncated, re-led) meanwhile
         code = _code(error_code)
         if code is E.NONE:
-            outcome = Outcome.NOTHING
-            if records is not None and len(records):
-                outcome = self._append(records, high_watermark, log_start_offset, now_ms)
-                if outcome in (Outcome.BACKOFF, Outcome.FAILED):
-                    return outcome
-            elif self._follow_leader_offsets(high_watermark, log_start_offset) is Outcome.FAILED:
-                return Outcome.FAILED
             if diverging_epoch is not None and diverging_epoch[0] >= 0 and diverging_epoch[1] >= 0:
+                # truncate first; the answer's HW and log start are not applied (they would
+                # describe a log that is not ours yet): the next fetch brings them
                 state = self.offset_truncation_state(*diverging_epoch)
                 log.info("%s-%d: leader %d says our log diverges at epoch %d end %d: truncating "
                          "to %d", self.log.topic, self.log.partition, self.leader_id,
                          diverging_epoch[0], diverging_epoch[1], state.offset)
                 return Outcome.TRUNCATED if self._truncate(state) else Outcome.FAILED
-            return outcome
+            if records is not None and len(records):
+                return self._append(records, high_watermark, log_start_offset, now_ms)
+            if self._follow_leader_offsets(high_watermark, log_start_offset) is Outcome.FAILED:
+                return Outcome.FAILED
+            return Outcome.NOTHING
         if code is E.OFFSET_OUT_OF_RANGE:
             self.state = State.LOOKUP_OFFSETS
             return Outcome.LOOKUP_OFFSETS
@@ -303,6 +304,11 @@ class PartitionFetcher:
                   self.fetch_backoff_ms, why)
         self.delay_until_ms = now_ms + self.fetch_backoff_ms
         return Outcome.BACKOFF
+
+    def fail(self, why: str) -> None:
+        """Stop fetching this partition until ``become_follower`` (the driver's unexpected
+        failures: Kafka's ``markPartitionFailed``)."""
+        self._fail(why)
 
     def _fail(self, why: str) -> Outcome:
         log.error("%s-%d: replication stopped until the next leadership change: %s",

@@ -54,9 +54,13 @@ class FakeBroker:
             PartitionState(partition=0, leader=node_id, leader_epoch=epoch, replicas=[1, 2, 3],
                            isr=[1, 2, 3])])
         self.metadata = self
+        self.cluster_mode = False  # the embedded broker's Fetch path (no follower tracking)
 
     def topic(self, name):  # as metadata.topic(name)
         return self.tstate if name == "t" else None
+
+    def is_leader(self, topic, partition):  # as broker.is_leader
+        return topic == "t" and self.tstate.partitions[partition].leader == self.node_id
 
     def get_log(self, topic, partition):
         return self.plog if (topic, partition) == ("t", 0) else None

@@ -1,0 +1,628 @@
+"""The follower's replica fetchers: one asyncio task per leader broker.
+
+Kafka's ``ReplicaFetcherManager`` / ``ReplicaFetcherThread`` (ZooKeeper mode,
+truncation on fetch as in Kafka >= 2.7) over asyncio. ``ReplicaFetcherManager``
+keeps, for every partition this broker follows, a ``PartitionFetcher`` (the
+pure per-partition state machine of ``kwire.replication.follower``) and hands
+it to the ``_LeaderFetcher`` of its leader (``num.replica.fetchers`` = 1: one
+task and one connection per leader broker id).
+
+A leader fetcher's loop:
+
+* connect to ``endpoint(leader_id)`` (resolved again on every reconnect: the
+  leader may have moved or restarted on the same port); ApiVersions first,
+  then every API at the highest version both the leader and kwire's codec
+  support. Connection loss, a timeout (``replica.socket.timeout.ms`` beyond
+  the request's wait) or an unknown endpoint: close, back off
+  ``replica.fetch.backoff.ms``, reconnect.
+* Fetch (session id 0, epoch -1: a full, sessionless fetch every time; no
+  KIP-227 sessions) for every partition that is ready: ``replica_id`` in the
+  body up to v14, ``replica_state`` (``replica_id``, epoch -1) from v15;
+  topic ids from v13, looked up with a Metadata request to the leader (a
+  topic it has no id for is fetched at v12, by name). Each partition sends its
+  current leader epoch, fetch offset (its LEO), last fetched epoch and log
+  start; ``replica.fetch.max.bytes`` per partition,
+  ``replica.fetch.response.max.bytes`` / ``replica.fetch.min.bytes`` /
+  ``replica.fetch.wait.max.ms`` per request.
+* each partition's answer goes to ``PartitionFetcher.on_fetch_response``
+  (append with the leader's offsets and epochs, HW, log start, diverging
+  epoch -> truncation, errors -> back off or fail). An answer is applied only
+  when the partition is still this fetcher's, at the epoch and offset it was
+  requested with (a partition moved, removed or truncated while the request
+  was in flight ignores it). Partitions that need the leader's offsets (after
+  OFFSET_OUT_OF_RANGE) get two ListOffsets requests (-2, -1) with this
+  broker's replica id before the next Fetch.
+* after any change of a partition's LEO, HW or log start:
+  ``on_appended(topic, partition)``.
+
+Records are appended as they arrive: each response frame is read straight
+into one buffer (``_FrameProtocol``), the codec hands out ``memoryview``
+slices of it, and ``append_as_follower`` writes those bytes; nothing is
+copied or re-encoded. The loop yields to the event loop after each
+partition's append, so nothing blocks it for longer than one append.
+
+Failure isolation: a storage error (or any unexpected exception) while
+applying one partition's answer fails that partition
+(``PartitionFetcher.fail``) until its next ``add_partitions``; the task and
+the other partitions go on.
+
+Threading: every method runs on the event loop's thread (``add_partitions``
+and ``remove_partitions`` may also be called before ``start``). Because all
+appends happen on that thread, ``remove_partitions`` is synchronous: once it
+returns, nothing more is appended to those logs.
+
+Not here: fetch sessions, quotas/throttling, fetching from several leaders
+over one connection, ``num.replica.fetchers`` > 1, TLS/SASL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import socket
+import time
+import uuid
+from typing import Callable, Iterable
+
+from kwire import __version__
+from kwire.protocol import codec
+from kwire.protocol.errors import ErrorCode
+from kwire.protocol.generated.api_versions_request import ApiVersionsRequest
+from kwire.protocol.generated.fetch_request import (
+    FetchPartition,
+    FetchRequest,
+    FetchTopic,
+    ReplicaState,
+)
+from kwire.protocol.generated.list_offsets_request import (
+    ListOffsetsPartition,
+    ListOffsetsRequest,
+    ListOffsetsTopic,
+)
+from kwire.protocol.generated.metadata_request import MetadataRequest, MetadataRequestTopic
+from kwire.protocol.primitives import ProtocolError
+from kwire.replication.follower import FetchPartitionData, Outcome, PartitionFetcher, State
+
+log = logging.getLogger("kwire.replication.fetcher")
+
+API_FETCH, API_LIST_OFFSETS, API_METADATA, API_API_VERSIONS = 1, 2, 3, 18
+FETCH_TOPIC_ID_MIN = 13  # Fetch names topics by id from v13
+FETCH_REPLICA_STATE_MIN = 15  # the replica id moves into replica_state (KIP-903)
+METADATA_TOPIC_ID_MIN = 10  # Metadata answers topic ids from v10
+EARLIEST_TIMESTAMP, LATEST_TIMESTAMP = -2, -1
+MAX_FRAME = 256 * 1024 * 1024  # a response size beyond this is a broken stream
+_ZERO_UUID = uuid.UUID(int=0)
+
+TopicPartition = tuple[str, int]
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class _ConnectionFailed(Exception):
+    """The connection is unusable (closed, timed out, garbled): reconnect after a backoff."""
+
+
+# -- one connection ------------------------------------------------------------------------
+
+class _FrameProtocol(asyncio.BufferedProtocol):
+    """Reads size-prefixed response frames, each straight into its own ``bytearray``.
+
+    The 4-byte size is read first, then exactly the frame (so a large fetch
+    response lands in one buffer with no intermediate copy). One request is
+    in flight at a time, so frames simply queue until ``read_frame``.
+    """
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self._size = bytearray(4)
+        self._buf = self._size
+        self._pos = 0
+        self._frames: collections.deque[bytearray] = collections.deque()
+        self._waiter: asyncio.Future | None = None
+        self._lost: BaseException | None = None
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def get_buffer(self, sizehint: int):
+        return memoryview(self._buf)[self._pos:]
+
+    def buffer_updated(self, nbytes: int) -> None:
+        self._pos += nbytes
+        if self._pos < len(self._buf):
+            return
+        if self._buf is self._size:
+            n = int.from_bytes(self._size, "big", signed=True)
+            if not 4 <= n <= MAX_FRAME:
+                self._lost = _ConnectionFailed(f"bad response size {n}")
+                self._wake()
+                self.transport.abort()
+                return
+            self._buf = bytearray(n)
+        else:
+            self._frames.append(self._buf)
+            self._buf = self._size
+            self._wake()
+        self._pos = 0
+
+    def eof_received(self):
+        return False  # close the transport
+
+    def connection_lost(self, exc) -> None:
+        if self._lost is None:
+            self._lost = exc or ConnectionResetError("connection closed by the leader")
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def read_frame(self) -> memoryview:
+        while not self._frames:
+            if self._lost is not None:
+                raise _ConnectionFailed(str(self._lost) or type(self._lost).__name__)
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return memoryview(self._frames.popleft())
+
+
+# -- the manager ---------------------------------------------------------------------------
+
+class _Entry:
+    """One followed partition: its state machine and the leader it fetches from."""
+
+    __slots__ = ("key", "fetcher", "leader_id")
+
+    def __init__(self, key: TopicPartition, fetcher: PartitionFetcher, leader_id: int) -> None:
+        self.key = key
+        self.fetcher = fetcher
+        self.leader_id = leader_id
+
+
+class ReplicaFetcherManager:
+    """Every partition this broker follows, grouped into one fetcher task per leader."""
+
+    def __init__(self, node_id: int, endpoint: Callable[[int], tuple[str, int] | None], config,
+                 *, on_appended: Callable[[str, int], None]) -> None:
+        self.node_id = node_id
+        self.endpoint = endpoint
+        self.on_appended = on_appended
+        self.client_id = f"broker-{node_id}-fetcher-0"
+        self.fetch_backoff_ms = int(config["replica.fetch.backoff.ms"])
+        self.fetch_max_bytes = int(config["replica.fetch.max.bytes"])
+        self.fetch_min_bytes = int(config["replica.fetch.min.bytes"])
+        self.fetch_wait_max_ms = int(config["replica.fetch.wait.max.ms"])
+        self.response_max_bytes = int(config["replica.fetch.response.max.bytes"])
+        self.socket_timeout_ms = int(config["replica.socket.timeout.ms"])
+        self._entries: dict[TopicPartition, _Entry] = {}
+        self._fetchers: dict[int, _LeaderFetcher] = {}
+        self._running = False
+        self._closed = False
+
+    # -- partitions ---------------------------------------------------------------------
+    def add_partitions(self, parts: dict[TopicPartition, tuple]) -> None:
+        """Follow ``{(topic, p): (plog, leader_id, leader_epoch)}``.
+
+        A partition already followed with the same log keeps its fetch state
+        (``become_follower``: a new epoch resets it to fetch from the LEO, a
+        failed partition starts again); a new leader id moves it to that
+        leader's fetcher.
+        """
+        now = _now_ms()
+        for key, (plog, leader_id, leader_epoch) in parts.items():
+            entry = self._entries.get(key)
+            if entry is not None and entry.fetcher.log is plog:
+                if entry.leader_id != leader_id:
+                    self._detach(entry)
+                    entry.leader_id = leader_id
+                entry.fetcher.become_follower(leader_id, leader_epoch, now)
+            else:
+                if entry is not None:
+                    self._detach(entry)
+                entry = _Entry(key, PartitionFetcher(plog, leader_id, leader_epoch, now,
+                                                     fetch_backoff_ms=self.fetch_backoff_ms),
+                               leader_id)
+                self._entries[key] = entry
+            log.info("%s-%d: following leader %d at epoch %d from offset %d", key[0], key[1],
+                     leader_id, leader_epoch, entry.fetcher.fetch_offset)
+            self._attach(entry)
+        self._stop_idle()
+
+    def remove_partitions(self, keys: Iterable[TopicPartition]) -> None:
+        """Stop following these partitions; nothing is appended to their logs after this."""
+        for key in keys:
+            entry = self._entries.pop(key, None)
+            if entry is not None:
+                self._detach(entry)
+        self._stop_idle()
+
+    def partitions(self) -> dict[TopicPartition, PartitionFetcher]:
+        """The followed partitions' state machines (for inspection and tests)."""
+        return {k: e.fetcher for k, e in self._entries.items()}
+
+    def _attach(self, entry: _Entry) -> None:
+        f = self._fetchers.get(entry.leader_id)
+        if f is None:
+            f = self._fetchers[entry.leader_id] = _LeaderFetcher(self, entry.leader_id)
+            if self._running:
+                f.start()
+        f.partitions[entry.key] = entry
+        f.wake()
+
+    def _detach(self, entry: _Entry) -> None:
+        f = self._fetchers.get(entry.leader_id)
+        if f is not None:
+            f.partitions.pop(entry.key, None)
+
+    def _stop_idle(self) -> None:
+        for leader_id, f in list(self._fetchers.items()):
+            if not f.partitions:
+                del self._fetchers[leader_id]
+                f.stop()
+
+    # -- life cycle ---------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the fetcher tasks (on the running event loop)."""
+        if self._running or self._closed:
+            return
+        self._running = True
+        for f in self._fetchers.values():
+            f.start()
+
+    async def close(self) -> None:
+        """Cancel every fetcher task and close its connection."""
+        self._closed = True
+        self._running = False
+        fetchers = list(self._fetchers.values())
+        self._fetchers.clear()
+        self._entries.clear()
+        tasks = [t for t in (f.stop() for f in fetchers) if t is not None]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+# -- one leader ----------------------------------------------------------------------------
+
+class _LeaderFetcher:
+    """The task that fetches every partition led by ``leader_id`` over one connection."""
+
+    def __init__(self, mgr: ReplicaFetcherManager, leader_id: int) -> None:
+        self.mgr = mgr
+        self.leader_id = leader_id
+        self.partitions: dict[TopicPartition, _Entry] = {}
+        self.task: asyncio.Task | None = None
+        self._wake: asyncio.Event | None = None
+        self._conn: _FrameProtocol | None = None
+        self._versions: dict[int, tuple[int, int]] = {}
+        self._correlation_id = 0
+        self._topic_ids: dict[str, uuid.UUID] = {}
+        self._topic_names: dict[uuid.UUID, str] = {}
+        self._stopped = False
+        self._failing = False  # the last connection attempt or request failed
+
+    def __repr__(self) -> str:
+        return f"replica fetcher for leader {self.leader_id}"
+
+    def start(self) -> None:
+        self._wake = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"replica-fetcher-{self.mgr.node_id}-leader-{self.leader_id}")
+
+    def stop(self) -> asyncio.Task | None:
+        self._stopped = True
+        self._disconnect()
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        return self.task
+
+    def wake(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    # -- the loop -----------------------------------------------------------------------
+    async def _run(self) -> None:
+        backoff_s = self.mgr.fetch_backoff_ms / 1000
+        try:
+            while not self._stopped:
+                try:
+                    if self._conn is None:
+                        await self._connect()
+                    await self._fetch_once()
+                except (_ConnectionFailed, OSError, asyncio.TimeoutError, ProtocolError) as e:
+                    # the first failure in a row at INFO, the retries (every backoff) at DEBUG
+                    log.log(logging.DEBUG if self._failing else logging.INFO,
+                            "%s: %s; reconnecting every %d ms", self, str(e) or type(e).__name__,
+                            self.mgr.fetch_backoff_ms)
+                    self._failing = True
+                    self._disconnect()
+                    await asyncio.sleep(backoff_s)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("%s: unexpected failure; reconnecting", self)
+                    self._disconnect()
+                    await asyncio.sleep(backoff_s)
+        finally:
+            self._disconnect()
+
+    async def _fetch_once(self) -> None:
+        now = _now_ms()
+        self._wake.clear()
+        requested: list[tuple[_Entry, FetchPartitionData]] = []
+        lookups: list[_Entry] = []
+        next_ready_ms = None
+        for entry in list(self.partitions.values()):
+            f = entry.fetcher
+            try:
+                data = f.fetch_partition(now)
+            except Exception as e:  # a truncation that failed in an unexpected way
+                self._fail(entry, f"preparing the fetch: {e!r}")
+                continue
+            if data is not None:
+                requested.append((entry, data))
+            elif f.state is State.LOOKUP_OFFSETS:
+                lookups.append(entry)
+            elif f.state is State.FETCHING:
+                next_ready_ms = f.delay_until_ms if next_ready_ms is None else min(
+                    next_ready_ms, f.delay_until_ms)
+        if lookups:
+            await self._lookup_offsets(lookups)
+            return
+        if not requested:  # everything backs off or failed: wait for time or new partitions
+            timeout = None if next_ready_ms is None else max(0, next_ready_ms - now) / 1000
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout)
+            except asyncio.TimeoutError:
+                pass
+            return
+        await self._fetch(requested)
+
+    # -- Fetch --------------------------------------------------------------------------
+    async def _fetch(self, requested: list[tuple[_Entry, FetchPartitionData]]) -> None:
+        mgr = self.mgr
+        version = self._version(API_FETCH)
+        topics: dict[str, list[FetchPartition]] = {}
+        for entry, d in requested:
+            topics.setdefault(entry.key[0], []).append(FetchPartition(
+                partition=entry.key[1], current_leader_epoch=d.current_leader_epoch,
+                fetch_offset=d.fetch_offset, last_fetched_epoch=d.last_fetched_epoch,
+                log_start_offset=d.log_start_offset, partition_max_bytes=mgr.fetch_max_bytes))
+        if version >= FETCH_TOPIC_ID_MIN:
+            missing = [t for t in topics if t not in self._topic_ids]
+            if missing:
+                await self._load_topic_ids(missing)
+            if any(self._topic_ids.get(t, _ZERO_UUID) == _ZERO_UUID for t in topics):
+                version = FETCH_TOPIC_ID_MIN - 1  # a topic without an id: fetch by names
+        by_id = version >= FETCH_TOPIC_ID_MIN
+        req = FetchRequest(
+            max_wait_ms=mgr.fetch_wait_max_ms, min_bytes=mgr.fetch_min_bytes,
+            max_bytes=mgr.response_max_bytes, isolation_level=0, session_id=0, session_epoch=-1,
+            topics=[FetchTopic(topic_id=self._topic_ids[t], partitions=ps) if by_id
+                    else FetchTopic(topic=t, partitions=ps) for t, ps in topics.items()],
+            forgotten_topics_data=[])
+        if version >= FETCH_REPLICA_STATE_MIN:
+            req.replica_id = -1
+            req.replica_state = ReplicaState(replica_id=mgr.node_id, replica_epoch=-1)
+        else:
+            req.replica_id = mgr.node_id
+        resp = await self._request(API_FETCH, version, req,
+                                   extra_wait_ms=mgr.fetch_wait_max_ms)
+        now = _now_ms()
+        answers = {}
+        for tr in resp.responses or ():
+            name = self._topic_names.get(tr.topic_id) if by_id else tr.topic
+            for pd in tr.partitions or ():
+                answers[(name, pd.partition_index)] = pd
+        for entry, d in requested:
+            if resp.error_code:
+                self._apply(entry, d, resp.error_code, None, now)
+                continue
+            pd = answers.get(entry.key)
+            if pd is None:
+                continue  # not answered (cannot happen without sessions): fetched again next time
+            self._apply(entry, d, pd.error_code, pd, now)
+            if pd.error_code == ErrorCode.UNKNOWN_TOPIC_ID:
+                self._forget_topic_id(entry.key[0])
+            if pd.records is not None and len(pd.records):
+                await asyncio.sleep(0)  # one append at a time on the event loop
+
+    def _apply(self, entry: _Entry, requested: FetchPartitionData, error_code: int, pd,
+               now: int) -> None:
+        """One partition's answer, if the partition is still ours as it was requested."""
+        f = entry.fetcher
+        if self.partitions.get(entry.key) is not entry or \
+                f.leader_epoch != requested.current_leader_epoch:
+            return  # removed, moved or re-led while the request was in flight
+        plog = f.log
+        before = self._positions(plog)
+        try:
+            if pd is None:
+                outcome = f.on_fetch_response(requested, error_code, now_ms=now)
+            else:
+                de = pd.diverging_epoch
+                diverging = (de.epoch, de.end_offset) if de is not None and de.epoch >= 0 \
+                    and de.end_offset >= 0 else None
+                outcome = f.on_fetch_response(
+                    requested, error_code, records=pd.records, high_watermark=pd.high_watermark,
+                    log_start_offset=pd.log_start_offset, diverging_epoch=diverging, now_ms=now)
+        except Exception as e:
+            log.exception("%s-%d: applying the leader's answer failed", *entry.key)
+            self._fail(entry, f"applying the fetch answer: {e!r}")
+            outcome = Outcome.FAILED
+        if outcome is Outcome.BACKOFF and error_code:
+            log.debug("%s-%d: fetch error %d from leader %d", entry.key[0], entry.key[1],
+                      error_code, self.leader_id)
+        self._notify_if_moved(entry, before)
+
+    # -- ListOffsets (after OFFSET_OUT_OF_RANGE) ------------------------------------------
+    async def _lookup_offsets(self, lookups: list[_Entry]) -> None:
+        """The leader's log start and end for each partition, then ``on_leader_offsets``."""
+        version = self._version(API_LIST_OFFSETS)
+        epochs = {e.key: e.fetcher.leader_epoch for e in lookups}
+        got: dict[int, dict[TopicPartition, tuple[int, int]]] = {}
+        for ts in (EARLIEST_TIMESTAMP, LATEST_TIMESTAMP):
+            topics: dict[str, list[ListOffsetsPartition]] = {}
+            for e in lookups:
+                topics.setdefault(e.key[0], []).append(ListOffsetsPartition(
+                    partition_index=e.key[1], current_leader_epoch=epochs[e.key], timestamp=ts))
+            req = ListOffsetsRequest(replica_id=self.mgr.node_id, isolation_level=0, topics=[
+                ListOffsetsTopic(name=t, partitions=ps) for t, ps in topics.items()])
+            if version >= 10:
+                req.timeout_ms = self.mgr.socket_timeout_ms
+            resp = await self._request(API_LIST_OFFSETS, version, req)
+            got[ts] = {(tr.name, pr.partition_index): (pr.error_code, pr.offset)
+                       for tr in resp.topics or () for pr in tr.partitions or ()}
+        now = _now_ms()
+        for e in lookups:
+            f = e.fetcher
+            if self.partitions.get(e.key) is not e or f.leader_epoch != epochs[e.key]:
+                continue
+            before = self._positions(f.log)
+            start = got[EARLIEST_TIMESTAMP].get(e.key, (ErrorCode.UNKNOWN_SERVER_ERROR, -1))
+            end = got[LATEST_TIMESTAMP].get(e.key, (ErrorCode.UNKNOWN_SERVER_ERROR, -1))
+            try:
+                if start[0] or end[0]:
+                    f.on_leader_offsets_error(start[0] or end[0], epochs[e.key], now)
+                else:
+                    f.on_leader_offsets(start[1], end[1], now)
+            except Exception as ex:
+                log.exception("%s-%d: resetting to the leader's offsets failed", *e.key)
+                self._fail(e, f"resetting to the leader's offsets: {ex!r}")
+            self._notify_if_moved(e, before)
+
+    # -- topic ids ------------------------------------------------------------------------
+    async def _load_topic_ids(self, names: list[str]) -> None:
+        version = self._version(API_METADATA)
+        if version < METADATA_TOPIC_ID_MIN:
+            return
+        req = MetadataRequest(topics=[MetadataRequestTopic(name=n) for n in names],
+                              allow_auto_topic_creation=False)
+        resp = await self._request(API_METADATA, version, req)
+        for t in resp.topics or ():
+            if t.error_code == 0 and t.name in names and t.topic_id != _ZERO_UUID:
+                self._topic_ids[t.name] = t.topic_id
+                self._topic_names[t.topic_id] = t.name
+
+    def _forget_topic_id(self, name: str) -> None:
+        tid = self._topic_ids.pop(name, None)
+        if tid is not None:
+            self._topic_names.pop(tid, None)
+
+    # -- helpers --------------------------------------------------------------------------
+    @staticmethod
+    def _positions(plog) -> tuple[int, int, int]:
+        return plog.log_end_offset, plog.high_watermark, plog.log_start_offset
+
+    def _notify_if_moved(self, entry: _Entry, before: tuple[int, int, int]) -> None:
+        try:
+            moved = self._positions(entry.fetcher.log) != before
+        except Exception:
+            moved = True
+        if moved:
+            try:
+                self.mgr.on_appended(*entry.key)
+            except Exception:
+                log.exception("%s-%d: on_appended failed", *entry.key)
+
+    def _fail(self, entry: _Entry, why: str) -> None:
+        entry.fetcher.fail(why)
+
+    # -- the connection -------------------------------------------------------------------
+    async def _connect(self) -> None:
+        addr = self.mgr.endpoint(self.leader_id)
+        if addr is None:
+            raise _ConnectionFailed(f"leader {self.leader_id} has no known endpoint")
+        host, port = addr
+        loop = asyncio.get_running_loop()
+        timeout = self.mgr.socket_timeout_ms / 1000
+        try:
+            transport, proto = await asyncio.wait_for(
+                loop.create_connection(_FrameProtocol, host, port), timeout)
+        except asyncio.TimeoutError:
+            raise _ConnectionFailed(f"connecting to {host}:{port} timed out") from None
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except OSError:
+                pass
+        self._conn = proto
+        self._versions = {}
+        self._topic_ids.clear()  # the leader may be a new process with re-created topics
+        self._topic_names.clear()
+        try:
+            await self._negotiate()
+        except BaseException:
+            self._disconnect()
+            raise
+        log.info("%s: connected to %s:%d", self, host, port)
+        self._failing = False
+
+    async def _negotiate(self) -> None:
+        """ApiVersions at the codec's newest version, v0 when the leader does not know it."""
+        version = codec.APIS[API_API_VERSIONS].max_version
+        for _ in range(2):
+            req = ApiVersionsRequest(client_software_name="kwire-replica-fetcher",
+                                     client_software_version=__version__)
+            cid = self._send(API_API_VERSIONS, version, req)
+            frame = await self._read(cid, 0)
+            try:
+                got, resp = codec.decode_response(API_API_VERSIONS, version, frame)
+            except ProtocolError:
+                got, resp = codec.decode_response(API_API_VERSIONS, 0, frame)
+            ranges = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys or ()}
+            if resp.error_code == ErrorCode.UNSUPPORTED_VERSION and API_API_VERSIONS in ranges:
+                version = max(ranges[API_API_VERSIONS][1], codec.APIS[API_API_VERSIONS].min_version)
+                continue
+            if resp.error_code:
+                raise _ConnectionFailed(f"ApiVersions error {resp.error_code}")
+            self._versions = ranges
+            return
+        raise _ConnectionFailed("no common ApiVersions version")
+
+    def _version(self, api_key: int) -> int:
+        spec = codec.APIS[api_key]
+        theirs = self._versions.get(api_key)
+        if theirs is None:
+            raise _ConnectionFailed(f"the leader does not support {spec.name}")
+        hi = min(spec.max_version, theirs[1])
+        if hi < max(spec.min_version, theirs[0]):
+            raise _ConnectionFailed(f"no common {spec.name} version with the leader")
+        return hi
+
+    def _send(self, api_key: int, version: int, obj) -> int:
+        conn = self._conn
+        if conn is None or conn.transport is None or conn.transport.is_closing():
+            raise _ConnectionFailed("not connected")
+        self._correlation_id = (self._correlation_id + 1) & 0x7FFFFFFF
+        conn.transport.write(codec.encode_request(api_key, version, self._correlation_id,
+                                                  self.mgr.client_id, obj))
+        return self._correlation_id
+
+    async def _read(self, correlation_id: int, extra_wait_ms: int) -> memoryview:
+        conn = self._conn
+        timeout = (self.mgr.socket_timeout_ms + extra_wait_ms) / 1000
+        try:
+            frame = await asyncio.wait_for(conn.read_frame(), timeout)
+        except asyncio.TimeoutError:
+            raise _ConnectionFailed(f"no response within {timeout:.1f}s") from None
+        got = int.from_bytes(frame[:4], "big", signed=True)
+        if got != correlation_id:
+            raise _ConnectionFailed(f"correlation id {got}, expected {correlation_id}")
+        return frame
+
+    async def _request(self, api_key: int, version: int, obj, extra_wait_ms: int = 0):
+        cid = self._send(api_key, version, obj)
+        frame = await self._read(cid, extra_wait_ms)
+        return codec.decode_response(api_key, version, frame)[1]
+
+    def _disconnect(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and conn.transport is not None:
+            conn.transport.abort()
