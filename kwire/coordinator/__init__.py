@@ -12,7 +12,8 @@ Layout (pure modules never import asyncio):
 * ``assignors``         — server-side ``uniform`` and ``range`` assignors
 * ``consumer_protocol`` — the embedded consumer protocol's subscription/assignment
 * ``shard``             — one ``__consumer_offsets`` partition's groups and offsets
-* ``runtime``           — asyncio: topic creation, appends, loading, timers
+* ``runtime``           — asyncio: topic creation, appends (acks=all in a cluster),
+                          loading and unloading with partition leadership, timers
 
 Invariant: a shard's durable state changes only by replaying records, after
 they were appended, and loading after a restart is the same replay. Soft

@@ -26,6 +26,28 @@ I/O the shards must not do:
 Pending responses (JoinGroup, SyncGroup) are awaited through the broker's
 purgatory (``wait``), so a shutdown wakes them like any delayed operation. Everything runs on the event loop thread; appends are synchronous,
 so an operation, its append and its replay happen without interleaving.
+
+Ownership (Kafka's GroupCoordinator.onElection / onResignation): the broker's
+leadership listener says which ``__consumer_offsets`` partitions this broker
+leads. Becoming leader loads the partition's shard (replaying its log up to
+the log end offset, as Kafka's loader does: a new leader's log is the truth
+its followers truncate to); losing leadership unloads it: the shard and its
+timers are dropped and every response still waiting on it answers
+NOT_COORDINATOR. In cluster mode (``broker.cluster_mode``) a group whose
+partition this broker does not lead answers NOT_COORDINATOR, and
+``__consumer_offsets`` is created with ``offsets.topic.replication.factor``
+replicas only once that many brokers are alive (COORDINATOR_NOT_AVAILABLE
+until then). In embedded mode every partition is led here: shards are loaded at
+start and created on first use, as before.
+
+Writes in cluster mode have acks=all semantics: the records are appended and
+replayed at once (later operations see them), but the response is a
+``Pending`` answered only once the partition's high watermark passed them
+(``broker.wait_replicated``, at most ``offsets.commit.timeout.ms``); a failure
+answers the operation's ``on_error`` with Kafka's mapping of the error. Not
+done: undoing the replayed state when the replication fails (Kafka's
+timeline snapshots); responses completed by another member's operation (a
+follower's SyncGroup) do not wait for that operation's replication.
 """
 
 from __future__ import annotations
@@ -50,6 +72,7 @@ MAX_WAIT_S = 24 * 3600.0  # a waiting JoinGroup/SyncGroup ends on the group's ow
 _APPEND_ERRORS = {
     E.UNKNOWN_TOPIC_OR_PARTITION: E.COORDINATOR_NOT_AVAILABLE,
     E.NOT_ENOUGH_REPLICAS: E.COORDINATOR_NOT_AVAILABLE,
+    E.NOT_ENOUGH_REPLICAS_AFTER_APPEND: E.COORDINATOR_NOT_AVAILABLE,
     E.REQUEST_TIMED_OUT: E.COORDINATOR_NOT_AVAILABLE,
     E.NOT_LEADER_OR_FOLLOWER: E.NOT_COORDINATOR,
     E.KAFKA_STORAGE_ERROR: E.NOT_COORDINATOR,
@@ -101,6 +124,18 @@ class GroupCoordinator:
         self._armed_at: float | None = None  # loop time the handle fires at
         self._next_expiry = 0
         self._closed = False
+        self._load_tasks: dict[int, asyncio.Task] = {}
+        self._waiting: dict[int, set[Pending]] = {}  # partition -> responses waiting on its shard
+        self._led: set[int] = set()  # leadership said before the loop ran (loaded by start)
+        self._creating = None  # the pending creation of __consumer_offsets (cluster mode)
+        self._barriers: dict[int, tuple[int, int]] = {}  # id(Pending) -> (partition, offset to replicate)
+        add_listener = getattr(broker, "add_leadership_listener", None)
+        if add_listener is not None:
+            add_listener(self.on_leadership)
+
+    @property
+    def cluster_mode(self) -> bool:
+        return bool(getattr(self.broker, "cluster_mode", False))
 
     # -- lifecycle -------------------------------------------------------------------------
     @property
@@ -114,10 +149,16 @@ class GroupCoordinator:
             return
         self._loop = asyncio.get_running_loop()
         self._next_expiry = now_ms() + self.config.offsets_retention_check_interval_ms
-        t = self.broker.metadata.topic(GROUP_METADATA_TOPIC)
-        if t is not None:
-            for p in t.partitions:
-                self._add_shard(p.partition, load=True)
+        if self.cluster_mode:  # the leadership listener says what to load
+            for p in sorted(self._led):
+                if p not in self.shards:
+                    self._add_shard(p, load=True)
+        else:
+            t = self.broker.metadata.topic(GROUP_METADATA_TOPIC)
+            if t is not None:
+                for p in t.partitions:
+                    self._add_shard(p.partition, load=True)
+        self._led.clear()
         self._arm()
 
     def close(self) -> None:
@@ -135,23 +176,111 @@ class GroupCoordinator:
             self.loading.add(partition)
             task = asyncio.get_running_loop().create_task(self._load(partition, shard))
             self._tasks.add(task)
+            self._load_tasks[partition] = task
             task.add_done_callback(self._tasks.discard)
+            task.add_done_callback(
+                lambda t: self._load_tasks.pop(partition) if self._load_tasks.get(partition) is t else None)
         return shard
 
+    # -- ownership -------------------------------------------------------------------------
+    def on_leadership(self, topic: str, partition: int, is_leader: bool, leader_epoch: int = -1) -> None:
+        """The broker's leadership listener: load a partition led here, unload one no longer led."""
+        if topic != GROUP_METADATA_TOPIC or self._closed:
+            return
+        if not is_leader:
+            self._led.discard(partition)
+            self.unload(partition)
+            return
+        if partition in self.shards:
+            return  # already loaded (or loading)
+        if self._loop is None:
+            self._led.add(partition)  # start() loads it
+            return
+        plog = self.broker.get_log(GROUP_METADATA_TOPIC, partition)
+        empty = plog is not None and plog.log_end_offset <= plog.log_start_offset
+        log.info("%s %s-%d (leader epoch %d)", "new" if empty else "loading", GROUP_METADATA_TOPIC,
+                 partition, leader_epoch)
+        self._add_shard(partition, load=not empty)  # an empty log has nothing to replay
+        self.wake()
+
+    def unload(self, partition: int) -> None:
+        """Drop a shard this broker no longer leads: its groups, timers and waiting responses
+        (answered NOT_COORDINATOR, so that clients look the coordinator up again)."""
+        shard = self.shards.pop(partition, None)
+        self.loading.discard(partition)
+        task = self._load_tasks.pop(partition, None)
+        if task is not None:
+            task.cancel()
+        waiting = self._waiting.pop(partition, set())
+        for pending in list(waiting):
+            pending.complete(CoordinatorError(E.NOT_COORDINATOR))
+        if shard is not None:
+            log.info("unloaded %s-%d: %d groups, %d waiting responses answered NOT_COORDINATOR",
+                     GROUP_METADATA_TOPIC, partition, len(shard.groups), len(waiting))
+            for group in shard.groups.values():  # member waiters not returned by a run here
+                for pending in _group_waiters(group):
+                    pending.complete(CoordinatorError(E.NOT_COORDINATOR))
+
+    def _track(self, partition: int, response) -> None:
+        """Remember a waiting response of ``partition``'s shard, to answer it if unloaded.
+
+        In cluster mode it is completed by some operation's replay, right after
+        that operation's append: ``wait`` then also waits until the HW passed the
+        log end offset of that moment (a follower's SyncGroup is answered once the
+        leader's assignment is replicated, as Kafka's storeGroup callback does).
+        """
+        if isinstance(response, Pending) and not response.done:
+            waiting = self._waiting.setdefault(partition, set())
+            waiting.add(response)
+
+            def completed(r) -> None:
+                waiting.discard(response)
+                if self.cluster_mode and not isinstance(r, CoordinatorError):
+                    plog = self.broker.get_log(GROUP_METADATA_TOPIC, partition)
+                    if plog is not None:
+                        self._barriers[id(response)] = (partition, plog.log_end_offset)
+
+            response.add_callback(completed)
+
     def ensure_topic(self) -> None:
-        """Create __consumer_offsets (compacted) if it does not exist yet."""
+        """Create __consumer_offsets (compacted) if it does not exist yet.
+
+        In cluster mode with ``offsets.topic.replication.factor`` replicas,
+        once that many brokers are alive (COORDINATOR_NOT_AVAILABLE before, as
+        Kafka's KafkaApis.createInternalTopic answers); the topic shows up in
+        the image (and its leaders) a moment later.
+        """
         if self.broker.metadata.topic(GROUP_METADATA_TOPIC) is not None:
             return
         cfg = self.broker.config
+        configs = {"cleanup.policy": "compact", "segment.bytes": str(cfg["offsets.topic.segment.bytes"])}
         try:
-            self.broker.create_topic(GROUP_METADATA_TOPIC, cfg["offsets.topic.num.partitions"], {
-                "cleanup.policy": "compact",
-                "segment.bytes": str(cfg["offsets.topic.segment.bytes"]),
-            })
+            if self.cluster_mode:
+                self._create_replicated(configs)
+                return
+            self.broker.create_topic(GROUP_METADATA_TOPIC, cfg["offsets.topic.num.partitions"], configs)
         except KafkaError as e:
             if e.code != E.TOPIC_ALREADY_EXISTS:
                 raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE, str(e)) from None
         log.info("created %s with %d partitions", GROUP_METADATA_TOPIC, self.num_partitions)
+
+    def _create_replicated(self, configs: dict) -> None:
+        creating = self._creating
+        if creating is not None and not (creating.done() if hasattr(creating, "done") else True):
+            return  # written soon; the watch brings it into the image
+        rf = self.broker.config["offsets.topic.replication.factor"]
+        alive = len(self.broker.metadata.brokers)
+        if alive < rf:
+            raise CoordinatorError(
+                E.COORDINATOR_NOT_AVAILABLE,
+                f"Number of alive brokers '{alive}' does not meet the required replication factor "
+                f"'{rf}' for the offsets topic (configured via 'offsets.topic.replication.factor'). "
+                f"This error can be ignored if the cluster is starting up and not all brokers are up yet.")
+        self._creating = self.broker.create_topic(
+            GROUP_METADATA_TOPIC, self.broker.config["offsets.topic.num.partitions"], configs,
+            replication_factor=rf)
+        log.info("creating %s with %d partitions, replication factor %d", GROUP_METADATA_TOPIC,
+                 self.broker.config["offsets.topic.num.partitions"], rf)
 
     def partition_for(self, group_id: str) -> int:
         return partition_for(group_id, self.num_partitions)
@@ -162,6 +291,9 @@ class GroupCoordinator:
             self.start()
         self.ensure_topic()
         p = self.partition_for(group_id)
+        if self.cluster_mode and (p not in self.shards or not self._leads(p)):
+            raise CoordinatorError(E.NOT_COORDINATOR,
+                                   f"this broker does not lead {GROUP_METADATA_TOPIC}-{p}")
         if p in self.loading:
             raise CoordinatorError(E.COORDINATOR_LOAD_IN_PROGRESS)
         if self.broker.partition_offline(GROUP_METADATA_TOPIC, p) and \
@@ -174,6 +306,10 @@ class GroupCoordinator:
         if shard is None:
             shard = self._add_shard(p, load=False)  # a new, empty partition
         return p, shard
+
+    def _leads(self, partition: int) -> bool:
+        is_leader = getattr(self.broker, "is_leader", None)
+        return is_leader is None or is_leader(GROUP_METADATA_TOPIC, partition)
 
     def all_shards(self) -> list[GroupCoordinatorShard]:
         """Every loaded shard; raises COORDINATOR_LOAD_IN_PROGRESS while any is loading."""
@@ -192,7 +328,9 @@ class GroupCoordinator:
         """
         p, shard = self.shard_for(group_id)
         result = op(shard, now_ms())
-        return self.apply(p, shard, result) if isinstance(result, Result) else result
+        response = self.apply(p, shard, result) if isinstance(result, Result) else result
+        self._track(p, response)
+        return response
 
     def apply(self, partition: int, shard: GroupCoordinatorShard, result: Result):
         try:
@@ -203,7 +341,7 @@ class GroupCoordinator:
     def _apply_records(self, partition: int, shard: GroupCoordinatorShard, result: Result):
         if result.records:
             try:
-                self._append(partition, result.records)
+                appended = self._append(partition, result.records)
             except KafkaError as e:
                 code = _APPEND_ERRORS.get(e.code, e.code)
                 log.warning("append to %s-%d failed: %s %s", GROUP_METADATA_TOPIC, partition,
@@ -213,34 +351,104 @@ class GroupCoordinator:
                 return result.on_error(code)
             for record in result.records:
                 shard.replay(record)
+            if self.cluster_mode and appended is not None:
+                return self._when_replicated(partition, appended.last_offset + 1, result)
         return result.response
 
-    def _append(self, partition: int, records: list) -> None:
+    def _append(self, partition: int, records: list):
         now = now_ms()
         batch = build_batch([encode_record(r) for r in records], now_ms=now,
                             compression=self.broker.config["offsets.topic.compression.codec"])
-        self.broker.append(GROUP_METADATA_TOPIC, partition, bytearray(batch), now)
+        return self.broker.append(GROUP_METADATA_TOPIC, partition, bytearray(batch), now)
 
-    async def wait(self, response, if_unloaded=None):
+    def _when_replicated(self, partition: int, required_offset: int, result: Result) -> Pending:
+        """A Pending answered with ``result.response`` once the HW reached ``required_offset``
+        (acks=all), else with ``result.on_error`` of Kafka's mapping of the failure (or a
+        CoordinatorError without one)."""
+        outer = Pending()
+
+        async def waiter() -> None:
+            try:
+                code = await self._replicated(partition, required_offset)
+            except asyncio.CancelledError:
+                outer.complete(CoordinatorError(E.NOT_COORDINATOR))
+                raise
+            if code == E.NONE:
+                response = result.response
+                if isinstance(response, Pending):
+                    self._track(partition, response)
+                    response.add_callback(outer.complete)
+                else:
+                    outer.complete(response)
+                return
+            outer.complete(result.on_error(code) if result.on_error is not None
+                           else CoordinatorError(code))
+
+        task = self._loop.create_task(waiter()) if self._loop is not None \
+            else asyncio.get_running_loop().create_task(waiter())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return outer
+
+    async def wait(self, response, if_unloaded=None, on_error=None):
         """Await a Pending response (or return an immediate one).
 
         The wait is a delayed operation of the broker's purgatory, so it ends
         when the server shuts down (``wake_all``) too; then ``if_unloaded`` is
         answered — NOT_COORDINATOR, as Kafka answers when a coordinator goes away.
+        A Pending answered with a CoordinatorError (its shard was unloaded, its
+        records were not replicated) answers ``on_error(code)``, else ``if_unloaded``.
         """
         if not isinstance(response, Pending):
             return response
-        if not response.done:
-            key = ("group-coordinator", id(response))
-            purgatory = self.broker.purgatory
-            response.add_callback(lambda r: purgatory.notify(key))
-            await purgatory.wait([key], lambda k, n: response.done, MAX_WAIT_S)
-        return response.response if response.done else if_unloaded
+        try:
+            if not response.done:
+                key = ("group-coordinator", id(response))
+                purgatory = self.broker.purgatory
+                response.add_callback(lambda r: purgatory.notify(key))
+                await purgatory.wait([key], lambda k, n: response.done, MAX_WAIT_S)
+            if not response.done:
+                return if_unloaded
+            barrier = self._barriers.pop(id(response), None)
+            if barrier is not None and not isinstance(response.response, CoordinatorError):
+                code = await self._replicated(*barrier)
+                if code != E.NONE:
+                    return on_error(code) if on_error is not None else if_unloaded
+            return self.wait_now(response, if_unloaded, on_error)
+        finally:
+            self._barriers.pop(id(response), None)
+
+    async def _replicated(self, partition: int, required_offset: int) -> E:
+        """NONE once the HW of the partition reached ``required_offset``, else the error a
+        client should see (Kafka's mapping of append errors)."""
+        timeout_s = self.broker.config["offsets.commit.timeout.ms"] / 1000
+        try:
+            code = E(await self.broker.wait_replicated(GROUP_METADATA_TOPIC, partition,
+                                                       required_offset, timeout_s))
+        except KafkaError as e:
+            code = e.code
+        if code != E.NONE:
+            log.warning("%s-%d: records up to offset %d not replicated: %s", GROUP_METADATA_TOPIC,
+                        partition, required_offset - 1, code.name)
+        return _APPEND_ERRORS.get(code, code)
 
     @staticmethod
-    def wait_now(response):
+    def wait_now(response, if_unloaded=None, on_error=None):
         """The response of a Pending that is already done (or the response itself)."""
-        return response.response if isinstance(response, Pending) else response
+        if isinstance(response, Pending):
+            response = response.response
+        if isinstance(response, CoordinatorError):
+            return on_error(response.code) if on_error is not None else if_unloaded
+        return response
+
+    async def settle(self, response):
+        """Await a response that may be Pending; raise CoordinatorError if it failed
+        (for handlers that map group-level errors themselves)."""
+        if isinstance(response, Pending):
+            response = await self.wait(response, CoordinatorError(E.NOT_COORDINATOR), lambda c: CoordinatorError(c))
+        if isinstance(response, CoordinatorError):
+            raise response
+        return response
 
     def wake(self) -> None:
         """Deadlines may have changed (an operation ran): poll the timers on the next turn."""
@@ -255,7 +463,8 @@ class GroupCoordinator:
             plog = self.broker.get_log(GROUP_METADATA_TOPIC, partition)
             if plog is not None:
                 shard.now = now_ms()
-                offset, end = plog.log_start_offset, plog.high_watermark
+                # up to the log end: a new leader's HW may lag what its predecessor acknowledged
+                offset, end = plog.log_start_offset, plog.log_end_offset
                 chunk = self.broker.config["offsets.load.buffer.size"]
                 while offset < end:
                     rr = plog.read(offset, chunk, min_one_batch=True, max_offset=end)
@@ -279,7 +488,8 @@ class GroupCoordinator:
         except Exception:
             log.exception("loading %s-%d failed", GROUP_METADATA_TOPIC, partition)
         finally:
-            self.loading.discard(partition)
+            if self.shards.get(partition) is shard:
+                self.loading.discard(partition)
         if count:
             log.info("loaded %s-%d: %d records, %d groups in %.3fs", GROUP_METADATA_TOPIC, partition,
                      count, len(shard.groups), time.monotonic() - started)
@@ -329,3 +539,17 @@ class GroupCoordinator:
             self._apply_records(p, shard, result)
         except CoordinatorError as e:
             log.warning("%s-%d: timer records not written: %s", GROUP_METADATA_TOPIC, p, e.code.name)
+
+
+def _group_waiters(group):
+    """The Pending responses a group's members wait on (classic JoinGroup / SyncGroup)."""
+    members = getattr(group, "members", None)
+    if not isinstance(members, dict):
+        return []
+    out = []
+    for m in members.values():
+        for name in ("join_waiter", "sync_waiter"):
+            p = getattr(m, name, None)
+            if isinstance(p, Pending) and not p.done:
+                out.append(p)
+    return out

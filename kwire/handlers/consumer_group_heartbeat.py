@@ -12,7 +12,7 @@ assignment.
 
 from __future__ import annotations
 
-from kwire.coordinator.base import CoordinatorError
+from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.runtime import op_context
 from kwire.protocol.generated.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
 
@@ -25,8 +25,22 @@ def handle(ctx, req) -> ConsumerGroupHeartbeatResponse:
     gc = ctx.broker.group_coordinator
     opctx = op_context(ctx)
     try:
-        return gc.run(req.group_id, lambda shard, now: shard.consumer_group_heartbeat(opctx, req, now))
+        resp = gc.run(req.group_id, lambda shard, now: shard.consumer_group_heartbeat(opctx, req, now))
     except CoordinatorError as e:
-        return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=e.code,
-                                              error_message=e.message or None, member_id=None,
-                                              member_epoch=-1, heartbeat_interval_ms=0, assignment=None)
+        return _error(e)
+    if isinstance(resp, Pending):  # cluster mode: answered once replicated
+        return _when_replicated(gc, resp)
+    return resp
+
+
+def _error(e: CoordinatorError) -> ConsumerGroupHeartbeatResponse:
+    return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=e.code,
+                                          error_message=e.message or None, member_id=None,
+                                          member_epoch=-1, heartbeat_interval_ms=0, assignment=None)
+
+
+async def _when_replicated(gc, pending) -> ConsumerGroupHeartbeatResponse:
+    try:
+        return await gc.settle(pending)
+    except CoordinatorError as e:
+        return _error(e)

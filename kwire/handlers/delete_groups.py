@@ -8,7 +8,7 @@ partition loads. A deleted group's offsets and metadata get tombstones in
 
 from __future__ import annotations
 
-from kwire.coordinator.base import CoordinatorError
+from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.protocol.generated.delete_groups_response import DeletableGroupResult, DeleteGroupsResponse
 
 API_KEY = 42
@@ -19,11 +19,26 @@ MAX_VERSION = 2
 def handle(ctx, req) -> DeleteGroupsResponse:
     gc = ctx.broker.group_coordinator
     results = []
+    replicating = []  # (result, Pending) answered once replicated (cluster mode)
     for gid in req.groups_names:
+        result = DeletableGroupResult(group_id=gid, error_code=0)
         try:
             errors = gc.run(gid, lambda shard, now: shard.delete_groups([gid], now))
-            code = errors[gid]
+            if isinstance(errors, Pending):
+                replicating.append((result, errors))
+            else:
+                result.error_code = errors[gid]
         except CoordinatorError as e:
-            code = e.code
-        results.append(DeletableGroupResult(group_id=gid, error_code=code))
-    return DeleteGroupsResponse(throttle_time_ms=0, results=results)
+            result.error_code = e.code
+        results.append(result)
+    response = DeleteGroupsResponse(throttle_time_ms=0, results=results)
+    return _when_replicated(gc, replicating, response) if replicating else response
+
+
+async def _when_replicated(gc, replicating, response) -> DeleteGroupsResponse:
+    for result, pending in replicating:
+        try:
+            result.error_code = (await gc.settle(pending))[result.group_id]
+        except CoordinatorError as e:
+            result.error_code = e.code
+    return response

@@ -1,8 +1,13 @@
 """FindCoordinator (key 10), v0-6: where a group's coordinator is.
 
-Key type GROUP (0): this broker (the leader of the group's partition of
-``__consumer_offsets``, which is created here on first use, as Kafka does;
-the answer then waits until the topic is durable in the metadata). If the
+Key type GROUP (0): the leader of the group's partition of
+``__consumer_offsets`` (Kafka's ``partitionFor``: Java ``String.hashCode``),
+read from the metadata image, so every broker gives the same answer; no
+leader: COORDINATOR_NOT_AVAILABLE. The topic is created here on first use, as
+Kafka does (embedded: this node, and the answer waits until the topic is
+durable in the metadata; cluster mode: with ``offsets.topic.replication.factor``
+replicas once that many brokers are alive, COORDINATOR_NOT_AVAILABLE until
+then and until the controller elected its leaders). If the
 offsets topic cannot be created (a log dir full, out of file descriptors, the
 metadata write failing) every key answers COORDINATOR_NOT_AVAILABLE, as Kafka
 does, and the connection stays open; the client retries.

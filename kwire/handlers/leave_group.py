@@ -11,7 +11,7 @@ are top-level.
 
 from __future__ import annotations
 
-from kwire.coordinator.base import CoordinatorError
+from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.runtime import op_context
 from kwire.protocol.generated.leave_group_response import LeaveGroupResponse, MemberResponse
 
@@ -31,7 +31,24 @@ def handle(ctx, req) -> LeaveGroupResponse:
     try:
         out = gc.run(req.group_id, lambda shard, now: shard.leave_group(opctx, req.group_id, identities, now))
     except CoordinatorError as e:
-        return LeaveGroupResponse(throttle_time_ms=0, error_code=e.code, members=[])
+        return _error(e.code)
+    if isinstance(out, Pending):  # cluster mode: answered once replicated
+        return _when_replicated(gc, out, v)
+    return _response(out, v)
+
+
+def _error(code) -> LeaveGroupResponse:
+    return LeaveGroupResponse(throttle_time_ms=0, error_code=code, members=[])
+
+
+async def _when_replicated(gc, pending, v: int) -> LeaveGroupResponse:
+    try:
+        return _response(await gc.settle(pending), v)
+    except CoordinatorError as e:
+        return _error(e.code)
+
+
+def _response(out, v: int) -> LeaveGroupResponse:
     if v < 3:
         return LeaveGroupResponse(throttle_time_ms=0, error_code=out[0][2])
     return LeaveGroupResponse(throttle_time_ms=0, error_code=0, members=[

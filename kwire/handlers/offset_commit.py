@@ -16,7 +16,7 @@ for every partition. Not implemented: TxnOffsetCommit.
 
 from __future__ import annotations
 
-from kwire.coordinator.base import CoordinatorError
+from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.offsets import Commit
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.offset_commit_response import (
@@ -62,6 +62,19 @@ def handle(ctx, req) -> OffsetCommitResponse:
                 retention, commits, v, now))
         except CoordinatorError as e:
             group_error = e.code
+    if isinstance(errors, Pending):  # cluster mode: answered once replicated (acks=all)
+        return _when_replicated(gc, errors, req, names, early, by_id)
+    return _response(req, names, early, by_id, group_error, errors)
+
+
+async def _when_replicated(gc, pending, req, names, early, by_id) -> OffsetCommitResponse:
+    try:
+        return _response(req, names, early, by_id, None, await gc.settle(pending))
+    except CoordinatorError as e:
+        return _response(req, names, early, by_id, e.code, {})
+
+
+def _response(req, names, early, by_id, group_error, errors) -> OffsetCommitResponse:
     topics = []
     for i, t in enumerate(req.topics):
         parts = []

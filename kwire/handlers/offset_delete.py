@@ -10,7 +10,7 @@ that was never committed succeeds.
 
 from __future__ import annotations
 
-from kwire.coordinator.base import CoordinatorError
+from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.offset_delete_response import (
     OffsetDeleteResponse,
@@ -31,7 +31,24 @@ def handle(ctx, req) -> OffsetDeleteResponse:
     try:
         errors = gc.run(req.group_id, lambda shard, now: shard.delete_offsets(req.group_id, known, now))
     except CoordinatorError as e:
-        return OffsetDeleteResponse(error_code=e.code, throttle_time_ms=0, topics=[])
+        return _error(e.code)
+    if isinstance(errors, Pending):  # cluster mode: answered once replicated
+        return _when_replicated(gc, errors, md, req)
+    return _response(errors, md, req)
+
+
+def _error(code) -> OffsetDeleteResponse:
+    return OffsetDeleteResponse(error_code=code, throttle_time_ms=0, topics=[])
+
+
+async def _when_replicated(gc, pending, md, req) -> OffsetDeleteResponse:
+    try:
+        return _response(await gc.settle(pending), md, req)
+    except CoordinatorError as e:
+        return _error(e.code)
+
+
+def _response(errors: dict, md, req) -> OffsetDeleteResponse:
     topics = []
     for t in req.topics:
         exists = md.topic(t.name) is not None

@@ -28,13 +28,15 @@ def handle(ctx, req):
         resp = gc.run(req.group_id, lambda shard, now: shard.sync_group(opctx, req, now))
     except CoordinatorError as e:
         resp = sync_error(e.code)
+    unloaded = sync_error(ErrorCode.NOT_COORDINATOR)
+    on_error = lambda code: sync_error(code)  # noqa: E731 (not replicated, or the shard was unloaded)
     if isinstance(resp, Pending) and not resp.done:
-        return _wait(gc, resp, ctx.api_version, sync_error(ErrorCode.NOT_COORDINATOR))
-    return _for_version(gc.wait_now(resp), ctx.api_version)
+        return _wait(gc, resp, ctx.api_version, unloaded, on_error)
+    return _for_version(gc.wait_now(resp, unloaded, on_error), ctx.api_version)
 
 
-async def _wait(gc, pending, version: int, if_unloaded):
-    return _for_version(await gc.wait(pending, if_unloaded), version)
+async def _wait(gc, pending, version: int, if_unloaded, on_error):
+    return _for_version(await gc.wait(pending, if_unloaded, on_error), version)
 
 
 def _for_version(resp, version: int):
