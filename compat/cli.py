@@ -2,6 +2,7 @@
 
     python -m compat                          # start a kwire broker, run everything, stop it
     python -m compat --bootstrap HOST:PORT    # any Kafka-protocol broker (kwire, Kafka, ...)
+    python -m compat --cluster 3              # ZooKeeper + 3 kwire brokers, topics with RF 3
     python -m compat --out DIR                # reports in DIR instead of ./compat-results/<run id>/
     python -m compat --clients java,kcat --scenarios 'spark-*,roundtrip'
     python -m compat --list                   # the scenarios and which clients run them
@@ -10,6 +11,12 @@
 Every run (but --list) writes compat.md, compat.json and logs/ (the broker's
 log, each worker's stderr) to ./compat-results/<run id>/ under the current
 directory, or to --out DIR, and prints where.
+
+With --cluster N compat starts ZooKeeper and N kwire brokers
+(kwire/devcluster.py, as ``kwire cluster up``) instead of one broker; every
+topic a scenario creates has min(3, N) replicas ($COMPAT_REPLICATION_FACTOR
+for the Python clients, default.replication.factor for Java's), and the logs
+of every broker and of ZooKeeper are copied to logs/ at the end.
 
 After the scenario matrix comes the cross-client matrix (compat/cross.py):
 what each client produces, with each codec, consumed by every client. It runs
@@ -96,12 +103,59 @@ def _pyspark_job(scenarios: list[str], bootstrap: str, run_id: str, work: Path) 
                env=env)
 
 
+def _start_cluster(n: int, work: Path, overrides: dict[str, str]):
+    """ZooKeeper + ``n`` brokers (kwire/devcluster.py); the DevCluster, or why it did not start."""
+    from kwire.devcluster import ClusterError, DevCluster
+
+    rf = min(3, n)
+    # Every scenario creates its topics (see compat/broker.py); acks=all must wait for all
+    # replicas, as on a real cluster.
+    configs = {"auto.create.topics.enable": "false", **overrides}
+    try:
+        cluster = DevCluster(str(work / "cluster"), n, configs=configs, grace=30.0)
+        cluster.start(timeout=180.0)
+    except ClusterError as e:
+        return str(e)
+    # Topics the Python facades (and cross.py's admin, in this process) create get rf replicas;
+    # Java's AdminClient leaves the factor to the brokers' default.replication.factor.
+    os.environ["COMPAT_REPLICATION_FACTOR"] = str(rf)
+    return cluster
+
+
+def _stop_cluster(cluster, log_dir: Path) -> dict:
+    """Stop it, copy its logs to ``log_dir``; the report's target fields."""
+    import shutil
+
+    codes = cluster.stop()
+    logs, errors = [], 0
+    for b in cluster.brokers:
+        dest = log_dir / f"kwire-broker-{b.node_id}.log"
+        try:
+            shutil.copyfile(b.log_path, dest)
+        except OSError:
+            continue
+        logs.append(str(dest))
+        errors += sum(1 for ln in dest.read_text(errors="replace").splitlines() if " ERROR " in ln)
+    if cluster.zookeeper is not None:
+        try:
+            shutil.copyfile(cluster.zookeeper.log_path, log_dir / "zookeeper.log")
+        except OSError:
+            pass
+    broker_codes = {k: v for k, v in codes.items() if k.startswith("broker-")}
+    bad = [v for v in broker_codes.values() if v != 0]
+    return {"broker_exit_code": bad[0] if bad else 0, "broker_exit_codes": broker_codes,
+            "broker_logs": logs, "broker_log": ", ".join(logs), "broker_errors": errors}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compat", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]))
-    ap.add_argument("--bootstrap", metavar="HOST:PORT",
-                    help="broker to test; without it a kwire broker is started for the run")
+    target_arg = ap.add_mutually_exclusive_group()
+    target_arg.add_argument("--bootstrap", metavar="HOST:PORT",
+                            help="broker to test; without it a kwire broker is started for the run")
+    target_arg.add_argument("--cluster", type=int, metavar="N",
+                            help="start ZooKeeper and N kwire brokers (topics get min(3, N) replicas)")
     ap.add_argument("--out", metavar="DIR",
                     help=f"write compat.md, compat.json and logs/ here (default: ./{RESULTS_DIR}/<run id>/)")
     ap.add_argument("--clients", help=f"comma list or globs of: {', '.join(CLIENTS)}")
@@ -145,30 +199,46 @@ def main(argv: list[str] | None = None) -> int:
     log_dir.mkdir(parents=True, exist_ok=True)
     print(f"compat: run {run_id}; reports and logs go to {out_dir}", file=sys.stderr)
 
+    if args.cluster is not None and args.cluster < 1:
+        ap.error("--cluster needs at least 1 broker")
     broker = None
+    cluster = None
     target: dict = {}
     if args.bootstrap:
         bootstrap = args.bootstrap
         target = {"bootstrap": bootstrap, "started_by_compat": False}
     else:
-        from compat.broker import BrokerError, KwireBroker
-
         overrides = {}
         for item in args.broker_override:
             if "=" not in item:
                 ap.error(f"--broker-override needs KEY=VALUE, got {item!r}")
             k, v = item.split("=", 1)
             overrides[k] = v
-        broker = KwireBroker(work / "kwire-data", log_dir / "kwire-broker.log", overrides)
-        try:
-            bootstrap = broker.start()
-        except BrokerError as e:
-            print(f"compat: {e}", file=sys.stderr)
-            return 2
-        target = {"bootstrap": bootstrap, "started_by_compat": True,
-                  "broker_log": str(log_dir / "kwire-broker.log"), "broker_overrides": overrides}
-        print(f"compat: kwire broker started on {bootstrap} (log {log_dir / 'kwire-broker.log'})",
-              file=sys.stderr)
+        if args.cluster:
+            started = _start_cluster(args.cluster, work, overrides)
+            if isinstance(started, str):
+                print(f"compat: {started}", file=sys.stderr)
+                return 2
+            cluster = started
+            bootstrap = cluster.bootstrap
+            target = {"bootstrap": bootstrap, "started_by_compat": True, "cluster": args.cluster,
+                      "replication_factor": min(3, args.cluster), "broker_overrides": overrides,
+                      "zookeeper": cluster.zookeeper_connect}
+            print(f"compat: ZooKeeper and {args.cluster} kwire brokers started: {bootstrap} "
+                  f"(logs in {work / 'cluster'}, copied to {log_dir} at the end)", file=sys.stderr)
+        else:
+            from compat.broker import BrokerError, KwireBroker
+
+            broker = KwireBroker(work / "kwire-data", log_dir / "kwire-broker.log", overrides)
+            try:
+                bootstrap = broker.start()
+            except BrokerError as e:
+                print(f"compat: {e}", file=sys.stderr)
+                return 2
+            target = {"bootstrap": bootstrap, "started_by_compat": True,
+                      "broker_log": str(log_dir / "kwire-broker.log"), "broker_overrides": overrides}
+            print(f"compat: kwire broker started on {bootstrap} (log {log_dir / 'kwire-broker.log'})",
+                  file=sys.stderr)
 
     results: list[Result] = []
     lock = threading.Lock()
@@ -235,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
             rc = broker.stop()
             target["broker_exit_code"] = rc
             target["broker_errors"] = len(broker.error_lines())
+        if cluster is not None:
+            target.update(_stop_cluster(cluster, log_dir))
 
     run = report.Run(run_id=run_id, target=target, clients=clients, scenarios=scenario_ids,
                      results=results, started_at=started_at, seconds=time.monotonic() - t0,

@@ -181,8 +181,12 @@ def _aligned(grid: list[list[str]]) -> list[str]:
 
 
 def terminal(run: Run) -> str:
-    lines = [f"kwire compat run {run.run_id} against {run.target['bootstrap']}"
-             + (" (kwire started by compat)" if run.target.get("started_by_compat") else ""), ""]
+    started = ""
+    if run.target.get("cluster"):
+        started = f" (ZooKeeper and {run.target['cluster']} kwire brokers started by compat)"
+    elif run.target.get("started_by_compat"):
+        started = " (kwire started by compat)"
+    lines = [f"kwire compat run {run.run_id} against {run.target['bootstrap']}" + started, ""]
     if run.scenarios:
         lines += _aligned(_grid(run))
     problems = _problems(run)
@@ -207,7 +211,10 @@ def markdown(run: Run) -> str:
     grid = _grid(run)
     out = ["# kwire compatibility matrix", "",
            f"Run `{run.run_id}` started {run.started_at} against `{run.target['bootstrap']}`"
-           + (" (a kwire broker started by `python -m compat`)." if run.target.get("started_by_compat")
+           + (f" (ZooKeeper and {run.target['cluster']} kwire brokers started by `python -m compat "
+              f"--cluster {run.target['cluster']}`; topics with replication factor "
+              f"{run.target.get('replication_factor')})." if run.target.get("cluster")
+              else " (a kwire broker started by `python -m compat`)." if run.target.get("started_by_compat")
               else "."),
            "", f"**{_summary(run)}.** `-` means the client has no such feature or the scenario "
            "belongs to another client.", ""]

@@ -17,7 +17,7 @@ import asyncio
 import time
 
 from compat.clients.base import (CONFIG_SOURCES, OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, ErrorSeen,
-                                 GroupMember, Rec, norm_headers)
+                                 GroupMember, Rec, norm_headers, replication_factor)
 
 _MS = int(OP_TIMEOUT * 1000)
 
@@ -61,7 +61,7 @@ class AIOKafkaClient(Client):
         from aiokafka.admin import NewTopic
 
         async def fn(admin):
-            resp = await admin.create_topics([NewTopic(topic, partitions, 1,
+            resp = await admin.create_topics([NewTopic(topic, partitions, replication_factor(),
                                                        topic_configs=dict(configs or {}))],
                                              timeout_ms=_MS)
             for t in resp.topic_errors:

@@ -15,11 +15,18 @@ the cell as N/A with that reason.
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
 OP_TIMEOUT = 15.0
+
+
+def replication_factor() -> int:
+    """The replication factor scenarios create topics with: ``$COMPAT_REPLICATION_FACTOR``
+    (set by ``python -m compat --cluster N`` to min(3, N)), else 1."""
+    return int(os.environ.get("COMPAT_REPLICATION_FACTOR") or 1)
 
 Headers = tuple[tuple[str, bytes | None], ...]
 
@@ -126,6 +133,7 @@ class Client:
 
     # -- topics ---------------------------------------------------------------------
     def create_topic(self, topic: str, partitions: int, configs: dict[str, str] | None = None) -> None:
+        """CreateTopics with ``replication_factor()`` replicas."""
         raise NotImplementedError
 
     def delete_topics(self, topics: list[str]) -> None:

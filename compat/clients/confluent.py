@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from compat.clients.base import (OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, ErrorSeen, GroupMember,
-                                 Rec, norm_headers)
+                                 Rec, norm_headers, replication_factor)
 
 
 class ConfluentClient(Client):
@@ -51,7 +51,7 @@ class ConfluentClient(Client):
         from confluent_kafka.admin import NewTopic
 
         self._admin_call("create_topics",
-                         [NewTopic(topic, num_partitions=partitions, replication_factor=1,
+                         [NewTopic(topic, num_partitions=partitions, replication_factor=replication_factor(),
                                    config={k: str(v) for k, v in (configs or {}).items()})],
                          operation_timeout=OP_TIMEOUT, request_timeout=OP_TIMEOUT)
 

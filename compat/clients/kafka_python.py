@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from compat.clients.base import (OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery, ErrorSeen, GroupMember,
-                                 Rec, norm_headers)
+                                 Rec, norm_headers, replication_factor)
 
 _MS = int(OP_TIMEOUT * 1000)
 
@@ -36,7 +36,7 @@ class KafkaPythonClient(Client):
     def create_topic(self, topic, partitions, configs=None):
         admin = self._admin()
         try:
-            admin.create_topics({topic: {"num_partitions": partitions, "replication_factor": 1,
+            admin.create_topics({topic: {"num_partitions": partitions, "replication_factor": replication_factor(),
                                          "configs": dict(configs or {})}},
                                 timeout_ms=_MS, wait_for_metadata=True)
         finally:

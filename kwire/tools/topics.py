@@ -8,10 +8,17 @@ Shaped after Kafka's ``kafka-topics.sh``, as subcommands instead of
   ``--replication-factor`` the broker's ``num.partitions`` /
   ``default.replication.factor`` apply. Prints ``Created topic T.``
 * ``list [--topic REGEX] [--exclude-internal]``: names, sorted, one a line.
-* ``describe [--topic T]... [--exclude-internal]``: one summary line per topic
-  (id, partition count, replication factor, every config whose source is not
-  DEFAULT_CONFIG, as kafka-topics.sh shows) and one line per partition with
-  leader, replicas and isr. Without ``--topic``: every topic.
+* ``describe [TOPIC...] [--topic T]... [--exclude-internal]
+  [--under-replicated-partitions] [--unavailable-partitions]
+  [--under-min-isr-partitions]``: one summary line per topic (id, partition
+  count, replication factor, every config whose source is not DEFAULT_CONFIG,
+  as kafka-topics.sh shows) and one line per partition with leader, leader
+  epoch, replicas, isr, offline replicas when there are any, and
+  ``UnderReplicated: true`` when the ISR is smaller than the replica set.
+  Without a topic: every topic. The filters, as kafka-topics.sh's, print only
+  the partitions that match (and no summary lines): ISR smaller than the
+  replicas (with a leader); no leader, or a leader that is not a live broker;
+  ISR smaller than the topic's ``min.insync.replicas`` (with a leader).
 * ``alter --topic T [--partitions N] [--config k=v]... [--delete-config k]...
   [--if-exists]``: CreatePartitions to grow to N, then IncrementalAlterConfigs
   (SET / DELETE). Unlike kafka-topics.sh, configs are altered here too rather
@@ -19,7 +26,7 @@ Shaped after Kafka's ``kafka-topics.sh``, as subcommands instead of
 * ``delete --topic T... [--if-exists]``: DeleteTopics.
 
 Not implemented: regex topic selection for describe/alter/delete, manual
-replica assignment, ``--under-replicated-partitions`` and similar filters.
+replica assignment, ``--at-min-isr-partitions``.
 """
 
 from __future__ import annotations
@@ -71,9 +78,17 @@ def build_parser() -> argparse.ArgumentParser:
     ls.add_argument("--exclude-internal", action="store_true", help="leave out internal topics")
 
     d = sub.add_parser("describe", parents=[common], help="show partitions and configs",
-                       description="Show partitions (leader, replicas, isr) and non-default configs.")
+                       description="Show partitions (leader, leader epoch, replicas, isr) and "
+                                   "non-default configs.")
+    d.add_argument("topics", nargs="*", metavar="TOPIC", help="topics to describe (default: all)")
     d.add_argument("--topic", action="append", help="topic to describe (repeatable; default: all)")
     d.add_argument("--exclude-internal", action="store_true", help="leave out internal topics")
+    d.add_argument("--under-replicated-partitions", action="store_true",
+                   help="only partitions whose ISR is smaller than their replica set")
+    d.add_argument("--unavailable-partitions", action="store_true",
+                   help="only partitions without a leader, or whose leader is not a live broker")
+    d.add_argument("--under-min-isr-partitions", action="store_true",
+                   help="only partitions whose ISR is smaller than min.insync.replicas")
 
     a = sub.add_parser("alter", parents=[common], help="add partitions or change configs",
                        description="Add partitions to a topic and/or change its configs.")
@@ -137,12 +152,15 @@ def _list(client: KafkaClient, args) -> int:
 
 
 def _describe(client: KafkaClient, args) -> int:
-    md = client.metadata(args.topic)  # None: all topics
-    names = args.topic or sorted(md.topics)
+    wanted = list(dict.fromkeys([*args.topics, *(args.topic or ())])) or None
+    md = client.metadata(wanted)  # None: all topics
+    names = wanted or sorted(md.topics)
     missing = [n for n in names if n not in md.topics
                or md.topics[n].error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]
     if missing:
         raise ToolError(", ".join(f"Topic '{n}' does not exist as expected" for n in missing))
+    filtered = (args.under_replicated_partitions or args.unavailable_partitions
+                or args.under_min_isr_partitions)
     out = []
     for name in names:
         t = md.topics[name]
@@ -150,19 +168,35 @@ def _describe(client: KafkaClient, args) -> int:
             continue
         if t.error_code:
             raise KafkaClientError(t.error_code, f"topic {name!r}")
-        configs = client.describe_configs(RESOURCE_TOPIC, name)
-        shown = ",".join(f"{c.name}={'' if c.value is None else c.value}"
-                         for c in sorted(configs, key=lambda c: c.name) if not c.is_default)
         parts = [t.partitions[i] for i in sorted(t.partitions)]
-        rf = len(parts[0].replicas) if parts else 0
-        out.append(f"Topic: {name}\tTopicId: {t.topic_id}\tPartitionCount: {len(parts)}\t"
-                   f"ReplicationFactor: {rf}\tConfigs: {shown}")
+        configs = None
+        if not filtered or args.under_min_isr_partitions:
+            configs = client.describe_configs(RESOURCE_TOPIC, name)
+        if not filtered:
+            shown = ",".join(f"{c.name}={'' if c.value is None else c.value}"
+                             for c in sorted(configs, key=lambda c: c.name) if not c.is_default)
+            rf = len(parts[0].replicas) if parts else 0
+            out.append(f"Topic: {name}\tTopicId: {t.topic_id}\tPartitionCount: {len(parts)}\t"
+                       f"ReplicationFactor: {rf}\tConfigs: {shown}")
+        min_isr = 1
+        for c in configs or ():
+            if c.name == "min.insync.replicas" and c.value:
+                min_isr = int(c.value)
         for p in parts:
-            leader = "none" if p.leader < 0 else str(p.leader)
+            has_leader = p.leader >= 0
+            under = has_leader and len(p.isr) < len(p.replicas)
+            if filtered and not (
+                    (args.under_replicated_partitions and under)
+                    or (args.unavailable_partitions and (not has_leader or p.leader not in md.brokers))
+                    or (args.under_min_isr_partitions and has_leader and len(p.isr) < min_isr)):
+                continue
+            leader = str(p.leader) if has_leader else "none"
             line = (f"\tTopic: {name}\tPartition: {p.partition}\tLeader: {leader}\t"
-                    f"Replicas: {_ids(p.replicas)}\tIsr: {_ids(p.isr)}")
+                    f"LeaderEpoch: {p.leader_epoch}\tReplicas: {_ids(p.replicas)}\tIsr: {_ids(p.isr)}")
             if p.offline_replicas:
                 line += f"\tOffline: {_ids(p.offline_replicas)}"
+            if under:
+                line += "\tUnderReplicated: true"
             out.append(line)
     if out:
         print("\n".join(out))

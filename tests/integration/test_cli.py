@@ -4,7 +4,9 @@ Every tool runs as a subprocess against the module's in-process broker (the
 ``broker`` fixture); every test uses its own topic. What is checked:
 
 * topics: create (partitions, configs), list (regex, internal), describe
-  (partition lines with leader/replicas/isr, non-default configs only),
+  (partition lines with leader/leader epoch/replicas/isr, non-default configs
+  only, positional topic names, the under-replicated / unavailable / under-min-
+  ISR filters),
   alter (more partitions, set and delete configs), delete; and the errors
   (already exists, unknown topic, fewer partitions) with exit code 1;
 * produce -> consume round trip: keys split off by the separator, headers,
@@ -114,8 +116,9 @@ def test_topics_lifecycle(broker, topic_name):
     for i, line in enumerate(parts):
         fields = dict(f.split(": ", 1) for f in line.strip().split("\t"))
         assert fields["Topic"] == topic_name and fields["Partition"] == str(i)
-        assert fields["Leader"].isdigit()
+        assert fields["Leader"].isdigit() and fields["LeaderEpoch"].isdigit()
         assert fields["Replicas"] == fields["Leader"] and fields["Isr"] == fields["Leader"]
+        assert "UnderReplicated" not in fields
 
     out = ok(topics(broker, "alter", "--topic", topic_name, "--partitions", 3,
                     "--config", "max.message.bytes=20000", "--delete-config", "retention.ms"))
@@ -145,6 +148,20 @@ def test_describe_all_topics(broker, topic_name):
     out = ok(topics(broker, "describe")).stdout.decode()
     assert f"Topic: {topic_name}\tTopicId:" in out
     assert f"\tTopic: {topic_name}\tPartition: 1\t" in out
+
+
+def test_describe_positional_topics_and_filters(broker, topic_name):
+    create(broker, topic_name, 2)
+    out = ok(topics(broker, "describe", topic_name)).stdout.decode()
+    assert out.startswith(f"Topic: {topic_name}\tTopicId:") and out.count("\tPartition: ") == 2
+    # one healthy node: nothing is under-replicated, unavailable or under min ISR; with a
+    # filter only matching partition lines are printed (no summary), as kafka-topics.sh
+    for flag in ("--under-replicated-partitions", "--unavailable-partitions", "--under-min-isr-partitions"):
+        assert ok(topics(broker, "describe", topic_name, flag)).stdout == b"", flag
+    ok(topics(broker, "alter", "--topic", topic_name, "--config", "min.insync.replicas=2"))
+    under = ok(topics(broker, "describe", topic_name, "--under-min-isr-partitions")).stdout.decode()
+    assert [ln.split("\tPartition: ")[1].split("\t")[0] for ln in under.splitlines()] == ["0", "1"]
+    assert "TopicId" not in under
 
 
 def test_create_existing_topic(broker, topic_name):

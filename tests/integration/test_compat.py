@@ -17,6 +17,13 @@ tests here read that file:
   consumer x codec once, and FAILs only where "Known cross-client failures" in
   compat/FINDINGS.md lists the cell (same rules); compat.md has its tables.
 
+``python -m compat --cluster 3 --out DIR`` runs the same whole matrix (every
+client, every scenario, and the cross-client matrix) against ZooKeeper and
+three kwire brokers it starts, with topics of replication factor 3; the same
+rules apply (only listed failures, complete matrix, nothing left behind, every
+broker stopped with exit code 0), and the brokers' logs show the scenario
+topics led with three in-sync replicas. It takes about 2.5 minutes here.
+
 Two quick runs check the runner itself: a broker that is not there gives FAIL
 cells with a reason and exit code 1 within the time limit, and without ``--out``
 the reports land in ./compat-results/<run id>/ of the working directory; and
@@ -166,6 +173,57 @@ def test_cross_matrix(full_run):
         for p in CROSS_CLIENTS:
             assert f"\n| {p} | " in table
     assert "Cross-client matrix" in proc.stdout
+
+
+@pytest.fixture(scope="module")
+def cluster_run(tmp_path_factory):
+    import shutil
+
+    from cluster_fixtures import zookeeper_jar
+
+    if zookeeper_jar() is None or shutil.which("java") is None:
+        pytest.skip("ZooKeeper (Debian package zookeeper) or java is not installed")
+    out = tmp_path_factory.mktemp("compat-cluster-out")
+    proc = run_compat("--cluster", "3", "--out", str(out))
+    js = out / "compat.json"
+    assert js.is_file(), f"python -m compat --cluster 3 wrote no compat.json (exit {proc.returncode}):\n" \
+                         f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    return proc, json.loads(js.read_text()), out
+
+
+@pytest.mark.timeout(RUN_TIMEOUT_S + 60)
+def test_cluster_matrix(cluster_run):
+    proc, data, out = cluster_run
+    target = data["target"]
+    assert target["cluster"] == 3 and target["replication_factor"] == 3 and target["started_by_compat"]
+    assert target["broker_exit_codes"] == {"broker-1": 0, "broker-2": 0, "broker-3": 0}, target
+    assert target["broker_exit_code"] == 0
+    assert data["leftovers"] == [], f"the run left behind: {data['leftovers']}"
+    cells = [(r["client"], r["scenario"]) for r in data["results"]]
+    assert len(cells) == len(set(cells)) and set(cells) == {(c, s.id) for c in CLIENTS for s in SCENARIOS}
+    known = known_failures()
+    failed = {(r["client"], r["scenario"]): r["reason"] for r in data["results"] if r["status"] == "FAIL"}
+    unexpected = {k: v for k, v in failed.items() if k not in known}
+    assert not unexpected, (
+        "compat cells failed against a 3-broker cluster that compat/FINDINGS.md does not list:\n"
+        + "\n".join(f"  {c} / {s}: {why}" for (c, s), why in sorted(unexpected.items()))
+        + f"\n\n{proc.stdout[-6000:]}")
+    for r in data["results"]:
+        assert r["status"] != SKIP or r["client"] == "pyspark", r
+    known_cross = known_cross_failures()
+    cross_cells = {(r["producer"], r["consumer"], r["codec"]): r for r in data["cross"]}
+    assert set(cross_cells) == {(p, q, c) for p in CROSS_CLIENTS for q in CROSS_CLIENTS for c in CROSS_CODECS}
+    bad = {k: r["reason"] for k, r in cross_cells.items() if r["status"] != "PASS" and k not in known_cross}
+    assert not bad, f"cross-client cells failed against the cluster: {bad}"
+    cross_failed = [r for r in data["cross"] if r["status"] == "FAIL"]
+    assert proc.returncode == (1 if failed or cross_failed else 0), proc.stderr[-3000:]
+    # Every broker's and ZooKeeper's log is kept, and the scenario topics had 3 in-sync replicas.
+    logs = [out / "logs" / f"kwire-broker-{i}.log" for i in (1, 2, 3)]
+    assert all(p.is_file() for p in logs) and (out / "logs" / "zookeeper.log").is_file()
+    run_topic = re.compile(rf"compat-{re.escape(data['run_id'])}-\S+.*\[\d+, \d+, \d+\]")
+    assert all(run_topic.search(p.read_text(errors="replace")) for p in logs), \
+        "no broker log shows a scenario topic with three replicas in its ISR"
+    assert "3 kwire brokers started by `python -m compat --cluster 3`" in (out / "compat.md").read_text()
 
 
 @pytest.mark.timeout(150)
