@@ -7,9 +7,13 @@ server.properties settings (internal topics with one replica, no first-
 rebalance delay...) on kwire's single node, ./kwire-data, 127.0.0.1:9092; a
 file starts from Kafka's code defaults, as Kafka does. Unknown keys are warned
 about; bad values, and settings kwire cannot honour whose absence would
-change safety (security protocols, an authorizer, ZooKeeper, a controller
-quorum), are a clear error naming the key and exit code 2. Keys kwire
-accepts but does not act on are logged at start-up.
+change safety (security protocols, an authorizer, a controller quorum), are
+a clear error naming the key and exit code 2. Keys kwire accepts but does
+not act on are logged at start-up. With ``zookeeper.connect`` the broker
+joins a replicated cluster kept in ZooKeeper (Kafka 3.x ZooKeeper mode): a
+ZooKeeper it cannot reach within ``zookeeper.connection.timeout.ms``, or a
+``broker.id`` another live broker registered, is an error naming it and
+exit code 1.
 
 ``kwire serve --help-configs`` prints every Kafka 4.3 broker config kwire
 knows: its default (dev and Kafka), update mode, and whether kwire acts on it.
@@ -27,6 +31,7 @@ SUBCOMMANDS = {
     "produce": ("kwire.tools.produce", "produce lines from stdin"),
     "consume": ("kwire.tools.consume", "consume records to stdout"),
     "groups": ("kwire.tools.groups", "list, describe, delete consumer groups; reset their offsets"),
+    "cluster": ("kwire.tools.cluster", "run a local ZooKeeper + N-broker cluster; its status"),
     "bench": ("kwire.bench.command", "benchmark throughput and latency (optionally vs a peer broker)"),
 }
 
@@ -66,13 +71,25 @@ def _serve(argv: list[str]) -> int:
         logging.getLogger("kwire.config").warning(
             "kwire accepts and reports these Kafka configs but does not act on them: %s",
             ", ".join(inert))
+    from kwire.cluster.zk_store import ZooKeeperConnectError
     from kwire.log import AllLogDirsOffline
+    from kwire.protocol.errors import KafkaError
     from kwire.server.app import serve
 
     try:
         return serve(config)
     except AllLogDirsOffline as e:  # Kafka halts too: nothing could be served
         logging.getLogger("kwire.log").critical("%s", e)
+        return 1
+    except ZooKeeperConnectError as e:  # cluster mode: ZooKeeper unreachable at start-up
+        logging.getLogger("kwire.cluster").critical("%s", e)
+        print(f"kwire serve: {e}", file=sys.stderr)
+        return 1
+    except KafkaError as e:  # cluster mode: e.g. broker.id already registered by another broker
+        if not config.zookeeper_connect:
+            raise
+        logging.getLogger("kwire.cluster").critical("cannot join the cluster: %s", e.message or e.code.name)
+        print(f"kwire serve: cannot join the cluster: {e.message or e.code.name}", file=sys.stderr)
         return 1
 
 

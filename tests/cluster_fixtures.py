@@ -159,3 +159,328 @@ def make_zookeeper(tmp_path):
 def zk_chroot() -> str:
     """A chroot of this test's own (ZkMetadata creates it)."""
     return f"/kwire-test-{uuid.uuid4().hex[:10]}"
+
+
+# -- kwire clusters over the ZooKeeper above ------------------------------------------------------
+
+class ClusterBroker:
+    """One ``kwire serve`` subprocess of a cluster; keeps its id, data dir and port across restarts."""
+
+    def __init__(self, cluster: "Cluster", node_id: int) -> None:
+        self.cluster = cluster
+        self.node_id = node_id
+        self.port = free_port()
+        self.data_dir = os.path.join(cluster.base_dir, f"broker-{node_id}")
+        os.makedirs(self.data_dir, exist_ok=True)
+        self.proc: subprocess.Popen | None = None
+        self.paused = False
+        self.lines: list[str] = []
+        self._pump = None
+        self._serving = None
+
+    @property
+    def bootstrap(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def config(self) -> dict[str, str]:
+        c = self.cluster
+        cfg = {"broker.id": str(self.node_id), "listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
+               "log.dirs": self.data_dir, "zookeeper.connect": c.connect,
+               "zookeeper.session.timeout.ms": str(c.session_timeout_ms),
+               "group.initial.rebalance.delay.ms": "0",
+               "offsets.topic.replication.factor": str(min(3, c.size)),
+               "controlled.shutdown.retry.backoff.ms": "500"}
+        cfg.update({k: str(v) for k, v in c.overrides.items()})
+        cfg.update({k: str(v) for k, v in c.per_broker.get(self.node_id, {}).items()})
+        return cfg
+
+    def spawn(self) -> None:
+        """Start the process (not waiting for it)."""
+        import sys
+        import threading
+
+        args = [sys.executable, "-m", "kwire", "serve"]
+        for k, v in self.config().items():
+            args += ["--override", f"{k}={v}"]
+        self.lines.append(f"----- broker {self.node_id} starting -----")
+        self.paused = False
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        serving = self._serving = threading.Event()
+        proc = self.proc
+
+        def pump() -> None:
+            for line in proc.stdout:
+                self.lines.append(line.rstrip("\n"))
+                if "kwire serving on" in line:
+                    serving.set()
+            serving.set()
+
+        self._pump = threading.Thread(target=pump, daemon=True)
+        self._pump.start()
+
+    def wait_started(self, timeout: float = 60.0) -> None:
+        """Until it serves and its own metadata lists it (registered, watch seen)."""
+        if not self._serving.wait(timeout) or self.proc.poll() is not None:
+            self._failed_start("did not start")
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                md = _metadata(self.bootstrap)
+                if self.node_id in md.brokers:
+                    return
+            except Exception:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self._failed_start("did not register")
+            time.sleep(0.1)
+
+    def _failed_start(self, what: str) -> None:
+        rc = self.proc.poll()
+        self.kill()
+        raise RuntimeError(f"broker {self.node_id} {what} (exit code {rc}):\n{self.log_text()}")
+
+    def start(self, timeout: float = 60.0) -> None:
+        """Start again (same id, dir and port) and wait until it is registered.
+
+        After a ``kill()`` the previous life's registration stays in ZooKeeper until its
+        session expires (and Kafka refuses to register over it): this waits for that first.
+        """
+        assert not self.alive, f"broker {self.node_id} is running"
+        others = [b for b in self.cluster.brokers if b is not self and b.serving]
+        if self.proc is not None and others:
+            self.cluster.wait_until(lambda md: self.node_id not in md.brokers,
+                                    self.cluster.session_timeout_ms / 1000 + 30,
+                                    f"the previous registration of broker {self.node_id} to expire")
+        self.spawn()
+        self.wait_started(timeout)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def log_text(self) -> str:
+        return "\n".join(self.lines)
+
+    def _signal(self, sig) -> None:
+        if self.alive:
+            os.kill(self.proc.pid, sig)
+
+    def kill(self) -> int | None:
+        """SIGKILL; waits for the exit."""
+        if self.proc is None:
+            return None
+        self._signal(signal.SIGCONT)
+        self._signal(signal.SIGKILL)
+        rc = self.proc.wait(30)
+        self._pump.join(5)
+        return rc
+
+    def pause(self) -> None:
+        self._signal(signal.SIGSTOP)
+        self.paused = True
+
+    def resume(self) -> None:
+        self._signal(signal.SIGCONT)
+        self.paused = False
+
+    @property
+    def serving(self) -> bool:
+        """Running and not paused."""
+        return self.alive and not self.paused
+
+    def stop(self, timeout: float = 90.0) -> int:
+        """SIGTERM (controlled shutdown); waits for the exit and returns its code."""
+        self._signal(signal.SIGCONT)
+        self._signal(signal.SIGTERM)
+        rc = self.proc.wait(timeout)
+        self._pump.join(5)
+        return rc
+
+
+def _metadata(bootstrap: str, topics=None, timeout: float = 5.0):
+    from kwire.client import KafkaClient
+
+    with KafkaClient(bootstrap, timeout=timeout) as client:
+        return client.metadata(topics)
+
+
+class Cluster:
+    """N kwire brokers (ids 1..N) sharing a ZooKeeper chroot of their own."""
+
+    def __init__(self, zk: ZooKeeperServer, base_dir: str, size: int, overrides: dict | None,
+                 session_timeout_ms: int, per_broker: dict | None = None) -> None:
+        self.zk = zk
+        self.base_dir = base_dir
+        self.size = size
+        self.chroot = f"/kwire-cluster-{uuid.uuid4().hex[:10]}"
+        self.connect = zk.connect + self.chroot
+        self.session_timeout_ms = session_timeout_ms
+        self.overrides = dict(overrides or {})
+        self.per_broker = dict(per_broker or {})
+        self.brokers = [ClusterBroker(self, i) for i in range(1, size + 1)]
+
+    @property
+    def bootstrap(self) -> str:
+        return ",".join(b.bootstrap for b in self.brokers)
+
+    @property
+    def live_bootstrap(self) -> str:
+        """The brokers running and not paused (a paused broker accepts connections, never answers)."""
+        return ",".join(b.bootstrap for b in self.brokers if b.serving)
+
+    def broker(self, node_id: int) -> ClusterBroker:
+        return self.brokers[node_id - 1]
+
+    def start(self, timeout: float = 90.0) -> None:
+        for b in self.brokers:
+            b.spawn()
+        for b in self.brokers:
+            b.wait_started(timeout)
+        ids = {b.node_id for b in self.brokers}
+        self.wait_until(lambda md: set(md.brokers) == ids and md.controller_id in ids, timeout=timeout,
+                        what=f"all {self.size} brokers registered and a controller elected")
+
+    def metadata(self, topics=None, bootstrap: str | None = None):
+        """A fresh Metadata view (any broker running and not paused)."""
+        errors = []
+        for b in ([bootstrap] if bootstrap else [x.bootstrap for x in self.brokers if x.serving]):
+            try:
+                return _metadata(b, topics)
+            except Exception as e:  # a stopped or paused broker: the next one
+                errors.append(f"{b}: {e}")
+        raise RuntimeError("no broker answered Metadata: " + "; ".join(errors))
+
+    def wait_until(self, predicate, timeout: float = 30.0, what: str = "the condition",
+                   topics=None, bootstrap: str | None = None):
+        """Poll fresh metadata until ``predicate(md)`` holds; returns that metadata."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while True:
+            try:
+                md = self.metadata(topics, bootstrap)
+                last = md
+                if predicate(md):
+                    return md
+            except Exception as e:
+                last = e
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out after {timeout} s waiting for {what}; last metadata: {last}")
+            time.sleep(0.1)
+
+    def describe(self, topic: str):
+        """The topic's TopicInfo (partitions with leader, epoch, replicas, ISR)."""
+        return self.metadata([topic]).topics[topic]
+
+    def leader_of(self, topic: str, partition: int) -> int:
+        return self.describe(topic).partitions[partition].leader
+
+    def controller_id(self) -> int:
+        return self.metadata([]).controller_id
+
+    def create_topic(self, name: str, partitions: int = 1, replication_factor: int = 3,
+                     configs: dict | None = None, assignment: dict | None = None, timeout: float = 60.0):
+        """CreateTopics through the controller, then wait until every partition has a leader (and
+        the topic is in every live broker's metadata); returns its TopicInfo."""
+        from kwire.client import KafkaClient, NewTopic
+
+        nt = NewTopic(name, partitions, replication_factor, {k: str(v) for k, v in (configs or {}).items()},
+                      assignment)
+        with KafkaClient(self.live_bootstrap, timeout=timeout) as c:
+            c.create_topics([nt], timeout_ms=int(timeout * 1000))
+        n = len(assignment) if assignment else partitions
+
+        def ready(md) -> bool:
+            t = md.topics.get(name)
+            return (t is not None and t.error_code == 0 and len(t.partitions) == n
+                    and all(p.leader >= 0 for p in t.partitions.values()))
+
+        for b in self.brokers:
+            if b.serving:
+                self.wait_until(ready, timeout, f"topic {name} with leaders on broker {b.node_id}",
+                                topics=[name], bootstrap=b.bootstrap)
+        return self.describe(name)
+
+    def create_topic_zk(self, name: str, partitions: int = 1, replication_factor: int = 3,
+                        configs: dict | None = None, assignment: dict | None = None, timeout: float = 60.0):
+        """Create a topic by writing ZooKeeper directly (as ``kafka-topics.sh --zookeeper`` did):
+        config and assignment znodes; the controller makes the partition states. Waits for
+        leaders as ``create_topic`` does; returns the TopicInfo."""
+        from kazoo.client import KazooClient
+
+        from kwire.cluster import zk_layout as L
+        from kwire.cluster.placement import assign_replicas
+
+        if assignment is None:
+            md = self.metadata([])
+            assignment = assign_replicas([(b, md.brokers[b].rack) for b in sorted(md.brokers)],
+                                         partitions, replication_factor)
+        zk = KazooClient(self.connect, timeout=10)
+        zk.start(timeout=30)
+        try:
+            zk.create(L.topic_config_path(name), L.encode_config({k: str(v) for k, v in (configs or {}).items()}),
+                      makepath=True)
+            zk.create(L.topic_path(name), L.encode_topic(uuid.uuid4(), assignment), makepath=True)
+        finally:
+            zk.stop()
+            zk.close()
+        n = len(assignment)
+
+        def ready(md) -> bool:
+            t = md.topics.get(name)
+            return (t is not None and t.error_code == 0 and len(t.partitions) == n
+                    and all(p.leader >= 0 for p in t.partitions.values()))
+
+        for b in self.brokers:
+            if b.serving:
+                self.wait_until(ready, timeout, f"topic {name} with leaders on broker {b.node_id}",
+                                topics=[name], bootstrap=b.bootstrap)
+        return self.describe(name)
+
+    def close(self, grace: float = 2.0) -> None:
+        """SIGTERM every broker, SIGKILL what is left after ``grace``."""
+        live = [b for b in self.brokers if b.alive]
+        for b in live:
+            b._signal(signal.SIGCONT)
+            b._signal(signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        for b in live:
+            try:
+                b.proc.wait(max(deadline - time.monotonic(), 0.01))
+            except subprocess.TimeoutExpired:
+                pass
+        for b in self.brokers:
+            b.kill()
+
+    def log_text(self) -> str:
+        return "\n\n".join(f"===== broker {b.node_id} =====\n{b.log_text()}" for b in self.brokers)
+
+
+@pytest.fixture
+def make_cluster(zookeeper, tmp_path, request):
+    """``make_cluster(n, overrides=None, session_timeout_ms=6000, per_broker=None)``: started, all
+    registered, a controller elected. Everything is killed at the end; a failing test's output
+    gets the brokers' logs."""
+    clusters: list[Cluster] = []
+    failed_before = request.session.testsfailed
+
+    def make(n: int = 3, overrides: dict | None = None, session_timeout_ms: int = 6000,
+             per_broker: dict | None = None) -> Cluster:
+        c = Cluster(zookeeper, str(tmp_path / f"cluster-{len(clusters)}"), n, overrides,
+                    session_timeout_ms, per_broker)
+        clusters.append(c)
+        c.start()
+        return c
+
+    try:
+        yield make
+    finally:
+        for c in clusters:
+            c.close()
+        if request.session.testsfailed > failed_before:
+            for c in clusters:
+                print(c.log_text())

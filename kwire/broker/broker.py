@@ -7,6 +7,22 @@ node it follows the log end offset once the append is done) and wakes the
 delayed operations watching that partition. It holds no sockets and starts no
 tasks; ``kwire.server`` drives its periodic work (retention, flush,
 checkpoints) and its shutdown.
+
+Two modes:
+
+* embedded (no ``zookeeper.connect``): ``metadata`` is ``LocalMetadata``, this
+  node leads every partition, ``replicas`` is None.
+* cluster (``zookeeper.connect`` set): ``metadata`` is ``ZkMetadata``
+  (connected and registered in ``__init__``, blocking), ``replicas`` is the
+  ``kwire.replication.manager.ReplicaManager``, which creates and removes
+  this broker's replica logs from the image and keeps the leader/follower
+  role of each (``is_leader``). Topic changes go to ZooKeeper and return its
+  write's future; the logs follow the image on every broker.
+
+Purgatory keys: ``(topic, partition)`` is woken when what consumers may read
+moves (the HW; on one node, every append) or the partition's leadership
+changes (nbytes 0); ``replica_key(topic, partition)`` when the leader's log
+grows (followers' long-polls).
 """
 
 from __future__ import annotations
@@ -26,6 +42,10 @@ from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.server.purgatory import Purgatory
 
 log = logging.getLogger("kwire.broker")
+
+# this broker's static configs the ZooKeeper controller falls back to (helper B)
+CONTROLLER_CONFIGS = ("unclean.leader.election.enable", "auto.leader.rebalance.enable",
+                      "leader.imbalance.check.interval.seconds", "leader.imbalance.per.broker.percentage")
 
 
 def now_ms() -> int:
@@ -51,26 +71,57 @@ def log_config(tc) -> LogConfig:
     )
 
 
+def replica_key(topic: str, partition: int) -> tuple:
+    """The purgatory key of followers' long-polls on a partition (woken on the leader's appends)."""
+    return ("replica", topic, partition)
+
+
 class Broker:
     def __init__(self, config: BrokerConfig) -> None:
         self.config = config
         self.node_id = config.broker_id
         adv = config.advertised_listeners[0]
         self.host, self.port = adv[1], adv[2]
-        self.metadata = LocalMetadata(
-            config.log_dirs[0], self.node_id, self.host, self.port,
-            snapshot_bytes=config.get("metadata.log.max.record.bytes.between.snapshots") or DEFAULT_SNAPSHOT_BYTES,
-            snapshot_interval_ms=config.get("metadata.log.max.snapshot.interval.ms", DEFAULT_SNAPSHOT_INTERVAL_MS))
-        self._replay_dynamic_configs()
-        self.logs = LogManager(config.log_dirs, now_ms())
+        self.cluster_mode = config.zookeeper_connect is not None
+        self._leadership_listeners: list = []
+        self._started = False
+        self.replicas = None
+        if self.cluster_mode:
+            from kwire.cluster.zookeeper import ZkMetadata
+
+            timeout = config["zookeeper.connection.timeout.ms"]
+            self.metadata = ZkMetadata(
+                config.zookeeper_connect, self.node_id, self.host, self.port, rack=config["broker.rack"],
+                listener=adv[0], session_timeout_ms=config["zookeeper.session.timeout.ms"],
+                connection_timeout_ms=timeout if timeout is not None else config["zookeeper.session.timeout.ms"],
+                static_configs={k: str(config[k]).lower() if isinstance(config[k], bool) else str(config[k])
+                                for k in CONTROLLER_CONFIGS})
+            self.metadata.start()  # blocking: connect, register, watch (ZooKeeperConnectError)
+        else:
+            self.metadata = LocalMetadata(
+                config.log_dirs[0], self.node_id, self.host, self.port,
+                snapshot_bytes=config.get("metadata.log.max.record.bytes.between.snapshots") or DEFAULT_SNAPSHOT_BYTES,
+                snapshot_interval_ms=config.get("metadata.log.max.snapshot.interval.ms", DEFAULT_SNAPSHOT_INTERVAL_MS))
+        try:
+            self._replay_dynamic_configs()
+            self.logs = LogManager(config.log_dirs, now_ms())
+        except BaseException:
+            self.metadata.close()
+            raise
         self.purgatory = Purgatory()
         # waiting fetches of a failed log dir answer KAFKA_STORAGE_ERROR at once
         self.logs.on_dir_offline = lambda keys: [self.purgatory.notify(k, 0) for k in keys]
         self.fetch_sessions = FetchSessionCache(config["max.incremental.fetch.session.cache.slots"])
         self._topic_configs: dict[str, object] = {}
         self._deleting: set[str] = set()  # topics whose removal is not yet durable
-        self._remove_stray_logs()
-        self._open_logs()
+        if self.cluster_mode:
+            from kwire.replication.manager import ReplicaManager
+
+            self.replicas = ReplicaManager(self)
+            self.replicas.sync_logs()  # this broker's replicas' logs; strays removed
+        else:
+            self._remove_stray_logs()
+            self._open_logs()
         from kwire.coordinator.runtime import GroupCoordinator
 
         self.group_coordinator = GroupCoordinator(self)
@@ -87,23 +138,107 @@ class Broker:
                     self.config.set_dynamic(name, value, cluster_default=default)
                 except ConfigError as e:
                     log.warning("ignoring stored dynamic broker config %s=%s: %s", name, value, e)
-        # KIP-966: a 4.1+ cluster (ELR on) keeps min.insync.replicas at cluster level only.
-        if self.config.ensure_cluster_min_isr():
+        # KIP-966: a 4.1+ cluster (ELR on) keeps min.insync.replicas at cluster level only
+        # (not ZooKeeper mode: a 3.x cluster keeps per-broker overrides).
+        if not self.cluster_mode and self.config.ensure_cluster_min_isr():
             self.metadata.set_dynamic_broker_configs(self.config.dynamic, self.config.dynamic_default)
+
+    def apply_dynamic_configs(self) -> None:
+        """Cluster mode: the dynamic broker configs in ZooKeeper changed (this broker's entity or
+        ``<default>``, maybe written by another broker): take them, skipping invalid ones."""
+        from kwire.config import BROKER_CONFIGS
+
+        layers = []
+        for stored in (self.metadata.dynamic_broker_configs, self.metadata.dynamic_default_broker_configs):
+            layer = {}
+            for name, value in stored.items():
+                d = BROKER_CONFIGS.get(name)
+                try:
+                    if d is None or d.read_only:
+                        raise ConfigError("unknown or read-only", name)
+                    layer[name] = d.parse(value)
+                except ConfigError as e:
+                    log.warning("ignoring stored dynamic broker config %s=%s: %s", name, value, e)
+            layers.append(layer)
+        if tuple(layers) == self.config.dynamic_layers():
+            return
+        try:
+            self.config.restore_dynamic_layers((layers[0], layers[1]))
+        except ConfigError as e:
+            log.warning("ignoring the dynamic broker configs in ZooKeeper: %s", e)
+            return
+        self.refresh_all_log_configs()
 
     def set_advertised(self, host: str, port: int) -> None:
         """Called by the server once it knows its port (port 0 binds a free one)."""
         self.host, self.port = host, port
+        if self.cluster_mode:
+            b = self.metadata.self_broker
+            if (b.host, b.port) != (host, port):
+                self.metadata.set_advertised(host, port)  # registered again with the bound port
+            return
         self.metadata.self_broker.host = host
         self.metadata.self_broker.port = port
 
     def start(self) -> None:
-        """Start what needs the running event loop: loading groups, coordinator timers.
+        """Start what needs the running event loop: replica roles and fetchers (cluster mode),
+        leadership listeners, loading groups, coordinator timers.
 
         Idempotent. The server calls it on the loop once it listens; the
         coordinator also starts on its first request.
         """
+        if not self._started:
+            self._started = True
+            if self.replicas is not None:
+                self.replicas.start()
+            else:
+                for t in list(self.metadata.topics.values()):
+                    for p in t.partitions:
+                        self._notify_leadership(t.name, p.partition, True, p.leader_epoch)
         self.group_coordinator.start()
+
+    # -- leadership ------------------------------------------------------------------
+    def add_leadership_listener(self, fn) -> None:
+        """``fn(topic, partition, is_leader, leader_epoch)`` on the loop when this broker starts
+        or stops leading a partition. Embedded: every partition at start and on creation
+        (is_leader=True), on deletion (False). Added after start, it first hears of every
+        partition led now."""
+        self._leadership_listeners.append(fn)
+        if self._started:
+            for topic, p, epoch in self.led_partitions():
+                fn(topic, p, True, epoch)
+
+    def led_partitions(self) -> list[tuple[str, int, int]]:
+        """(topic, partition, leader epoch) of every partition this broker leads."""
+        if self.replicas is not None:
+            return [(k[0], k[1], st.leader_epoch) for k, st in list(self.replicas.leaders.items())]
+        return [(t.name, p.partition, p.leader_epoch) for t in list(self.metadata.topics.values())
+                for p in t.partitions]
+
+    def _notify_leadership(self, topic: str, partition: int, is_leader: bool, epoch: int) -> None:
+        for fn in list(self._leadership_listeners):
+            try:
+                fn(topic, partition, is_leader, epoch)
+            except Exception:
+                log.exception("in a leadership listener (%s-%d)", topic, partition)
+
+    def is_leader(self, topic: str, partition: int) -> bool:
+        if self.replicas is not None:
+            return (topic, partition) in self.replicas.leaders
+        t = self.metadata.topic(topic)
+        return t is not None and 0 <= partition < len(t.partitions)
+
+    async def wait_replicated(self, topic: str, partition: int, required_offset: int,
+                              timeout_s: float) -> ErrorCode:
+        """acks=all: NONE once the HW reaches ``required_offset``; REQUEST_TIMED_OUT,
+        NOT_ENOUGH_REPLICAS_AFTER_APPEND, NOT_LEADER_OR_FOLLOWER (leadership lost)."""
+        if self.replicas is None:
+            return ErrorCode.NONE  # one node: the append itself committed it
+        return await self.replicas.wait_replicated(topic, partition, required_offset, timeout_s)
+
+    def not_leader_error(self, topic: str, partition: int) -> KafkaError:
+        return KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                          f"This server is not the leader for partition {topic}-{partition}")
 
     # -- topics --------------------------------------------------------------------
     def topic_config(self, topic: TopicState):
@@ -142,8 +277,14 @@ class Broker:
         except ConfigError as e:
             raise KafkaError(ErrorCode.INVALID_CONFIG, str(e)) from None
 
-    def create_topic(self, name: str, num_partitions: int, configs: dict[str, str] | None = None) -> TopicState:
+    def create_topic(self, name: str, num_partitions: int, configs: dict[str, str] | None = None, *,
+                     replication_factor: int | None = None, assignment: dict[int, list[int]] | None = None):
         """Create a topic all or nothing: its logs first, then the metadata record.
+
+        Cluster mode: written to ZooKeeper (placement over the live brokers,
+        ``replication_factor`` default ``default.replication.factor``, or
+        ``assignment``); returns the write's future (resolves to the topic id).
+        The image, and each replica's log, follow through the watches.
 
         If a log cannot be made (ENOSPC, EMFILE, an offline dir) the logs made so
         far and the partial dir are removed and nothing enters the metadata:
@@ -157,6 +298,18 @@ class Broker:
             raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, err)
         if name in self.metadata.topics:
             raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+        if self.cluster_mode:
+            if num_partitions <= 0 and assignment is None:
+                raise KafkaError(ErrorCode.INVALID_PARTITIONS, "Number of partitions must be larger than 0.")
+            overrides = self.validate_configs(configs or {})
+            rf = replication_factor if replication_factor and replication_factor > 0 \
+                else self.config["default.replication.factor"]
+            alive = len(self.metadata.brokers)
+            if assignment is None and rf > alive:
+                raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
+                                 f"Replication factor: {rf} larger than available brokers: {alive}.")
+            return self.metadata.create_topic(name, num_partitions, overrides, replication_factor=rf,
+                                              assignment=assignment)
         if name in self._deleting:
             raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' is marked for deletion.")
         if num_partitions <= 0:
@@ -173,6 +326,9 @@ class Broker:
         t = self.metadata.create_topic(name, num_partitions, overrides, on_abort=aborted)
         self._topic_configs[name] = tc
         log.debug("created topic %s with %d partitions (id %s)", name, num_partitions, t.topic_id)
+        if self._started:
+            for p in t.partitions:
+                self._notify_leadership(name, p.partition, True, p.leader_epoch)
         return t
 
     def auto_create_topic(self, name: str) -> TopicState | None:
@@ -180,32 +336,46 @@ class Broker:
         if not self.config["auto.create.topics.enable"] or topic_name_error(name):
             return None
         try:
-            return self.create_topic(name, self.config["num.partitions"])
+            t = self.create_topic(name, self.config["num.partitions"])
         except KafkaError as e:
             if e.code == ErrorCode.TOPIC_ALREADY_EXISTS:
                 return self.metadata.topic(name)
             return None
+        return t if not self.cluster_mode else None  # cluster: in the image once the watch fires
 
     def delete_topic(self, name: str) -> TopicState:
         """Remove the topic from the metadata; its logs go once that is durable."""
         t = self.metadata.topic(name)
         if t is None:
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        if self.cluster_mode:  # the controller deletes it; the replica manager removes the logs
+            self.metadata.delete_topic(name)
+            return t
         self._deleting.add(name)
 
         def committed() -> None:
             self._deleting.discard(name)
             self._topic_configs.pop(name, None)
             self._remove_logs(name, [p.partition for p in t.partitions])
+            if self._started:
+                for p in t.partitions:
+                    self._notify_leadership(name, p.partition, False, p.leader_epoch)
             log.info("deleted topic %s", name)
 
         self.metadata.delete_topic(name, on_commit=committed, on_abort=lambda: self._deleting.discard(name))
         return t
 
-    def add_partitions(self, name: str, total: int) -> None:
+    def add_partitions(self, name: str, total: int, assignment: dict[int, list[int]] | None = None):
+        """Grow ``name`` to ``total`` partitions (cluster mode: the ZooKeeper write's future)."""
         t = self.metadata.topic(name)
-        made = self._create_logs(name, range(len(t.partitions), total), self.topic_log_config(t))
+        if self.cluster_mode:
+            return self.metadata.add_partitions(name, total, assignment)
+        before = len(t.partitions)
+        made = self._create_logs(name, range(before, total), self.topic_log_config(t))
         self.metadata.add_partitions(name, total, on_abort=lambda: self._remove_logs(name, made))
+        if self._started:
+            for p in t.partitions[before:]:
+                self._notify_leadership(name, p.partition, True, p.leader_epoch)
 
     def _create_logs(self, topic: str, partitions, cfg: LogConfig) -> list[int]:
         """New partitions' logs, all or none: KafkaError(KAFKA_STORAGE_ERROR) after removing
@@ -289,6 +459,8 @@ class Broker:
         self._topic_configs.clear()
         for t in self.metadata.topics.values():
             self.logs.update_config(t.name, self.topic_log_config(t))
+        if self.replicas is not None:
+            self.replicas.refresh_min_isr()
 
     # -- logs ----------------------------------------------------------------------
     def get_log(self, topic: str, partition: int) -> PartitionLog | None:
@@ -306,6 +478,8 @@ class Broker:
                 raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,
                                  f"the log dir of {topic}-{partition} is offline")
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        if self.replicas is not None:
+            return self.replicas.append(plog, records, now)
         pstate = self.metadata.partition(topic, partition)
         if pstate is None:  # the topic is being deleted
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)

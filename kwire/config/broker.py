@@ -257,9 +257,9 @@ class BrokerConfig:
         self.roll_ms: int = _first_ms(values, TOPIC_CONFIGS["segment.ms"].synonyms)
         self.flush_ms: int = _first_ms(values, TOPIC_CONFIGS["flush.ms"].synonyms)
         self.cluster_id: str | None = values["cluster.id"]
-        # Kafka 4 has no ZooKeeper: zookeeper.connect is refused at start-up (see _REFUSED_UNKNOWN).
-        self.zookeeper_connect: str | None = None
-        self.embedded: bool = True
+        # ZooKeeper mode (Kafka 3.x): set, the broker is one of a replicated cluster.
+        self.zookeeper_connect: str | None = values["zookeeper.connect"] or None
+        self.embedded: bool = self.zookeeper_connect is None
 
     # -- DescribeConfigs --
 
@@ -314,11 +314,7 @@ def _python_to_string(v: Any) -> str:
 
 # Names Kafka 4.3 does not know whose absence would change what a deployment relies on:
 # refused at start-up rather than warned about.
-_REFUSED_UNKNOWN = {
-    "zookeeper.connect": "Kafka 4 has no ZooKeeper and neither has kwire: each broker would "
-                         "come up as a separate single-node cluster. Remove it (kwire runs one "
-                         "node with embedded metadata).",
-}
+_REFUSED_UNKNOWN: dict[str, str] = {}
 
 # Security protocols kwire serves; anything else would silently serve plaintext.
 IMPLEMENTED_PROTOCOLS = ("PLAINTEXT",)

@@ -23,9 +23,11 @@ Kafka's shipped ``config/server.properties``.
 
 Names, types, defaults and validators follow Kafka 4.x (including the KIP-1030
 default changes: ``message.timestamp.after.max.ms`` = 1 hour, ``segment.bytes``
-at least 1 MiB, ``num.recovery.threads.per.data.dir`` = 2). ``zookeeper.*``
-configs are gone from Kafka 4 and are unknown here (``zookeeper.connect`` is
-refused at start-up by ``broker``). Where kwire's default differs from Kafka's,
+at least 1 MiB, ``num.recovery.threads.per.data.dir`` = 2). The ZooKeeper-mode
+configs of Kafka 3.x (``zookeeper.connect``, ``zookeeper.session.timeout.ms``,
+``zookeeper.connection.timeout.ms``, ``controlled.shutdown.*``) are kwire's own
+entries: setting ``zookeeper.connect`` makes the broker part of a replicated
+cluster kept in ZooKeeper (issue 12). Where kwire's default differs from Kafka's,
 the ConfigDef keeps Kafka's in ``kafka_default`` and its doc says why:
 ``broker.id`` (0, not -1: a single node needs no id assignment), ``listeners``
 (loopback, not all interfaces), ``log.dir`` (``./kwire-data``, relative to the
@@ -155,7 +157,14 @@ _broker("queued.max.request.bytes", T.LONG, -1, None,
 _broker("auto.create.topics.enable", T.BOOLEAN, True, None,
         "Create a topic when Metadata names an unknown one.")
 _broker("delete.topic.enable", T.BOOLEAN, True, None, "Allow DeleteTopics.")
-_broker("auto.leader.rebalance.enable", T.BOOLEAN, True, None, _ACCEPTED)
+_broker("auto.leader.rebalance.enable", T.BOOLEAN, True, None,
+        "Cluster mode: the controller moves leadership back to preferred replicas (when live and in "
+        "the ISR) every leader.imbalance.check.interval.seconds.")
+_broker("leader.imbalance.check.interval.seconds", T.LONG, 300, _at_least(1),
+        "Cluster mode: how often the controller checks the leader imbalance.")
+_broker("leader.imbalance.per.broker.percentage", T.INT, 10, Range(0, 100),
+        "Cluster mode: the share of a broker's preferred partitions it may not lead before the "
+        "controller rebalances them.")
 _broker("num.partitions", T.INT, 1, _at_least(1), "Partitions of auto-created topics.")
 _broker("default.replication.factor", T.INT, 1, None, "Replication factor of auto-created topics.")
 
@@ -245,6 +254,20 @@ _broker("log.cleaner.max.compaction.lag.ms", T.LONG, LONG_MAX, _at_least(1),
         "Default max.compaction.lag.ms.", dynamic=True)
 _broker("log.cleaner.min.cleanable.ratio", T.DOUBLE, 0.5, Range(0, 1),
         "Default min.cleanable.dirty.ratio.", dynamic=True)
+
+# --- ZooKeeper mode (issue 12: a replicated cluster over ZooKeeper, Kafka 3.x semantics) ---
+_broker("zookeeper.connect", T.STRING, None, None,
+        "host:port[,host:port...][/chroot] of the ZooKeeper ensemble; set, the broker joins a "
+        "replicated cluster kept in ZooKeeper (Kafka 3.x ZooKeeper mode; the chroot is created "
+        "if missing). Unset: one node with embedded metadata.")
+_broker("zookeeper.session.timeout.ms", T.INT, 18000, None, "ZooKeeper session timeout.")
+_broker("zookeeper.connection.timeout.ms", T.INT, None, None,
+        "How long to wait for the first ZooKeeper connection; null = the session timeout.")
+_broker("controlled.shutdown.enable", T.BOOLEAN, True, None,
+        "On SIGTERM, move leadership away (through the controller) before stopping.")
+_broker("controlled.shutdown.max.retries", T.INT, 3, None, "Controlled shutdown attempts.")
+_broker("controlled.shutdown.retry.backoff.ms", T.LONG, 5000, None,
+        "Wait between controlled shutdown attempts.")
 
 # --- replication and fetch ---
 _broker("replica.lag.time.max.ms", T.LONG, 30000, None, "A follower behind this long leaves the ISR.")
@@ -410,14 +433,18 @@ for _row in _FACTS["broker"]:
     elif _row[4] == "per-broker" and _row[0] not in _KWIRE_READ_ONLY:
         _d.per_broker = True
 # kwire's own entries that a single node has no use for (replication, internal-topic replicas).
-_KWIRE_IGNORES = {"offsets.topic.replication.factor", "transaction.state.log.replication.factor",
-                  "transaction.state.log.min.isr", "num.replica.fetchers", "replica.fetch.max.bytes",
-                  "replica.lag.time.max.ms", "unclean.leader.election.enable",
+_KWIRE_IGNORES = {"transaction.state.log.replication.factor",
+                  "transaction.state.log.min.isr", "num.replica.fetchers",
                   # kwire leaves socket buffers to the kernel's autotuning
                   "socket.send.buffer.bytes", "socket.receive.buffer.bytes"}
 for _d in BROKER_CONFIGS.values():
     if _d.doc == _ACCEPTED or _d.name in _KWIRE_IGNORES:
         _d.acted = False
+# Kafka 4.3 names the cluster mode acts on (the follower's fetch settings, the rack).
+for _name in ("broker.rack", "replica.fetch.wait.max.ms", "replica.fetch.min.bytes",
+              "replica.fetch.backoff.ms", "replica.socket.timeout.ms", "replica.fetch.response.max.bytes",
+              "unclean.leader.election.enable", "default.replication.factor"):
+    BROKER_CONFIGS[_name].acted = True
 
 # Group configs (KIP-848 / KIP-932 / KIP-1071 DescribeConfigs GROUP resources): each
 # defaults to the broker config "group.<name>" when Kafka has one, else its own default.

@@ -32,18 +32,30 @@
 * A partition whose log dir is offline answers KAFKA_STORAGE_ERROR from v6
   (KIP-112); v4-5 predate that code and get NOT_LEADER_OR_FOLLOWER instead, as
   Kafka's FetchResponse converts it, so an old consumer refreshes and retries.
-Not implemented yet: fetches from follower replicas (replication comes
-later), preferred read replicas (KIP-392, always -1), aborted transaction
-lists (no transactions yet, so there are none to report).
+* Cluster mode (ZooKeeper): only the leader serves a partition; elsewhere
+  NOT_LEADER_OR_FOLLOWER, with ``current_leader`` (v12+) and the leader's
+  ``node_endpoints`` (v16+) when one is known. A fetch with a replica id
+  (``replica_id`` up to v14, ``replica_state.replica_id`` from v15) must
+  come from one of the partition's replicas (else NOT_LEADER_OR_FOLLOWER, as
+  Kafka's ``followerReplicaOrThrow``); it reads up to the log end offset
+  (not the HW), and a read without error or diverging epoch records the
+  follower's position (``ReplicaManager.follower_fetch``: HW, ISR expand)
+  before the answer, whose HW is the one after that. Consumers' long-polls
+  are woken when the HW rises; followers' (key ``replica_key``) on appends.
+Not implemented yet: preferred read replicas (KIP-392, always -1), aborted
+transaction lists (no transactions yet, so there are none to report).
 """
 
 from __future__ import annotations
 
+from kwire.broker.broker import replica_key
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.fetch_response import (
     EpochEndOffset,
     FetchableTopicResponse,
     FetchResponse,
+    LeaderIdAndEpoch,
+    NodeEndpoint,
     PartitionData,
 )
 
@@ -59,7 +71,7 @@ class _Read:
     """The outcome of reading one partition."""
 
     __slots__ = ("key", "topic", "partition", "error", "hw", "lso", "log_start", "records", "size",
-                 "diverging")
+                 "diverging", "leader")
 
     def __init__(self, key, topic, partition):
         self.key = key
@@ -72,6 +84,7 @@ class _Read:
         self.records = EMPTY
         self.size = 0
         self.diverging = None  # (epoch, end offset) when the fetcher's log diverged
+        self.leader = None  # (leader id, epoch): the current leader, for NOT_LEADER_OR_FOLLOWER
 
 
 def handle(ctx, req):
@@ -82,6 +95,10 @@ def handle(ctx, req):
 
     wanted = []  # (key, fetch offset, partition max bytes, current leader epoch)
     last_epochs = {}  # key -> last_fetched_epoch (v12+), for the diverging-epoch check
+    replica_id = req.replica_state.replica_id if version >= 15 else req.replica_id
+    if not broker.cluster_mode:
+        replica_id = -1  # one node: nobody replicates from it
+    log_starts = {}  # follower fetches: key -> the follower's log start offset
     for ft in req.topics:
         ref = ft.topic_id if by_id else ft.topic
         for fp in ft.partitions:
@@ -89,6 +106,8 @@ def handle(ctx, req):
                            fp.current_leader_epoch))
             if version >= 12 and fp.last_fetched_epoch >= 0:
                 last_epochs[(ref, fp.partition)] = fp.last_fetched_epoch
+            if replica_id >= 0:
+                log_starts[(ref, fp.partition)] = fp.log_start_offset
 
     if version >= 7:
         forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
@@ -117,7 +136,8 @@ def handle(ctx, req):
                 t = md.topic_by_id(ref) if by_id else md.topic(ref)
                 last_ref = ref
             r = _read_partition(broker, t, by_id, key, offset, min(part_max, max(remaining, 0)),
-                                first, isolation, epoch, version, last_epochs.get(key, -1))
+                                first, isolation, epoch, version, last_epochs.get(key, -1),
+                                replica_id, log_starts.get(key, -1))
             if r.size:
                 first = False
                 remaining -= r.size
@@ -126,13 +146,23 @@ def handle(ctx, req):
 
     results = read_all()
     total = sum(r.size for r in results)
+    endpoints = _endpoints(broker, results) if version >= 16 else None
     if req.max_wait_ms <= 0 or total >= req.min_bytes or not reads or any(
             r.error or r.diverging is not None for r in results):  # Kafka answers those at once
-        return _response(results, session)
-    return _wait_then_respond(broker, req, results, total, read_all, session)
+        return _response(results, session, endpoints)
+    return _wait_then_respond(broker, req, results, total, read_all, session, replica_id >= 0)
 
 
-def _wait_then_respond(broker, req, results, total, read_all, session):
+def _endpoints(broker, results) -> list | None:
+    """v16+: the endpoints of the leaders named in current_leader (KIP-951)."""
+    ids = {r.leader[0] for r in results if r.leader is not None and r.leader[0] >= 0}
+    if not ids:
+        return None
+    return [NodeEndpoint(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack)
+            for b in broker.metadata.brokers if b.node_id in ids]
+
+
+def _wait_then_respond(broker, req, results, total, read_all, session, replica: bool = False):
     """Watch the partitions now, answer when appends bring ``min_bytes`` or at ``max_wait_ms``.
 
     The watch starts before this returns (see ``Purgatory.watch``): an append
@@ -147,7 +177,11 @@ def _wait_then_respond(broker, req, results, total, read_all, session):
         acc[0] += nbytes
         return acc[0] >= min_bytes
 
-    keys = [(r.topic, r.partition) for r in results if r.topic is not None]
+    if replica:  # a follower waits for the leader's appends, not for the HW
+        keys = [replica_key(r.topic, r.partition) for r in results if r.topic is not None]
+        keys += [(r.topic, r.partition) for r in results if r.topic is not None]  # leadership changes
+    else:
+        keys = [(r.topic, r.partition) for r in results if r.topic is not None]
     woken = broker.purgatory.watch(keys, check, req.max_wait_ms / 1000)
     return _respond_when_woken(woken, acc, total, results, read_all, session)
 
@@ -166,7 +200,8 @@ def storage_error(version: int) -> ErrorCode:
 
 
 def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation, leader_epoch,
-                    version: int = MAX_VERSION, last_fetched_epoch: int = -1) -> _Read:
+                    version: int = MAX_VERSION, last_fetched_epoch: int = -1, replica_id: int = -1,
+                    replica_log_start: int = -1) -> _Read:
     """Read one partition of topic ``t`` (None when the request named an unknown topic)."""
     partition = key[1]
     r = _Read(key, t.name if t else None, partition)
@@ -177,32 +212,53 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
     if plog is None or plog.offline:
         offline = plog is not None or broker.partition_offline(t.name, partition)
         r.error = storage_error(version) if offline else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        if not offline and broker.cluster_mode and 0 <= partition < len(t.partitions):
+            _not_leader(r, t.partitions[partition])  # known, not hosted here (Kafka's answer)
         return r
     if leader_epoch >= 0:
         current = t.partitions[partition].leader_epoch
         if leader_epoch < current:
             r.error = ErrorCode.FENCED_LEADER_EPOCH
+            if broker.cluster_mode:
+                p = t.partitions[partition]
+                r.leader = (p.leader, p.leader_epoch)
             return r
         if leader_epoch > current:
             r.error = ErrorCode.UNKNOWN_LEADER_EPOCH
+            return r
+    if broker.cluster_mode:
+        pstate = t.partitions[partition]
+        if not broker.is_leader(t.name, partition) or (replica_id >= 0 and replica_id not in pstate.replicas):
+            _not_leader(r, pstate)
             return r
     r.hw = plog.high_watermark
     r.lso = plog.last_stable_offset
     r.log_start = plog.log_start_offset
     if last_fetched_epoch >= 0 and _diverged(plog, r, offset, last_fetched_epoch):
         return r
-    upper = r.lso if isolation == READ_COMMITTED else r.hw
-    if offset == upper:  # caught up: nothing to read (and log start <= upper <= LEO)
-        return r
-    try:
-        result = plog.read(offset, max_bytes, min_one_batch=min_one, max_offset=upper)
-    except KafkaError as e:
-        r.error = storage_error(version) if e.code == ErrorCode.KAFKA_STORAGE_ERROR else e.code
-        return r
-    if result.size:
-        r.records = result.region
-        r.size = result.size
+    if replica_id >= 0:
+        upper = plog.log_end_offset  # followers replicate everything the leader has
+    else:
+        upper = r.lso if isolation == READ_COMMITTED else r.hw
+    if offset != upper:  # else caught up: nothing to read (and log start <= upper <= LEO)
+        try:
+            result = plog.read(offset, max_bytes, min_one_batch=min_one, max_offset=upper)
+        except KafkaError as e:
+            r.error = storage_error(version) if e.code == ErrorCode.KAFKA_STORAGE_ERROR else e.code
+            return r
+        if result.size:
+            r.records = result.region
+            r.size = result.size
+    if replica_id >= 0:  # a good follower fetch: its position moves the HW and the ISR
+        broker.replicas.follower_fetch(t.name, partition, replica_id, offset, replica_log_start, plog)
+        r.hw = plog.high_watermark
+        r.lso = plog.last_stable_offset
     return r
+
+
+def _not_leader(r: _Read, pstate) -> None:
+    r.error = ErrorCode.NOT_LEADER_OR_FOLLOWER
+    r.leader = (pstate.leader, pstate.leader_epoch)
 
 
 def _diverged(plog, r: _Read, offset: int, last_fetched_epoch: int) -> bool:
@@ -217,7 +273,7 @@ def _diverged(plog, r: _Read, offset: int, last_fetched_epoch: int) -> bool:
     return False
 
 
-def _response(results, session) -> FetchResponse:
+def _response(results, session, endpoints=None) -> FetchResponse:
     topics: list[FetchableTopicResponse] = []
     last_ref = object()
     for r in results:
@@ -245,4 +301,10 @@ def _response(results, session) -> FetchResponse:
         if r.diverging is not None:
             topics[-1].partitions[-1].diverging_epoch = EpochEndOffset(
                 epoch=r.diverging[0], end_offset=r.diverging[1])
-    return FetchResponse(error_code=0, session_id=session.session_id if session else 0, responses=topics)
+        if r.leader is not None:
+            topics[-1].partitions[-1].current_leader = LeaderIdAndEpoch(
+                leader_id=r.leader[0], leader_epoch=r.leader[1])
+    resp = FetchResponse(error_code=0, session_id=session.session_id if session else 0, responses=topics)
+    if endpoints:
+        resp.node_endpoints = endpoints
+    return resp

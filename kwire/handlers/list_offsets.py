@@ -20,8 +20,13 @@ log dir is offline answers KAFKA_STORAGE_ERROR to every version: unlike Fetch
 (v4-5) and Produce (v3), Kafka does not turn it into NOT_LEADER_OR_FOLLOWER for
 old ListOffsets versions (``KafkaApis`` / ``ReplicaManager`` pass
 KafkaStorageException through as is).
-Not implemented: follower replica ids (replication comes later) and tiered
-storage.
+Cluster mode (ZooKeeper): only the leader answers (NOT_LEADER_OR_FOLLOWER
+elsewhere), except for the debugging replica id -2, as Kafka's
+``fetchOnlyFromLeader``; a request with a replica id (>= 0: a follower
+looking up where to restart after OFFSET_OUT_OF_RANGE, or -2) gets the log
+end offset for -1, not the HW (Kafka applies the isolation level to
+consumers only).
+Not implemented: tiered storage.
 """
 
 from __future__ import annotations
@@ -51,12 +56,17 @@ def handle(ctx, req) -> ListOffsetsResponse:
     topics = []
     for rt in req.topics:
         t = md.topic(rt.name)
-        parts = [_partition(broker, t, rp, req.isolation_level, ctx.api_version) for rp in rt.partitions]
+        parts = [_partition(broker, t, rp, req.isolation_level, ctx.api_version, req.replica_id)
+                 for rp in rt.partitions]
         topics.append(ListOffsetsTopicResponse(name=rt.name, partitions=parts))
     return ListOffsetsResponse(throttle_time_ms=0, topics=topics)
 
 
-def _partition(broker, t, rp, isolation: int, version: int) -> ListOffsetsPartitionResponse:
+CONSUMER_REPLICA_ID, DEBUGGING_REPLICA_ID = -1, -2
+
+
+def _partition(broker, t, rp, isolation: int, version: int,
+               replica_id: int = CONSUMER_REPLICA_ID) -> ListOffsetsPartitionResponse:
     out = ListOffsetsPartitionResponse(partition_index=rp.partition_index, error_code=0,
                                        timestamp=-1, offset=-1, leader_epoch=-1)
     plog = broker.get_log(t.name, rp.partition_index) if t is not None else None
@@ -64,6 +74,8 @@ def _partition(broker, t, rp, isolation: int, version: int) -> ListOffsetsPartit
         out.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         if t is not None and broker.partition_offline(t.name, rp.partition_index):
             out.error_code = ErrorCode.KAFKA_STORAGE_ERROR
+        elif t is not None and broker.cluster_mode and 0 <= rp.partition_index < len(t.partitions):
+            out.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER  # known, not hosted here
         return out
     if plog.offline:  # its log dir failed (kwire.log.manager)
         out.error_code = ErrorCode.KAFKA_STORAGE_ERROR
@@ -73,11 +85,17 @@ def _partition(broker, t, rp, isolation: int, version: int) -> ListOffsetsPartit
         out.error_code = (ErrorCode.FENCED_LEADER_EPOCH if rp.current_leader_epoch < epoch
                           else ErrorCode.UNKNOWN_LEADER_EPOCH)
         return out
+    if (broker.cluster_mode and replica_id != DEBUGGING_REPLICA_ID
+            and not broker.is_leader(t.name, rp.partition_index)):
+        out.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER
+        return out
     ts = rp.timestamp
     if version >= 4:  # the field exists from v4 and is not ignorable
         out.leader_epoch = epoch
     try:
-        if ts == LATEST:
+        if ts == LATEST and replica_id != CONSUMER_REPLICA_ID and broker.cluster_mode:
+            out.offset = plog.log_end_offset  # a replica (or debugging) asks: the LEO
+        elif ts == LATEST:
             out.offset = plog.last_stable_offset if isolation == READ_COMMITTED else plog.high_watermark
         elif ts in (EARLIEST, EARLIEST_LOCAL):
             out.offset = plog.log_start_offset

@@ -84,7 +84,7 @@ def epoch_end_offset(broker, t, name: str, partition: int, current_leader_epoch:
     if current_leader_epoch >= 0 and current_leader_epoch != pstate.leader_epoch:
         return (E.FENCED_LEADER_EPOCH if current_leader_epoch < pstate.leader_epoch
                 else E.UNKNOWN_LEADER_EPOCH)
-    if pstate.leader != broker.node_id:
+    if pstate.leader != broker.node_id or not broker.is_leader(name, partition):
         return E.NOT_LEADER_OR_FOLLOWER
     out.leader_epoch, out.end_offset = plog.end_offset_for_epoch(leader_epoch)
     return E.NONE

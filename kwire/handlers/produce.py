@@ -29,10 +29,18 @@ are.
   transactional batch that reaches the log unverified answers
   INVALID_TXN_STATE "Partition was not added to the transaction" (v3-10) or
   TRANSACTION_ABORTABLE (v11+, KIP-890), as Kafka.
+* Cluster mode (ZooKeeper): a partition this broker does not lead answers
+  NOT_LEADER_OR_FOLLOWER, with (v10+, KIP-951) ``current_leader`` and the
+  leader's ``node_endpoints`` when a leader is known. acks=all checks the
+  ISR against ``min.insync.replicas`` before the append
+  (NOT_ENOUGH_REPLICAS), then waits until the high watermark covers the
+  records (``broker.wait_replicated``, at most the request's ``timeout_ms``):
+  REQUEST_TIMED_OUT, NOT_ENOUGH_REPLICAS_AFTER_APPEND (the ISR shrank below
+  the minimum meanwhile) or NOT_LEADER_OR_FOLLOWER (leadership lost). acks=1
+  answers after the leader's append.
 Not implemented: transactional produce (transactions come later; a request
 with a transactional id answers TRANSACTIONAL_ID_AUTHORIZATION_FAILED with a
-message saying so), ``current_leader`` / node endpoints (v10+, only needed
-when leadership moves between brokers).
+message saying so).
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ from kwire.broker.broker import now_ms
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.protocol.generated.produce_response import (
     BatchIndexAndErrorMessage,
+    LeaderIdAndEpoch,
+    NodeEndpoint,
     PartitionProduceResponse,
     ProduceResponse,
     TopicProduceResponse,
@@ -75,6 +85,8 @@ def handle(ctx, req):
     # Kafka's KafkaApis: transactional batches need an (authorized) transactional id,
     # else the whole request is TRANSACTIONAL_ID_AUTHORIZATION_FAILED.
     has_transactional = req.transactional_id is None and _has_transactional_records(req)
+    leaders: set[int] = set()  # cluster mode: leaders named in current_leader (node_endpoints)
+    waits = []  # cluster mode, acks=all: (topic, partition response, offset the HW must reach)
     for td in req.topic_data:
         t = md.topic_by_id(td.topic_id) if by_id else md.topic(td.name)
         parts = []
@@ -88,6 +100,12 @@ def handle(ctx, req):
                    else "transactional record batches need a transactional id")
             parts = [_error(pd.index, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, why)
                      for pd in td.partition_data]
+        elif broker.cluster_mode:
+            for pd in td.partition_data:
+                r, end = _append_replicated(broker, t, pd, acks, now, ctx.api_version, leaders)
+                if acks == -1 and r.error_code == 0:
+                    waits.append((t.name, r, end))
+                parts.append(r)
         else:
             for pd in td.partition_data:
                 parts.append(_append(broker, t, pd, acks, now, ctx.api_version))
@@ -95,7 +113,62 @@ def handle(ctx, req):
                                               topic_id=td.topic_id, partition_responses=parts))
     if acks == 0:
         return None
-    return ProduceResponse(responses=responses, throttle_time_ms=0)
+    resp = ProduceResponse(responses=responses, throttle_time_ms=0)
+    if leaders and ctx.api_version >= 10:
+        resp.node_endpoints = _endpoints(md, leaders)
+    if waits:
+        return _wait_replicated(broker, resp, waits, req.timeout_ms / 1000)
+    return resp
+
+
+async def _wait_replicated(broker, resp, waits, timeout_s: float):
+    """acks=all in a cluster: answer once every appended partition's HW covers its records."""
+    import asyncio
+
+    codes = await asyncio.gather(*(broker.wait_replicated(name, r.index, end, timeout_s)
+                                   for name, r, end in waits))
+    for (name, r, _end), code in zip(waits, codes):
+        if code != ErrorCode.NONE:
+            log.info("acks=all produce to %s-%d: %s", name, r.index, code.name)
+            r.error_code = code
+            r.base_offset = -1
+            r.log_append_time_ms = -1
+    return resp
+
+
+def _endpoints(md, leaders: set[int]) -> list[NodeEndpoint]:
+    out = []
+    for b in md.brokers:
+        if b.node_id in leaders:
+            out.append(NodeEndpoint(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack))
+    return out
+
+
+def _append_replicated(broker, t, pd, acks: int, now: int, version: int, leaders: set[int]):
+    """Cluster mode: append where this broker leads; NOT_LEADER_OR_FOLLOWER elsewhere.
+    Returns (response, offset the HW must reach for acks=all)."""
+    index = pd.index
+    if not 0 <= index < len(t.partitions):
+        return _error(index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION), -1
+    st = broker.replicas.leader_state(t.name, index)
+    if st is None:
+        pstate = t.partitions[index]
+        r = _error(index, ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                   f"This server is not the leader for partition {t.name}-{index}")
+        if version >= 10 and pstate.leader >= 0 and pstate.leader != broker.node_id:
+            r.current_leader = LeaderIdAndEpoch(leader_id=pstate.leader, leader_epoch=pstate.leader_epoch)
+            leaders.add(pstate.leader)
+        return r, -1
+    if acks == -1:
+        code = st.append_error(acks)
+        if code != ErrorCode.NONE:
+            return _error(index, code,
+                          f"The size of the current ISR {sorted(st.isr)} is insufficient to satisfy "
+                          f"the min.isr requirement of {st.min_insync_replicas} for partition "
+                          f"{t.name}-{index}"), -1
+    ends: dict[int, int] = {}
+    r = _append(broker, t, pd, acks, now, version, check_isr=False, ends=ends)
+    return r, ends.get(index, -1)
 
 
 def _has_transactional_records(req) -> bool:
@@ -109,7 +182,9 @@ def _has_transactional_records(req) -> bool:
     return False
 
 
-def _append(broker, t, pd, acks: int, now: int, version: int = 13) -> PartitionProduceResponse:
+def _append(broker, t, pd, acks: int, now: int, version: int = 13, *,
+            check_isr: bool = True, ends: dict | None = None) -> PartitionProduceResponse:
+    """Append one partition's records; ``ends`` (if given) gets partition -> last offset + 1."""
     index = pd.index
     pstate = t.partitions[index] if 0 <= index < len(t.partitions) else None
     if pstate is None:
@@ -117,7 +192,7 @@ def _append(broker, t, pd, acks: int, now: int, version: int = 13) -> PartitionP
     records = pd.records
     if records is None:
         return _error(index, ErrorCode.INVALID_RECORD, "null record set")
-    if acks == -1:
+    if acks == -1 and check_isr:
         min_isr = broker.topic_min_insync_replicas(t)
         if len(pstate.isr) < min_isr:
             return _error(index, ErrorCode.NOT_ENOUGH_REPLICAS,
@@ -140,10 +215,13 @@ def _append(broker, t, pd, acks: int, now: int, version: int = 13) -> PartitionP
         if plog is not None:
             r.log_start_offset = plog.log_start_offset
         return r
-    return PartitionProduceResponse(
+    r = PartitionProduceResponse(
         index=index,
         error_code=0,
         base_offset=result.base_offset,
         log_append_time_ms=result.log_append_time,
         log_start_offset=result.log_start_offset,
     )
+    if ends is not None:
+        ends[index] = result.last_offset + 1
+    return r

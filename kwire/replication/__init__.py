@@ -7,4 +7,9 @@ each Fetch response (append, truncate on a diverging epoch, restart after
 OFFSET_OUT_OF_RANGE, back off). Both are sans-I/O state machines: the server
 sends the requests, ZooKeeper writes go through ``kwire.cluster``. The broker
 package keeps the partition registry.
+
+``manager`` (``ReplicaManager``, cluster mode) ties them to the image: the
+replica logs and each partition's role (a ``LeaderState``, or handed to the
+follower fetchers of ``fetcher``), the HW moves and ISR writes, acks=all
+waits.
 """

@@ -19,7 +19,10 @@ Kafka's rules (``Partition`` / ``Replica`` of Kafka 4.3), by name:
 * ``ReplicaState.isCaughtUp``: LEO == leader LEO, or caught up within
   ``replica.lag.time.max.ms``.
 * ``maybeIncrementLeaderHW``: nothing while the ISR is smaller than
-  ``min(min.insync.replicas, replication factor)`` (4.x, KIP-966); else the HW
+  ``min(min.insync.replicas, replication factor)`` (4.x, KIP-966; off with
+  ``hold_hw_under_min_isr=False``, as in a ZooKeeper-mode 3.x cluster, where
+  the HW moves with any ISR and acks=all answers
+  NOT_ENOUGH_REPLICAS_AFTER_APPEND instead); else the HW
   is the smallest LEO among the leader and every follower that is in the
   *maximal* ISR (KIP-497: the committed ISR plus a replica being added) or is
   caught up and eligible, so a catching-up follower is waited for rather than
@@ -80,7 +83,8 @@ class LeaderState:
     def __init__(self, leader_id: int, leader_epoch: int, replicas: Iterable[int],
                  isr: Iterable[int], *, leader_log_end_offset: int, high_watermark: int,
                  now_ms: int, replica_lag_time_max_ms: int, min_insync_replicas: int = 1,
-                 eligible: Callable[[int], bool] | None = None) -> None:
+                 eligible: Callable[[int], bool] | None = None,
+                 hold_hw_under_min_isr: bool = True) -> None:
         """Become leader (Kafka's ``makeLeader``): the epoch starts at the current LEO."""
         self.leader_id = leader_id
         self.leader_epoch = leader_epoch
@@ -92,6 +96,7 @@ class LeaderState:
         self.replica_lag_time_max_ms = replica_lag_time_max_ms
         self.min_insync_replicas = min_insync_replicas
         self.eligible = eligible or (lambda _replica_id: True)
+        self.hold_hw_under_min_isr = hold_hw_under_min_isr
         self.pending: tuple[int, ...] | None = None  # an ISR proposed, not yet committed
         self.followers: dict[int, ReplicaState] = {}
         for r in self.replicas:
@@ -160,7 +165,7 @@ class LeaderState:
 
     def maybe_increment_high_watermark(self, now_ms: int) -> bool:
         """Kafka's ``maybeIncrementLeaderHW``; True if the HW rose."""
-        if self.is_under_min_isr:
+        if self.hold_hw_under_min_isr and self.is_under_min_isr:
             return False
         leader_end = self.leader_log_end_offset
         new_hw = leader_end

@@ -7,6 +7,20 @@ time-based flush, offset checkpoints), and on SIGTERM/SIGINT stops accepting,
 lets in-flight requests finish (bounded), flushes and checkpoints the logs,
 and returns so the process exits 0.
 
+Cluster mode (``zookeeper.connect``): the broker connected to ZooKeeper and
+registered while it was built (unreachable: ``ZooKeeperConnectError``, which
+``kwire serve`` turns into exit code 1). Once the listeners are bound the
+metadata replays on this loop (``attach_loop``), the registration carries
+the bound address, the replica manager takes its roles and starts the
+follower fetchers, and the ISR-shrink check runs every
+``replica.lag.time.max.ms / 2``. On SIGTERM with ``controlled.shutdown.enable``
+the controller is first asked to move leadership away (off the loop, which
+keeps serving meanwhile; ``controlled.shutdown.max.retries`` attempts,
+``controlled.shutdown.retry.backoff.ms`` apart; the broker stops anyway if
+none succeeds, as Kafka's does); then, after the connections, the fetchers
+stop (no follower append after that), the ZooKeeper session closes and the
+logs are flushed.
+
 Each listener socket is served by an accept loop of ours (``loop.sock_accept``
 then ``loop.connect_accepted_socket``) rather than ``loop.create_server``, so
 that accepting can stop at ``max.connections`` and resume when a connection
@@ -130,8 +144,13 @@ class KafkaServer:
             adv_port = self.bound[0][1]
         if not adv_host or adv_host in ("0.0.0.0", "::"):
             adv_host = self.bound[0][0] if self.bound[0][0] not in ("0.0.0.0", "::") else "127.0.0.1"
+        if self.broker.cluster_mode:
+            self.broker.metadata.attach_loop(loop)  # records replay on this loop from now on
         self.broker.set_advertised(adv_host, adv_port)
         self.broker.start()
+        if self.broker.replicas is not None:
+            lag = self.config["replica.lag.time.max.ms"]
+            self._every(max(lag // 2, 50), self.broker.replicas.check_isr_shrink)
         self._every(self.config["log.retention.check.interval.ms"], self.broker.run_retention)
         self._every(1000, self.broker.flush_due)
         self._every(self.config["log.flush.offset.checkpoint.interval.ms"], self.broker.checkpoint)
@@ -242,7 +261,32 @@ class KafkaServer:
         await self._stopping.wait()
         await self.shutdown()
 
+    async def controlled_shutdown(self) -> None:
+        """Cluster mode, controlled.shutdown.enable: ask the controller to move leadership away
+        (off the loop, which keeps serving meanwhile: followers catch up, clients move), with
+        Kafka's retries and backoff. Failing that, the broker stops anyway (as Kafka)."""
+        md = self.broker.metadata
+        if not self.config["controlled.shutdown.enable"] or not hasattr(md, "controlled_shutdown"):
+            return
+        loop = asyncio.get_running_loop()
+        retries = max(self.config["controlled.shutdown.max.retries"], 1)
+        backoff = self.config["controlled.shutdown.retry.backoff.ms"] / 1000
+        timeout = 30.0  # Kafka: controller.socket.timeout.ms
+        for attempt in range(1, retries + 1):
+            log.info("controlled shutdown: attempt %d of %d", attempt, retries)
+            try:
+                if await loop.run_in_executor(None, md.controlled_shutdown, timeout):
+                    log.info("controlled shutdown succeeded")
+                    return
+            except Exception as e:
+                log.warning("controlled shutdown attempt %d failed: %s", attempt, e)
+            if attempt < retries:
+                await asyncio.sleep(backoff)
+        log.warning("controlled shutdown did not complete after %d attempts; stopping anyway", retries)
+
     async def shutdown(self, grace_s: float = 5.0) -> None:
+        if self.broker.cluster_mode:
+            await self.controlled_shutdown()
         log.info("shutting down: no new connections, finishing in-flight requests")
         for t in self._acceptors:
             t.cancel()
@@ -259,6 +303,8 @@ class KafkaServer:
         for c in list(self.connections):
             if c.transport is not None:
                 c.transport.close()
+        if self.broker.replicas is not None:
+            await self.broker.replicas.close()  # no follower append after this
         self.broker.close()
         log.info("shutdown complete: logs flushed and checkpointed")
 
@@ -299,7 +345,7 @@ def _new_loop() -> asyncio.AbstractEventLoop:
 def serve(config: BrokerConfig) -> int:
     loop = _new_loop()
     asyncio.set_event_loop(loop)
-    server = KafkaServer(config)
+    server = KafkaServer(config)  # cluster mode: connects to ZooKeeper (ZooKeeperConnectError)
 
     async def main():
         await server.start()

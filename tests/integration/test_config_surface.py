@@ -163,8 +163,16 @@ def test_read_only_broker_configs_refused(admin):
             assert "Cannot update these configs dynamically" in err.str()
 
 
+def test_zookeeper_configs_are_read_only(admin):
+    """ZooKeeper mode's configs (issue 12) are read-only, as in Kafka 3.x."""
+    for name in ("zookeeper.connect", "zookeeper.session.timeout.ms", "controlled.shutdown.enable"):
+        err = failed_with(incremental(admin, ResourceType.BROKER, "0", [op(name, "1")]))
+        assert err.code() == CKafkaError.INVALID_REQUEST, name
+        assert "Cannot update these configs dynamically" in err.str(), name
+
+
 @pytest.mark.parametrize("name", ["message.format.version", "message.downconversion.enable",
-                                  "zookeeper.connect", "no.such.config", "log.message.format.version"])
+                                  "no.such.config", "log.message.format.version"])
 def test_names_kafka_4_does_not_know_are_errors(admin, name):
     err = failed_with(incremental(admin, ResourceType.BROKER, "0", [op(name, "1")]))
     assert err.code() == CKafkaError.INVALID_REQUEST

@@ -171,6 +171,18 @@ def test_embedded_defaults():
     assert cfg.explicit == {} and cfg.warnings == []
 
 
+def test_zookeeper_mode_configs_accepted():
+    """Kafka 3.x ZooKeeper-mode configs (issue 12), with Kafka's defaults."""
+    cfg = BrokerConfig.load(None, ["zookeeper.connect=127.0.0.1:2181,127.0.0.1:2182/kwire", "broker.id=2"])
+    assert cfg.zookeeper_connect == "127.0.0.1:2181,127.0.0.1:2182/kwire" and not cfg.embedded
+    assert cfg["zookeeper.session.timeout.ms"] == 18000
+    assert cfg["zookeeper.connection.timeout.ms"] is None
+    assert cfg["controlled.shutdown.enable"] is True
+    assert cfg["controlled.shutdown.max.retries"] == 3
+    assert cfg["controlled.shutdown.retry.backoff.ms"] == 5000
+    assert cfg.warnings == [] and "zookeeper.connect" not in cfg.not_acted()
+
+
 # ---------------------------------------------------------------- loading
 
 def test_load_file_and_overrides(tmp_path):
@@ -640,7 +652,7 @@ def test_kafka43_facts_are_well_formed_and_all_known():
 
 
 @pytest.mark.parametrize("name", ["message.format.version", "log.message.format.version",
-                                  "message.downconversion.enable", "zookeeper.session.timeout.ms",
+                                  "message.downconversion.enable",
                                   "log.message.downconversion.enable", "inter.broker.protocol.version"])
 def test_names_removed_in_kafka_4_are_unknown(name):
     assert name not in BROKER_CONFIGS and name not in TOPIC_CONFIGS
@@ -690,7 +702,6 @@ def test_dev_defaults_without_a_file_code_defaults_with_one(tmp_path):
 @pytest.mark.parametrize("override, key", [
     ("listeners=SSL://127.0.0.1:9093", "listeners"),
     ("listeners=SASL_PLAINTEXT://127.0.0.1:9093", "listeners"),
-    ("zookeeper.connect=localhost:2181", "zookeeper.connect"),
     ("authorizer.class.name=org.example.Auth", "authorizer.class.name"),
     ("security.inter.broker.protocol=SASL_SSL", "security.inter.broker.protocol"),
     ("process.roles=broker", "process.roles"),

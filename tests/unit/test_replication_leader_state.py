@@ -132,3 +132,12 @@ def test_acks_all_completion():
     assert s.check_enough_replicas(110) == (True, E.NOT_ENOUGH_REPLICAS_AFTER_APPEND)
     with pytest.raises(ValueError):
         s.propose_isr((2, 3))  # the leader never leaves its own ISR
+
+
+def test_zookeeper_mode_moves_the_hw_under_min_isr():
+    """Kafka 3.x (no KIP-966): the HW follows the ISR even below min ISR; acks=all then
+    answers NOT_ENOUGH_REPLICAS_AFTER_APPEND."""
+    s = leader(isr=(1,), leo=50, hw=50, min_isr=2, hold_hw_under_min_isr=False)
+    assert s.append_error(-1) == E.NOT_ENOUGH_REPLICAS
+    assert s.on_leader_append(60, T0) and s.high_watermark == 60
+    assert s.check_enough_replicas(60) == (True, E.NOT_ENOUGH_REPLICAS_AFTER_APPEND)

@@ -1,0 +1,452 @@
+"""``ReplicaManager``: this broker's replicas in a ZooKeeper-mode cluster (Kafka's ReplicaManager).
+
+What it does
+------------
+* Logs follow the image: every partition whose replicas include this broker
+  has a log here (created when the assignment names it, on every broker
+  holding a replica); a log whose topic left the image, or whose partition no
+  longer names this broker, is removed (fetching stopped first).
+* Roles follow the partition state: leader == this broker -> a
+  ``LeaderState`` (the leader epoch's start offset recorded at the LEO first,
+  Kafka's ``makeLeader``); another leader -> handed to the follower fetcher
+  manager (``kwire.replication.fetcher``, Kafka's ``makeFollower``); no
+  leader -> not fetched. ``Broker`` leadership listeners hear of each change.
+* Leader side: appends (``append``) and follower fetches (``follower_fetch``)
+  move the HW (``LeaderState``), which is copied into the log and wakes the
+  consumers' long-polls (purgatory key ``(topic, partition)``); appends wake
+  the followers' (``broker.replica_key``). ISR expand (from a follower fetch)
+  and shrink (``check_isr_shrink``, every ``replica.lag.time.max.ms / 2``)
+  are written to ZooKeeper conditional on the state znode's version; a lost
+  race (INVALID_UPDATE_VERSION) stops proposals until the image brings the
+  new state (the leader may have been deposed). A change the controller made
+  (same leader epoch, new version) is adopted.
+* acks=all: ``wait_replicated`` waits in the purgatory until the HW covers the
+  records (``LeaderState.check_enough_replicas``), the timeout, or the loss
+  of leadership.
+
+Invariants: a partition is led (``leaders``) or followed (``following``),
+never both, and only while its log is here; a leader's epoch start is in the
+log's leader-epoch cache before anything is appended at that epoch; a led
+log's HW only moves to the ``LeaderState``'s (never down), and every move
+wakes the partition's consumers; at most one ISR write per partition is in
+flight.
+
+Not here: ZooKeeper (``ZkMetadata``), the follower's fetch loop
+(``kwire.replication.fetcher``), request parsing (the handlers), leader
+election (the controller).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.replication.leader_state import LeaderState
+
+log = logging.getLogger("kwire.replication")
+
+#: Per partition, at most this many (end offset, bytes) entries of appends not yet below the HW
+#: are remembered to tell consumers' long-polls how many bytes the HW exposed.
+_MAX_PENDING = 1024
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class ReplicaManager:
+    def __init__(self, broker) -> None:
+        self.broker = broker
+        self.node_id = broker.node_id
+        self.config = broker.config
+        self.metadata = broker.metadata
+        self.leaders: dict[tuple[str, int], LeaderState] = {}
+        self.following: dict[tuple[str, int], tuple[int, int]] = {}  # key -> (leader id, epoch)
+        self._versions: dict[tuple[str, int], int] = {}  # led partitions: state znode version known
+        self._stale: set[tuple[str, int]] = set()  # an ISR write lost a version race
+        self._pending: dict[tuple[str, int], deque] = {}  # appends above the HW: (end offset, bytes)
+        self.fetchers = None
+        self._started = False
+        self._held: dict[str, set[int]] = {}  # topic -> partitions with a log here (online)
+
+    # -- start-up ------------------------------------------------------------------------
+    def sync_logs(self) -> None:
+        """At start-up (before the loop): open this broker's replicas' logs, remove the rest."""
+        image = self.metadata.image
+        wanted = set()
+        now = _now_ms()
+        for _attempt in range(100):  # no loop yet: kazoo's threads may be replaying meanwhile
+            try:
+                topics = [(t, list(t.partitions)) for t in list(image.topics.values())]
+                break
+            except RuntimeError:  # changed size during iteration: look again
+                continue
+        for t, partitions in topics:
+            for p in partitions:
+                if self.node_id in p.replicas:
+                    wanted.add((t.name, p.partition))
+                    self._ensure_log(t, p.partition, now, is_new=False)
+        for plog in list(self.broker.logs):
+            key = (plog.topic, plog.partition)
+            if plog.offline:
+                continue
+            if key not in wanted:
+                log.info("removing the log of %s-%d: this broker is not one of its replicas", *key)
+                self.broker._remove_logs(plog.topic, [plog.partition])
+            else:
+                self._held.setdefault(plog.topic, set()).add(plog.partition)
+
+    def start(self) -> None:
+        """On the loop: follow the image from now on, take the current roles, start fetching."""
+        if self._started:
+            return
+        self._started = True
+        try:
+            from kwire.replication.fetcher import ReplicaFetcherManager
+        except ImportError:  # the follower's side is not in this tree yet
+            log.warning("kwire.replication.fetcher is missing: this broker's followers will not fetch")
+        else:
+            self.fetchers = ReplicaFetcherManager(self.node_id, self._endpoint, self.config,
+                                                  on_appended=self._follower_appended)
+            self.fetchers.start()
+        self.metadata.add_listener(self._on_records)
+        self.sync()
+
+    async def close(self) -> None:
+        """Stop fetching (before the logs close)."""
+        if self.fetchers is not None:
+            fetchers, self.fetchers = self.fetchers, None
+            await fetchers.close()
+
+    def _endpoint(self, broker_id: int) -> tuple[str, int] | None:
+        b = self.metadata.image.brokers.get(broker_id)
+        return None if b is None else (b.host, b.port)
+
+    # -- following the image ---------------------------------------------------------------
+    def _on_records(self, records: list[dict]) -> None:
+        topics: set[str] = set()
+        full = False
+        for r in records:
+            kind = r["type"]
+            if kind in ("zk_topic", "zk_remove_topic", "zk_partition_state"):
+                topics.add(r["name"])
+            elif kind == "zk_topic_configs":
+                self._configs_changed(r["name"])
+            elif kind == "zk_brokers":
+                full = True  # a leader's endpoint may have moved; followers re-point
+            elif kind == "broker_configs":
+                self.broker.apply_dynamic_configs()
+        if full:
+            self.sync()
+        elif topics:
+            self.sync(topics)
+
+    def _configs_changed(self, name: str) -> None:
+        self.broker._topic_configs.pop(name, None)
+        t = self.metadata.topic(name)
+        if t is not None:
+            self.broker.logs.update_config(name, self.broker.topic_log_config(t))
+            for p in t.partitions:
+                st = self.leaders.get((name, p.partition))
+                if st is not None:
+                    st.min_insync_replicas = self.broker.topic_min_insync_replicas(t)
+
+    def refresh_min_isr(self) -> None:
+        """min.insync.replicas may have changed (a broker or topic config): tell the leaders."""
+        for (name, _p), st in list(self.leaders.items()):
+            t = self.metadata.topic(name)
+            if t is not None:
+                st.min_insync_replicas = self.broker.topic_min_insync_replicas(t)
+
+    def sync(self, topics=None) -> None:
+        """Bring logs and roles in line with the image (all topics, or those named)."""
+        image = self.metadata.image
+        now = _now_ms()
+        if topics is not None:
+            topics = set(topics)
+        names = list(image.topics) if topics is None else list(topics)
+        seen: set[tuple[str, int]] = set()
+        for name in names:
+            t = image.topics.get(name)
+            if t is None:
+                continue
+            for p in t.partitions:
+                key = (name, p.partition)
+                if self.node_id not in p.replicas:
+                    continue
+                seen.add(key)
+                try:
+                    self._sync_partition(t, p, now)
+                except Exception:
+                    log.exception("could not take the state of %s-%d", *key)
+        # what this broker holds but the image (for these topics) no longer gives it
+        if topics is None:
+            held = {(t, p) for t, ps in self._held.items() for p in ps}
+            held |= set(self.leaders) | set(self.following)
+        else:
+            held = {(t, p) for t in names for p in self._held.get(t, ())}
+            held |= {k for k in self.leaders if k[0] in topics} | {k for k in self.following if k[0] in topics}
+        for key in held - seen:
+            self._remove_replica(key)
+
+    def _ensure_log(self, t, partition: int, now: int, *, is_new: bool = True):
+        logs = self.broker.logs
+        plog = logs.get(t.name, partition)
+        if plog is not None:
+            self._held.setdefault(t.name, set()).add(partition)
+            return plog
+        if logs.is_offline(t.name, partition):
+            return None
+        cfg = self.broker.topic_log_config(t)
+        try:
+            plog = logs.get_or_create(t.name, partition, cfg, now, is_new=is_new)
+        except KafkaError as e:
+            if e.code != ErrorCode.KAFKA_STORAGE_ERROR:
+                raise
+            log.error("the log of %s-%d cannot be made: %s", t.name, partition, e.message)
+            return None
+        self._held.setdefault(t.name, set()).add(partition)
+        return plog
+
+    def _sync_partition(self, t, p, now: int) -> None:
+        key = (t.name, p.partition)
+        plog = self._ensure_log(t, p.partition, now)
+        if plog is None or plog.offline:
+            return
+        if p.leader == self.node_id:
+            st = self.leaders.get(key)
+            if st is None or st.leader_epoch != p.leader_epoch or tuple(st.replicas) != tuple(p.replicas):
+                self._become_leader(t, p, plog, now)
+            else:
+                self._adopt_state(key, st, p, plog, now)
+        else:
+            self._become_follower(key, plog, p.leader, p.leader_epoch)
+
+    def _become_leader(self, t, p, plog, now: int) -> None:
+        key = (t.name, p.partition)
+        was_leader = key in self.leaders
+        if key in self.following:
+            del self.following[key]
+            if self.fetchers is not None:
+                self.fetchers.remove_partitions([key])
+        if p.leader_epoch >= plog.latest_epoch:
+            plog.assign_epoch_start_offset(p.leader_epoch, plog.log_end_offset)
+        image = self.metadata.image
+        st = LeaderState(self.node_id, p.leader_epoch, p.replicas, p.isr or [self.node_id],
+                         leader_log_end_offset=plog.log_end_offset, high_watermark=plog.high_watermark,
+                         now_ms=now, replica_lag_time_max_ms=self.config["replica.lag.time.max.ms"],
+                         min_insync_replicas=self.broker.topic_min_insync_replicas(t),
+                         eligible=lambda r: r in image.brokers,
+                         hold_hw_under_min_isr=False)  # Kafka 3.x ZooKeeper mode: no KIP-966
+        self.leaders[key] = st
+        self._versions[key] = p.zk_version
+        self._stale.discard(key)
+        self._pending.pop(key, None)
+        log.info("leading %s-%d at epoch %d (ISR %s, LEO %d, HW %d)", t.name, p.partition, p.leader_epoch,
+                 list(st.isr), plog.log_end_offset, plog.high_watermark)
+        if st.maybe_increment_high_watermark(now):
+            self._hw_moved(key, st, plog)
+        self.broker.purgatory.notify(key, 0)  # waiters of the previous epoch answer now
+        if was_leader:
+            self.broker._notify_leadership(t.name, p.partition, False, p.leader_epoch)
+        self.broker._notify_leadership(t.name, p.partition, True, p.leader_epoch)
+
+    def _adopt_state(self, key, st: LeaderState, p, plog, now: int) -> None:
+        """Same leader epoch: an ISR change (ours, or the controller's) shows in the image."""
+        if p.zk_version == self._versions.get(key) or p.zk_version < self._versions.get(key, -1):
+            return
+        self._versions[key] = p.zk_version
+        self._stale.discard(key)
+        isr = tuple(p.isr)
+        if isr == st.isr and st.pending is None:
+            return
+        if st.pending is None or isr == st.pending:
+            rose = st.commit_isr(isr, now)
+        else:
+            st.isr = isr  # the controller's; our write in flight will fail on the version
+            rose = st.maybe_increment_high_watermark(now)
+        log.info("%s-%d: ISR now %s (version %d)", key[0], key[1], list(isr), p.zk_version)
+        if rose:
+            self._hw_moved(key, st, plog)
+        self.broker.purgatory.notify(key, 1)  # acks=all waiters recheck (min ISR)
+
+    def _become_follower(self, key, plog, leader: int, epoch: int) -> None:
+        st = self.leaders.pop(key, None)
+        if st is not None:
+            self._versions.pop(key, None)
+            self._stale.discard(key)
+            self._pending.pop(key, None)
+            log.info("%s-%d: no longer leader (leader %d, epoch %d)", key[0], key[1], leader, epoch)
+        endpoint = self._endpoint(leader) if leader >= 0 else None
+        target = (leader, epoch) if endpoint is not None else (-1, epoch)
+        if self.following.get(key) == target and st is None:
+            return
+        old = self.following.get(key)
+        self.following[key] = target
+        if self.fetchers is not None:
+            if old is not None:
+                self.fetchers.remove_partitions([key])
+            if target[0] >= 0:
+                self.fetchers.add_partitions({key: (plog, leader, epoch)})
+        if target[0] >= 0:
+            log.info("%s-%d: following %d at epoch %d", key[0], key[1], leader, epoch)
+        if st is not None:
+            self.broker.purgatory.notify(key, 0)
+            self.broker._notify_leadership(key[0], key[1], False, epoch)
+
+    def _remove_replica(self, key) -> None:
+        st = self.leaders.pop(key, None)
+        self._versions.pop(key, None)
+        self._stale.discard(key)
+        self._pending.pop(key, None)
+        if self.following.pop(key, None) is not None and self.fetchers is not None:
+            self.fetchers.remove_partitions([key])
+        if st is not None:
+            self.broker._notify_leadership(key[0], key[1], False, st.leader_epoch)
+        held = self._held.get(key[0])
+        if held is not None:
+            held.discard(key[1])
+            if not held:
+                del self._held[key[0]]
+        if self.broker.logs.get(*key) is not None:
+            log.info("removing the log of %s-%d (topic deleted or replica moved)", *key)
+        self.broker._remove_logs(key[0], [key[1]])  # also wakes the partition's waiters
+
+    # -- leader side -----------------------------------------------------------------------
+    def leader_state(self, topic: str, partition: int) -> LeaderState | None:
+        return self.leaders.get((topic, partition))
+
+    def append(self, plog, records, now: int):
+        """Append as leader (NOT_LEADER_OR_FOLLOWER if not); wake followers; maybe move the HW."""
+        key = (plog.topic, plog.partition)
+        st = self.leaders.get(key)
+        if st is None:
+            raise self.broker.not_leader_error(*key)
+        result = plog.append_as_leader(records, st.leader_epoch, now)
+        if not result.duplicate:
+            nbytes = len(records)
+            pending = self._pending.get(key)
+            if pending is None:
+                pending = self._pending[key] = deque()
+            pending.append((plog.log_end_offset, nbytes))
+            if len(pending) > _MAX_PENDING:
+                end, n = pending.popleft()
+                e2, n2 = pending.popleft()
+                pending.appendleft((e2, n + n2))
+            if st.on_leader_append(plog.log_end_offset, now):
+                self._hw_moved(key, st, plog)
+            from kwire.broker.broker import replica_key
+
+            self.broker.purgatory.notify(replica_key(*key), nbytes)
+        return result
+
+    def _hw_moved(self, key, st: LeaderState, plog) -> None:
+        """The leader's HW rose: into the log, and consumers' long-polls learn the new bytes."""
+        plog.update_high_watermark(st.high_watermark)
+        hw = plog.high_watermark
+        nbytes = 0
+        pending = self._pending.get(key)
+        while pending and pending[0][0] <= hw:
+            nbytes += pending.popleft()[1]
+        self.broker.purgatory.notify(key, max(nbytes, 1))
+
+    def follower_fetch(self, topic: str, partition: int, replica_id: int, fetch_offset: int,
+                       log_start_offset: int, plog) -> None:
+        """A follower's Fetch read without error: record its position (HW, ISR expand)."""
+        key = (topic, partition)
+        st = self.leaders.get(key)
+        if st is None:
+            return
+        now = _now_ms()
+        st.leader_log_end_offset = plog.log_end_offset
+        upd = st.update_follower(replica_id, fetch_offset, now, leader_log_end_offset=plog.log_end_offset,
+                                 log_start_offset=log_start_offset)
+        if upd.high_watermark_changed:
+            self._hw_moved(key, st, plog)
+        if upd.expand is not None:
+            self._propose(key, st, upd.expand, "expand")
+
+    def check_isr_shrink(self) -> None:
+        """Periodic (replica.lag.time.max.ms / 2): drop followers out of sync from ISRs."""
+        now = _now_ms()
+        for key, st in list(self.leaders.items()):
+            plog = self.broker.logs.get(*key)
+            if plog is None:
+                continue
+            st.leader_log_end_offset = plog.log_end_offset
+            out = st.shrink_candidates(now)
+            if out:
+                self._propose(key, st, [r for r in st.isr if r not in out], "shrink")
+
+    def _propose(self, key, st: LeaderState, new_isr, why: str) -> None:
+        if key in self._stale or st.in_flight:
+            return
+        isr = st.propose_isr(new_isr)
+        version = self._versions.get(key, -1)
+        try:
+            fut = self.metadata.update_partition_state(key[0], key[1], self.node_id, st.leader_epoch,
+                                                       list(isr), version)
+        except KafkaError as e:
+            st.abort_isr()
+            log.info("%s-%d: ISR %s to %s not written: %s", key[0], key[1], why, list(isr), e.message)
+            return
+        log.info("%s-%d: ISR %s from %s to %s", key[0], key[1], why, list(st.isr), list(isr))
+        fut.add_done_callback(lambda f: self._isr_written(key, st, isr, version, f))
+
+    def _isr_written(self, key, st: LeaderState, isr, expected: int, fut) -> None:
+        if self.leaders.get(key) is not st:
+            return  # deposed (or a new epoch) meanwhile
+        exc = fut.exception() if not fut.cancelled() else KafkaError(ErrorCode.REQUEST_TIMED_OUT)
+        if exc is None:
+            version = fut.result()
+            if version > self._versions.get(key, -1):
+                self._versions[key] = version
+            if st.pending == tuple(isr):
+                plog = self.broker.logs.get(*key)
+                if st.commit_isr(isr, _now_ms()) and plog is not None:
+                    self._hw_moved(key, st, plog)
+                self.broker.purgatory.notify(key, 1)
+            return
+        if st.pending == tuple(isr):
+            st.abort_isr()
+        code = getattr(exc, "code", None)
+        if code == ErrorCode.INVALID_UPDATE_VERSION:
+            if self._versions.get(key, -1) == expected:  # the image has not shown the newer state yet
+                self._stale.add(key)
+            log.info("%s-%d: ISR write lost to a newer state; waiting for it", *key)
+        else:
+            log.warning("%s-%d: ISR write failed: %s", key[0], key[1], exc)
+
+    async def wait_replicated(self, topic: str, partition: int, required_offset: int,
+                              timeout_s: float) -> ErrorCode:
+        key = (topic, partition)
+        st = self.leaders.get(key)
+        if st is None:
+            return ErrorCode.NOT_LEADER_OR_FOLLOWER
+
+        def status() -> tuple[bool, ErrorCode]:
+            if self.leaders.get(key) is not st:
+                return True, ErrorCode.NOT_LEADER_OR_FOLLOWER
+            return st.check_enough_replicas(required_offset)
+
+        done, err = status()
+        if done:
+            return err
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while True:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return ErrorCode.REQUEST_TIMED_OUT
+            await self.broker.purgatory.wait([key], lambda _k, _n: status()[0], remaining)
+            done, err = status()
+            if done:
+                return err
+
+    # -- follower side ---------------------------------------------------------------------
+    def _follower_appended(self, topic: str, partition: int) -> None:
+        """The fetcher appended or moved the HW of a followed partition."""
+        self.broker.purgatory.notify((topic, partition), 1)

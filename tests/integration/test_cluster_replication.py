@@ -1,0 +1,296 @@
+"""Replication in a kwire cluster over ZooKeeper: acks=all, ISR changes, failover, truncation.
+
+Real ``kwire serve`` processes (``make_cluster``), a real ZooKeeper, real
+clients (confluent-kafka, kafka-python) and kwire's own wire client for the
+raw error codes. Kafka 3.x ZooKeeper-mode semantics are the specification.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)
+from clients import decoded_batches
+
+from kwire.client import KafkaClient, KafkaClientError
+from kwire.protocol.errors import ErrorCode
+from kwire.records.builder import build_batch
+from kwire.records.decode import iter_records
+
+confluent_kafka = pytest.importorskip("confluent_kafka")
+kafka = pytest.importorskip("kafka")
+
+
+def _topic() -> str:
+    return f"rep-{uuid.uuid4().hex[:8]}"
+
+
+def _produce_confluent(bootstrap: str, topic: str, values: list[bytes], **conf) -> None:
+    p = confluent_kafka.Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5,
+                                  "message.timeout.ms": 30000, **conf})
+    errors = []
+    for v in values:
+        p.produce(topic, v, partition=0, on_delivery=lambda err, _m: err and errors.append(err))
+    assert p.flush(60) == 0
+    assert not errors, errors
+
+
+def _produce_kafka_python(bootstrap: str, topic: str, values: list[bytes]) -> None:
+    p = kafka.KafkaProducer(bootstrap_servers=bootstrap.split(","), acks="all", retries=5,
+                            request_timeout_ms=30000)
+    try:
+        for f in [p.send(topic, v, partition=0) for v in values]:
+            f.get(timeout=60)
+    finally:
+        p.close(10)
+
+
+def _read_all(bootstrap: str, topic: str, n: int, timeout: float = 30.0) -> list[bytes]:
+    """The first ``n`` values of partition 0 through a confluent-kafka consumer (assign, no group)."""
+    c = confluent_kafka.Consumer({"bootstrap.servers": bootstrap, "group.id": f"g-{uuid.uuid4().hex[:6]}",
+                                  "enable.auto.commit": False, "topic.metadata.refresh.interval.ms": 500})
+    try:
+        c.assign([confluent_kafka.TopicPartition(topic, 0, confluent_kafka.OFFSET_BEGINNING)])
+        out: list[bytes] = []
+        deadline = time.monotonic() + timeout
+        while len(out) < n and time.monotonic() < deadline:
+            m = c.poll(0.5)
+            if m is not None and not m.error():
+                out.append(m.value())
+        return out
+    finally:
+        c.close()
+
+
+def _raw_produce(c, topic: str, value: bytes, acks: int = -1, timeout_ms: int = 30000) -> int:
+    with KafkaClient(c.broker(c.leader_of(topic, 0)).bootstrap) as client:
+        return client.produce(topic, 0, build_batch([(None, value)]), acks=acks, timeout_ms=timeout_ms)
+
+
+def _error_of(fn) -> int:
+    with pytest.raises(KafkaClientError) as e:
+        fn()
+    return e.value.code
+
+
+def _isr(c, topic: str) -> list[int]:
+    return sorted(c.describe(topic).partitions[0].isr)
+
+
+def _wait_isr(c, topic: str, want: list[int], timeout: float = 30.0):
+    return c.wait_until(lambda md: topic in md.topics and sorted(md.topics[topic].partitions[0].isr) == want,
+                        timeout, f"ISR of {topic}-0 to be {want}", topics=[topic])
+
+
+def _followers(c, topic: str) -> list[int]:
+    p = c.describe(topic).partitions[0]
+    return [r for r in p.replicas if r != p.leader]
+
+
+# ---------------------------------------------------------------------------------------------
+
+def test_acks_all_with_two_clients_then_read_from_the_new_leader(make_cluster):
+    c = make_cluster(3, overrides={"min.insync.replicas": "2"})
+    topic = _topic()
+    c.create_topic(topic, partitions=1, replication_factor=3)
+    _produce_confluent(c.bootstrap, topic, [b"ck-%d" % i for i in range(50)])
+    _produce_kafka_python(c.bootstrap, topic, [b"kp-%d" % i for i in range(50)])
+    old = c.leader_of(topic, 0)
+    assert _isr(c, topic) == [1, 2, 3]
+    c.broker(old).kill()
+    md = c.wait_until(lambda md: md.topics.get(topic) and md.topics[topic].partitions[0].leader not in (-1, old),
+                      30, "a new leader", topics=[topic])
+    assert md.topics[topic].partitions[0].leader != old
+    got = _read_all(c.bootstrap, topic, 100)
+    assert got == [b"ck-%d" % i for i in range(50)] + [b"kp-%d" % i for i in range(50)]
+    # the survivors still take acks=all writes (ISR of two = min.insync.replicas)
+    _produce_confluent(c.bootstrap, topic, [b"after"])
+    assert _read_all(c.bootstrap, topic, 101)[-1] == b"after"
+
+
+def test_paused_follower_leaves_the_isr_and_rejoins(make_cluster):
+    c = make_cluster(3, overrides={"replica.lag.time.max.ms": "1500"}, session_timeout_ms=10000)
+    topic = _topic()
+    c.create_topic(topic, partitions=1, replication_factor=3)
+    _raw_produce(c, topic, b"one")
+    controller = c.controller_id()
+    victim = next(f for f in _followers(c, topic) if f != controller)
+    c.broker(victim).pause()
+    try:
+        _raw_produce(c, topic, b"two", acks=1)
+        md = _wait_isr(c, topic, sorted(r for r in (1, 2, 3) if r != victim))
+        assert victim in md.topics[topic].partitions[0].replicas
+        # acks=all completes with the shrunk ISR
+        _raw_produce(c, topic, b"three")
+    finally:
+        c.broker(victim).resume()
+    _wait_isr(c, topic, [1, 2, 3])
+
+
+def test_not_enough_replicas_and_request_timed_out(make_cluster):
+    c = make_cluster(3, overrides={"min.insync.replicas": "2", "replica.lag.time.max.ms": "20000"},
+                     session_timeout_ms=5000)
+    topic = _topic()
+    c.create_topic(topic, partitions=1, replication_factor=3)
+    _raw_produce(c, topic, b"x")
+    leader = c.leader_of(topic, 0)
+    f1, f2 = sorted(_followers(c, topic), key=lambda b: b == c.controller_id())
+    # a paused follower (not the controller) stays in the ISR (lag time 20 s): acks=all cannot complete
+    c.broker(f1).pause()
+    try:
+        started = time.monotonic()
+        assert _error_of(lambda: _raw_produce(c, topic, b"slow", timeout_ms=1000)) == ErrorCode.REQUEST_TIMED_OUT
+        assert time.monotonic() - started < 10
+    finally:
+        c.broker(f1).resume()
+    # two brokers down: the controller drops them from the ISR, below min.insync.replicas=2
+    c.broker(f1).kill()
+    c.broker(f2).kill()
+    _wait_isr(c, topic, [leader], timeout=40)
+    assert _error_of(lambda: _raw_produce(c, topic, b"no")) == ErrorCode.NOT_ENOUGH_REPLICAS
+    off = _raw_produce(c, topic, b"acks1", acks=1)  # acks=1 still works, and (Kafka 3.x: no
+    with KafkaClient(c.broker(leader).bootstrap) as client:  # KIP-966) the HW follows the ISR
+        assert client.list_offsets(topic, 0, -1)[0] == off + 1
+
+
+def test_not_leader_answers(make_cluster):
+    from kwire.protocol.generated.fetch_request import FetchPartition, FetchRequest, FetchTopic
+    from kwire.protocol.generated.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+
+    c = make_cluster(3)
+    topic = _topic()
+    t = c.create_topic(topic, partitions=1, replication_factor=2, assignment={0: [1, 2]})
+    leader = t.partitions[0].leader
+    follower = 3 - leader
+    with KafkaClient(c.bootstrap) as client:
+        client.metadata([topic])
+        # a replica fetch from broker 3, which is not a replica: NOT_LEADER_OR_FOLLOWER
+        req = FetchRequest(replica_id=3, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20, session_id=0,
+                           session_epoch=-1, forgotten_topics_data=[],
+                           topics=[FetchTopic(topic=topic, partitions=[FetchPartition(
+                               partition=0, fetch_offset=0, partition_max_bytes=1 << 20)])])
+        v = min(client.api_version(1, leader), 12)  # by name (replica_id in the body up to v14)
+        resp = client.request(1, req, node=leader, version=v)
+        assert resp.responses[0].partitions[0].error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER
+        # a produce to the follower: NOT_LEADER_OR_FOLLOWER naming the leader (v10+)
+        preq = ProduceRequest(acks=-1, timeout_ms=5000, topic_data=[TopicProduceData(
+            name=topic, partition_data=[PartitionProduceData(index=0, records=build_batch([(None, b"v")]))])])
+        pv = min(client.api_version(0, follower), 12)
+        presp = client.request(0, preq, node=follower, version=pv)
+        pr = presp.responses[0].partition_responses[0]
+        assert pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER
+        assert pv < 10 or (pr.current_leader.leader_id == leader
+                           and [e.node_id for e in presp.node_endpoints] == [leader])
+        # a consumer fetch from the follower too, with current_leader (v12+)
+        creq = FetchRequest(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20, session_id=0,
+                            session_epoch=-1, forgotten_topics_data=[],
+                            topics=[FetchTopic(topic=topic, partitions=[FetchPartition(
+                                partition=0, fetch_offset=0, partition_max_bytes=1 << 20)])])
+        cresp = client.request(1, creq, node=follower, version=12)
+        cp = cresp.responses[0].partitions[0]
+        assert cp.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER and cp.current_leader.leader_id == leader
+
+
+def test_consumer_long_poll_wakes_on_the_hw_not_on_the_append(make_cluster):
+    import threading
+
+    c = make_cluster(3, overrides={"replica.lag.time.max.ms": "30000"}, session_timeout_ms=10000)
+    topic = _topic()
+    c.create_topic(topic, partitions=1, replication_factor=3)
+    _raw_produce(c, topic, b"first")
+    leader = c.leader_of(topic, 0)
+    followers = _followers(c, topic)
+    got: dict = {}
+
+    def poll() -> None:
+        with KafkaClient(c.broker(leader).bootstrap) as client:
+            started = time.monotonic()
+            got["fetched"] = client.fetch_many(topic, {0: 1}, max_wait_ms=15000)[0]
+            got["after"] = time.monotonic() - started
+
+    for f in followers:
+        c.broker(f).pause()
+    try:
+        t = threading.Thread(target=poll, daemon=True)
+        t.start()
+        time.sleep(0.5)  # the long-poll is waiting (nothing above offset 1 yet)
+        _raw_produce(c, topic, b"second", acks=1)  # above the HW: must not wake the consumer
+        t.join(1.5)
+        assert t.is_alive(), f"the consumer was answered before the HW moved: {got}"
+    finally:
+        for f in followers:
+            c.broker(f).resume()
+    t.join(10)  # the followers fetch, the HW rises, the consumer's long-poll wakes
+    assert not t.is_alive() and got["after"] < 12
+    records = list(iter_records(got["fetched"].records))
+    assert [r.value for r in records] == [b"second"] and got["fetched"].high_watermark == 2
+
+
+def test_restarted_follower_catches_up_and_rejoins(make_cluster):
+    c = make_cluster(3, overrides={"replica.lag.time.max.ms": "3000"}, session_timeout_ms=4000)
+    topic = _topic()
+    c.create_topic(topic, partitions=1, replication_factor=3)
+    controller = c.controller_id()
+    victim = next(f for f in _followers(c, topic) if f != controller)
+    c.broker(victim).kill()
+    _wait_isr(c, topic, sorted(r for r in (1, 2, 3) if r != victim), timeout=40)
+    _produce_confluent(c.bootstrap, topic, [b"r-%d" % i for i in range(200)])
+    c.broker(victim).start()
+    _wait_isr(c, topic, [1, 2, 3], timeout=40)
+    leader = c.leader_of(topic, 0)
+    values = [r.value for _, b in decoded_batches(c.broker(victim).data_dir, topic) for r in b.records]
+    assert values == [r.value for _, b in decoded_batches(c.broker(leader).data_dir, topic) for r in b.records]
+    assert values == [b"r-%d" % i for i in range(200)]
+
+
+def test_divergent_tail_is_truncated_and_hw_bounds_consumers(make_cluster):
+    c = make_cluster(3, overrides={"replica.lag.time.max.ms": "30000", "unclean.leader.election.enable": "false"},
+                     session_timeout_ms=4000)
+    topic = _topic()
+    c.create_topic(topic, partitions=1, replication_factor=3)
+    _produce_confluent(c.bootstrap, topic, [b"committed-%d" % i for i in range(10)])
+    old = c.leader_of(topic, 0)
+    f1, f2 = _followers(c, topic)
+    c.broker(f1).pause()
+    c.broker(f2).pause()
+    try:
+        with KafkaClient(c.broker(old).bootstrap) as client:
+            hw_before = client.list_offsets(topic, 0, -1)[0]
+            assert hw_before == 10
+            for i in range(5):  # acks=1: on the leader only (its followers are paused), above the HW
+                client.produce(topic, 0, build_batch([(None, b"divergent-%d" % i)]), acks=1)
+            got = client.fetch_many(topic, {0: 0}, max_wait_ms=200)[0]
+            # consumers never see records above the HW
+            assert got.high_watermark == 10
+            seen = list(iter_records(got.records))
+            assert seen and all(r.offset < 10 for r in seen)
+            assert not any(r.value.startswith(b"divergent") for r in seen)
+            assert client.list_offsets(topic, 0, -1)[0] == 10
+        c.broker(old).kill()
+    finally:
+        c.broker(f1).resume()
+        c.broker(f2).resume()
+    md = c.wait_until(lambda md: md.topics.get(topic) and md.topics[topic].partitions[0].leader in (f1, f2),
+                      40, "a follower elected leader", topics=[topic])
+    new = md.topics[topic].partitions[0].leader
+    _produce_confluent(c.bootstrap, topic, [b"new-%d" % i for i in range(3)])
+    c.broker(old).start()
+    _wait_isr(c, topic, [1, 2, 3], timeout=40)
+    want = [b"committed-%d" % i for i in range(10)] + [b"new-%d" % i for i in range(3)]
+
+    def values(b):
+        return [r.value for _, batch in decoded_batches(c.broker(b).data_dir, topic) for r in batch.records]
+
+    # a follower may have got the first divergent record in the fetch answered just before
+    # it was paused (as in Kafka); the rest of the old leader's tail is gone
+    kept = values(new)
+    assert kept[:10] == want[:10] and kept[-3:] == want[10:]
+    tail = kept[10:-3]
+    assert tail == [b"divergent-%d" % i for i in range(len(tail))] and len(tail) < 5
+    deadline = time.monotonic() + 20
+    while values(old) != kept:
+        assert time.monotonic() < deadline, f"old leader's log: {values(old)}"
+        time.sleep(0.1)
+    assert _read_all(c.bootstrap, topic, len(kept)) == kept
