@@ -22,6 +22,11 @@ written by Kafka (and ``zookeeper-shell`` / Kafka's tools make sense of it)::
     /admin/delete_topics/<t>                   (empty; the controller deletes the topic)
     /isr_change_notification/isr_change_<seq>  {"version":1,"partitions":[{"topic":"t","partition":0}]}
     /latest_producer_id_block                  {"version":1,"broker":1,"block_start":"0","block_end":"999"}
+    /kwire/controlled_shutdown/<id> (ephemeral) (empty; kwire-specific: a broker asking the
+                                               controller to move its leaderships away before it
+                                               stops, since ControlledShutdown (API 7) is gone
+                                               from Kafka 4.x's schemas; the session's end
+                                               removes it)
 
 Topic ids are written the way Kafka writes a ``Uuid`` (url-safe base64, no
 padding); decoding also accepts the dashed form. Every decoder takes the bytes
@@ -60,6 +65,7 @@ LOG_DIR_EVENT_NOTIFICATION = "/log_dir_event_notification"
 CONSUMERS = "/consumers"
 DEFAULT_BROKER_ENTITY = "<default>"
 CONFIG_TYPES = ("topics", "clients", "users", "brokers", "ips")
+CONTROLLED_SHUTDOWN = "/kwire/controlled_shutdown"  # kwire-specific (see the docstring)
 
 # Kafka's ZkData.PersistentZkPaths: created (empty) at start-up if missing.
 PERSISTENT_PATHS = (CONSUMERS, BROKER_IDS, TOPICS, CONFIG_CHANGES, DELETE_TOPICS, BROKER_SEQID,
@@ -102,6 +108,10 @@ def broker_config_path(broker: int | str) -> str:
 
 def delete_topic_path(topic: str) -> str:
     return f"{DELETE_TOPICS}/{topic}"
+
+
+def controlled_shutdown_path(broker_id: int) -> str:
+    return f"{CONTROLLED_SHUTDOWN}/{broker_id}"
 
 
 # -- zookeeper.connect ----------------------------------------------------------------------

@@ -266,6 +266,26 @@ class ZkStore:
         Results: per op, the created path (create), the new version (set), True.
         """
         client = self._require()
+        return self._multi_results(ops, self._wait(self._transaction(client, ops).commit_async(), "a transaction"))
+
+    def multi_many(self, batches: list[list[Op]]) -> list:
+        """Several independent multis, pipelined (sent together, answered in order, as Kafka's
+        controller sends its ZooKeeper requests asynchronously): per batch, its results as
+        ``multi`` gives them, or the exception ``multi`` would have raised."""
+        client = self._require()
+        pending = [self._transaction(client, ops).commit_async() for ops in batches]
+        out = []
+        for ops, ar in zip(batches, pending):
+            try:
+                out.append(self._multi_results(ops, self._wait(ar, "a transaction")))
+            except ZooKeeperUnavailable:
+                raise
+            except (BadVersion, NodeExists, NoNode, KafkaError) as e:
+                out.append(e)
+        return out
+
+    @staticmethod
+    def _transaction(client: KazooClient, ops: list[Op]):
         t = client.transaction()
         for op in ops:
             kind = op[0]
@@ -279,7 +299,10 @@ class ZkStore:
                 t.delete(op[1], op[2] if len(op) > 2 else -1)
             else:
                 raise ValueError(f"unknown op {kind!r}")
-        results = self._wait(t.commit_async(), "a transaction")
+        return t
+
+    @staticmethod
+    def _multi_results(ops: list[Op], results) -> list:
         for op, r in zip(ops, results):
             if isinstance(r, RolledBackError) or not isinstance(r, Exception):
                 continue

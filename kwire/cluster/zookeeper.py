@@ -49,10 +49,25 @@ it once the watch fires (``wait_for`` waits for that, for tools and tests).
   znode's version (INVALID_UPDATE_VERSION when it moved), plus an
   ``/isr_change_notification`` entry (Kafka before AlterPartition).
 
-Not here yet (later sessions of issue 12): wiring into ``Broker`` / ``kwire
-serve`` (the config still refuses ``zookeeper.connect``), logs created or
-removed on metadata changes, ElectLeaders and reassignments, NOT_CONTROLLER
-routing of admin requests, controlled shutdown.
+* ``controlled_shutdown`` (blocking, off the loop): the kwire-specific
+  ephemeral ``/kwire/controlled_shutdown/<id>`` the controller watches; True
+  once the image shows this broker leading nothing that has another live ISR
+  member.
+* ``elect_leaders`` (ElectLeaders: preferred / unclean),
+  ``alter_reassignments`` (KIP-455's ``adding_replicas`` /
+  ``removing_replicas`` in the topic znode; the controller completes them),
+  ``reassignment_error`` (the checks against the image).
+* ``until`` (on the loop): wait without blocking until the image satisfies a
+  predicate, for handlers that answer once this broker's image shows a change.
+
+Every record the watches produce also feeds the controller's own view
+(``ZkController.observe``, on the watch thread), so the controller finds its
+work without re-reading ZooKeeper. A thread runs the controller's auto leader
+rebalance every ``leader.imbalance.check.interval.seconds``.
+
+Not here: logs (the broker's ReplicaManager creates and removes them from the
+image); NOT_CONTROLLER routing (every broker accepts admin writes and writes
+ZooKeeper directly, conditional on versions).
 """
 
 from __future__ import annotations
@@ -114,13 +129,15 @@ class ZkMetadata(ImageReads):
     def __init__(self, connect: str, node_id: int, host: str, port: int, *, rack: str | None = None,
                  listener: str = "PLAINTEXT", security_protocol: str = "PLAINTEXT",
                  session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS,
-                 connection_timeout_ms: int | None = None) -> None:
+                 connection_timeout_ms: int | None = None, static_configs: dict | None = None) -> None:
         self.node_id = node_id
         self.self_broker = BrokerInfo(node_id, host, port, rack)
         self.listener, self.security_protocol = listener, security_protocol
         self.store = ZkStore(connect, session_timeout_ms=session_timeout_ms,
                              connection_timeout_ms=connection_timeout_ms)
-        self.controller = ZkController(self.store, node_id)
+        # static_configs: this broker's own settings the controller falls back to
+        # (unclean.leader.election.enable, auto.leader.rebalance.enable, leader.imbalance.*)
+        self.controller = ZkController(self.store, node_id, static_configs)
         self.image = ZkImage(node_id)
         self._cond = threading.Condition()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -136,6 +153,8 @@ class ZkMetadata(ImageReads):
         self._reserving_producer_ids = False
         self._pending_block: L.ProducerIdBlock | None = None
         self.fresh = False  # True when this start created the cluster id
+        self._stop = threading.Event()
+        self._rebalancer: threading.Thread | None = None
 
     # -- start-up ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -143,7 +162,7 @@ class ZkMetadata(ImageReads):
         self.store.start()
         try:
             self.store.add_listener(self._on_session)  # first: an expiry during start-up re-registers
-            self.store.ensure_paths(L.PERSISTENT_PATHS)
+            self.store.ensure_paths(L.PERSISTENT_PATHS + (L.CONTROLLED_SHUTDOWN,))
             self._deliver([{"type": "cluster", "cluster_id": self._cluster_id()}])
             self._register()
             self._reserve_producer_ids_now()
@@ -151,6 +170,9 @@ class ZkMetadata(ImageReads):
             # the first election attempt is part of start-up (on the writer thread, ordered
             # with what the watches queued), so the first broker up is the first controller
             self._executor.submit(self._elect).result()
+            self._rebalancer = threading.Thread(target=self._rebalance_loop, daemon=True,
+                                                name=f"kwire-zk-rebalance-{self.node_id}")
+            self._rebalancer.start()
         except BaseException:
             self.close()
             raise
@@ -198,6 +220,8 @@ class ZkMetadata(ImageReads):
             self._session_lost = False
             log.info("new ZooKeeper session: registering broker %d again", self.node_id)
             self._run(self._register_again)
+        elif state == "connected":
+            self._controller_work()  # work postponed while ZooKeeper was unreachable
 
     def _register_again(self) -> None:
         try:
@@ -221,8 +245,32 @@ class ZkMetadata(ImageReads):
         ChildrenWatch(client, L.TOPICS, self._on_topics)
         DataWatch(client, L.broker_config_path(self.node_id), self._on_broker_config)
         DataWatch(client, L.broker_config_path(L.DEFAULT_BROKER_ENTITY), self._on_broker_config)
-        ChildrenWatch(client, L.DELETE_TOPICS, lambda _children: self._controller_work())
-        ChildrenWatch(client, L.ISR_CHANGE_NOTIFICATION, lambda _children: self._controller_work())
+        ChildrenWatch(client, L.DELETE_TOPICS, self._on_delete_topics)
+        ChildrenWatch(client, L.ISR_CHANGE_NOTIFICATION, self._on_isr_changes)
+        ChildrenWatch(client, L.CONTROLLED_SHUTDOWN, self._on_shutting_down)
+
+    def _on_delete_topics(self, _children) -> bool | None:
+        if self._closed:
+            return False
+        self.controller.note_deletions()
+        self._controller_work()
+        return None
+
+    def _on_isr_changes(self, _children) -> bool | None:
+        if self._closed:
+            return False
+        self.controller.note_isr_notifications()
+        self._controller_work()
+        return None
+
+    def _on_shutting_down(self, children: list[str]) -> bool | None:
+        if self._closed:
+            return False
+        self.controller.observe_shutting_down({int(c) for c in children if c.isdigit()})
+        with self._cond:
+            self._cond.notify_all()  # controlled_shutdown() waits on a predicate that reads it
+        self._controller_work()
+        return None
 
     def _on_brokers(self, children: list[str]) -> bool | None:
         if self._closed:
@@ -274,6 +322,7 @@ class ZkMetadata(ImageReads):
             default = None
         self._deliver([{"type": "broker_configs", "broker": L.decode_config(own),
                         "default": L.decode_config(default)}])
+        self._controller_work()
         return None
 
     def _on_topics(self, children: list[str]) -> bool | None:
@@ -311,8 +360,10 @@ class ZkMetadata(ImageReads):
             a = L.decode_topic(data)
             if a.topic_id is None:
                 log.warning("topic %s has no topic id in ZooKeeper; ignored until it has one", w.name)
+                self.controller.note_topic_without_id(w.name)
+                self._controller_work()
                 return None
-            self._deliver([{"type": "zk_topic", "name": w.name, "id": str(a.topic_id),
+            self._deliver([{"type": "zk_topic", "name": w.name, "id": str(a.topic_id), "zk_version": stat.version,
                             "partitions": {str(p): r for p, r in a.partitions.items()},
                             "adding": {str(p): r for p, r in a.adding_replicas.items()},
                             "removing": {str(p): r for p, r in a.removing_replicas.items()}}])
@@ -333,6 +384,7 @@ class ZkMetadata(ImageReads):
                             "state": None if s is None else {
                                 "leader": s.leader, "leader_epoch": s.leader_epoch, "isr": s.isr,
                                 "controller_epoch": s.controller_epoch, "zk_version": s.zk_version}}])
+            self._controller_work()
             return None
         return on_state
 
@@ -341,6 +393,7 @@ class ZkMetadata(ImageReads):
             if self._closed or w.stopped:
                 return False
             self._deliver([{"type": "zk_topic_configs", "name": w.name, "configs": L.decode_config(data)}])
+            self._controller_work()
             return None
         return on_config
 
@@ -360,6 +413,7 @@ class ZkMetadata(ImageReads):
     def _deliver(self, records: list[dict]) -> None:
         if not records:
             return
+        self.controller.observe(records)  # the controller's own view, on this (watch) thread
         loop = self._loop
         if loop is not None and loop.is_running():
             try:
@@ -507,8 +561,15 @@ class ZkMetadata(ImageReads):
         def write() -> uuid.UUID:
             if self.store.exists(L.delete_topic_path(name)):
                 raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' is marked for deletion.")
-            if self.store.exists(L.topic_path(name)):
-                raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.")
+            try:  # the usual case in one round trip: config and assignment together
+                self.store.multi([("create", L.topic_config_path(name), L.encode_config(configs)),
+                                  ("create", L.topic_path(name), L.encode_topic(topic_id, assignment))])
+                log.info("created topic %s (id %s) with assignment %s", name, topic_id, assignment)
+                return topic_id
+            except NodeExists as e:
+                if e.path == L.topic_path(name):
+                    raise KafkaError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{name}' already exists.") from None
+            # a config left behind (a tool wrote it first): overwrite it, then the assignment
             self.store.set_or_create(L.topic_config_path(name), L.encode_config(configs))
             try:
                 self.store.create(L.topic_path(name), L.encode_topic(topic_id, assignment))
@@ -601,12 +662,22 @@ class ZkMetadata(ImageReads):
         """A leader's ISR change, conditional on the state znode's version; resolves to the new version.
 
         INVALID_UPDATE_VERSION when the state changed since ``expected_zk_version``
-        (a new leader was elected, or the controller shrank the ISR).
+        (a new leader was elected, or the controller shrank the ISR); INELIGIBLE_REPLICA
+        (at once) when it adds a broker that is shutting down or not live.
         """
         t = self.image.topics.get(name)
         if t is None or not 0 <= partition < len(t.partitions):
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         controller_epoch = getattr(t.partitions[partition], "controller_epoch", 0)
+        # a broker shutting down (or gone) may not join an ISR: the controller just took it out
+        # (KIP-841's rule; in Kafka's ZooKeeper mode its fetchers were stopped by StopReplica)
+        current = t.partitions[partition].isr
+        ineligible = [b for b in isr if b not in current
+                      and (b in self.controller.shutting_down or b not in self.image.brokers)]
+        if ineligible:
+            raise KafkaError(ErrorCode.INELIGIBLE_REPLICA,
+                             f"broker(s) {ineligible} cannot join the ISR of {name}-{partition}: "
+                             f"shutting down or not live")
 
         def write() -> int:
             path = L.partition_state_path(name, partition)
@@ -623,6 +694,181 @@ class ZkMetadata(ImageReads):
             return version
 
         return self._write(write)
+
+    # -- control plane: controlled shutdown, elections, reassignments ------------------------------------
+    def controlled_shutdown(self, timeout_s: float) -> bool:
+        """Ask the controller to move this broker's leaderships away (blocking; off the loop).
+
+        Creates the ephemeral ``/kwire/controlled_shutdown/<id>`` (kwire-specific:
+        Kafka 4.x's schemas no longer have ControlledShutdown, API 7); the
+        controller moves every partition this broker leads to the first live
+        ISR member that is not shutting down, and drops this broker from the
+        ISRs it is in. True once the image shows this broker leading nothing
+        that has another live ISR member (partitions with no other ISR member
+        stay led by it, as in Kafka); False on timeout or without ZooKeeper.
+        """
+        try:
+            self.store.create(L.controlled_shutdown_path(self.node_id), b"", ephemeral=True)
+        except NodeExists:
+            pass  # asked before (a retry)
+        except (ZooKeeperUnavailable, NoNode) as e:
+            log.warning("controlled shutdown impossible: %s", e)
+            return False
+
+        def done() -> bool:
+            others = set(self.image.brokers) - self.controller.shutting_down - {self.node_id}
+            return not any(p.leader == self.node_id and others.intersection(p.isr)
+                           for t in self.image.topics.values() for p in t.partitions)
+
+        ok = self.wait_for(done, timeout_s)
+        log.info("controlled shutdown of broker %d: %s", self.node_id,
+                 "leaderships moved" if ok else f"not complete after {timeout_s:.1f} s")
+        return ok
+
+    def _rebalance_loop(self) -> None:
+        """Every ``leader.imbalance.check.interval.seconds``: the controller's auto rebalance."""
+        while not self._stop.is_set():
+            try:
+                interval = float(self.controller.config("leader.imbalance.check.interval.seconds"))
+            except ValueError:
+                interval = 300.0
+            if self._stop.wait(max(interval, 0.1)):
+                return
+            if self.controller.active:
+                try:
+                    self._run(self.controller.rebalance)
+                except KafkaError:
+                    return
+
+    def elect_leaders(self, partitions: list[tuple[str, int]], election_type: int):
+        """ElectLeaders (0 preferred, 1 unclean) in ZooKeeper; the future resolves to
+        {(topic, partition): new leader epoch, or KafkaError}."""
+        partitions = list(partitions)
+        return self._write(lambda: self.controller.elect_leaders(partitions, election_type))
+
+    def reassignment_error(self, name: str, partition: int, replicas: list[int] | None,
+                           allow_replication_factor_change: bool = True) -> KafkaError | None:
+        """Kafka's checks of one AlterPartitionReassignments entry against the image."""
+        t = self.image.topics.get(name)
+        if t is None:
+            return KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Unable to find a topic named {name}.")
+        if not 0 <= partition < len(t.partitions):
+            return KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Unable to find partition {name}:{partition}.")
+        p = t.partitions[partition]
+        if replicas is None:
+            if not (p.adding_replicas or p.removing_replicas):
+                return KafkaError(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS,
+                                  f"No ongoing reassignment for partition {name}-{partition}.")
+            return None
+        if not replicas:
+            return KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                              "Empty replica list specified in partition reassignment.")
+        if len(set(replicas)) != len(replicas):
+            return KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                              f"Duplicate replica ids in partition reassignment replica list: {list(replicas)}")
+        live = sorted(self.image.brokers)
+        if any(b not in self.image.brokers for b in replicas):
+            return KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                              f"Replica assignment has brokers that are not alive. Replica list: "
+                              f"{list(replicas)}, live broker list: {live}")
+        original = [r for r in p.replicas if r not in (p.adding_replicas or [])]
+        if not allow_replication_factor_change and len(replicas) != len(original):
+            return KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
+                              f"The replication factor is changed from {len(original)} to {len(replicas)} "
+                              f"but allowReplicationFactorChange is false")
+        return None
+
+    def alter_reassignments(self, changes: list[tuple[str, int, list[int] | None]]):
+        """Start or cancel (replicas None) reassignments, KIP-455's way in ZooKeeper: the topic
+        znode's replicas become target + original, with ``adding_replicas`` (target - original)
+        and ``removing_replicas`` (original - target); the controller completes them. Cancelling
+        reassigns to the original replicas. One conditional write per topic; the future
+        resolves to {(topic, partition): KafkaError, or the (replicas, adding, removing) written}.
+        Checks: ``reassignment_error``."""
+        by_topic: dict[str, list[tuple[int, list[int] | None]]] = {}
+        for name, p, replicas in changes:
+            by_topic.setdefault(name, []).append((p, None if replicas is None else list(replicas)))
+
+        def write() -> dict:
+            out: dict = {}
+            for name, parts in by_topic.items():
+                for _ in range(10):
+                    data, version = self.store.get(L.topic_path(name))
+                    if data is None:
+                        for p, _r in parts:
+                            out[(name, p)] = KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+                        break
+                    a = L.decode_topic(data)
+                    changed = False
+                    for p, target in parts:
+                        current = a.partitions.get(p)
+                        if current is None:
+                            out[(name, p)] = KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+                            continue
+                        adding, removing = a.adding_replicas.get(p, []), a.removing_replicas.get(p, [])
+                        original = [r for r in current if r not in adding]
+                        if target is None:
+                            if not adding and not removing:
+                                out[(name, p)] = KafkaError(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS)
+                                continue
+                            target = original
+                        full = list(target) + [r for r in original if r not in target]
+                        new_adding = [r for r in target if r not in original]
+                        new_removing = [r for r in original if r not in target]
+                        if not new_adding and not new_removing:
+                            full = list(target)  # nothing to move (a reorder, or back to the original)
+                            if adding:
+                                # cancelling: the added replicas leave once the original ones are in the ISR
+                                full = list(target) + [r for r in current if r not in target]
+                                new_removing = [r for r in current if r not in target]
+                        out[(name, p)] = (full, new_adding, new_removing)
+                        if (full, new_adding, new_removing) == (current, adding, removing):
+                            continue
+                        a.partitions[p] = full
+                        a.adding_replicas[p], a.removing_replicas[p] = new_adding, new_removing
+                        changed = True
+                    if not changed:
+                        break
+                    try:
+                        self.store.set(L.topic_path(name), L.encode_topic(a.topic_id, a.partitions,
+                                                                          a.adding_replicas, a.removing_replicas),
+                                       version)
+                        log.info("topic %s: reassignment of %s", name,
+                                 {p: a.partitions[p] for p, _r in parts})
+                        break
+                    except BadVersion:
+                        continue
+            return out
+
+        return self._write(write)
+
+    async def until(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """On the loop: wait (without blocking it) until ``predicate()`` holds for the image."""
+        if predicate():
+            return True
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        event = asyncio.Event()
+
+        def changed(_records) -> None:
+            loop.call_soon_threadsafe(event.set)
+
+        self._listeners.append(changed)
+        try:
+            deadline = loop.time() + timeout
+            while not predicate():
+                left = deadline - loop.time()
+                if left <= 0:
+                    return False
+                event.clear()
+                try:
+                    await asyncio.wait_for(event.wait(), left)
+                except asyncio.TimeoutError:
+                    return predicate()
+            return True
+        finally:
+            self._listeners.remove(changed)
 
     # -- producer ids -----------------------------------------------------------------------------------
     def allocate_producer_id(self) -> int:
@@ -689,6 +935,7 @@ class ZkMetadata(ImageReads):
         if self._closed:
             return
         self._closed = True
+        self._stop.set()
         self.controller.active = False
         self._executor.shutdown(wait=True, cancel_futures=True)
         self.store.close()

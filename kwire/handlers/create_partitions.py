@@ -17,11 +17,19 @@ Behaviour (Kafka's ``ControllerApis.createPartitions`` and
 New partitions are created at once (logs first, then the metadata record;
 leader = this broker, epoch 0) and the answer waits until the record is
 durable, so ``timeout_ms`` is not needed. A log or metadata write that fails
-answers KAFKA_STORAGE_ERROR and leaves the partition count as it was. v2 is the first flexible version; v3 only
+answers KAFKA_STORAGE_ERROR and leaves the partition count as it was. Cluster mode (``broker.cluster_mode``, ZooKeeper): the assignment znode is
+rewritten (new partitions placed as Kafka's ``AdminZkClient.addPartitions``
+does, or the manual ``assignments``), and the answer waits until this
+broker's image has every new partition with a leader, at most ``timeout_ms``
+(then REQUEST_TIMED_OUT). Brokers of a manual assignment must be live.
+
+v2 is the first flexible version; v3 only
 changed quota behaviour (KIP-599), which kwire does not enforce.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from kwire.handlers.common import when_durable
 from kwire.protocol.errors import ErrorCode, KafkaError
@@ -60,7 +68,8 @@ def validate_manual_assignment(replicas: list[int], registered: set[int],
                          f"{replication_factor} replica(s).")
 
 
-def _create(broker, topic, validate_only: bool) -> None:
+def _create(broker, topic, validate_only: bool):
+    """None, or (cluster mode) the ZooKeeper write's future."""
     md = broker.metadata
     t = md.topic(topic.name)
     if t is None:
@@ -82,6 +91,15 @@ def _create(broker, topic, validate_only: bool) -> None:
         rf = len(t.partitions[0].replicas) if t.partitions else None
         for a in topic.assignments:
             validate_manual_assignment(list(a.broker_ids), registered, rf)
+    if not validate_only and getattr(broker, "cluster_mode", False):
+        assignment = None
+        if topic.assignments is not None:
+            assignment = {current + i: list(a.broker_ids) for i, a in enumerate(topic.assignments)}
+        elif t.partitions and len(t.partitions[0].replicas) > len(md.brokers):
+            rf = len(t.partitions[0].replicas)
+            raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
+                             f"Replication factor: {rf} larger than available brokers: {len(md.brokers)}.")
+        return broker.add_partitions(topic.name, topic.count, assignment)
     if not validate_only:
         broker.add_partitions(topic.name, topic.count)
 
@@ -101,18 +119,47 @@ def handle(ctx, req):
         if seen[topic.name] > 1:
             continue
         try:
-            _create(ctx.broker, topic, req.validate_only)
+            zk_fut = _create(ctx.broker, topic, req.validate_only)
         except KafkaError as e:
             results.append(CreatePartitionsTopicResult(name=topic.name, error_code=e.code,
                                                        error_message=e.message))
             continue
         results.append(CreatePartitionsTopicResult(name=topic.name, error_code=0, error_message=None))
+        if zk_fut is not None:
+            waiting.append((len(results) - 1, (zk_fut, topic.name, topic.count)))
+            continue
         fut = None if req.validate_only else md.durable()
         if fut is not None:
             waiting.append((len(results) - 1, fut))
     if not waiting:
         return CreatePartitionsResponse(results=results)
+    if getattr(ctx.broker, "cluster_mode", False):
+        return _when_led(md, results, waiting, req.timeout_ms)
     return _when_durable(results, waiting)
+
+
+async def _when_led(md, results, waiting, timeout_ms: int) -> CreatePartitionsResponse:
+    """Cluster mode: the ZooKeeper write, then every new partition led in the image."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(timeout_ms, 0) / 1000
+    for i, (fut, name, count) in waiting:
+        r = results[i]
+        try:
+            await fut
+        except KafkaError as e:
+            r.error_code, r.error_message = e.code, e.message
+            continue
+        if timeout_ms <= 0:
+            continue
+
+        def led() -> bool:
+            t = md.topic(name)
+            return t is not None and len(t.partitions) >= count and all(p.leader >= 0 for p in t.partitions)
+
+        if not await md.until(led, max(deadline - loop.time(), 0)):
+            r.error_code = ErrorCode.REQUEST_TIMED_OUT
+            r.error_message = f"The new partitions of {name} had no leader within {timeout_ms} ms."
+    return CreatePartitionsResponse(results=results)
 
 
 async def _when_durable(results, waiting) -> CreatePartitionsResponse:

@@ -31,6 +31,18 @@ Checks, per topic, in Kafka's order (``ControllerApis.createTopics`` and
 ``validate_only`` runs all checks and creates nothing; the successful result
 then carries the zero topic id (Kafka returns a random id that never exists).
 
+Cluster mode (``broker.cluster_mode``, ZooKeeper): the topic is written to
+ZooKeeper (``Broker.create_topic`` -> ``ZkMetadata.create_topic``) with Kafka's
+placement over the live brokers, ``replication_factor`` (-1:
+``default.replication.factor``) or the explicit ``assignments``; RF above the
+live brokers answers INVALID_REPLICATION_FACTOR "Replication factor: 3 larger
+than available brokers: 2." (Kafka's ZooKeeper-mode message). As Kafka's
+``DelayedCreatePartitions``, the answer waits until this broker's image has
+the topic with a leader for every partition (so a follow-up Metadata sees
+it), at most ``timeout_ms``, then REQUEST_TIMED_OUT; ``timeout_ms`` <= 0
+answers once ZooKeeper has the topic. ZooKeeper unreachable: REQUEST_TIMED_OUT
+with a message naming ZooKeeper, at once.
+
 Version notes: v5 (KIP-525) returns the new topic's partition count,
 replication factor and configs (name, value, read-only, source, sensitive) —
 kwire always reports them, there are no ACLs that could hide them; v5 is the
@@ -126,6 +138,9 @@ def _placement(broker, topic) -> tuple[int, int]:
         raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
                          f"Unable to replicate the partition {rf} time(s): Invalid replication "
                          f"factor {rf}: the replication factor must be positive.")
+    if rf > len(registered) and getattr(broker, "cluster_mode", False):
+        raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
+                         f"Replication factor: {rf} larger than available brokers: {len(registered)}.")
     if rf > len(registered):
         raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
                          f"Unable to replicate the partition {rf} time(s): The target replication "
@@ -146,12 +161,18 @@ def _config_entries(broker, configs: dict[str, str], cache: dict) -> list[Creata
     return got
 
 
-def _create(broker, topic, validate_only: bool, cache: dict) -> CreatableTopicResult:
+def _create(broker, topic, validate_only: bool, cache: dict, pending: list | None = None) -> CreatableTopicResult:
+    """``pending`` (cluster mode): gets the ZooKeeper write's future of a created topic."""
     _check_name(broker.metadata, topic.name)
     configs = _check_configs(topic)
     n, rf = _placement(broker, topic)
     topic_id = _ZERO
-    if not validate_only:
+    if not validate_only and pending is not None:
+        assignment = ({a.partition_index: list(a.broker_ids) for a in topic.assignments}
+                      if topic.assignments else None)
+        pending.append(broker.create_topic(topic.name, n, configs, replication_factor=rf,
+                                           assignment=assignment))
+    elif not validate_only:
         topic_id = broker.create_topic(topic.name, n, configs).topic_id
     return CreatableTopicResult(
         name=topic.name,
@@ -166,6 +187,8 @@ def _create(broker, topic, validate_only: bool, cache: dict) -> CreatableTopicRe
 
 
 async def handle(ctx, req) -> CreateTopicsResponse:
+    if getattr(ctx.broker, "cluster_mode", False):
+        return await _handle_cluster(ctx, req)
     md = ctx.broker.metadata
     counts: dict[str, int] = {}
     for t in req.topics:
@@ -192,6 +215,53 @@ async def handle(ctx, req) -> CreateTopicsResponse:
             await fut
         except KafkaError as e:
             results[i] = CreatableTopicResult(name=results[i].name, error_code=e.code, error_message=e.message)
+    for name, n in counts.items():
+        if n > 1:
+            results.append(CreatableTopicResult(name=name, error_code=ErrorCode.INVALID_REQUEST,
+                                                error_message="Duplicate topic name."))
+    return CreateTopicsResponse(topics=results)
+
+
+def _ready(md, name: str, topic_id) -> bool:
+    t = md.topic(name)
+    return (t is not None and t.topic_id == topic_id and bool(t.partitions)
+            and all(p.leader >= 0 for p in t.partitions))
+
+
+async def _handle_cluster(ctx, req) -> CreateTopicsResponse:
+    md = ctx.broker.metadata
+    counts: dict[str, int] = {}
+    for t in req.topics:
+        counts[t.name] = counts.get(t.name, 0) + 1
+    results: list[CreatableTopicResult] = []
+    waiting: list[tuple[int, object]] = []
+    entries_cache: dict = {}
+    for t in req.topics:
+        if counts[t.name] > 1:
+            continue
+        pending: list = []
+        try:
+            results.append(_create(ctx.broker, t, req.validate_only, entries_cache, pending))
+        except KafkaError as e:
+            results.append(CreatableTopicResult(name=t.name, error_code=e.code, error_message=e.message))
+            continue
+        if pending:
+            waiting.append((len(results) - 1, pending[0]))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(req.timeout_ms, 0) / 1000
+    for i, fut in waiting:
+        r = results[i]
+        try:
+            r.topic_id = await fut
+        except KafkaError as e:
+            results[i] = CreatableTopicResult(name=r.name, error_code=e.code, error_message=e.message)
+            continue
+        if req.timeout_ms <= 0:
+            continue
+        if not await md.until(lambda: _ready(md, r.name, r.topic_id), max(deadline - loop.time(), 0)):
+            r.error_code = ErrorCode.REQUEST_TIMED_OUT
+            r.error_message = (f"The topic {r.name} was created, but not every partition had a leader "
+                               f"within {req.timeout_ms} ms.")
     for name, n in counts.items():
         if n > 1:
             results.append(CreatableTopicResult(name=name, error_code=ErrorCode.INVALID_REQUEST,

@@ -22,6 +22,13 @@ One deliberate difference: Kafka's broker lets a client delete
 refuses). kwire's coordinators keep live state in those partitions, so they
 answer INVALID_TOPIC_EXCEPTION with the tool's message instead.
 
+Cluster mode (``broker.cluster_mode``, ZooKeeper): the topic is queued under
+``/admin/delete_topics``; the controller deletes it from ZooKeeper and every
+broker holding a replica removes its log when the topic leaves its image. As
+Kafka's ``DelayedDeleteTopics``, the answer waits until the topic is gone
+from this broker's image, at most ``timeout_ms`` (then REQUEST_TIMED_OUT).
+ZooKeeper unreachable: REQUEST_TIMED_OUT naming ZooKeeper, at once.
+
 Version notes: v4 is the first flexible version, v5 adds ``error_message``
 (KIP-599), v6 adds topic ids (KIP-516). Results are in request order (Kafka
 shuffles them to hide which topics exist; there are no ACLs to protect here).
@@ -29,6 +36,7 @@ shuffles them to hide which topics exist; there are no ACLs to protect here).
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 from kwire.handlers.common import when_durable
@@ -135,9 +143,25 @@ def handle(ctx, req):
         fut = md.durable()
         if fut is not None:
             waiting.append((len(results) - 1, fut))
+    if getattr(broker, "cluster_mode", False) and to_delete:
+        return _when_gone(md, results, waiting, req.timeout_ms)
     if not waiting:
         return DeleteTopicsResponse(responses=results)
     return _when_durable(results, waiting)
+
+
+async def _when_gone(md, results, waiting, timeout_ms: int) -> DeleteTopicsResponse:
+    """Cluster mode: once queued in ZooKeeper, wait until each topic has left the image."""
+    results = await when_durable(results, waiting)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(timeout_ms, 0) / 1000
+    for r in results:
+        if r.error_code != ErrorCode.NONE or r.topic_id == _ZERO or timeout_ms <= 0:
+            continue
+        if not await md.until(lambda: md.topic_by_id(r.topic_id) is None, max(deadline - loop.time(), 0)):
+            r.error_code = ErrorCode.REQUEST_TIMED_OUT
+            r.error_message = f"The deletion of {r.name} did not complete within {timeout_ms} ms."
+    return DeleteTopicsResponse(responses=results)
 
 
 async def _when_durable(results, waiting) -> DeleteTopicsResponse:

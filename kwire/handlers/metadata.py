@@ -21,6 +21,15 @@ leader and ISR are left as they are (there is no other replica to move to), so
 a client that ignores the partition error gets KAFKA_STORAGE_ERROR from
 Produce and Fetch too. Kafka's metadata cache would show no leader instead,
 after its controller handled the failure.
+
+Cluster mode (``broker.cluster_mode``, ZooKeeper; Kafka's ZooKeeper-mode
+metadata cache): every broker answers from its image, so all give the same
+view. Brokers are the live registered ones; a partition whose leader is -1 or
+not live answers LEADER_NOT_AVAILABLE with leader -1; ``offline_replicas``
+lists the replicas whose broker is not live (and this broker for a partition
+in an offline log dir). Auto-creation asks ZooKeeper for the topic
+(``default.replication.factor``, ``num.partitions``) and answers
+LEADER_NOT_AVAILABLE until it is there, as Kafka does.
 """
 
 from __future__ import annotations
@@ -39,8 +48,11 @@ MIN_VERSION = 0
 MAX_VERSION = 13
 
 
-def topic_response(t, include_ops: bool, offline=None) -> MetadataResponseTopic:
-    """``offline(topic, partition)`` says whether a partition's log dir is offline."""
+def topic_response(t, include_ops: bool, offline=None, live=None, node_id: int = -1) -> MetadataResponseTopic:
+    """``offline(topic, partition)`` says whether a partition's log dir is offline; ``live``
+    (cluster mode) is the set of live brokers."""
+    if live is not None:
+        return _cluster_topic_response(t, include_ops, offline, live, node_id)
     dead = [offline is not None and offline(t.name, p.partition) for p in t.partitions]
     return MetadataResponseTopic(
         error_code=0,
@@ -65,14 +77,33 @@ def topic_response(t, include_ops: bool, offline=None) -> MetadataResponseTopic:
     )
 
 
+def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int) -> MetadataResponseTopic:
+    partitions = []
+    for p in t.partitions:
+        off = [r for r in p.replicas if r not in live]
+        if offline is not None and offline(t.name, p.partition) and node_id not in off:
+            off.append(node_id)
+        leader = p.leader if p.leader in live and p.leader not in off else -1
+        partitions.append(MetadataResponsePartition(
+            error_code=ErrorCode.LEADER_NOT_AVAILABLE if leader < 0 else 0,
+            partition_index=p.partition, leader_id=leader, leader_epoch=p.leader_epoch,
+            replica_nodes=list(p.replicas), isr_nodes=list(p.isr), offline_replicas=off))
+    return MetadataResponseTopic(
+        error_code=0, name=t.name, topic_id=t.topic_id, is_internal=t.internal, partitions=partitions,
+        topic_authorized_operations=(
+            authorized_operations("topic") if include_ops else AUTHORIZED_OPERATIONS_OMITTED))
+
+
 def handle(ctx, req):
     broker = ctx.broker
     md = broker.metadata
     include_ops = bool(req.include_topic_authorized_operations)
     offline = broker.logs.is_offline if broker.logs.offline_dirs else None
+    cluster = getattr(broker, "cluster_mode", False)
+    live = {b.node_id for b in md.brokers} if cluster else None
     requested = req.topics
     if requested is None or (ctx.api_version == 0 and not requested):
-        topics = [topic_response(t, include_ops, offline) for t in md.topics.values()]
+        topics = [topic_response(t, include_ops, offline, live, broker.node_id) for t in md.topics.values()]
     else:
         allow_create = req.allow_auto_topic_creation if ctx.api_version >= 4 else True
         topics = []
@@ -93,6 +124,10 @@ def handle(ctx, req):
                         topics.append(MetadataResponseTopic(error_code=ErrorCode.INVALID_TOPIC_EXCEPTION,
                                                             name=rt.name))
                         continue
+                    if allow_create and cluster:
+                        topics.append(MetadataResponseTopic(error_code=_auto_create_cluster(broker, rt.name),
+                                                            name=rt.name))
+                        continue
                     if allow_create:
                         t = broker.auto_create_topic(rt.name)
                     if t is None:
@@ -100,11 +135,23 @@ def handle(ctx, req):
                                                             name=rt.name))
                         continue
                     created.append(len(topics))
-            topics.append(topic_response(t, include_ops, offline))
+            topics.append(topic_response(t, include_ops, offline, live, broker.node_id))
         fut = md.durable() if created else None
         if fut is not None:
             return _when_durable(fut, created, _response(ctx, req, md, topics))
     return _response(ctx, req, md, topics)
+
+
+def _auto_create_cluster(broker, name: str) -> int:
+    """Cluster mode: ask ZooKeeper for the topic; LEADER_NOT_AVAILABLE while it is on its way
+    (Kafka's answer), UNKNOWN_TOPIC_OR_PARTITION when auto-creation is off."""
+    if not broker.config["auto.create.topics.enable"]:
+        return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    try:
+        broker.auto_create_topic(name)
+    except KafkaError:
+        pass
+    return ErrorCode.LEADER_NOT_AVAILABLE
 
 
 async def _when_durable(fut, created: list[int], response: MetadataResponse) -> MetadataResponse:

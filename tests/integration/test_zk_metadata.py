@@ -560,3 +560,162 @@ def test_a_topic_written_by_kafka_2x_without_an_id_gets_one_and_leaders(members,
     assert obj["version"] == 3 and L.decode_topic_id(obj["topic_id"]) == mds[0].topic("legacy").topic_id
     assert mds[1].topic("legacy").topic_id == mds[0].topic("legacy").topic_id
     assert mds[0].topic("legacy").configs == {"retention.ms": "5"}
+
+
+# -- the controller's features: controlled shutdown, elections, reassignments, scale -------------------
+def state_of(md, topic, p):
+    part = md.topic(topic).partitions[p]
+    return part.leader, list(part.isr), list(part.replicas)
+
+
+def expand_isr(md_leader, topic, p, isr):
+    """What a leader does once followers caught up: the ISR change, conditional on the version."""
+    part = md_leader.topic(topic).partitions[p]
+    return result(md_leader.update_partition_state(topic, p, part.leader, part.leader_epoch, isr, part.zk_version))
+
+
+def test_controlled_shutdown_moves_leaders_and_leaves_the_isrs(members, zk):
+    mds = [members(i) for i in (1, 2, 3)]
+    all_see(mds, lambda md: len(md.brokers) == 3, 5, "three brokers")
+    result(mds[0].create_topic("cs", 3, assignment={0: [1, 2, 3], 1: [2, 1, 3], 2: [3, 2, 1]}))
+    result(mds[0].create_topic("solo", 1, assignment={0: [1]}))
+    all_see(mds, lambda md: md.topic("solo") is not None and md.topic("cs") is not None
+            and all(p.leader >= 0 for p in md.topic("cs").partitions) and md.topic("solo").partitions[0].leader == 1,
+            5, "leaders")
+    epoch0 = mds[0].topic("cs").partitions[0].leader_epoch
+    # broker 1 (also the controller) shuts down: its leadership of cs-0 moves to 2, it leaves every ISR
+    t0 = time.monotonic()
+    assert mds[0].controlled_shutdown(10)
+    print(f"controlled shutdown took {time.monotonic() - t0:.3f} s")
+    assert zk.exists(L.controlled_shutdown_path(1)), "the kwire-specific request znode"
+    all_see(mds, lambda md: [state_of(md, "cs", p)[:2] for p in range(3)] == [(2, [2, 3]), (2, [2, 3]), (3, [3, 2])],
+            5, "leaders moved away from broker 1")
+    assert mds[1].topic("cs").partitions[0].leader_epoch == epoch0 + 1
+    # a partition with no other ISR member stays led by it (Kafka's behaviour)
+    assert state_of(mds[1], "solo", 0)[:2] == (1, [1])
+    # the broker stops (its session ends): the request znode goes with it
+    mds[0].close()
+    wait_until(lambda: not zk.exists(L.controlled_shutdown_path(1)), 5, what="the znode gone")
+    all_see(mds[1:], lambda md: state_of(md, "solo", 0)[:2] == (-1, [1]), 5, "solo offline")
+
+
+def test_preferred_unclean_and_automatic_elections(zookeeper, zk_chroot, members, zk):  # noqa: F811
+    connect = zookeeper.connect + zk_chroot
+    mds = [members(i, static_configs={"leader.imbalance.check.interval.seconds": "3600"}) for i in (1, 2, 3)]
+    all_see(mds, lambda md: len(md.brokers) == 3, 5, "three brokers")
+    result(mds[1].create_topic("pref", 1, assignment={0: [1, 2, 3]}))
+    result(mds[1].create_topic("dirty", 2, assignment={0: [1, 2], 1: [1, 3]}))
+    all_see(mds, lambda md: md.topic("pref") and md.topic("dirty") and md.topic("pref").partitions[0].leader == 1
+            and all(p.leader == 1 for p in md.topic("dirty").partitions), 5, "leaders on 1")
+    # dirty-0 and dirty-1: the ISR shrank to the leader (followers fell behind)
+    expand_isr(mds[0], "dirty", 0, [1])
+    expand_isr(mds[0], "dirty", 1, [1])
+    all_see(mds[1:], lambda md: state_of(md, "dirty", 0)[1] == [1] and state_of(md, "dirty", 1)[1] == [1], 5, "shrunk")
+    mds[0].close()  # broker 1 dies
+    live = mds[1:]
+    all_see(live, lambda md: state_of(md, "pref", 0)[:2] == (2, [2, 3])
+            and state_of(md, "dirty", 0)[:2] == (-1, [1]) and state_of(md, "dirty", 1)[:2] == (-1, [1]),
+            10, "failover; dirty offline")
+    # unclean election asked for (ElectLeaders type 1): the live replica that was not in the ISR leads
+    got = result(live[0].elect_leaders([("dirty", 0), ("pref", 0)], 1))
+    assert isinstance(got[("pref", 0)], KafkaError) and got[("pref", 0)].code == ErrorCode.ELECTION_NOT_NEEDED
+    assert not isinstance(got[("dirty", 0)], KafkaError), got
+    all_see(live, lambda md: state_of(md, "dirty", 0)[:2] == (2, [2]), 5, "unclean leader 2")
+    # unclean.leader.election.enable=true for the topic: the controller does it by itself
+    assert state_of(live[0], "dirty", 1)[:2] == (-1, [1])
+    result(live[1].set_topic_configs("dirty", {"unclean.leader.election.enable": "true"}))
+    all_see(live, lambda md: state_of(md, "dirty", 1)[:2] == (3, [3]), 5, "automatic unclean leader 3")
+    # broker 1 comes back: not in pref-0's ISR yet, so the preferred election is refused
+    back = members(1, static_configs={"leader.imbalance.check.interval.seconds": "3600"})
+    all_see(live, lambda md: len(md.brokers) == 3, 5, "broker 1 back")
+    got = result(live[0].elect_leaders([("pref", 0)], 0))
+    assert got[("pref", 0)].code == ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE
+    # once the leader added it back to the ISR, the preferred election moves leadership to it
+    expand_isr(live[0], "pref", 0, [2, 3, 1])
+    all_see([back], lambda md: state_of(md, "pref", 0)[1] == [2, 3, 1], 5, "isr expanded")
+    epoch = back.topic("pref").partitions[0].leader_epoch
+    got = result(live[1].elect_leaders([("pref", 0)], 0))
+    assert got[("pref", 0)] == epoch + 1
+    all_see([back, *live], lambda md: state_of(md, "pref", 0)[:2] == (1, [2, 3, 1]), 5, "preferred leader 1")
+    got = result(back.elect_leaders([("pref", 0), ("nope", 0), ("pref", 7)], 0))
+    assert got[("pref", 0)].code == ErrorCode.ELECTION_NOT_NEEDED
+    assert got[("nope", 0)].code == got[("pref", 7)].code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+
+
+def test_auto_leader_rebalance_moves_leadership_back(members):
+    fast = {"leader.imbalance.check.interval.seconds": "0.3"}
+    mds = [members(i, static_configs=fast) for i in (1, 2)]
+    all_see(mds, lambda md: len(md.brokers) == 2, 5, "two brokers")
+    result(mds[0].create_topic("rb", 2, assignment={0: [1, 2], 1: [2, 1]}))
+    all_see(mds, lambda md: md.topic("rb") and [p.leader for p in md.topic("rb").partitions] == [1, 2], 5, "leaders")
+    mds[1].close()  # broker 2 goes: broker 1 leads both
+    all_see(mds[:1], lambda md: [p.leader for p in md.topic("rb").partitions] == [1, 1], 5, "failover")
+    back = members(2, static_configs=fast)
+    all_see([back], lambda md: len(md.brokers) == 2 and md.topic("rb") is not None, 5, "broker 2 back")
+    assert [p.leader for p in mds[0].topic("rb").partitions] == [1, 1]
+    expand_isr(mds[0], "rb", 1, [1, 2])
+    # 100% of broker 2's preferred partitions are led elsewhere (> 10%): moved back within an interval
+    all_see([mds[0], back], lambda md: [p.leader for p in md.topic("rb").partitions] == [1, 2], 5, "rebalanced")
+
+
+def test_reassignment_completes_when_the_target_is_in_sync_and_cancels(members, zk):
+    mds = [members(i) for i in (1, 2, 3)]
+    all_see(mds, lambda md: len(md.brokers) == 3, 5, "three brokers")
+    result(mds[0].create_topic("ra", 2, assignment={0: [1, 2], 1: [1, 2]}))
+    all_see(mds, lambda md: md.topic("ra") and all(p.leader == 1 for p in md.topic("ra").partitions), 5, "leaders")
+    assert mds[0].reassignment_error("ra", 0, [2, 9]).code == ErrorCode.INVALID_REPLICA_ASSIGNMENT
+    assert "not alive" in mds[0].reassignment_error("ra", 0, [2, 9]).message
+    assert mds[0].reassignment_error("ra", 0, None).code == ErrorCode.NO_REASSIGNMENT_IN_PROGRESS
+    assert mds[0].reassignment_error("ra", 0, [2, 3, 1], False).code == ErrorCode.INVALID_REPLICATION_FACTOR
+    got = result(mds[2].alter_reassignments([("ra", 0, [2, 3]), ("ra", 1, [1, 3])]))
+    assert got == {("ra", 0): ([2, 3, 1], [3], [1]), ("ra", 1): ([1, 3, 2], [3], [2])}
+    obj = znode_json(zk, L.topic_path("ra"))
+    assert obj["partitions"] == {"0": [2, 3, 1], "1": [1, 3, 2]}, "KIP-455: replicas = target + original"
+    assert obj["adding_replicas"] == {"0": [3], "1": [3]} and obj["removing_replicas"] == {"0": [1], "1": [2]}
+    all_see(mds, lambda md: set(md.ongoing_reassignments()) == {("ra", 0), ("ra", 1)}, 5, "in progress")
+    r = mds[1].ongoing_reassignments()[("ra", 0)]
+    assert (r.replicas, r.adding_replicas, r.removing_replicas) == ([2, 3, 1], [3], [1])
+    # ra-1 is cancelled before its new replica caught up: back to [1, 2]
+    got = result(mds[1].alter_reassignments([("ra", 1, None)]))
+    assert got == {("ra", 1): ([1, 2, 3], [], [3])}, "cancelled: back to the original, 3 leaving"
+    all_see(mds, lambda md: state_of(md, "ra", 1) == (1, [1, 2], [1, 2]) and ("ra", 1) not in md.ongoing_reassignments(),
+            5, "cancelled")
+    # broker 3 caught up on ra-0 (the leader adds it to the ISR): the controller completes the move,
+    # electing a leader from the target since 1 is leaving
+    epoch = mds[0].topic("ra").partitions[0].leader_epoch
+    expand_isr(mds[0], "ra", 0, [1, 2, 3])
+    all_see(mds, lambda md: state_of(md, "ra", 0) == (2, [2, 3], [2, 3]) and not md.ongoing_reassignments(),
+            5, "reassignment complete")
+    assert mds[0].topic("ra").partitions[0].leader_epoch > epoch
+    obj = znode_json(zk, L.topic_path("ra"))
+    assert obj["partitions"] == {"0": [2, 3], "1": [1, 2]}
+    assert obj["adding_replicas"] == {} and obj["removing_replicas"] == {}
+
+
+def test_two_hundred_topics_settle_fast_and_a_broker_loss_touches_only_its_partitions(members):
+    mds = [members(i) for i in (1, 2, 3)]
+    all_see(mds, lambda md: len(md.brokers) == 3, 5, "three brokers")
+    controller = next(md for md in mds if md.controller.active)
+    t0 = time.monotonic()
+    futs = [mds[i % 3].create_topic(f"s{i:03d}", 3, replication_factor=2) for i in range(200)]
+    for f in futs:
+        result(f)
+    written = time.monotonic()
+    all_see(mds, lambda md: len(md.topics) == 200 and all(p.leader >= 0 for t in md.topics.values()
+                                                           for p in t.partitions), 30, "600 leaders")
+    settled = time.monotonic()
+    print(f"200 topics x 3 partitions: written in {written - t0:.2f} s, all led everywhere "
+          f"{settled - t0:.2f} s after the first write")
+    assert settled - t0 < 20
+    victim = next(md for md in mds if md is not controller)
+    affected = sum(1 for t in controller.topics.values() for p in t.partitions if victim.node_id in p.replicas)
+    before = controller.controller.writes
+    victim.close()
+    others = [md for md in mds if md is not victim]
+    t1 = time.monotonic()
+    all_see(others, lambda md: all(victim.node_id not in p.isr and p.leader >= 0
+                                   for t in md.topics.values() for p in t.partitions), 20, "the loss handled")
+    writes = controller.controller.writes - before
+    print(f"broker loss: {affected} affected partitions, {writes} state writes, "
+          f"handled in {time.monotonic() - t1:.2f} s")
+    assert writes == affected, "only the partitions that had the lost broker changed"
