@@ -870,6 +870,34 @@ class ZkMetadata(ImageReads):
         finally:
             self._listeners.remove(changed)
 
+    def topic_ready(self, name: str) -> bool:
+        """True when the image has ``name`` with a state (leader, ISR) for every partition.
+
+        A topic whose assignment has arrived but whose partition states have not
+        (the controller writes them a moment later) is not shown to clients yet,
+        as a Kafka broker learns a topic only with its leaders.
+        """
+        t = self.image.topics.get(name)
+        return t is not None and all(getattr(p, "zk_version", 0) >= 0 for p in t.partitions)
+
+    async def catch_up(self, names, timeout: float = 2.0) -> None:
+        """Wait (bounded) until those of ``names`` that ZooKeeper has are ready in this image.
+
+        Read-your-writes across brokers: a topic created through another broker
+        is in ZooKeeper before this broker's watches have delivered it. One
+        ZooKeeper read tells which names exist; only those are waited for, so an
+        unknown topic costs one round trip, not the timeout.
+        """
+        names = [n for n in names if not self.topic_ready(n)]
+        if not names:
+            return
+        try:
+            existing = await self._run(lambda: [n for n in names if self.store.exists(L.topic_path(n))])
+        except Exception:  # ZooKeeper unavailable: answer from the image
+            return
+        if existing:
+            await self.until(lambda: all(self.topic_ready(n) for n in existing), timeout)
+
     # -- producer ids -----------------------------------------------------------------------------------
     def allocate_producer_id(self) -> int:
         """The next producer id of the current block (COORDINATOR_LOAD_IN_PROGRESS when none is ready).

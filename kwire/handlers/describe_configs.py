@@ -259,6 +259,19 @@ def handle(ctx, req) -> DescribeConfigsResponse:
         ])
     synonyms = bool(req.include_synonyms)
     docs = ctx.api_version >= 3 and bool(req.include_documentation)
+    broker = ctx.broker
+    if getattr(broker, "cluster_mode", False):
+        missing = [r.resource_name for r in req.resources
+                   if r.resource_type == TOPIC and broker.metadata.topic(r.resource_name) is None]
+        if missing:  # perhaps created through another broker a moment ago
+            return _after_catch_up(broker, req, missing, synonyms, docs)
     return DescribeConfigsResponse(results=[
-        describe_resource(ctx.broker, r, synonyms, docs) for r in req.resources
+        describe_resource(broker, r, synonyms, docs) for r in req.resources
+    ])
+
+
+async def _after_catch_up(broker, req, names, synonyms: bool, docs: bool) -> DescribeConfigsResponse:
+    await broker.metadata.catch_up(names)
+    return DescribeConfigsResponse(results=[
+        describe_resource(broker, r, synonyms, docs) for r in req.resources
     ])

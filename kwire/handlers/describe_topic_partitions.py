@@ -20,7 +20,14 @@ the metadata cache's ``getTopicMetadataForDescribeTopicResponse``):
   listing all topics there are none such;
 * per partition: leader, leader epoch, replicas, ISR, and the KIP-966 eligible
   leader replicas / last known ELR (empty lists: kwire has no ELR yet, which
-  is what Kafka reports with ELR disabled) and offline replicas (none).
+  is what Kafka reports with ELR disabled) and offline replicas (none on one
+  node; in a cluster the replicas whose broker is not live, with leader -1 and
+  LEADER_NOT_AVAILABLE when the leader is not live, as Metadata answers).
+
+In a cluster, a named topic this broker has not seen yet is looked up in
+ZooKeeper first (it may have been created through another broker a moment
+ago) and waited for briefly, and a topic whose partitions have no leader
+state yet is not shown, as Metadata does.
 
 Topic authorized operations are always filled in (this API has no flag to ask
 for them): with no ACLs yet that is every operation Kafka defines for topics.
@@ -52,22 +59,42 @@ def _broker_partition_limit(broker) -> int:
         return DEFAULT_PARTITION_LIMIT
 
 
-def _partition(p) -> DescribeTopicPartitionsResponsePartition:
+def _partition(p, live=None) -> DescribeTopicPartitionsResponsePartition:
+    """``live`` (cluster mode): the live brokers; a replica elsewhere is offline, and a
+    partition whose leader is not live answers LEADER_NOT_AVAILABLE with leader -1."""
+    offline = [] if live is None else [r for r in p.replicas if r not in live]
+    leader = p.leader if live is None or p.leader in live else -1
     return DescribeTopicPartitionsResponsePartition(
-        error_code=0,
+        error_code=ErrorCode.LEADER_NOT_AVAILABLE if live is not None and leader < 0 else 0,
         partition_index=p.partition,
-        leader_id=p.leader,
+        leader_id=leader,
         leader_epoch=p.leader_epoch,
         replica_nodes=list(p.replicas),
         isr_nodes=list(p.isr),
         eligible_leader_replicas=[],
         last_known_elr=[],
-        offline_replicas=[],
+        offline_replicas=offline,
     )
 
 
-def handle(ctx, req) -> DescribeTopicPartitionsResponse:
+def handle(ctx, req):
+    broker = ctx.broker
+    if getattr(broker, "cluster_mode", False) and req.topics:
+        missing = [t.name for t in req.topics if not broker.metadata.topic_ready(t.name)]
+        if missing:  # perhaps created through another broker a moment ago
+            return _after_catch_up(ctx, req, missing)
+    return _answer(ctx, req)
+
+
+async def _after_catch_up(ctx, req, names) -> DescribeTopicPartitionsResponse:
+    await ctx.broker.metadata.catch_up(names)
+    return _answer(ctx, req)
+
+
+def _answer(ctx, req) -> DescribeTopicPartitionsResponse:
     md = ctx.broker.metadata
+    cluster = getattr(ctx.broker, "cluster_mode", False)
+    live = {b.node_id for b in md.brokers} if cluster else None
     topic_ops = authorized_operations("topic")
     cursor = req.cursor
     cursor_topic = cursor.topic_name if cursor is not None else ""
@@ -93,6 +120,8 @@ def handle(ctx, req) -> DescribeTopicPartitionsResponse:
         if remaining < 0:
             break
         t = md.topic(name)
+        if t is not None and cluster and not md.topic_ready(name):
+            t = None  # its partitions have no state yet: not shown until they have
         if t is None:
             if not fetch_all:
                 err = (ErrorCode.INVALID_TOPIC_EXCEPTION if topic_name_error(name)
@@ -105,7 +134,7 @@ def handle(ctx, req) -> DescribeTopicPartitionsResponse:
         start = cursor.partition_index if cursor is not None and name == cursor_topic else 0
         start = max(start, 0)
         upper = min(len(t.partitions), start + remaining)
-        parts = [_partition(p) for p in t.partitions[start:upper]]
+        parts = [_partition(p, live) for p in t.partitions[start:upper]]
         out.append(DescribeTopicPartitionsResponseTopic(
             error_code=0,
             name=t.name,

@@ -202,6 +202,7 @@ class ReplicaFetcherManager:
         self.socket_timeout_ms = int(config["replica.socket.timeout.ms"])
         self._entries: dict[TopicPartition, _Entry] = {}
         self._fetchers: dict[int, _LeaderFetcher] = {}
+        self._stopping: set[asyncio.Task] = set()  # tasks of fetchers stopped while running
         self._running = False
         self._closed = False
 
@@ -264,7 +265,10 @@ class ReplicaFetcherManager:
         for leader_id, f in list(self._fetchers.items()):
             if not f.partitions:
                 del self._fetchers[leader_id]
-                f.stop()
+                task = f.stop()
+                if task is not None and not task.done():
+                    self._stopping.add(task)  # awaited by close(): never left pending at exit
+                    task.add_done_callback(self._stopping.discard)
 
     # -- life cycle ---------------------------------------------------------------------
     def start(self) -> None:
@@ -282,7 +286,7 @@ class ReplicaFetcherManager:
         fetchers = list(self._fetchers.values())
         self._fetchers.clear()
         self._entries.clear()
-        tasks = [t for t in (f.stop() for f in fetchers) if t is not None]
+        tasks = [t for t in (f.stop() for f in fetchers) if t is not None] + list(self._stopping)
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
 

@@ -296,7 +296,10 @@ class PartitionFetcher:
 
     def _fenced(self, requested_epoch: int, now_ms: int) -> Outcome:
         if requested_epoch == self.leader_epoch:
-            return self._fail(f"fenced: the leader has an epoch newer than our {self.leader_epoch}")
+            # normal while leadership moves (the new state reaches us through the image):
+            # not an error, as Kafka's fetcher only logs it
+            return self._fail(f"fenced: the leader has an epoch newer than our {self.leader_epoch}",
+                              level=logging.INFO)
         return self._backoff(now_ms, "fenced with an older epoch; ours is newer")
 
     def _backoff(self, now_ms: int, why: str) -> Outcome:
@@ -310,9 +313,9 @@ class PartitionFetcher:
         failures: Kafka's ``markPartitionFailed``)."""
         self._fail(why)
 
-    def _fail(self, why: str) -> Outcome:
-        log.error("%s-%d: replication stopped until the next leadership change: %s",
-                  self.log.topic, self.log.partition, why)
+    def _fail(self, why: str, level: int = logging.ERROR) -> Outcome:
+        log.log(level, "%s-%d: replication stopped until the next leadership change: %s",
+                self.log.topic, self.log.partition, why)
         self.state = State.FAILED
         self.failure = why
         return Outcome.FAILED
