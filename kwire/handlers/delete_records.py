@@ -17,6 +17,11 @@ Per partition, as Kafka's ``Partition.deleteRecordsOnLeader``:
 * an offset at or below the current log start offset changes nothing and
   answers the current low watermark.
 
+In a cluster only the leader moves the log start (NOT_LEADER_OR_FOLLOWER on
+other brokers); followers follow it through the log start offset of the
+leader's fetch answers. The answer does not wait for them (Kafka's
+DelayedDeleteRecords does): the low watermark returned is the leader's.
+
 v2 is the first flexible version; v1 changed nothing on the wire.
 """
 
@@ -44,6 +49,8 @@ def delete_before(broker, topic_name: str, partition: int, offset: int) -> int:
         raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"the log dir of {topic_name}-{partition} is offline")
     if plog is None or broker.metadata.partition(topic_name, partition) is None:
         raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+    if getattr(broker, "cluster_mode", False) and not broker.is_leader(topic_name, partition):
+        raise broker.not_leader_error(topic_name, partition)
     if not plog.config.delete_enabled:
         raise KafkaError(ErrorCode.POLICY_VIOLATION,
                          f"Records of partition {topic_name}-{partition} can not be deleted due to "
