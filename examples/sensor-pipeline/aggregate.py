@@ -1,9 +1,13 @@
 """PySpark Structured Streaming: per-sensor windowed aggregates, Kafka in, Kafka out.
 
-    spark-submit --packages org.apache.spark:spark-sql-kafka-0-10_2.13:<spark version> \\
-        examples/sensor-pipeline/aggregate.py --bootstrap 127.0.0.1:9092
+    python examples/sensor-pipeline/aggregate.py --bootstrap 127.0.0.1:9092
 
-or, with the connector jars already on disk, ``python aggregate.py --jars J1,J2,...``.
+fetches the Kafka connector that matches the installed pyspark
+(``spark.jars.packages=org.apache.spark:spark-sql-kafka-0-10_2.13:<pyspark version>``,
+from Maven Central); offline, give the four jars with ``--jars`` or
+``$KWIRE_SPARK_KAFKA_JARS`` (paths separated by commas or ``:``, directories
+allowed): their version is checked against pyspark's before Spark starts
+(see spark_kafka.py). ``spark-submit --packages ...`` works too.
 
 Reads JSON readings from ``--input`` (see producer.py), parses them, and per
 sensor and per 1-minute event-time window (sliding every 30 s) computes the
@@ -24,10 +28,20 @@ where it stopped, without re-reading or re-emitting anything.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
-from pyspark.sql import SparkSession
-from pyspark.sql import functions as F
-from pyspark.sql.types import DoubleType, StringType, StructField, StructType
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # spark_kafka.py beside this file
+import spark_kafka  # noqa: E402
+
+try:
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import DoubleType, StringType, StructField, StructType
+except ImportError:
+    if __name__ == "__main__":
+        sys.exit("aggregate.py: pyspark is not installed: pip install pyspark (it needs a JDK 17+)")
+    raise
 
 READING = StructType([
     StructField("sensor", StringType()),
@@ -81,6 +95,106 @@ def build(spark: SparkSession, args):
             .trigger(**trigger))
 
 
+def end_offsets(bootstrap: str, topics: list[str]) -> dict[str, dict[int, int]] | None:
+    """topic -> partition -> end offset on the broker now (kafka-python); None if it cannot tell."""
+    try:
+        from kafka import KafkaConsumer, TopicPartition
+        from kafka.errors import KafkaError
+    except ImportError:
+        return None
+    try:
+        consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False,
+                                 request_timeout_ms=15000, bootstrap_timeout_ms=5000)
+    except KafkaError:
+        return None  # no broker: Spark reports that in its own words
+    try:
+        out: dict[str, dict[int, int]] = {}
+        for topic in topics:
+            parts = consumer.partitions_for_topic(topic)
+            if parts:
+                tps = [TopicPartition(topic, p) for p in sorted(parts)]
+                out[topic] = {tp.partition: off for tp, off in consumer.end_offsets(tps).items()}
+        return out
+    except KafkaError:
+        return None
+    finally:
+        consumer.close()
+
+
+def _quiet_py4j() -> None:
+    """No py4j tracebacks while the JVM goes away under us (Ctrl-C under spark-submit)."""
+    import logging
+
+    logging.getLogger("py4j").setLevel(logging.CRITICAL)
+
+
+def run(spark: SparkSession, args) -> int:
+    """Start the query and wait; Ctrl-C / SIGTERM stop it cleanly (exit code 0)."""
+    try:
+        query = build(spark, args).start()
+    except Exception as e:  # e.g. no Kafka connector on the class path: say so, no traceback
+        print(f"aggregate.py: the query did not start: {e}", file=sys.stderr, flush=True)
+        return 1
+    print(f"streaming {args.input} -> {args.output} (checkpoint {args.checkpoint}); Ctrl-C to stop", flush=True)
+    return wait(query, spark)
+
+
+def wait(query, spark: SparkSession | None = None) -> int:
+    """Until ``query`` ends (0; 1 if it failed) or Ctrl-C / SIGTERM, which stop it cleanly (0).
+
+    pyspark starts its JVM with SIGINT ignored, so Ctrl-C reaches only this
+    process: the handler just sets a flag that the polling loop sees within half
+    a second, then the query is stopped and the session closed in order.
+    Under spark-submit the JVM gets the signal too and shuts itself down; what
+    py4j then raises is expected and silenced.
+    """
+    import signal
+    import threading
+    import time
+
+    from py4j.protocol import Py4JError
+
+    stopping = threading.Event()
+    first = []
+
+    def on_signal(signum, frame):
+        if not stopping.is_set():
+            first.append(time.monotonic())
+            stopping.set()
+        elif time.monotonic() - first[0] > 2.0:  # pressed again later: do not wait any longer
+            print("aggregate.py: stopped without waiting for the query", file=sys.stderr, flush=True)
+            os._exit(130)  # the JVM exits when this process goes (pyspark's gateway watches it)
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    code = 0
+    try:
+        while not stopping.is_set():
+            if query.awaitTermination(0.5):  # True once the query stopped (availableNow: done)
+                break
+    except Py4JError:
+        if not stopping.is_set():
+            raise
+    except Exception as e:  # StreamingQueryException: the query failed
+        if not stopping.is_set():
+            print(f"aggregate.py: the query failed: {e}", file=sys.stderr, flush=True)
+            code = 1
+    if stopping.is_set():
+        print("stopping the query (Ctrl-C)...", flush=True)
+        _quiet_py4j()
+        if spark is not None:  # an interrupted batch's write "aborting" is expected: no ERROR lines
+            try:
+                spark.sparkContext.setLogLevel("OFF")
+            except Exception:
+                pass
+    try:
+        query.stop()
+    except Exception:  # the JVM may be gone already (spark-submit passes Ctrl-C to it too)
+        _quiet_py4j()
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bootstrap", default="127.0.0.1:9092")
@@ -93,22 +207,41 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--watermark", default="2 minutes")
     ap.add_argument("--trigger", default="10 seconds")
     ap.add_argument("--once", action="store_true", help="process what is there, then stop (availableNow)")
-    ap.add_argument("--jars", help="comma-separated connector jars, instead of spark-submit --packages")
+    ap.add_argument("--jars", help="the connector's four jars (commas or ':' between paths; a directory "
+                    f"means its *.jar); default ${spark_kafka.ENV}, else fetched with spark.jars.packages")
+    ap.add_argument("--shuffle-partitions", type=int, default=4,
+                    help="spark.sql.shuffle.partitions (Spark's default 200 is for clusters; default 4)")
+    ap.add_argument("--master", default=None, help="Spark master (default: pyspark's, local[*])")
     args = ap.parse_args(argv)
 
-    builder = SparkSession.builder.appName("kwire-sensor-aggregates").config("spark.sql.session.timeZone", "UTC")
-    if args.jars:
-        builder = builder.config("spark.jars", args.jars)
+    try:
+        spark_version, scala = spark_kafka.installed_pyspark()
+        configs = spark_kafka.spark_configs(spark_kafka.resolve_jars(args.jars), spark_version, scala)
+        ends = end_offsets(args.bootstrap, [args.input])
+        problem = spark_kafka.checkpoint_problem(args.checkpoint, ends) if ends else None
+        if problem:
+            raise spark_kafka.SparkSetupError(problem)
+    except spark_kafka.SparkSetupError as e:
+        print(f"aggregate.py: {e}", file=sys.stderr)
+        return 2
+
+    builder = (SparkSession.builder.appName("kwire-sensor-aggregates")
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
+               .config("spark.ui.showConsoleProgress", "false"))
+    if args.master:
+        builder = builder.master(args.master)
+    for key, value in configs.items():
+        builder = builder.config(key, value)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("WARN")
-    query = build(spark, args).start()
-    print(f"streaming {args.input} -> {args.output} (checkpoint {args.checkpoint}); Ctrl-C to stop", flush=True)
     try:
-        query.awaitTermination()
-    except KeyboardInterrupt:
-        query.stop()
-    spark.stop()
-    return 0
+        return run(spark, args)
+    finally:
+        try:
+            spark.stop()
+        except Exception:
+            _quiet_py4j()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,174 @@
+"""docker/: the image and both compose files checked against each other and the README; ``kwire health``.
+
+Containers cannot run here, so the files are parsed: the Dockerfile's entry
+point (``kwire serve`` with overrides kwire's own config loader accepts), the
+ports it exposes (Kafka, metrics, console) and its volume (``log.dirs``), its
+HEALTHCHECK; ``docker/compose.single.yaml`` (one node: every exposed port
+published 1:1, the volume on /data, a health check, the console on) and the
+health checks and metrics port of ``docker/compose.yaml`` (ZooKeeper + 3
+brokers; its other checks are in test_cluster_cli.py); and the README's
+Containers section naming the same ports, volume, files and health command.
+
+``kwire health`` itself runs for real: exit 0 against a live broker (also
+with ``--require-controller``, and exactly the command line the compose
+health checks run, pointed at it), 1 against a stopped one or a closed port,
+2 for a bad address.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCKER = ROOT / "docker"
+
+
+def _yaml(name: str) -> dict:
+    yaml = pytest.importorskip("yaml")
+    return yaml.safe_load((DOCKER / name).read_text())
+
+
+def _overrides(args: list[str]) -> dict[str, str]:
+    assert len(args) % 2 == 0 and args[::2] == ["--override"] * (len(args) // 2), args
+    return dict(item.split("=", 1) for item in args[1::2])
+
+
+def _instruction(text: str, name: str) -> list[str]:
+    """Every argument of Dockerfile instruction ``name`` (one line each here)."""
+    return [ln[len(name):].strip() for ln in text.splitlines() if ln.startswith(name + " ")]
+
+
+def _port(listener: str) -> int:
+    return int(listener.rsplit(":", 1)[1])
+
+
+class Image:
+    def __init__(self) -> None:
+        text = (DOCKER / "Dockerfile").read_text()
+        (entry,) = _instruction(text, "ENTRYPOINT")
+        self.entrypoint = json.loads(entry)
+        (cmd,) = _instruction(text, "CMD")
+        self.cmd = json.loads(cmd)
+        self.expose = {int(p) for line in _instruction(text, "EXPOSE") for p in line.split()}
+        self.volumes = [v for line in _instruction(text, "VOLUME") for v in line.split()]
+        (health,) = _instruction(text, "HEALTHCHECK")
+        self.healthcheck = json.loads(health.split(" CMD ", 1)[1])
+        self.base = _overrides(self.entrypoint[2:])
+
+
+def _accepted(props: dict[str, str]) -> None:
+    from kwire.config import BrokerConfig
+
+    BrokerConfig.load(None, {**props, "log.dirs": "/nonexistent-kwire-container-check"})
+
+
+def test_image_entrypoint_ports_volume_and_healthcheck():
+    img = Image()
+    assert img.entrypoint[:2] == ["kwire", "serve"]
+    props = {**img.base, **_overrides(img.cmd)}
+    _accepted(props)
+    assert img.volumes == ["/data"] and props["log.dirs"] == "/data"
+    kafka, metrics = _port(props["listeners"]), _port(props["metrics.listeners"])
+    assert props["listeners"] == f"PLAINTEXT://0.0.0.0:{kafka}" and kafka == 9092
+    assert props["metrics.listeners"] == f"HTTP://0.0.0.0:{metrics}" and metrics == 9404
+    assert _port(props["advertised.listeners"]) == kafka
+    assert img.expose == {kafka, metrics, 8080}  # 8080: the console, when enabled
+    assert "console.listeners" not in props and "console.port" not in props  # off unless asked for
+    assert img.healthcheck[:2] == ["kwire", "health"]
+
+
+def test_single_node_compose():
+    img = Image()
+    doc = _yaml("compose.single.yaml")
+    (name,) = doc["services"]
+    svc = doc["services"][name]
+    assert svc["build"] == {"context": "..", "dockerfile": "docker/Dockerfile"}
+    props = {**img.base, **_overrides(svc["command"])}
+    _accepted(props)
+    published = {}
+    for mapping in svc["ports"]:
+        host, container = mapping.split(":")
+        published[int(container)] = int(host)
+    assert published == {p: p for p in img.expose}  # every exposed port, 1:1
+    assert _port(props["advertised.listeners"]) == published[_port(props["listeners"])]
+    assert _port(props["console.listeners"]) in published  # the dev compose turns the console on
+    (volume,) = svc["volumes"]
+    vol_name, mount = volume.split(":")
+    assert mount == props["log.dirs"] == "/data" and vol_name in doc["volumes"]
+    test = svc["healthcheck"]["test"]
+    assert test[:3] == ["CMD", "kwire", "health"]
+    i = test.index("--bootstrap-server")
+    assert _port(test[i + 1]) == _port(props["listeners"])
+
+
+def test_cluster_compose_health_checks_and_metrics():
+    img = Image()
+    doc = _yaml("compose.yaml")
+    brokers = {n: s for n, s in doc["services"].items() if n.startswith("kwire-")}
+    assert len(brokers) == 3
+    for name, svc in brokers.items():
+        props = {**img.base, **_overrides(svc["command"])}
+        assert svc["healthcheck"]["test"][:3] == ["CMD", "kwire", "health"]
+        assert "--require-controller" in svc["healthcheck"]["test"]
+        # the check runs inside the broker's container, against its own listener
+        assert _port(svc["environment"]["KWIRE_HEALTH_BOOTSTRAP"]) == _port(props["listeners"])
+        assert svc["environment"]["KWIRE_HEALTH_BOOTSTRAP"].startswith("127.0.0.1:")
+        assert [str(_port(props["metrics.listeners"]))] == [str(p) for p in svc["expose"]]
+
+
+def _readme_section(title_word: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    m = re.search(rf"^(#+) [^\n]*{title_word}[^\n]*\n", text, re.M)
+    assert m, f"README.md has no section whose heading names {title_word!r} (issue 15)"
+    level = len(m.group(1))
+    rest = text[m.end():]
+    end = re.search(rf"^#{{1,{level}}} ", rest, re.M)
+    return rest[: end.start()] if end else rest
+
+
+def test_readme_names_the_images_ports_volume_and_health_command():
+    img = Image()
+    section = _readme_section("Container")
+    for port in sorted(img.expose):
+        assert str(port) in section, f"README's container section does not name port {port}"
+    for word in ("/data", "kwire health", "compose.single.yaml", "compose.yaml", "docker/Dockerfile"):
+        assert word in section, f"README's container section does not mention {word}"
+
+
+# -- kwire health ----------------------------------------------------------------------------------
+
+def kwire(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "kwire", *args], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env={**os.environ, **(env or {})})
+
+
+def test_health_against_a_live_and_a_stopped_broker(make_broker):
+    from kwire.devcluster import free_port
+
+    b = make_broker()
+    p = kwire("health", "--bootstrap-server", b.bootstrap)
+    assert p.returncode == 0 and p.stdout.startswith(f"ok {b.bootstrap}: "), p.stderr
+    p = kwire("health", "-b", b.bootstrap, "--require-controller")
+    assert p.returncode == 0 and "controller" in p.stdout, p.stderr
+    assert kwire("health", "-q", "-b", b.bootstrap).stdout == ""
+    # the cluster compose file's check: the address from the environment
+    doc = _yaml("compose.yaml")
+    test = doc["services"]["kwire-2"]["healthcheck"]["test"]
+    p = kwire(*test[2:], env={"KWIRE_HEALTH_BOOTSTRAP": b.bootstrap})
+    assert p.returncode == 0, p.stderr
+    bootstrap = b.bootstrap
+    b.stop()
+    p = kwire("health", "-b", bootstrap, "--timeout-ms", "2000")
+    assert p.returncode == 1 and "Connection refused" in p.stderr, p.stderr
+    p = kwire("health", "-b", f"127.0.0.1:{free_port()}")
+    assert p.returncode == 1
+    p = kwire("health", "-b", "no-port-here")
+    assert p.returncode == 2 and "bootstrap" in p.stderr
+    assert "health" in kwire("--help").stdout
