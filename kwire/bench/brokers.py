@@ -59,6 +59,7 @@ class BrokerHandle:
     storage: str
     bootstrap: str
     pid: int | None = None
+    replication_factor: int = 1  # of the topics the bench creates on it
     startup_s: float | None = None
     idle_rss_mb: float | None = None
 

@@ -7,7 +7,11 @@ B (A B A B ..., or A B C A B C ... with several peers), so each pair shares the
 machine's conditions. Peers: ``tansu`` (``tansu.py``) and ``kwire@<git-rev>``,
 this repository's kwire at another revision (``revision.py``: written out with
 ``git archive`` into the work directory and removed afterwards), which is how
-a change is measured against the previous release in the same run. Brokers
+a change is measured against the previous release in the same run. With
+``--cluster N`` a replicated kwire cluster (ZooKeeper + N brokers,
+``cluster.py``, topics with replication factor min(3, N)) runs first and the
+single kwire broker becomes its peer, so the ratio column is cluster /
+single node (the issue's goal for produce_1KiB_acksall: >= 0.5). Brokers
 given by address (``--bootstrap``, ``--peer-bootstrap``) are used as they are
 and report no CPU, RSS or start-up figures.
 
@@ -33,6 +37,7 @@ from .report import build, markdown
 ALL = ["produce_100B_acks1", "produce_100B_acksall", "produce_1KiB_acks1",
        "produce_1KiB_acksall", "consume_100B", "consume_1KiB", "latency_1KiB"]
 SIZES = {"100B": 100, "1KiB": 1024}
+CLUSTER_DEFAULT = ["produce_1KiB_acksall", "produce_1KiB_acks1"]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -59,8 +64,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--latency-seconds", type=float, default=15.0)
     p.add_argument("--latency-warmup", type=float, default=1.0,
                    help="seconds of latency samples left out at the start (default 1)")
-    p.add_argument("--workloads", default=",".join(ALL),
-                   help=f"comma-separated subset of: {','.join(ALL)}")
+    p.add_argument("--workloads", default=None,
+                   help=f"comma-separated subset of: {','.join(ALL)} (default: all; with "
+                        f"--cluster: {','.join(CLUSTER_DEFAULT)})")
+    p.add_argument("--cluster", type=int, default=0, metavar="N",
+                   help="also start a kwire cluster of N brokers (ZooKeeper from the Debian "
+                        "'zookeeper' package) and compare it with the single broker (default: off)")
+    p.add_argument("--cluster-override", action="append", default=[], metavar="KEY=VALUE",
+                   help="config override for every broker of the --cluster (repeatable)")
     p.add_argument("--kwire-override", action="append", default=[], metavar="KEY=VALUE",
                    help="config override for the self-started kwire broker (repeatable)")
     p.add_argument("--json", metavar="PATH", help="write the JSON report here")
@@ -100,6 +111,10 @@ def _plan(selected: list[str]) -> list[str]:
 def _start(spec: dict, args, workdir: str):
     if spec["external"]:
         return brokers.External(spec["name"], spec["kind"], spec["external"])
+    if spec["kind"] == "kwire-cluster":
+        from .cluster import start_cluster
+
+        return start_cluster(workdir, spec["brokers"], args.cluster_override, spec["name"])
     if spec["kind"] == "kwire":
         b = brokers.start_kwire(workdir, args.kwire_override, spec["name"], spec.get("root"))
         if spec.get("commit"):
@@ -116,6 +131,8 @@ def run(args) -> int:
         print("kwire bench: needs confluent-kafka (a bench/test dependency, not the broker's): "
               "pip install confluent-kafka", file=sys.stderr)
         return 2
+    if args.workloads is None:
+        args.workloads = ",".join(CLUSTER_DEFAULT if args.cluster else ALL)
     selected = [w.strip() for w in args.workloads.split(",") if w.strip()]
     bad = [w for w in selected if w not in ALL]
     if bad or not selected:
@@ -127,6 +144,19 @@ def run(args) -> int:
         print(f"kwire bench: unknown peer {bad[0]!r}: use tansu or kwire@<git-rev>", file=sys.stderr)
         return 2
     specs = [{"name": "kwire", "kind": "kwire", "external": args.bootstrap}]
+    if args.cluster:
+        if args.cluster_override and any("=" not in o for o in args.cluster_override):
+            print("kwire bench: --cluster-override takes KEY=VALUE", file=sys.stderr)
+            return 2
+        from kwire.devcluster import ZooKeeperMissing, zookeeper_classpath
+
+        try:
+            zookeeper_classpath()
+        except ZooKeeperMissing as e:
+            print(f"kwire bench: --cluster: {e}", file=sys.stderr)
+            return 2
+        specs.insert(0, {"name": f"kwire-cluster{args.cluster}", "kind": "kwire-cluster",
+                         "external": None, "brokers": args.cluster})
     if args.peer_bootstrap:
         name = peers[0] if peers else "peer"
         specs.append({"name": name, "kind": name.split("@")[0], "external": args.peer_bootstrap})
@@ -167,7 +197,7 @@ def run(args) -> int:
     plan = _plan(selected)
     results = {s["name"]: {w: [] for w in plan + ["startup"]} for s in specs}
     for s in specs:
-        if s["kind"] == "kwire" and not s["external"]:
+        if s["kind"] in ("kwire", "kwire-cluster") and not s["external"]:
             brokers.precompile_kwire(s.get("root"))
     load = [os.getloadavg()[0]]
     described: dict = {}
@@ -191,7 +221,8 @@ def run(args) -> int:
                             topics[w] = topics[f"produce_{w.split('_')[1]}_acks1"]
                         else:
                             topics[w] = f"bench-{w}-{run_no}-{tag}".replace("_", "-")
-                            workloads.create_topic(ck, b.bootstrap, topics[w], args.partitions)
+                            workloads.create_topic(ck, b.bootstrap, topics[w], args.partitions,
+                                                   b.replication_factor)
                     b.topics = topics
                 for w in plan:
                     for b in started:
@@ -211,7 +242,8 @@ def run(args) -> int:
         return 1
     finally:
         _cleanup(args, workdir, specs)
-    meta = {"runs": args.runs, "partitions": args.partitions, "messages_1KiB": args.messages,
+    meta = {"runs": args.runs, "partitions": args.partitions, "cluster_brokers": args.cluster or None,
+            "messages_1KiB": args.messages,
             "messages_100B": args.small_messages, "latency_rate": args.latency_rate,
             "latency_seconds": args.latency_seconds, "latency_warmup_s": args.latency_warmup,
             "client": f"confluent-kafka {_version(ck.version())} / librdkafka {_version(ck.libversion())}",
@@ -259,6 +291,9 @@ def _progress(run_no: int, name: str, w: str, r: dict) -> None:
 
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
+    if args.cluster < 0 or args.cluster == 1:
+        print("kwire bench: --cluster N needs N >= 2", file=sys.stderr)
+        return 2
     if args.runs < 1 or args.messages < 1 or args.small_messages < 1 or args.partitions < 1:
         print("kwire bench: --runs, --messages, --small-messages, --partitions must be >= 1",
               file=sys.stderr)

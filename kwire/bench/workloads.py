@@ -58,21 +58,23 @@ def measure(broker, fn, *args, **kw) -> dict:
     return out
 
 
-def create_topic(ck, bootstrap: str, topic: str, partitions: int) -> None:
+def create_topic(ck, bootstrap: str, topic: str, partitions: int, replication_factor: int = 1) -> None:
     from confluent_kafka.admin import AdminClient, NewTopic
 
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    fut = admin.create_topics([NewTopic(topic, num_partitions=partitions, replication_factor=1)],
+    fut = admin.create_topics([NewTopic(topic, num_partitions=partitions,
+                                        replication_factor=replication_factor)],
                               operation_timeout=30)[topic]
     fut.result(timeout=60)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # wait until every partition has a leader
         md = admin.list_topics(topic, timeout=10).topics.get(topic)
         if md and md.error is None and len(md.partitions) == partitions and \
-                all(p.leader >= 0 for p in md.partitions.values()):
+                all(p.leader >= 0 and (replication_factor <= 1 or len(p.isrs) >= replication_factor)
+                    for p in md.partitions.values()):
             return
         time.sleep(0.05)
-    raise BenchError(f"topic {topic} has no leaders after 30 s")
+    raise BenchError(f"topic {topic} has no leaders (or not every replica in sync) after 30 s")
 
 
 def produce(ck, bootstrap: str, topic: str, size: int, count: int, acks: str) -> dict:

@@ -142,3 +142,31 @@ def test_bench_against_a_git_revision_of_kwire(tmp_path):
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and "unknown git revision" in bad.stderr
+
+
+def test_bench_cluster_mode_compares_with_a_single_broker(tmp_path):
+    """``--cluster 3``: ZooKeeper + 3 brokers first (RF 3 topics), the single broker as its peer."""
+    from kwire.devcluster import ZooKeeperMissing, zookeeper_classpath
+
+    try:
+        zookeeper_classpath()
+    except ZooKeeperMissing as e:
+        pytest.skip(str(e))
+    out = tmp_path / "bench.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "kwire", "bench", "--cluster", "3", "--runs", "1", "--messages", "300",
+         "--json", str(out), "--workdir", str(tmp_path / "work")],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert [b["name"] for b in doc["brokers"]] == ["kwire-cluster3", "kwire"]
+    assert "replication factor 3" in doc["brokers"][0]["storage"]
+    assert doc["meta"]["cluster_brokers"] == 3
+    for name in ("kwire-cluster3", "kwire"):
+        for w in ("produce_1KiB_acksall", "produce_1KiB_acks1"):
+            assert doc["results"][name][w]["mb_per_s"]["median"] > 0, (name, w)
+    ratio = doc["ratios_by_peer"]["kwire"]["produce_1KiB_acksall"]["msgs_per_s"]["median"]
+    assert ratio is not None and ratio > 0
+    assert "| workload | figure | kwire-cluster3 | kwire | kwire-cluster3/kwire |" in proc.stdout
+    assert not list((tmp_path / "work").glob("kwire-cluster-*")), "the cluster's data was not removed"

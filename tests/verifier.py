@@ -1,0 +1,313 @@
+"""A failover verifier in the style of Kafka's replication system tests and Jepsen's queue checker.
+
+* ``Ledger`` — what producers were told: every acknowledged record (partition,
+  offset, value, monotonic time of the acknowledgement), in acknowledgement
+  order, and every value ever sent (so a record that reached the log without an
+  acknowledgement is recognised, and not counted).
+* ``ConfluentWriter`` (librdkafka, ``enable.idempotence=True``) and
+  ``KafkaPythonWriter`` (kafka-python, ``enable_idempotence=True``) — threads
+  producing unique values ``<writer>.<generation>.<seq>`` at acks=all at a
+  steady rate, each record to an explicit partition (round robin), recording
+  each acknowledgement in the ledger from the delivery callback. A writer whose
+  producer reports a fatal error records it and carries on with a new producer
+  (a new generation, hence a new producer id).
+* ``read_partitions`` — reads partitions from the beginning (confluent-kafka
+  consumer, no group, ``isolation.level=read_committed``) up to given offsets.
+* ``check`` — compares a ledger snapshot with what was read: per partition,
+  every acknowledged value is present exactly once, at the offset it was
+  acknowledged with, and each writer's values appear in acknowledgement order.
+  Values that were sent but never acknowledged are reported, not counted.
+* ``unavailability`` — the longest time during a window in which some
+  partition received no acknowledgement.
+
+Not here: the cluster (the ``make_cluster`` fixture) and the faults (the test).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Ack:
+    partition: int
+    offset: int
+    value: bytes
+    t: float
+
+
+class Ledger:
+    def __init__(self, partitions: int) -> None:
+        self.partitions = partitions
+        self._lock = threading.Lock()
+        self._acks: list[Ack] = []
+        self.sent: set[bytes] = set()
+        self.errors: list[str] = []  # delivery failures and fatal producer errors, for the report
+
+    def sending(self, value: bytes) -> None:
+        with self._lock:
+            self.sent.add(value)
+
+    def acked(self, partition: int, offset: int | None, value: bytes, writer: str = "") -> None:
+        """An acknowledgement; an offset of None or < 0 (none reported) is kept as -1 and noted."""
+        t = time.monotonic()
+        if offset is None or offset < 0:
+            self.error(f"{writer}: acknowledged without an offset ({offset!r}): {value!r} in partition {partition}")
+            offset = -1
+        with self._lock:
+            self._acks.append(Ack(partition, offset, value, t))
+
+    def error(self, text: str) -> None:
+        with self._lock:
+            if len(self.errors) < 10000:
+                self.errors.append(f"{time.monotonic():.3f} {text}")
+
+    def snapshot(self) -> list[Ack]:
+        with self._lock:
+            return list(self._acks)
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self._acks)
+
+    def acks_since(self, t: float, partition: int | None = None) -> int:
+        with self._lock:
+            return sum(1 for a in self._acks if a.t >= t and (partition is None or a.partition == partition))
+
+
+class _Writer(threading.Thread):
+    """Produces ``rate`` records/s until ``stop()``; subclasses own the producer."""
+
+    def __init__(self, name: str, bootstrap: str, topic: str, ledger: Ledger, rate: float) -> None:
+        super().__init__(name=f"verifier-{name}", daemon=True)
+        self.writer = name
+        self.bootstrap, self.topic, self.ledger, self.rate = bootstrap, topic, ledger, rate
+        self._halt = threading.Event()
+        self.generation = 0
+        self.sent = 0
+        self.failure: BaseException | None = None
+
+    def value(self, seq: int) -> bytes:
+        return f"{self.writer}.{self.generation}.{seq}".encode()
+
+    def stop(self, timeout: float = 60.0) -> None:
+        self._halt.set()
+        self.join(timeout)
+
+    def run(self) -> None:
+        try:
+            self.open()
+            start = time.monotonic()
+            seq = 0
+            while not self._halt.is_set():
+                target = start + seq / self.rate
+                now = time.monotonic()
+                if target > now:
+                    self.service(min(target - now, 0.05))
+                    continue
+                self.before_send()
+                v = self.value(seq)
+                self.ledger.sending(v)
+                self.send(seq % self.ledger.partitions, v)
+                self.sent += 1
+                seq += 1
+                self.service(0)
+            self.close()
+        except BaseException as e:  # reported by the test
+            self.failure = e
+            self.ledger.error(f"{self.writer}: writer thread died: {e!r}")
+
+    # subclass hooks
+    def open(self) -> None: ...
+    def before_send(self) -> None: ...
+    def send(self, partition: int, value: bytes) -> None: ...
+    def service(self, wait_s: float) -> None: time.sleep(wait_s)
+    def close(self) -> None: ...
+
+
+class ConfluentWriter(_Writer):
+    def open(self) -> None:
+        import confluent_kafka as ck
+
+        self._ck = ck
+        self._fatal = False
+
+        def on_error(err):
+            if err.fatal():
+                self._fatal = True
+                self.ledger.error(f"{self.writer}.{self.generation}: fatal {err}")
+
+        self.producer = ck.Producer({
+            "bootstrap.servers": self.bootstrap, "enable.idempotence": True, "acks": "all",
+            "linger.ms": 5, "message.timeout.ms": 180000, "request.timeout.ms": 10000,
+            "retry.backoff.ms": 50, "retry.backoff.max.ms": 500, "error_cb": on_error,
+            "topic.metadata.refresh.interval.ms": 1000, "socket.connection.setup.timeout.ms": 3000,
+            "reconnect.backoff.max.ms": 500})
+
+    def _on_delivery(self, err, msg) -> None:
+        if err is None:
+            self.ledger.acked(msg.partition(), msg.offset(), msg.value(), self.writer)
+        else:
+            self.ledger.error(f"{self.writer}: delivery of {msg.value()!r} failed: {err}")
+
+    def before_send(self) -> None:
+        if self._fatal:  # a new producer (new producer id): the old one can do nothing more
+            self.producer.flush(5)
+            self.generation += 1
+            self.open()
+
+    def send(self, partition: int, value: bytes) -> None:
+        while True:
+            try:
+                self.producer.produce(self.topic, value, partition=partition, on_delivery=self._on_delivery)
+                return
+            except BufferError:
+                self.producer.poll(0.05)
+
+    def service(self, wait_s: float) -> None:
+        self.producer.poll(wait_s)
+
+    def close(self) -> None:
+        left = self.producer.flush(180)
+        if left:
+            self.ledger.error(f"{self.writer}: {left} records still unacknowledged at close")
+
+
+class KafkaPythonWriter(_Writer):
+    def open(self) -> None:
+        from kafka import KafkaProducer
+
+        self.producer = KafkaProducer(
+            bootstrap_servers=self.bootstrap.split(","), acks="all", enable_idempotence=True,
+            linger_ms=5, delivery_timeout_ms=180000, request_timeout_ms=10000, retry_backoff_ms=50,
+            max_in_flight_requests_per_connection=5, metadata_max_age_ms=1000,
+            reconnect_backoff_max_ms=500)
+
+    def send(self, partition: int, value: bytes) -> None:
+        try:
+            fut = self.producer.send(self.topic, value=value, partition=partition)
+        except Exception as e:  # the producer is in an error state: go on with a new one
+            self.ledger.error(f"{self.writer}.{self.generation}: send failed, new producer: {e!r}")
+            try:
+                self.producer.close(5)
+            except Exception:
+                pass
+            self.generation += 1
+            self.open()
+            return
+        fut.add_callback(lambda md, v=value: self.ledger.acked(md.partition, md.offset, v, self.writer))
+        fut.add_errback(lambda e, v=value: self.ledger.error(f"{self.writer}: delivery of {v!r} failed: {e!r}"))
+
+    def close(self) -> None:
+        self.producer.flush(180)
+        self.producer.close(10)
+
+
+def read_partitions(bootstrap: str, topic: str, targets: dict[int, int], timeout: float = 90.0,
+                    to_end: set[int] = frozenset()) -> dict[int, list[tuple[int, bytes]]]:
+    """(offset, value) per partition from the beginning until offset ``targets[p]`` is passed
+    (for the partitions in ``to_end``: at least up to their high watermark now).
+
+    Stops at the deadline with what it has (the caller counts what is missing).
+    """
+    import confluent_kafka as ck
+
+    targets = dict(targets)
+    out: dict[int, list[tuple[int, bytes]]] = {p: [] for p in targets}
+    c = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": "kwire-verifier-reader",
+                     "enable.auto.commit": False, "isolation.level": "read_committed",
+                     "enable.partition.eof": False, "fetch.wait.max.ms": 100,
+                     "topic.metadata.refresh.interval.ms": 1000})
+    try:
+        for p in to_end:
+            targets[p] = max(targets[p], c.get_watermark_offsets(ck.TopicPartition(topic, p), timeout=30)[1])
+        todo = {p for p, t in targets.items() if t > 0}
+        if not todo:
+            return out
+        c.assign([ck.TopicPartition(topic, p, ck.OFFSET_BEGINNING) for p in sorted(todo)])
+        deadline = time.monotonic() + timeout
+        while todo and time.monotonic() < deadline:
+            for m in c.consume(num_messages=5000, timeout=0.5):
+                if m.error() is not None:
+                    continue  # transient (leader moved); the consumer retries
+                p = m.partition()
+                if p in todo:
+                    out[p].append((m.offset(), m.value()))
+                    if m.offset() + 1 >= targets[p]:
+                        todo.discard(p)
+                        c.pause([ck.TopicPartition(topic, p)])
+    finally:
+        c.close()
+    return out
+
+
+@dataclass
+class Check:
+    acked: int = 0
+    read: int = 0           # acknowledged records found (once or more)
+    lost: int = 0           # acknowledged, not found
+    duplicated: int = 0     # extra copies of acknowledged records
+    misplaced: int = 0      # found, but not at the offset the acknowledgement gave
+    reordered: int = 0      # a writer's records out of its acknowledgement order
+    unacked_present: int = 0  # in the log, sent, never acknowledged (allowed, not counted)
+    unknown: int = 0        # in the log, never sent by anyone (must be 0)
+    no_offset: int = 0      # acknowledged without an offset (found; its place not checkable)
+    examples: list[str] = field(default_factory=list)
+
+    def example(self, text: str) -> None:
+        if len(self.examples) < 20:
+            self.examples.append(text)
+
+
+def check(acks: list[Ack], reads: dict[int, list[tuple[int, bytes]]], sent: set[bytes]) -> Check:
+    r = Check(acked=len(acks))
+    acked_values = {a.value for a in acks}
+    for p, recs in reads.items():
+        positions: dict[bytes, list[int]] = {}
+        for i, (_off, v) in enumerate(recs):
+            positions.setdefault(v, []).append(i)
+        mine = [a for a in acks if a.partition == p]
+        last_pos: dict[str, int] = {}
+        for a in mine:
+            where = positions.get(a.value)
+            if not where:
+                r.lost += 1
+                r.example(f"lost: p{p} offset {a.offset} {a.value!r}")
+                continue
+            r.read += 1
+            if len(where) > 1:
+                r.duplicated += len(where) - 1
+                r.example(f"duplicated: p{p} {a.value!r} at offsets {[recs[i][0] for i in where]}")
+            if a.offset < 0:
+                r.no_offset += 1
+            elif recs[where[0]][0] != a.offset:
+                r.misplaced += 1
+                r.example(f"misplaced: p{p} {a.value!r} acknowledged at {a.offset}, read at {recs[where[0]][0]}")
+            w = a.value.rsplit(b".", 1)[0].decode()
+            if where[0] < last_pos.get(w, -1):
+                r.reordered += 1
+                r.example(f"reordered: p{p} {a.value!r}")
+            last_pos[w] = where[0]
+        for _off, v in recs:
+            if v not in acked_values:
+                if v in sent:
+                    r.unacked_present += 1
+                else:
+                    r.unknown += 1
+                    r.example(f"unknown value in p{p}: {v!r}")
+    return r
+
+
+def unavailability(acks: list[Ack], partitions: int, t0: float, t1: float) -> float:
+    """Longest stretch within [t0, t1] in which some partition got no acknowledgement."""
+    worst = 0.0
+    for p in range(partitions):
+        times = [a.t for a in acks if a.partition == p and t0 <= a.t <= t1]
+        prev = t0
+        for t in times:
+            worst = max(worst, t - prev)
+            prev = t
+        worst = max(worst, t1 - prev)
+    return worst
