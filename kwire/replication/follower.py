@@ -26,9 +26,12 @@ Per Fetch answer (Kafka's ``processFetchRequest``):
   base and the append is retried (``Partition.appendRecordsToFollowerOrFutureReplica``).
   The HW becomes min(leader HW, our LEO) and the log start follows the
   leader's.
-* CORRUPT_MESSAGE-like append failures, UNKNOWN_LEADER_EPOCH,
-  NOT_LEADER_OR_FOLLOWER, unknown topic or partition, any other error: back
-  off ``replica.fetch.backoff.ms`` and fetch again.
+* UNKNOWN_LEADER_EPOCH or NOT_LEADER_OR_FOLLOWER from the broker the image
+  names leader (it has not seen its election yet): retry after
+  ``LEADERSHIP_RETRY_MS`` (at most ``replica.fetch.backoff.ms``), not the
+  full backoff, since acks=all waits for this follower.
+* CORRUPT_MESSAGE-like append failures, unknown topic or partition, any
+  other error: back off ``replica.fetch.backoff.ms`` and fetch again.
 * FENCED_LEADER_EPOCH: if the request carried our current epoch, we are
   behind the leader: the partition fails until new leadership arrives
   (``become_follower``); otherwise back off.
@@ -68,6 +71,11 @@ def _code(error_code: int) -> ErrorCode:
         return ErrorCode(error_code)
     except ValueError:
         return E.UNKNOWN_SERVER_ERROR
+
+
+#: Backoff after UNKNOWN_LEADER_EPOCH / NOT_LEADER_OR_FOLLOWER from the broker we think leads
+#: (capped by ``replica.fetch.backoff.ms``): that broker is about to learn it leads.
+LEADERSHIP_RETRY_MS = 50
 
 
 class State(enum.Enum):
@@ -168,6 +176,11 @@ class PartitionFetcher:
         if code is E.KAFKA_STORAGE_ERROR:
             log.warning("%s-%d: the leader's log dir is offline; retrying", self.log.topic,
                         self.log.partition)
+        if code is E.UNKNOWN_LEADER_EPOCH or code is E.NOT_LEADER_OR_FOLLOWER:
+            # the new leader has not seen its own election yet (its watch fires a moment after
+            # ours): it will within milliseconds, and acks=all waits for us, so retry soon
+            return self._backoff(now_ms, f"fetch error {code.name}",
+                                 min(self.fetch_backoff_ms, LEADERSHIP_RETRY_MS))
         return self._backoff(now_ms, f"fetch error {code.name}")
 
     def on_leader_offsets(self, leader_log_start_offset: int, leader_log_end_offset: int,
@@ -302,10 +315,10 @@ class PartitionFetcher:
                               level=logging.INFO)
         return self._backoff(now_ms, "fenced with an older epoch; ours is newer")
 
-    def _backoff(self, now_ms: int, why: str) -> Outcome:
-        log.debug("%s-%d: backing off %d ms: %s", self.log.topic, self.log.partition,
-                  self.fetch_backoff_ms, why)
-        self.delay_until_ms = now_ms + self.fetch_backoff_ms
+    def _backoff(self, now_ms: int, why: str, backoff_ms: int | None = None) -> Outcome:
+        backoff_ms = self.fetch_backoff_ms if backoff_ms is None else backoff_ms
+        log.debug("%s-%d: backing off %d ms: %s", self.log.topic, self.log.partition, backoff_ms, why)
+        self.delay_until_ms = now_ms + backoff_ms
         return Outcome.BACKOFF
 
     def fail(self, why: str) -> None:

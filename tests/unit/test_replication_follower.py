@@ -27,7 +27,7 @@ from kwire.protocol.generated.offset_for_leader_epoch_request import (
     OffsetForLeaderTopic,
 )
 from kwire.records.builder import build_batch
-from kwire.replication.follower import FetchPartitionData, Outcome, PartitionFetcher, State
+from kwire.replication.follower import LEADERSHIP_RETRY_MS, FetchPartitionData, Outcome, PartitionFetcher, State
 from test_log_faults import log_bytes, values
 
 NOW = 1_700_000_000_000
@@ -238,6 +238,11 @@ def test_errors_back_off_and_fencing_fails_until_new_leadership(tmp_path):
     pd, _ = a.answer(req)
     assert pd.error_code == E.UNKNOWN_LEADER_EPOCH
     assert fb.on_fetch_response(req, pd.error_code, now_ms=NOW) is Outcome.BACKOFF
+    # the leader has not learned of epoch 6 yet: retried soon, not after the full backoff
+    assert fb.fetch_partition(NOW + LEADERSHIP_RETRY_MS - 1) is None
+    req = fb.fetch_partition(NOW + LEADERSHIP_RETRY_MS)
+    assert req is not None
+    assert fb.on_fetch_response(req, E.UNKNOWN_TOPIC_OR_PARTITION, now_ms=NOW) is Outcome.BACKOFF
     assert fb.fetch_partition(NOW + 499) is None and fb.fetch_partition(NOW + 500) is not None
     fb.become_follower(1, 4, NOW)  # now we are behind the leader
     req = fb.fetch_partition(NOW)
