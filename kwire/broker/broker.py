@@ -68,6 +68,10 @@ def log_config(tc) -> LogConfig:
         message_timestamp_before_max_ms=tc.message_timestamp_before_max_ms,
         message_timestamp_after_max_ms=tc.message_timestamp_after_max_ms,
         cleanup_policy=list(tc.cleanup_policy),
+        min_compaction_lag_ms=tc.min_compaction_lag_ms,
+        max_compaction_lag_ms=tc.max_compaction_lag_ms,
+        min_cleanable_dirty_ratio=tc.min_cleanable_dirty_ratio,
+        delete_retention_ms=tc.delete_retention_ms,
     )
 
 
@@ -104,7 +108,8 @@ class Broker:
                 snapshot_interval_ms=config.get("metadata.log.max.snapshot.interval.ms", DEFAULT_SNAPSHOT_INTERVAL_MS))
         try:
             self._replay_dynamic_configs()
-            self.logs = LogManager(config.log_dirs, now_ms())
+            self.logs = LogManager(config.log_dirs, now_ms(),
+                                   cleaner={"enabled": bool(config["log.cleaner.enable"])})
         except BaseException:
             self.metadata.close()
             raise
@@ -128,6 +133,9 @@ class Broker:
         # KIP-848 group configs (IncrementalAlterConfigs on GROUP resources): the coordinator
         # reads the image's live dict, so a change applies to the next heartbeat
         self.group_coordinator.config.group_configs = self.metadata.image.group_configs
+        from kwire.transactions.coordinator import TransactionCoordinator
+
+        self.txn_coordinator = TransactionCoordinator(self)
 
     def _replay_dynamic_configs(self) -> None:
         """Apply the dynamic broker configs stored by earlier AlterConfigs (skipping any now invalid)."""
@@ -196,6 +204,7 @@ class Broker:
                     for p in t.partitions:
                         self._notify_leadership(t.name, p.partition, True, p.leader_epoch)
         self.group_coordinator.start()
+        self.txn_coordinator.start()
 
     # -- leadership ------------------------------------------------------------------
     def add_leadership_listener(self, fn) -> None:
@@ -470,8 +479,9 @@ class Broker:
         """True when the partition's log dir is offline: handlers answer KAFKA_STORAGE_ERROR."""
         return bool(self.logs.offline_dirs) and self.logs.is_offline(topic, partition)
 
-    def append(self, topic: str, partition: int, records, now: int):
-        """Append validated-by-the-log batches as leader; move the HW; wake waiters."""
+    def append(self, topic: str, partition: int, records, now: int, **kw):
+        """Append validated-by-the-log batches as leader; move the HW; wake waiters.
+        ``kw``: ``origin`` and ``txn_verified`` of ``PartitionLog.append_as_leader``."""
         plog = self.logs.get(topic, partition)
         if plog is None:
             if self.logs.is_offline(topic, partition):
@@ -479,11 +489,11 @@ class Broker:
                                  f"the log dir of {topic}-{partition} is offline")
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         if self.replicas is not None:
-            return self.replicas.append(plog, records, now)
+            return self.replicas.append(plog, records, now, **kw)
         pstate = self.metadata.partition(topic, partition)
         if pstate is None:  # the topic is being deleted
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-        result = plog.append_as_leader(records, pstate.leader_epoch, now)
+        result = plog.append_as_leader(records, pstate.leader_epoch, now, **kw)
         if not result.duplicate:
             plog.update_high_watermark(plog.log_end_offset)
             self.purgatory.notify((topic, partition), len(records))
@@ -501,6 +511,7 @@ class Broker:
 
     def close(self) -> None:
         self.group_coordinator.close()
+        self.txn_coordinator.close()
         self.purgatory.wake_all()
         self.metadata.close()  # first: what it finishes writing may still remove logs
         self.logs.close()

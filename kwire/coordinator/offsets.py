@@ -20,8 +20,13 @@ period, a simple group's (and a consumer group's) once the retention period
 has passed since the commit, and offsets of topics the group is subscribed to
 never expire. A group left Empty without offsets is deleted.
 
-Not implemented: transactional offset commits (TxnOffsetCommit) and with them
-require_stable ever answering UNSTABLE_OFFSET_COMMIT.
+Transactional commits (TxnOffsetCommit): the records are appended as a
+transactional batch of the producer and replayed into ``pending`` (per
+producer id); the transaction's COMMIT marker on the group's partition moves
+them to the committed offsets, an ABORT drops them (``complete_txn``, called
+live by the transaction coordinator and on load for each marker). While one
+is pending, OffsetFetch with ``require_stable`` answers UNSTABLE_OFFSET_COMMIT
+for that partition; without it the last committed offset is returned.
 """
 
 from __future__ import annotations
@@ -32,6 +37,13 @@ from kwire.coordinator.base import CoordinatorError, Result
 from kwire.coordinator.classic import EMPTY, STABLE, ClassicGroup
 from kwire.coordinator.records import CoordinatorRecord, OffsetCommitKey, OffsetCommitValue
 from kwire.protocol.errors import ErrorCode as E
+
+
+class TxnResult(Result):
+    """A Result whose records are appended as a transactional batch of ``producer``
+    (producer id, epoch) and replayed as pending offsets."""
+
+    __slots__ = ("producer",)
 
 
 class Commit(NamedTuple):
@@ -56,6 +68,9 @@ class OffsetManager:
         self.config = shard.config
         # group -> topic -> partition -> value
         self.offsets: dict[str, dict[str, dict[int, OffsetCommitValue]]] = {}
+        # producer id -> OffsetCommitKey -> value, until the transaction's marker
+        self.pending: dict[int, dict[OffsetCommitKey, OffsetCommitValue]] = {}
+        self._pending_keys: dict[OffsetCommitKey, int] = {}  # key -> producers with it pending
 
     def group_offsets(self, group_id: str) -> dict[str, dict[int, OffsetCommitValue]]:
         return self.offsets.get(group_id, {})
@@ -93,9 +108,58 @@ class OffsetManager:
 
         return Result(errors, records, failed)
 
+    # -- transactional commits --------------------------------------------------------------
+    def txn_commit(self, group_id: str, producer_id: int, producer_epoch: int, generation: int,
+                   member_id: str, instance_id: str | None, commits: list[Commit], now: int) -> Result:
+        """TxnOffsetCommit: like ``commit``, the records pending until the transaction ends."""
+        group = self.shard.groups.get(group_id)
+        if group is not None and (generation >= 0 or member_id or instance_id is not None):
+            group.validate_offset_commit(member_id, instance_id, generation, 9)
+        result = self._records(group_id, commits, now)
+        txn = TxnResult(result.response, result.records, result.on_error)
+        txn.producer = (producer_id, producer_epoch)
+        return txn
+
+    def _records(self, group_id: str, commits: list[Commit], now: int) -> Result:
+        limit = self.config.offset_metadata_max_bytes
+        errors: dict[tuple[str, int], int] = {}
+        records = []
+        for c in commits:
+            if c.metadata is not None and len(c.metadata) > limit:
+                errors[(c.topic, c.partition)] = E.OFFSET_METADATA_TOO_LARGE
+                continue
+            errors[(c.topic, c.partition)] = E.NONE
+            records.append(CoordinatorRecord(
+                OffsetCommitKey(group_id, c.topic, c.partition),
+                OffsetCommitValue(c.offset, c.leader_epoch, c.metadata or "", now, -1)))
+        return Result(errors, records,
+                      lambda code: {k: (code if v == E.NONE else v) for k, v in errors.items()})
+
+    def replay_pending(self, producer_id: int, key: OffsetCommitKey, value: OffsetCommitValue | None) -> None:
+        mine = self.pending.setdefault(producer_id, {})
+        if key not in mine:
+            self._pending_keys[key] = self._pending_keys.get(key, 0) + 1
+        mine[key] = value
+
+    def complete_txn(self, producer_id: int, commit: bool) -> None:
+        mine = self.pending.pop(producer_id, None)
+        if not mine:
+            return
+        for key, value in mine.items():
+            n = self._pending_keys.get(key, 1) - 1
+            if n:
+                self._pending_keys[key] = n
+            else:
+                self._pending_keys.pop(key, None)
+            if commit:
+                self.replay(key, value)
+
+    def has_pending(self, group_id: str, topic: str, partition: int) -> bool:
+        return bool(self._pending_keys) and OffsetCommitKey(group_id, topic, partition) in self._pending_keys
+
     # -- fetch -----------------------------------------------------------------------------
     def fetch(self, group_id: str, topics: list[tuple[str, list[int]]] | None, member_id: str | None,
-              member_epoch: int) -> list[tuple[str, list[FetchedOffset]]]:
+              member_epoch: int, require_stable: bool = False) -> list[tuple[str, list[FetchedOffset]]]:
         """Offsets of ``topics`` (all committed ones when None), by topic, in request order."""
         group = self.shard.groups.get(group_id)
         missing = group is None
@@ -118,6 +182,9 @@ class OffsetManager:
             row = []
             for p in partitions:
                 v = parts.get(p)
+                if require_stable and self.has_pending(group_id, topic, p):
+                    row.append(FetchedOffset(p, -1, -1, "", E.UNSTABLE_OFFSET_COMMIT))
+                    continue
                 row.append(FetchedOffset(p, -1, -1, "", E.NONE) if v is None
                            else FetchedOffset(p, v.offset, v.leader_epoch, v.metadata, E.NONE))
             out.append((topic, row))

@@ -60,8 +60,11 @@ from kwire.coordinator.base import CoordinatorError, OpContext, Pending, Result,
 from kwire.coordinator.records import RecordError, decode_record, encode_record
 from kwire.coordinator.shard import CoordinatorConfig, GroupCoordinatorShard
 from kwire.protocol.errors import ErrorCode as E, KafkaError
+from kwire.log.validate import AppendOrigin
 from kwire.records.builder import build_batch
+from kwire.records.control import COMMIT, control_type
 from kwire.records.decode import decode_batches
+from kwire.records.errors import CorruptRecordError
 
 log = logging.getLogger("kwire.coordinator")
 
@@ -339,9 +342,10 @@ class GroupCoordinator:
             self.wake()
 
     def _apply_records(self, partition: int, shard: GroupCoordinatorShard, result: Result):
+        producer = getattr(result, "producer", None)  # TxnOffsetCommit: a transactional batch
         if result.records:
             try:
-                appended = self._append(partition, result.records)
+                appended = self._append(partition, result.records, producer)
             except KafkaError as e:
                 code = _APPEND_ERRORS.get(e.code, e.code)
                 log.warning("append to %s-%d failed: %s %s", GROUP_METADATA_TOPIC, partition,
@@ -350,16 +354,32 @@ class GroupCoordinator:
                     raise CoordinatorError(code) from None
                 return result.on_error(code)
             for record in result.records:
-                shard.replay(record)
+                if producer is not None:
+                    shard.replay_pending(producer[0], record)
+                else:
+                    shard.replay(record)
             if self.cluster_mode and appended is not None:
                 return self._when_replicated(partition, appended.last_offset + 1, result)
         return result.response
 
-    def _append(self, partition: int, records: list):
+    def _append(self, partition: int, records: list, producer: tuple[int, int] | None = None):
         now = now_ms()
+        if producer is None:
+            batch = build_batch([encode_record(r) for r in records], now_ms=now,
+                                compression=self.broker.config["offsets.topic.compression.codec"])
+            return self.broker.append(GROUP_METADATA_TOPIC, partition, bytearray(batch), now)
         batch = build_batch([encode_record(r) for r in records], now_ms=now,
-                            compression=self.broker.config["offsets.topic.compression.codec"])
-        return self.broker.append(GROUP_METADATA_TOPIC, partition, bytearray(batch), now)
+                            compression=self.broker.config["offsets.topic.compression.codec"],
+                            producer_id=producer[0], producer_epoch=producer[1], is_transactional=True)
+        return self.broker.append(GROUP_METADATA_TOPIC, partition, bytearray(batch), now,
+                                  origin=AppendOrigin.COORDINATOR)
+
+    def complete_txn(self, partition: int, producer_id: int, commit: bool) -> None:
+        """A transaction marker was written to ``__consumer_offsets-<partition>``: its
+        pending offsets become committed (or are dropped)."""
+        shard = self.shards.get(partition)
+        if shard is not None:
+            shard.complete_txn(producer_id, commit)
 
     def _when_replicated(self, partition: int, required_offset: int, result: Result) -> Pending:
         """A Pending answered with ``result.response`` once the HW reached ``required_offset``
@@ -473,7 +493,21 @@ class GroupCoordinator:
                     data = b"".join(r.read() for r in rr.regions)
                     for batch in decode_batches(data, allow_truncated=True):
                         h = batch.header
-                        if not h.is_control:
+                        if h.is_control:
+                            if h.producer_id >= 0 and batch.records:
+                                try:
+                                    commit = control_type(batch.records[0].key) == COMMIT
+                                except CorruptRecordError:
+                                    commit = False
+                                shard.complete_txn(h.producer_id, commit)
+                        elif h.is_transactional:
+                            for rec in batch.records:
+                                try:
+                                    shard.replay_pending(h.producer_id, decode_record(rec.key, rec.value))
+                                except RecordError as e:
+                                    log.error("%s-%d offset %d: skipping undecodable record: %s",
+                                              GROUP_METADATA_TOPIC, partition, rec.offset, e)
+                        else:
                             for rec in batch.records:
                                 try:
                                     shard.replay(decode_record(rec.key, rec.value))

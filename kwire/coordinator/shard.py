@@ -148,8 +148,22 @@ class GroupCoordinatorShard:
         return self.offsets.commit(group_id, generation, member_id, instance_id, retention_ms,
                                    commits, api_version, now)
 
-    def fetch_offsets(self, group_id, topics, member_id=None, member_epoch=-1):
-        return self.offsets.fetch(group_id, topics, member_id, member_epoch)
+    def fetch_offsets(self, group_id, topics, member_id=None, member_epoch=-1, require_stable=False):
+        return self.offsets.fetch(group_id, topics, member_id, member_epoch, require_stable)
+
+    def txn_commit_offsets(self, group_id, producer_id, producer_epoch, generation, member_id,
+                           instance_id, commits, now: int) -> Result:
+        self.now = now
+        return self.offsets.txn_commit(group_id, producer_id, producer_epoch, generation, member_id,
+                                       instance_id, commits, now)
+
+    def replay_pending(self, producer_id: int, record: CoordinatorRecord) -> None:
+        """A record of a transactional batch (TxnOffsetCommit): pending until the marker."""
+        if isinstance(record.key, OffsetCommitKey):
+            self.offsets.replay_pending(producer_id, record.key, record.value)
+
+    def complete_txn(self, producer_id: int, commit: bool) -> None:
+        self.offsets.complete_txn(producer_id, commit)
 
     def delete_offsets(self, group_id, topics, now: int) -> Result:
         self.now = now

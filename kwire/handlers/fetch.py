@@ -42,15 +42,20 @@
   follower's position (``ReplicaManager.follower_fetch``: HW, ISR expand)
   before the answer, whose HW is the one after that. Consumers' long-polls
   are woken when the HW rises; followers' (key ``replica_key``) on appends.
-Not implemented yet: preferred read replicas (KIP-392, always -1), aborted
-transaction lists (no transactions yet, so there are none to report).
+read_committed (isolation_level 1): records below the LSO only, with the
+aborted transactions overlapping them (from the log's aborted-transaction
+index, never from the records).
+Not implemented yet: preferred read replicas (KIP-392, always -1).
 """
 
 from __future__ import annotations
 
 from kwire.broker.broker import replica_key
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security import acl
+from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
 from kwire.protocol.generated.fetch_response import (
+    AbortedTransaction,
     EpochEndOffset,
     FetchableTopicResponse,
     FetchResponse,
@@ -71,7 +76,7 @@ class _Read:
     """The outcome of reading one partition."""
 
     __slots__ = ("key", "topic", "partition", "error", "hw", "lso", "log_start", "records", "size",
-                 "diverging", "leader")
+                 "diverging", "leader", "aborted")
 
     def __init__(self, key, topic, partition):
         self.key = key
@@ -85,6 +90,7 @@ class _Read:
         self.size = 0
         self.diverging = None  # (epoch, end offset) when the fetcher's log diverged
         self.leader = None  # (leader id, epoch): the current leader, for NOT_LEADER_OR_FOLLOWER
+        self.aborted = None  # read_committed: [AbortedTransaction] overlapping the records
 
 
 def handle(ctx, req):
@@ -124,18 +130,24 @@ def handle(ctx, req):
         epochs = {w[0]: w[3] for w in wanted}
         reads = [(k, o, m, epochs.get(k, -1)) for k, o, m in session.reads]
 
+    az = authorizer_active(ctx)  # kwire.security: READ on each topic (CLUSTER_ACTION: followers)
+
     def read_all():
         remaining = req.max_bytes
         out = []
         first = True
         isolation = req.isolation_level
         last_ref = t = None
+        denied = False
         for key, offset, part_max, epoch in reads:
             ref = key[0]
             if ref is not last_ref:  # one metadata lookup per topic, not per partition
                 t = md.topic_by_id(ref) if by_id else md.topic(ref)
                 last_ref = ref
-            r = _read_partition(broker, t, by_id, key, offset, min(part_max, max(remaining, 0)),
+                denied = az is not None and _denied(ctx, az, t.name if t else None if by_id else ref,
+                                                    replica_id)
+            r = _unauthorized(key, t) if denied else _read_partition(
+                broker, t, by_id, key, offset, min(part_max, max(remaining, 0)),
                                 first, isolation, epoch, version, last_epochs.get(key, -1),
                                 replica_id, log_starts.get(key, -1))
             if r.size:
@@ -151,6 +163,18 @@ def handle(ctx, req):
             r.error or r.diverging is not None for r in results):  # Kafka answers those at once
         return _response(results, session, endpoints)
     return _wait_then_respond(broker, req, results, total, read_all, session, replica_id >= 0)
+
+
+def _denied(ctx, az, name: str | None, replica_id: int) -> bool:
+    if replica_id >= 0:
+        return not authorizer_allowed(ctx, az, acl.CLUSTER_ACTION, acl.CLUSTER, acl.CLUSTER_NAME)
+    return name is not None and not authorizer_allowed(ctx, az, acl.READ, acl.TOPIC, name)
+
+
+def _unauthorized(key, t) -> _Read:
+    r = _Read(key, t.name if t else None, key[1])
+    r.error = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+    return r
 
 
 def _endpoints(broker, results) -> list | None:
@@ -249,6 +273,9 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
         if result.size:
             r.records = result.region
             r.size = result.size
+            if isolation == READ_COMMITTED and replica_id < 0:  # from the .txnindex, no record read
+                r.aborted = [AbortedTransaction(producer_id=a.producer_id, first_offset=a.first_offset)
+                             for a in plog.aborted_transactions(offset, upper)]
     if replica_id >= 0:  # a good follower fetch: its position moves the HW and the ISR
         broker.replicas.follower_fetch(t.name, partition, replica_id, offset, replica_log_start, plog)
         r.hw = plog.high_watermark
@@ -294,7 +321,7 @@ def _response(results, session, endpoints=None) -> FetchResponse:
             high_watermark=r.hw,
             last_stable_offset=r.lso,
             log_start_offset=r.log_start,
-            aborted_transactions=None,
+            aborted_transactions=r.aborted,
             preferred_read_replica=-1,
             records=r.records,
         ))

@@ -12,8 +12,9 @@ offsets topic cannot be created (a log dir full, out of file descriptors, the
 metadata write failing) every key answers COORDINATOR_NOT_AVAILABLE, as Kafka
 does, and the connection stays open; the client retries.
 v4+ (KIP-699) carries a batch of keys and answers per key; v0-3 one key with a
-top-level answer. Key type TRANSACTION (1) answers COORDINATOR_NOT_AVAILABLE:
-kwire has no transaction coordinator yet. Other key types (SHARE, 2) answer
+top-level answer. Key type TRANSACTION (1): the leader of the transactional
+id's partition of ``__transaction_state`` (created on first use the same
+way, ``transaction.state.log.*``). Other key types (SHARE, 2) answer
 INVALID_REQUEST: share groups are not implemented. The answer does not depend
 on whether the group's partition is still loading; group requests answer
 COORDINATOR_LOAD_IN_PROGRESS until it is.
@@ -23,7 +24,11 @@ from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError
 from kwire.coordinator.runtime import GROUP_METADATA_TOPIC
+from kwire.transactions.coordinator import TRANSACTION_STATE_TOPIC
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security import acl
+from kwire.security.authorizer import authorize
+from kwire.security.manager import listener_brokers
 from kwire.protocol.generated.find_coordinator_response import Coordinator, FindCoordinatorResponse
 
 API_KEY = 10
@@ -38,9 +43,15 @@ def handle(ctx, req):
     key_type = req.key_type if v >= 1 else GROUP
     keys = req.coordinator_keys if v >= 4 else [req.key]
     md = ctx.broker.metadata
-    existed = md.topic(GROUP_METADATA_TOPIC) is not None
-    found = [_find(ctx.broker, key_type, k) for k in keys]
-    fut = None if existed or md.topic(GROUP_METADATA_TOPIC) is None else md.durable()
+    topic = TRANSACTION_STATE_TOPIC if key_type == TRANSACTION else GROUP_METADATA_TOPIC
+    existed = md.topic(topic) is not None
+    found = [_find(ctx.broker, key_type, k) if _may_describe(ctx, key_type, k) else
+             _error(k, _DENIED[key_type == TRANSACTION], "Not authorized to describe this key") for k in keys]
+    ends = {b.node_id: b for b in listener_brokers(ctx, md.brokers)}  # kwire.security: per listener
+    for c in found:
+        if c.error_code == 0 and c.node_id in ends:
+            c.host, c.port = ends[c.node_id].host, ends[c.node_id].port
+    fut = None if existed or md.topic(topic) is None else md.durable()
     if fut is not None:
         return _when_durable(v, found, fut)
     return _response(v, found)
@@ -66,22 +77,28 @@ def _response(v: int, found: list[Coordinator]) -> FindCoordinatorResponse:
                                    node_id=c.node_id, host=c.host, port=c.port)
 
 
+_DENIED = (ErrorCode.GROUP_AUTHORIZATION_FAILED, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
+
+
+def _may_describe(ctx, key_type: int, key: str) -> bool:
+    """kwire.security: DESCRIBE on the group, or on the transactional id."""
+    return authorize(ctx, acl.DESCRIBE, acl.TRANSACTIONAL_ID if key_type == TRANSACTION else acl.GROUP, key)
+
+
 def _error(key: str, code: ErrorCode, message: str) -> Coordinator:
     return Coordinator(key=key, node_id=-1, host="", port=-1, error_code=code, error_message=message)
 
 
 def _find(broker, key_type: int, key: str) -> Coordinator:
-    if key_type == TRANSACTION:
-        return _error(key, ErrorCode.COORDINATOR_NOT_AVAILABLE,
-                      "transactions are not supported by this kwire version")
-    if key_type != GROUP:
+    if key_type not in (GROUP, TRANSACTION):
         return _error(key, ErrorCode.INVALID_REQUEST, f"unsupported coordinator key type {key_type}")
-    gc = broker.group_coordinator
+    gc = broker.group_coordinator if key_type == GROUP else broker.txn_coordinator
+    topic = GROUP_METADATA_TOPIC if key_type == GROUP else TRANSACTION_STATE_TOPIC
     try:
         gc.ensure_topic()
     except CoordinatorError as e:
         return _error(key, e.code, e.message or e.code.name)
-    pstate = broker.metadata.partition(GROUP_METADATA_TOPIC, gc.partition_for(key))
+    pstate = broker.metadata.partition(topic, gc.partition_for(key))
     leader = pstate.leader if pstate is not None else None
     node = next((b for b in broker.metadata.brokers if b.node_id == leader), None)
     if node is None:

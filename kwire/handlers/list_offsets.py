@@ -11,7 +11,9 @@ Special timestamps (Kafka's ListOffsetsRequest constants):
     -6 earliest pending upload (v11): nothing is tiered, so offset -1.
 A timestamp >= 0 finds the first offset whose record timestamp is >= it, looking
 inside batches (the log decodes only the batch that holds the answer); -1/-1
-when there is none. Leader epochs in the request are checked (v4+:
+when there is none (at read_committed also when the answer is at or past the
+last stable offset, as Kafka's Partition.fetchOffsetForTimestamp; likewise
+for -3). Leader epochs in the request are checked (v4+:
 FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH) and the current one is returned.
 A stored batch that fails its CRC or does not decode answers CORRUPT_MESSAGE
 for that partition (logged with segment file and position), any other
@@ -34,6 +36,8 @@ from __future__ import annotations
 import logging
 
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.list_offsets_response import (
     ListOffsetsPartitionResponse,
     ListOffsetsResponse,
@@ -57,12 +61,18 @@ def handle(ctx, req) -> ListOffsetsResponse:
     for rt in req.topics:
         t = md.topic(rt.name)
         parts = [_partition(broker, t, rp, req.isolation_level, ctx.api_version, req.replica_id)
+                 if authorize(ctx, acl.DESCRIBE, acl.TOPIC, rt.name) else _unauthorized(rp)  # kwire.security
                  for rp in rt.partitions]
         topics.append(ListOffsetsTopicResponse(name=rt.name, partitions=parts))
     return ListOffsetsResponse(throttle_time_ms=0, topics=topics)
 
 
 CONSUMER_REPLICA_ID, DEBUGGING_REPLICA_ID = -1, -2
+
+
+def _unauthorized(rp) -> ListOffsetsPartitionResponse:
+    return ListOffsetsPartitionResponse(partition_index=rp.partition_index, timestamp=-1, offset=-1,
+                                        leader_epoch=-1, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED)
 
 
 def _partition(broker, t, rp, isolation: int, version: int,
@@ -107,6 +117,9 @@ def _partition(broker, t, rp, isolation: int, version: int,
             found = plog.offset_for_timestamp(ts)
             if found is not None:
                 out.offset, out.timestamp = found
+        if ts >= 0 or ts == MAX_TIMESTAMP:  # read_committed: nothing at or past the LSO (Kafka's
+            if isolation == READ_COMMITTED and out.offset >= plog.last_stable_offset:  # Partition)
+                out.offset, out.timestamp = -1, -1
         # LATEST_TIERED, EARLIEST_PENDING_UPLOAD and unknown negatives: nothing tiered, -1
     except KafkaError as e:  # CORRUPT_MESSAGE from a stored batch that does not decode (search.py)
         out.error_code = e.code

@@ -38,9 +38,10 @@ are.
   REQUEST_TIMED_OUT, NOT_ENOUGH_REPLICAS_AFTER_APPEND (the ISR shrank below
   the minimum meanwhile) or NOT_LEADER_OR_FOLLOWER (leadership lost). acks=1
   answers after the leader's append.
-Not implemented: transactional produce (transactions come later; a request
-with a transactional id answers TRANSACTIONAL_ID_AUTHORIZATION_FAILED with a
-message saying so).
+* Transactional produce (a transactional id): the batch header only is
+  checked against the transaction coordinator (``txn_verified``: the
+  partition must be in the producer's ongoing transaction, old protocol);
+  the log tracks the open transaction (LSO) from headers, never records.
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ import logging
 
 from kwire.broker.broker import now_ms
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security import acl
+from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
 from kwire.protocol.generated.produce_response import (
     BatchIndexAndErrorMessage,
     LeaderIdAndEpoch,
@@ -76,6 +79,22 @@ def _error(index: int, code: ErrorCode, message: str | None = None) -> Partition
 
 
 def handle(ctx, req):
+    if req.transactional_id is not None and ctx.broker.cluster_mode:
+        return _verified_then_append(ctx, req)  # KIP-890: ask a remote coordinator first
+    return _handle(ctx, req)
+
+
+async def _verified_then_append(ctx, req):
+    from kwire.transactions.verification import verify_produce
+
+    await verify_produce(ctx.broker.txn_coordinator, req)
+    resp = _handle(ctx, req)
+    if resp is not None and not isinstance(resp, ProduceResponse):
+        resp = await resp  # acks=all: waiting for replication
+    return resp
+
+
+def _handle(ctx, req):
     broker = ctx.broker
     md = broker.metadata
     acks = req.acks
@@ -87,28 +106,37 @@ def handle(ctx, req):
     has_transactional = req.transactional_id is None and _has_transactional_records(req)
     leaders: set[int] = set()  # cluster mode: leaders named in current_leader (node_endpoints)
     waits = []  # cluster mode, acks=all: (topic, partition response, offset the HW must reach)
+    az = authorizer_active(ctx)  # kwire.security: WRITE on the transactional id and each topic
+    tid_denied = az is not None and req.transactional_id is not None and not authorizer_allowed(
+        ctx, az, acl.WRITE, acl.TRANSACTIONAL_ID, req.transactional_id)
     for td in req.topic_data:
         t = md.topic_by_id(td.topic_id) if by_id else md.topic(td.name)
         parts = []
-        if t is None:
+        if az is not None and (tid_denied or not authorizer_allowed(
+                ctx, az, acl.WRITE, acl.TOPIC, t.name if t else td.name or "")):
+            code = (ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED if tid_denied
+                    else ErrorCode.TOPIC_AUTHORIZATION_FAILED)
+            parts = [_error(pd.index, code) for pd in td.partition_data]
+        elif t is None:
             code = ErrorCode.UNKNOWN_TOPIC_ID if by_id else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             parts = [_error(pd.index, code) for pd in td.partition_data]
         elif acks not in (0, 1, -1):
             parts = [_error(pd.index, ErrorCode.INVALID_REQUIRED_ACKS) for pd in td.partition_data]
-        elif req.transactional_id is not None or has_transactional:
-            why = ("transactions are not supported by this kwire version" if not has_transactional
-                   else "transactional record batches need a transactional id")
+        elif has_transactional:
+            why = "transactional record batches need a transactional id"
             parts = [_error(pd.index, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, why)
                      for pd in td.partition_data]
         elif broker.cluster_mode:
             for pd in td.partition_data:
-                r, end = _append_replicated(broker, t, pd, acks, now, ctx.api_version, leaders)
+                r, end = _append_replicated(broker, t, pd, acks, now, ctx.api_version, leaders,
+                                            req.transactional_id)
                 if acks == -1 and r.error_code == 0:
                     waits.append((t.name, r, end))
                 parts.append(r)
         else:
             for pd in td.partition_data:
-                parts.append(_append(broker, t, pd, acks, now, ctx.api_version))
+                parts.append(_append(broker, t, pd, acks, now, ctx.api_version,
+                                     tid=req.transactional_id))
         responses.append(TopicProduceResponse(name=td.name if not by_id else t.name if t else "",
                                               topic_id=td.topic_id, partition_responses=parts))
     if acks == 0:
@@ -144,7 +172,8 @@ def _endpoints(md, leaders: set[int]) -> list[NodeEndpoint]:
     return out
 
 
-def _append_replicated(broker, t, pd, acks: int, now: int, version: int, leaders: set[int]):
+def _append_replicated(broker, t, pd, acks: int, now: int, version: int, leaders: set[int],
+                       tid: str | None = None):
     """Cluster mode: append where this broker leads; NOT_LEADER_OR_FOLLOWER elsewhere.
     Returns (response, offset the HW must reach for acks=all)."""
     index = pd.index
@@ -167,7 +196,7 @@ def _append_replicated(broker, t, pd, acks: int, now: int, version: int, leaders
                           f"the min.isr requirement of {st.min_insync_replicas} for partition "
                           f"{t.name}-{index}"), -1
     ends: dict[int, int] = {}
-    r = _append(broker, t, pd, acks, now, version, check_isr=False, ends=ends)
+    r = _append(broker, t, pd, acks, now, version, check_isr=False, ends=ends, tid=tid)
     return r, ends.get(index, -1)
 
 
@@ -183,7 +212,8 @@ def _has_transactional_records(req) -> bool:
 
 
 def _append(broker, t, pd, acks: int, now: int, version: int = 13, *,
-            check_isr: bool = True, ends: dict | None = None) -> PartitionProduceResponse:
+            check_isr: bool = True, ends: dict | None = None,
+            tid: str | None = None) -> PartitionProduceResponse:
     """Append one partition's records; ``ends`` (if given) gets partition -> last offset + 1."""
     index = pd.index
     pstate = t.partitions[index] if 0 <= index < len(t.partitions) else None
@@ -199,7 +229,12 @@ def _append(broker, t, pd, acks: int, now: int, version: int = 13, *,
                           f"The size of the current ISR {len(pstate.isr)} is insufficient to satisfy "
                           f"the min.isr requirement of {min_isr}")
     try:
-        result = broker.append(t.name, index, records, now)
+        if tid is None:
+            result = broker.append(t.name, index, records, now)
+        else:  # transactional: the partition must be in the producer's ongoing transaction
+            tc = broker.txn_coordinator
+            result = broker.append(t.name, index, records, now, txn_verified=lambda pid, epoch: tc.verify(
+                tid, pid, epoch, t.name, index))
     except KafkaError as e:
         if e.code not in (ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, ErrorCode.INVALID_PRODUCER_EPOCH):
             log.info("produce to %s-%d rejected: %s %s", t.name, index, e.code.name, e.message or "")

@@ -11,9 +11,12 @@ Field names are Kafka's topic config names in snake_case; defaults are Kafka
 (``producer.id.expiration.ms``); it lives here because the partition log is
 what expires idle producers.
 
+Compaction settings (read by the log cleaner, ``cleaner.py``):
+``min.compaction.lag.ms``, ``max.compaction.lag.ms``, ``min.cleanable.dirty.ratio``,
+``delete.retention.ms``; ``cleanup.policy`` holding "compact" turns cleaning on.
+
 Not here: ``segment.jitter.ms``, ``compression.type``, ``min.insync.replicas``,
-``file.delete.delay.ms`` (segments are unlinked at once, see ``region.py``) and
-compaction settings; the cleaner will add its own.
+``file.delete.delay.ms`` (segments are unlinked at once, see ``region.py``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,10 @@ class LogConfig:
     message_timestamp_after_max_ms: int = 3600000  # message.timestamp.after.max.ms (4.0+)
     cleanup_policy: tuple[str, ...] = ("delete",)  # cleanup.policy
     producer_id_expiration_ms: int = 86400000  # broker: producer.id.expiration.ms (1 day)
+    min_compaction_lag_ms: int = 0  # min.compaction.lag.ms
+    max_compaction_lag_ms: int = LONG_MAX  # max.compaction.lag.ms
+    min_cleanable_dirty_ratio: float = 0.5  # min.cleanable.dirty.ratio
+    delete_retention_ms: int = 86400000  # delete.retention.ms (1 day): tombstone lifetime
 
     def __post_init__(self) -> None:
         policy = self.cleanup_policy
@@ -62,6 +69,11 @@ class LogConfig:
     def delete_enabled(self) -> bool:
         """Whether retention.ms / retention.bytes delete segments (cleanup.policy has "delete")."""
         return "delete" in self.cleanup_policy
+
+    @property
+    def compact_enabled(self) -> bool:
+        """Whether the log cleaner compacts this log (cleanup.policy has "compact")."""
+        return "compact" in self.cleanup_policy
 
     @property
     def max_index_entries(self) -> int:

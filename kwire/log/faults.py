@@ -19,6 +19,9 @@ Sites::
     segment_delete   renaming a segment's files to ``.deleted`` (truncation)  (partition_log.py)
     checkpoint       the offset checkpoint files of a log dir   (manager.py)
     metadata         the cluster metadata save (for kwire.cluster.metadata to call)
+    clean            the log cleaner: reading/writing a cleaned segment (its worker)
+                     and each step of swapping it in (cleaner.py, cleaner_rewrite.py,
+                     cleaner_swap.py; the partition directory is the path)
     load             loading a partition directory at start-up, once per partition
                      (recovery.py; a read fault: the log manager starts the dir offline)
 
@@ -49,7 +52,8 @@ import errno as _errno
 import os
 
 SITES = ("log", "offset_index", "time_index", "segment_create", "producer_snapshot",
-         "leader_epoch", "flush", "truncate", "segment_delete", "checkpoint", "metadata", "load")
+         "leader_epoch", "flush", "truncate", "segment_delete", "checkpoint", "metadata", "load",
+         "clean")
 ENV_FILE = "KWIRE_FAULTS_FILE"
 
 # site -> [errno, remaining count or None for always, path prefix or None]

@@ -21,7 +21,8 @@ Loaded logs start with ``default_config`` (or ``topic_configs[topic]``); the
 broker passes the real config through ``get_or_create`` (which applies it to an
 existing log) or ``update_config``.
 
-Housekeeping the server drives: ``flush_due`` (flush.ms), ``run_retention``
+Housekeeping the server drives: ``flush_due`` (flush.ms, and a tick of the
+log cleaner ``cleaner``, see ``cleaner.py``), ``run_retention``
 (retention.ms / retention.bytes / log start offset, plus idle-producer expiry),
 ``checkpoint`` (log.flush.offset.checkpoint.interval.ms) and ``close``.
 
@@ -83,6 +84,7 @@ from kwire.protocol.errors import ErrorCode, KafkaError
 from . import faults, files
 from .checkpoint import CheckpointError, fsync_dir, read_offsets, write_offsets
 from .config import LogConfig
+from .cleaner import LogCleaner
 from .partition_log import PartitionLog
 
 log = logging.getLogger("kwire.log")
@@ -109,7 +111,7 @@ def parse_dir_name(name: str) -> tuple[str, int] | None:
 class LogManager:
     def __init__(self, log_dirs, now_ms: int, *, default_config: LogConfig | None = None,
                  topic_configs: Mapping[str, LogConfig] | None = None,
-                 max_open_files: int | None = None) -> None:
+                 max_open_files: int | None = None, cleaner: dict | None = None) -> None:
         if isinstance(log_dirs, str):
             log_dirs = [log_dirs]
         self.log_dirs = [os.path.abspath(d) for d in log_dirs]
@@ -142,6 +144,9 @@ class LogManager:
                 files.unregister(d, self.fd_cache)
             raise AllLogDirsOffline("shutting down: every log dir failed at start-up: " + "; ".join(
                 f"{d} ({why})" for d, why in self.offline_dirs.items()))
+        # the log cleaner (compaction), ticked from flush_due; ``cleaner`` holds LogCleaner's
+        # keyword arguments (enabled, backoff_ms, uncleanable_retry_ms, max_map_entries, executor)
+        self.cleaner = LogCleaner(self, **(cleaner or {}))
         self.checkpoint()
 
     def _read_checkpoint(self, path: str) -> dict[tuple[str, int], int]:
@@ -322,6 +327,7 @@ class LogManager:
         self._dir_of.pop(key, None)
         if plog is None:
             return False
+        self.cleaner.forget(topic, partition)
         plog.delete()
         return True
 
@@ -331,9 +337,13 @@ class LogManager:
 
     # -- housekeeping ---------------------------------------------------------
     def flush_due(self, now_ms: int) -> int:
-        """fsync logs whose flush.ms has elapsed; returns how many were flushed."""
-        return sum(1 for plog in self
-                   if self._guard(plog, "flush", lambda p=plog: p.maybe_flush(now_ms), False))
+        """fsync logs whose flush.ms has elapsed; returns how many were flushed.
+
+        Also ticks the log cleaner (the server calls this every second on the loop)."""
+        flushed = sum(1 for plog in self
+                      if self._guard(plog, "flush", lambda p=plog: p.maybe_flush(now_ms), False))
+        self.cleaner.tick(now_ms)
+        return flushed
 
     def run_retention(self, now_ms: int) -> int:
         """Apply retention to every log and expire idle producers; segments deleted."""
@@ -381,6 +391,7 @@ class LogManager:
         since start-up (see the module docstring); a failure here is logged
         and leaves that dir to be recovered at the next start.
         """
+        self.cleaner.shutdown()
         for plog in self:
             d = self._dir_of.get((plog.topic, plog.partition))
             try:

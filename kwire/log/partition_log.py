@@ -60,7 +60,12 @@ reversible steps (later segments renamed to ``.deleted``, the epoch
 checkpoint rewritten) before the one cut in place, each undone if a later
 step fails; the producer state is rebuilt aside and swapped in (``truncation.py``).
 
-Not here: transactions (aborted transaction index, LSO below HW), compaction,
+Transactions: the producer state tracks open transactions (the LSO stays
+below the oldest one's first offset); markers close them and aborts go to the
+aborted-transaction index (``txn_index.py``, rebuilt on load).
+
+Not here: compaction (``cleaner.py`` rewrites closed segments and swaps them in;
+the read path steps over segments it emptied),
 tiered storage, asynchronous deletion (segments are unlinked at once; see
 ``region.py`` for why outstanding reads survive it; a truncation's renamed
 files are unlinked as soon as it is done).
@@ -96,6 +101,7 @@ from .producer_state import ProducerStateManager, list_snapshots, snapshot_path
 from .recovery import load_segments
 from .region import FileRegion
 from .segment import INT32_MAX, LogDirFailure, LogSegment
+from .txn_index import AbortedTxn, TxnIndex, marker_is_abort
 from .validate import AppendOrigin, validate_records
 
 log = logging.getLogger("kwire.log")
@@ -161,6 +167,7 @@ class PartitionLog:
         self._bases = [s.base_offset for s in segments]
         self.leader_epochs = epochs
         self.producer_state = ProducerStateManager(dir, config.producer_id_expiration_ms)
+        self.txn_index = TxnIndex(dir)  # aborted transactions (.txnindex files)
         self._log_start_offset = segments[0].base_offset
         self._high_watermark = self._log_start_offset
         self.recovery_point = self._log_start_offset
@@ -200,6 +207,7 @@ class PartitionLog:
         for seg in segments:  # make recovered (possibly truncated) segments durable
             seg.flush()
         self.recovery_point = leo
+        self.txn_index.load(self._bases, leo)
         self._load_producer_state()
         hw = self._log_start_offset if high_watermark is None else high_watermark
         self._high_watermark = min(max(hw, self._log_start_offset), leo)
@@ -210,8 +218,12 @@ class PartitionLog:
         snap = self.producer_state.load_latest_snapshot(leo)
         start = max(snap if snap is not None else 0, self._segments[0].base_offset)
         scanned = 0
-        for _seg, _pos, h in self._iter_headers(start):
-            self.producer_state.replay_header(h)
+        for seg, pos, h in self._iter_headers(start):
+            if h.is_control and h.producer_id >= 0:  # a marker: maybe an aborted transaction
+                self._end_txn(h, h.base_offset, seg.read_bytes(pos, LOG_OVERHEAD + h.batch_length),
+                              seg.base_offset)
+            else:
+                self.producer_state.replay_header(h)
             scanned += 1
         if scanned:
             log.debug("%s-%d: producer state from snapshot %s + %d batches", self.topic,
@@ -237,7 +249,21 @@ class PartitionLog:
 
     @property
     def last_stable_offset(self) -> int:
-        return self._high_watermark  # until transactions: no open transaction holds it back
+        """The HW, or the first offset of the oldest open transaction if lower."""
+        first = self.producer_state.first_unstable_offset()
+        return self._high_watermark if first is None else min(self._high_watermark, first)
+
+    def aborted_transactions(self, start: int, end: int) -> list[AbortedTxn]:
+        """Aborted transactions overlapping [start, end) (read_committed fetches)."""
+        return self.txn_index.aborted_between(max(start, self._log_start_offset), end)
+
+    def _end_txn(self, h, offset: int, batch, segment_base: int) -> None:
+        """A control batch at ``offset`` (bytes ``batch``): close the producer's transaction,
+        and index it if the marker aborted it."""
+        first = self.producer_state.end_txn(h.producer_id, h.producer_epoch, offset)
+        if first >= 0 and marker_is_abort(h, batch):
+            self.txn_index.add(AbortedTxn(h.producer_id, first, offset, self.last_stable_offset),
+                               segment_base)
 
     @property
     def size_bytes(self) -> int:
@@ -287,7 +313,8 @@ class PartitionLog:
         return validate_records(records, self.config, now_ms, origin)
 
     def append_as_leader(self, records, leader_epoch: int, now_ms: int, *,
-                         origin: AppendOrigin = AppendOrigin.CLIENT) -> AppendResult:
+                         origin: AppendOrigin = AppendOrigin.CLIENT,
+                         txn_verified=None) -> AppendResult:
         """Validate, assign offsets in place, write once. ``records`` should be writable.
 
         A read-only buffer (``bytes``) is copied first. Raises ``KafkaError``.
@@ -307,7 +334,7 @@ class PartitionLog:
         else:
             buf = memoryview(bytearray(records))
         cfg = self.config
-        spans = validate_records(buf, cfg, now_ms, origin)
+        spans = validate_records(buf, cfg, now_ms, origin, txn_verified=txn_verified)
         log_append = cfg.log_append_time
         first = spans[0].header
         if first.producer_id >= 0 and origin is AppendOrigin.CLIENT:
@@ -345,10 +372,13 @@ class PartitionLog:
         self._write(buf, infos, new_epochs, last_offset, now_ms)
         # memory only from here on: nothing can fail
         offset = base
-        for (_pos, h), (_, _, last, ts) in zip(spans, infos):
+        for (pos, h), (_, size, last, ts) in zip(spans, infos):
             if h.producer_id >= 0 and not h.attributes & CONTROL_MASK:
                 self.producer_state.replay(h.producer_id, h.producer_epoch, h.base_sequence,
-                                           h.last_sequence, offset, last, ts)
+                                           h.last_sequence, offset, last, ts,
+                                           h.is_transactional)
+            elif h.producer_id >= 0:  # a transaction marker (the coordinator's)
+                self._end_txn(h, offset, buf[pos:pos + size], self._segments[-1].base_offset)
             offset = last + 1
         return AppendResult(base, last_offset, now_ms if log_append else -1,
                             self._log_start_offset, False)
@@ -474,8 +504,11 @@ class PartitionLog:
         self._write(buf, infos, [(h.partition_leader_epoch, h.base_offset) for h in spans],
                     last_offset, now_ms)
         # memory only from here on: nothing can fail
-        for h in spans:
-            self.producer_state.replay_header(h)
+        for h, (bpos, bsize, _l, _t) in zip(spans, infos):
+            if h.is_control and h.producer_id >= 0:
+                self._end_txn(h, h.base_offset, buf[bpos:bpos + bsize], self._segments[-1].base_offset)
+            else:
+                self.producer_state.replay_header(h)
         return FollowerAppendResult(first, last_offset, spans[-1].partition_leader_epoch, pos)
 
     def assign_epoch_start_offset(self, epoch: int, start_offset: int) -> None:
@@ -654,8 +687,11 @@ class PartitionLog:
                         regions.append(got[0])
                         first = got[1]
                         break
-                    if seg.next_offset > fetch_offset or seg.next_offset >= max_offset:
+                    if (seg.size and seg.next_offset > fetch_offset) or \
+                            seg.next_offset >= max_offset:
                         break  # the batch is here but not readable (bound or size)
+                    # else: nothing at or after fetch_offset here (a segment the log cleaner
+                    # emptied, or a gap at its end): the next segment holds the next batch
             except OSError as e:  # a read error: Kafka takes the dir offline too
                 raise self._dir_failed(e) from e
         size = regions[0].length if regions else 0
@@ -718,6 +754,7 @@ class PartitionLog:
             self.leader_epochs.truncate_from_start(self._log_start_offset)
         self._high_watermark = max(self._high_watermark, self._log_start_offset)
         self.recovery_point = max(self.recovery_point, self._log_start_offset)
+        self.txn_index.drop_segments([s.base_offset for s in doomed], self._log_start_offset)
         return len(doomed)
 
     def delete_records_before(self, offset: int) -> int:
@@ -784,12 +821,16 @@ class PartitionLog:
     def truncate_to(self, offset: int) -> int:
         """Remove everything from the batch holding ``offset`` on; the new LEO
         (``truncation.truncate_to``: Kafka's rules, all or nothing)."""
-        return truncation.truncate_to(self, offset)
+        leo = truncation.truncate_to(self, offset)
+        self.txn_index.truncate(leo)
+        return leo
 
     def truncate_fully_and_start_at(self, offset: int) -> int:
         """Delete every segment; the log restarts empty at ``offset``
         (``truncation.truncate_fully_and_start_at``, all or nothing)."""
-        return truncation.truncate_fully_and_start_at(self, offset)
+        leo = truncation.truncate_fully_and_start_at(self, offset)
+        self.txn_index.clear()
+        return leo
 
     # -- lifecycle ------------------------------------------------------------
     def close(self) -> None:

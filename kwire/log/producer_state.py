@@ -38,8 +38,15 @@ the state of every batch below that offset. Format (big-endian, kwire's own)::
         8 current_txn_first_offset (-1) | 1 number of batches n |
         n x (4 first_seq | 4 last_seq | 8 base_offset | 8 last_offset | 8 timestamp)
 
-Not here: transactions (ongoing transaction tracking, markers, aborted
-transaction index) beyond reserving the snapshot fields.
+Transactions: a transactional batch of a producer with no open transaction
+opens one at its base offset (``current_txn_first_offset``); a control batch
+(COMMIT or ABORT marker, written by the transaction coordinator) closes it.
+``first_unstable_offset()`` is the first offset of the oldest open
+transaction: the partition's last stable offset (LSO) stays below it. Open
+transactions live in the snapshot (``current_txn_first_offset``), so they
+survive restarts. Whether a marker committed or aborted is not known here
+(the partition log reads the marker and keeps the aborted-transaction index,
+``txn_index.py``).
 """
 
 from __future__ import annotations
@@ -134,7 +141,39 @@ class ProducerStateManager:
     def __init__(self, dir: str, expiration_ms: int) -> None:
         self.dir = dir
         self.expiration_ms = expiration_ms
-        self.producers: dict[int, ProducerStateEntry] = {}
+        self._producers: dict[int, ProducerStateEntry] = {}
+        self.ongoing: dict[int, int] = {}  # producer id -> first offset of its open transaction
+
+    @property
+    def producers(self) -> dict[int, ProducerStateEntry]:
+        return self._producers
+
+    @producers.setter
+    def producers(self, producers: dict[int, ProducerStateEntry]) -> None:
+        self._producers = producers
+        self.ongoing = {pid: e.current_txn_first_offset for pid, e in producers.items()
+                        if e.current_txn_first_offset >= 0}
+
+    def first_unstable_offset(self) -> int | None:
+        """First offset of the oldest open transaction (None: none open)."""
+        return min(self.ongoing.values()) if self.ongoing else None
+
+    def end_txn(self, producer_id: int, epoch: int, marker_offset: int,
+                coordinator_epoch: int = -1) -> int:
+        """A COMMIT/ABORT marker at ``marker_offset``: close the producer's open
+        transaction; returns its first offset (-1 if none was open)."""
+        entry = self._producers.get(producer_id)
+        if entry is None:
+            entry = self._producers[producer_id] = ProducerStateEntry(producer_id, epoch)
+        elif epoch > entry.epoch:
+            entry.epoch = epoch
+            entry.batches.clear()
+        first = entry.current_txn_first_offset
+        entry.current_txn_first_offset = -1
+        if coordinator_epoch >= 0:
+            entry.coordinator_epoch = coordinator_epoch
+        self.ongoing.pop(producer_id, None)
+        return first
 
     def __len__(self) -> int:
         return len(self.producers)
@@ -167,20 +206,31 @@ class ProducerStateManager:
         return None
 
     def replay(self, producer_id: int, epoch: int, first_seq: int, last_seq: int,
-               base_offset: int, last_offset: int, timestamp: int) -> None:
+               base_offset: int, last_offset: int, timestamp: int,
+               transactional: bool = False) -> None:
         """Record an appended batch (live, after the write, or while loading)."""
-        entry = self.producers.get(producer_id)
+        entry = self._producers.get(producer_id)
         if entry is None:
-            entry = self.producers[producer_id] = ProducerStateEntry(producer_id, epoch)
+            entry = self._producers[producer_id] = ProducerStateEntry(producer_id, epoch)
         elif epoch < entry.epoch:
             log.warning("producer %d: batch at %d has epoch %d below %d; kept anyway",
                         producer_id, base_offset, epoch, entry.epoch)
         entry.add(epoch, BatchMetadata(first_seq, last_seq, base_offset, last_offset, timestamp))
+        if transactional and entry.current_txn_first_offset < 0:
+            entry.current_txn_first_offset = base_offset
+            self.ongoing[producer_id] = base_offset
 
-    def replay_header(self, h) -> None:
-        if h.producer_id >= 0 and not h.is_control:
-            self.replay(h.producer_id, h.producer_epoch, h.base_sequence, h.last_sequence,
-                        h.base_offset, h.base_offset + h.last_offset_delta, h.max_timestamp)
+    def replay_header(self, h) -> int:
+        """Replay one batch header; for a control batch, the first offset of the
+        transaction it closed (-1 if none), else -1."""
+        if h.producer_id < 0:
+            return -1
+        if h.is_control:
+            return self.end_txn(h.producer_id, h.producer_epoch, h.base_offset)
+        self.replay(h.producer_id, h.producer_epoch, h.base_sequence, h.last_sequence,
+                    h.base_offset, h.base_offset + h.last_offset_delta, h.max_timestamp,
+                    h.is_transactional)
+        return -1
 
     def remove_expired(self, now_ms: int) -> int:
         """Forget producers idle for producer.id.expiration.ms (by their last batch timestamp)."""
@@ -188,11 +238,12 @@ class ProducerStateManager:
                    if e.current_txn_first_offset < 0
                    and now_ms - e.last_timestamp >= self.expiration_ms]
         for pid in expired:
-            del self.producers[pid]
+            del self._producers[pid]
         return len(expired)
 
     def clear(self) -> None:
-        self.producers.clear()
+        self._producers.clear()
+        self.ongoing.clear()
 
     # -- snapshots ------------------------------------------------------------
     def encode(self, offset: int) -> bytes:

@@ -2,9 +2,11 @@
 
 ``load_segments`` returns the partition's segments ready for use:
 
-* stray files are removed first: ``*.tmp`` (an interrupted atomic write),
-  Kafka-style ``*.deleted`` / ``*.cleaned`` / ``*.swap``, and indexes whose
-  ``.log`` is gone;
+* an interrupted log-cleaner swap is finished (``cleaner_swap.recover``:
+  a ``.log.swap`` replaces the segments it covers), then stray files are
+  removed: ``*.tmp`` (an interrupted atomic write), Kafka-style ``*.deleted``
+  / ``*.cleaned`` / ``*.swap``, the cleaner's ``*.cleanend`` markers, and
+  indexes whose ``.log`` is gone;
 * segments below the recovery point (everything there was fsynced together
   with its indexes, see ``PartitionLog.flush``) are trusted: their indexes are
   loaded from disk, sanity-checked, and rebuilt from batch headers when missing
@@ -36,7 +38,7 @@ import re
 
 from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, crc_is_valid, read_header
 
-from . import faults
+from . import cleaner_swap, faults
 from .config import LogConfig
 from .index import OffsetIndex, TimeIndex
 from .segment import INT32_MAX, LogSegment
@@ -46,10 +48,11 @@ log = logging.getLogger("kwire.log")
 CHUNK = 1 << 20
 _LOG_RE = re.compile(r"^(\d{20})\.log$")
 _INDEX_RE = re.compile(r"^(\d{20})\.(index|timeindex)$")
-_STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap")
+_STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap", ".cleanend")
 
 
 def remove_stray_files(dir: str) -> None:
+    cleaner_swap.recover(dir)
     names = os.listdir(dir)
     logs = {m.group(1) for m in map(_LOG_RE.match, names) if m}
     for name in names:

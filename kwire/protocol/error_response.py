@@ -242,7 +242,78 @@ def error_response(api_key: int, version: int, request, code: int, message: str 
     """A response to ``request`` carrying ``code`` (and ``message``) in every error field."""
     if message is None:
         message = UNKNOWN_SERVER_ERROR_MESSAGE if code == ErrorCode.UNKNOWN_SERVER_ERROR else ""
+    special = _POSITIONAL.get(api_key)
+    if special is not None:
+        return special(request, code, message)
+    if api_key == 24 and version < 4:
+        return _add_partitions_to_txn_v3(request, code)
+    if api_key == 27:
+        return _write_txn_markers(request, code)
     return _build(_plan_for(api_key, version), request, None, None, code, message)
+
+
+def _acl_creations(request, code, message):
+    from .generated.create_acls_response import AclCreationResult, CreateAclsResponse
+
+    return CreateAclsResponse(results=[AclCreationResult(error_code=code, error_message=message)
+                                       for _ in request.creations])
+
+
+def _acl_deletions(request, code, message):
+    from .generated.delete_acls_response import DeleteAclsFilterResult, DeleteAclsResponse
+
+    return DeleteAclsResponse(filter_results=[DeleteAclsFilterResult(error_code=code, error_message=message)
+                                              for _ in request.filters])
+
+
+def _scram_alterations(request, code, message):
+    from .generated.alter_user_scram_credentials_response import (
+        AlterUserScramCredentialsResponse, AlterUserScramCredentialsResult)
+
+    users = dict.fromkeys([d.name for d in request.deletions] + [u.name for u in request.upsertions])
+    return AlterUserScramCredentialsResponse(results=[AlterUserScramCredentialsResult(
+        user=u, error_code=code, error_message=message) for u in users])
+
+
+def _add_partitions_to_txn_v3(request, code):
+    """AddPartitionsToTxn v0-3 (Kafka's getErrorResponse): the error on every partition named."""
+    from .generated.add_partitions_to_txn_response import (
+        AddPartitionsToTxnPartitionResult, AddPartitionsToTxnResponse, AddPartitionsToTxnTopicResult)
+
+    return AddPartitionsToTxnResponse(results_by_topic_v3_and_below=[
+        AddPartitionsToTxnTopicResult(name=t.name, results_by_partition=[
+            AddPartitionsToTxnPartitionResult(partition_index=p, partition_error_code=code)
+            for p in t.partitions or ()])
+        for t in request.v3_and_below_topics or ()])
+
+
+def _write_txn_markers(request, code):
+    """WriteTxnMarkers (Kafka's getErrorResponse): per marker (producer id), topic, partition."""
+    from .generated.write_txn_markers_response import (
+        WritableTxnMarkerPartitionResult, WritableTxnMarkerResult, WritableTxnMarkerTopicResult,
+        WriteTxnMarkersResponse)
+
+    return WriteTxnMarkersResponse(markers=[
+        WritableTxnMarkerResult(producer_id=m.producer_id, topics=[
+            WritableTxnMarkerTopicResult(name=t.name, partitions=[
+                WritableTxnMarkerPartitionResult(partition_index=p, error_code=code)
+                for p in t.partition_indexes or ()])
+            for t in m.topics or ()])
+        for m in request.markers or ()])
+
+
+def _quota_alterations(request, code, message):
+    from .generated.alter_client_quotas_response import AlterClientQuotasResponse, EntityData, EntryData
+
+    return AlterClientQuotasResponse(entries=[EntryData(error_code=code, error_message=message, entity=[
+        EntityData(entity_type=e.entity_type, entity_name=e.entity_name) for e in entry.entity])
+        for entry in request.entries])
+
+
+# APIs whose response items answer the request's by position or by a renamed key, with no
+# identifying field in common (Kafka's getErrorResponse of each): CreateAcls, DeleteAcls,
+# AlterUserScramCredentials (one result per distinct user), AlterClientQuotas.
+_POSITIONAL = {30: _acl_creations, 31: _acl_deletions, 51: _scram_alterations, 49: _quota_alterations}
 
 
 def describe_plan(api_key: int, version: int) -> str:

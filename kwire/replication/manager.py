@@ -71,6 +71,7 @@ class ReplicaManager:
         self.fetchers = None
         self._started = False
         self._held: dict[str, set[int]] = {}  # topic -> partitions with a log here (online)
+        self.isr_shrinks = self.isr_expands = 0  # ISR changes proposed as leader (metrics)
 
     # -- start-up ------------------------------------------------------------------------
     def sync_logs(self) -> None:
@@ -319,13 +320,13 @@ class ReplicaManager:
     def leader_state(self, topic: str, partition: int) -> LeaderState | None:
         return self.leaders.get((topic, partition))
 
-    def append(self, plog, records, now: int):
+    def append(self, plog, records, now: int, **kw):
         """Append as leader (NOT_LEADER_OR_FOLLOWER if not); wake followers; maybe move the HW."""
         key = (plog.topic, plog.partition)
         st = self.leaders.get(key)
         if st is None:
             raise self.broker.not_leader_error(*key)
-        result = plog.append_as_leader(records, st.leader_epoch, now)
+        result = plog.append_as_leader(records, st.leader_epoch, now, **kw)
         if not result.duplicate:
             nbytes = len(records)
             pending = self._pending.get(key)
@@ -394,6 +395,10 @@ class ReplicaManager:
             log.info("%s-%d: ISR %s to %s not written: %s", key[0], key[1], why, list(isr), e.message)
             return
         log.info("%s-%d: ISR %s from %s to %s", key[0], key[1], why, list(st.isr), list(isr))
+        if why == "shrink":
+            self.isr_shrinks += 1
+        else:
+            self.isr_expands += 1
         fut.add_done_callback(lambda f: self._isr_written(key, st, isr, version, f))
 
     def _isr_written(self, key, st: LeaderState, isr, expected: int, fut) -> None:

@@ -119,6 +119,8 @@ def error_fields(module, version: int, obj, path="") -> list[tuple[str, str, obj
         value = getattr(obj, attr)
         if attr in ("error_code", "error_message"):
             out.append((path, attr, value))
+        elif attr == "partition_error_code":  # AddPartitionsToTxn v0-3's per-partition error
+            out.append((path, "error_code", value))
         elif typ.startswith("[]") and typ[2:] not in SCALAR_TYPES:
             for i, item in enumerate(value or ()):
                 out += error_fields(module, version, item, f"{path}.{attr}[{i}]")

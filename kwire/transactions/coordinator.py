@@ -1,0 +1,431 @@
+"""The transaction coordinator on the event loop: one ``TxnShard`` per ``__transaction_state`` partition.
+
+``TransactionCoordinator`` (``broker.txn_coordinator``) does the I/O the
+shards must not do:
+
+* creates ``__transaction_state`` on first use (FindCoordinator key type 1,
+  InitProducerId) with ``transaction.state.log.num.partitions`` partitions,
+  ``cleanup.policy=compact``, ``segment.bytes`` =
+  ``transaction.state.log.segment.bytes``; in cluster mode with
+  ``transaction.state.log.replication.factor`` replicas and
+  ``min.insync.replicas`` = ``transaction.state.log.min.isr`` once that many
+  brokers are alive (COORDINATOR_NOT_AVAILABLE before);
+* follows leadership exactly as the group coordinator does (the broker's
+  leadership listener): becoming leader of a partition replays its log into a
+  new shard (requests answer COORDINATOR_LOAD_IN_PROGRESS meanwhile), then
+  resends the markers of every transaction found in PrepareCommit/PrepareAbort
+  (a crash between EndTxn and the markers); losing it drops the shard
+  (NOT_COORDINATOR). The coordinator epoch written into markers is the
+  partition's leader epoch;
+* runs operations: the shard's writes are appended to its partition as one
+  batch, replayed, and (cluster mode) answered once replicated
+  (``broker.wait_replicated``); then markers are written: to partitions this
+  broker leads by a local append (origin COORDINATOR), to others through
+  ``markers.MarkerSender`` (WriteTxnMarkers to their leader, as Kafka's
+  TransactionMarkerChannelManager); markers on ``__consumer_offsets`` also
+  complete the group coordinator's pending transactional offsets. Once every
+  marker is written, Complete* is written;
+* timers: every ``transaction.abort.timed.out.transaction.cleanup.interval.ms``
+  abandoned transactions are fenced and aborted; every
+  ``transaction.remove.expired.transaction.cleanup.interval.ms`` idle ids
+  older than ``transactional.id.expiration.ms`` are tombstoned.
+
+EndTxn is answered once PrepareCommit/PrepareAbort is durable, as Kafka does;
+the client then gets CONCURRENT_TRANSACTIONS until the markers are written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from kwire.coordinator.base import CoordinatorError, partition_for
+from kwire.log.validate import AppendOrigin
+from kwire.protocol.errors import ErrorCode as E, KafkaError
+from kwire.records.builder import build_batch
+from kwire.records.control import ABORT, COMMIT, build_end_txn_batch
+from kwire.records.decode import decode_batches
+
+from .records import RecordError, decode_key, decode_value, encode_key, encode_value
+from .state import Markers, TxnShard, Write
+
+log = logging.getLogger("kwire.transactions")
+
+TRANSACTION_STATE_TOPIC = "__transaction_state"
+GROUP_METADATA_TOPIC = "__consumer_offsets"
+MARKER_RETRY_S = 0.5
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class TransactionCoordinator:
+    def __init__(self, broker) -> None:
+        self.broker = broker
+        self.shards: dict[int, TxnShard] = {}
+        self.loading: set[int] = set()
+        self.epochs: dict[int, int] = {}  # partition -> leader epoch (the coordinator epoch)
+        self._led: dict[int, int] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: set[asyncio.Task] = set()
+        self._creating = None
+        self._closed = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._next_abort = self._next_expire = 0
+        self.sender = None  # markers.MarkerSender (cluster mode), made on first use
+        # (transactional id, producer id, epoch, topic, partition) -> the remote coordinator's
+        # verification answer, for the appends of the Produce request that asked (cluster mode)
+        self.verified: dict[tuple, E] = {}
+        broker.add_leadership_listener(self.on_leadership)
+
+    @property
+    def cluster_mode(self) -> bool:
+        return bool(getattr(self.broker, "cluster_mode", False))
+
+    def _cfg(self, name: str):
+        return self.broker.config[name]
+
+    @property
+    def num_partitions(self) -> int:
+        t = self.broker.metadata.topic(TRANSACTION_STATE_TOPIC)
+        return len(t.partitions) if t is not None else self._cfg("transaction.state.log.num.partitions")
+
+    def partition_for(self, transactional_id: str) -> int:
+        return partition_for(transactional_id, self.num_partitions)
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def start(self) -> None:
+        if self._loop is not None or self._closed:
+            return
+        self._loop = asyncio.get_running_loop()
+        now = now_ms()
+        self._next_abort = now + self._cfg("transaction.abort.timed.out.transaction.cleanup.interval.ms")
+        self._next_expire = now + self._cfg("transaction.remove.expired.transaction.cleanup.interval.ms")
+        for p, epoch in sorted(self._led.items()):
+            self._load(p, epoch)
+        self._led.clear()
+        self._timer = self._loop.call_later(1.0, self._tick)
+
+    def close(self) -> None:
+        self._closed = True
+        for t in list(self._tasks):
+            t.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+        if self.sender is not None:
+            self.sender.close()
+
+    def _spawn(self, coro) -> None:
+        task = (self._loop or asyncio.get_running_loop()).create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- ownership -----------------------------------------------------------------------
+    def on_leadership(self, topic: str, partition: int, is_leader: bool, leader_epoch: int = -1) -> None:
+        if topic != TRANSACTION_STATE_TOPIC or self._closed:
+            return
+        if not is_leader:
+            self._led.pop(partition, None)
+            self.shards.pop(partition, None)
+            self.loading.discard(partition)
+            self.epochs.pop(partition, None)
+            return
+        if partition in self.shards:
+            self.epochs[partition] = max(leader_epoch, 0)
+            return
+        if self._loop is None:
+            self._led[partition] = leader_epoch
+            return
+        self._load(partition, leader_epoch)
+
+    def _load(self, partition: int, leader_epoch: int) -> None:
+        shard = TxnShard(partition, self._cfg("transaction.max.timeout.ms"))
+        self.shards[partition] = shard
+        self.epochs[partition] = max(leader_epoch, 0)
+        plog = self.broker.get_log(TRANSACTION_STATE_TOPIC, partition)
+        if plog is None or plog.log_end_offset <= plog.log_start_offset:
+            return
+        self.loading.add(partition)
+        self._spawn(self._replay_log(partition, shard, plog))
+
+    async def _replay_log(self, partition: int, shard: TxnShard, plog) -> None:
+        count = 0
+        try:
+            offset, end = plog.log_start_offset, plog.log_end_offset
+            while offset < end:
+                rr = plog.read(offset, 1 << 20, min_one_batch=True, max_offset=end)
+                if not rr.regions:
+                    break
+                data = b"".join(r.read() for r in rr.regions)
+                for batch in decode_batches(data, allow_truncated=True):
+                    h = batch.header
+                    if not h.is_control:
+                        for rec in batch.records:
+                            try:
+                                shard.replay(decode_key(rec.key), decode_value(rec.value))
+                                count += 1
+                            except (RecordError, UnicodeDecodeError) as e:
+                                log.error("%s-%d offset %d: skipping undecodable record: %s",
+                                          TRANSACTION_STATE_TOPIC, partition, rec.offset, e)
+                    offset = h.base_offset + h.last_offset_delta + 1
+                await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("loading %s-%d failed", TRANSACTION_STATE_TOPIC, partition)
+        finally:
+            if self.shards.get(partition) is shard:
+                self.loading.discard(partition)
+        log.info("loaded %s-%d: %d records, %d transactional ids", TRANSACTION_STATE_TOPIC,
+                 partition, count, len(shard.txns))
+        if self.shards.get(partition) is shard:
+            for w in shard.preparing():  # EndTxn was durable, its markers maybe not
+                self._spawn(self._write_markers(partition, shard, w))
+
+    # -- topic ---------------------------------------------------------------------------
+    def ensure_topic(self) -> None:
+        if self.broker.metadata.topic(TRANSACTION_STATE_TOPIC) is not None:
+            return
+        configs = {"cleanup.policy": "compact", "compression.type": "uncompressed",
+                   "segment.bytes": str(self._cfg("transaction.state.log.segment.bytes")),
+                   "unclean.leader.election.enable": "false"}
+        try:
+            if self.cluster_mode:
+                creating = self._creating
+                if creating is not None and not (creating.done() if hasattr(creating, "done") else True):
+                    return
+                rf = self._cfg("transaction.state.log.replication.factor")
+                alive = len(self.broker.metadata.brokers)
+                if alive < rf:
+                    raise CoordinatorError(
+                        E.COORDINATOR_NOT_AVAILABLE,
+                        f"Number of alive brokers '{alive}' does not meet the required replication "
+                        f"factor '{rf}' for the transactions state topic (configured via "
+                        f"'transaction.state.log.replication.factor').")
+                configs["min.insync.replicas"] = str(self._cfg("transaction.state.log.min.isr"))
+                self._creating = self.broker.create_topic(
+                    TRANSACTION_STATE_TOPIC, self._cfg("transaction.state.log.num.partitions"),
+                    configs, replication_factor=rf)
+                return
+            self.broker.create_topic(TRANSACTION_STATE_TOPIC,
+                                     self._cfg("transaction.state.log.num.partitions"), configs)
+        except KafkaError as e:
+            if e.code != E.TOPIC_ALREADY_EXISTS:
+                raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE, str(e)) from None
+        log.info("created %s", TRANSACTION_STATE_TOPIC)
+
+    def shard_for(self, transactional_id: str, create: bool = True) -> tuple[int, TxnShard]:
+        """The shard of ``transactional_id`` (CoordinatorError NOT_COORDINATOR,
+        COORDINATOR_LOAD_IN_PROGRESS); creates ``__transaction_state`` if ``create``."""
+        if self._loop is None and not self._closed:
+            self.start()
+        if create:
+            self.ensure_topic()
+        elif self.broker.metadata.topic(TRANSACTION_STATE_TOPIC) is None:
+            raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE)
+        p = self.partition_for(transactional_id)
+        if p in self.loading:
+            raise CoordinatorError(E.COORDINATOR_LOAD_IN_PROGRESS)
+        shard = self.shards.get(p)
+        if shard is None or not self.broker.is_leader(TRANSACTION_STATE_TOPIC, p):
+            if not self.cluster_mode and self.broker.metadata.topic(TRANSACTION_STATE_TOPIC) is not None:
+                self._load(p, 0)  # embedded: created just now, led here
+                shard = self.shards[p]
+            else:
+                raise CoordinatorError(E.NOT_COORDINATOR,
+                                       f"this broker does not lead {TRANSACTION_STATE_TOPIC}-{p}")
+        return p, shard
+
+    # -- operations ----------------------------------------------------------------------
+    async def run(self, transactional_id: str, op):
+        """``op(shard, now) -> (response, writes)``: append and replay the writes, wait for
+        their replication, start their markers; the response (CoordinatorError raised)."""
+        p, shard = self.shard_for(transactional_id)
+        response, writes = op(shard, now_ms())
+        if writes:
+            await self._apply(p, shard, writes)
+        return response
+
+    async def _apply(self, p: int, shard: TxnShard, writes: list[Write]) -> None:
+        now = now_ms()
+        batch = build_batch([(encode_key(w.transactional_id),
+                              None if w.value is None else encode_value(w.value)) for w in writes],
+                            now_ms=now)
+        try:
+            result = self.broker.append(TRANSACTION_STATE_TOPIC, p, bytearray(batch), now)
+        except KafkaError as e:
+            log.warning("append to %s-%d failed: %s", TRANSACTION_STATE_TOPIC, p, e.code.name)
+            raise CoordinatorError(E.NOT_COORDINATOR if e.code in (E.NOT_LEADER_OR_FOLLOWER,
+                                                                   E.KAFKA_STORAGE_ERROR)
+                                   else E.COORDINATOR_NOT_AVAILABLE) from None
+        for w in writes:
+            shard.replay(w.transactional_id, w.value)
+        if self.cluster_mode:
+            code = await self.broker.wait_replicated(
+                TRANSACTION_STATE_TOPIC, p, result.last_offset + 1,
+                self.broker.config.get("request.timeout.ms", 30000) / 1000)
+            if code != E.NONE:
+                raise CoordinatorError(E.NOT_COORDINATOR if code == E.NOT_LEADER_OR_FOLLOWER
+                                       else E.COORDINATOR_NOT_AVAILABLE)
+        for w in writes:
+            if w.markers is not None:
+                self._spawn(self._write_markers(p, shard, w))
+
+    # -- markers -------------------------------------------------------------------------
+    async def _write_markers(self, p: int, shard: TxnShard, w: Write) -> None:
+        m: Markers = w.markers
+        left = set(m.partitions)
+        while left and not self._closed:
+            if self.shards.get(p) is not shard:
+                return  # no longer the coordinator: the new one resends them
+            coordinator_epoch = self.epochs.get(p, 0)
+            remote: dict[int, list[tuple[str, int]]] = {}
+            for tp in sorted(left):
+                topic, part = tp
+                if self.broker.metadata.partition(topic, part) is None:
+                    left.discard(tp)  # the topic was deleted: nothing to mark
+                    continue
+                if self.broker.is_leader(topic, part):
+                    code = self.write_marker_locally(topic, part, m.producer_id, m.producer_epoch,
+                                                     coordinator_epoch, m.commit)
+                    if code in (E.NONE, E.INVALID_PRODUCER_EPOCH):  # fenced: Kafka stops too
+                        left.discard(tp)
+                else:
+                    pstate = self.broker.metadata.partition(topic, part)
+                    if pstate.leader >= 0:
+                        remote.setdefault(pstate.leader, []).append(tp)
+            if remote:
+                from .markers import MarkerSender
+
+                if self.sender is None:
+                    self.sender = MarkerSender(self.broker)
+                done = await self.sender.send(remote, m.producer_id, m.producer_epoch,
+                                              coordinator_epoch, m.commit)
+                left -= done
+            if left:
+                await asyncio.sleep(MARKER_RETRY_S)
+        if left or self.shards.get(p) is not shard:
+            return
+        try:
+            await self._apply(p, shard, shard.complete(w.transactional_id, now_ms()))
+        except CoordinatorError as e:
+            log.warning("completing transaction %s failed: %s", w.transactional_id, e.code.name)
+
+    def write_marker_locally(self, topic: str, partition: int, producer_id: int, producer_epoch: int,
+                             coordinator_epoch: int, commit: bool) -> E:
+        """Append one COMMIT/ABORT marker to a partition led here (also WriteTxnMarkers)."""
+        plog = self.broker.get_log(topic, partition)
+        entry = plog.producer_state.producers.get(producer_id) if plog is not None else None
+        if entry is not None and producer_epoch < entry.epoch:
+            # Kafka's appendEndTxnMarker: a marker older than the producer's epoch is fenced
+            return E.INVALID_PRODUCER_EPOCH
+        now = now_ms()
+        batch = build_end_txn_batch(COMMIT if commit else ABORT, producer_id=producer_id,
+                                    producer_epoch=producer_epoch, coordinator_epoch=coordinator_epoch,
+                                    timestamp=now)
+        try:
+            self.broker.append(topic, partition, bytearray(batch), now, origin=AppendOrigin.COORDINATOR)
+        except KafkaError as e:
+            log.warning("marker for producer %d to %s-%d failed: %s", producer_id, topic, partition,
+                        e.code.name)
+            return e.code
+        if topic == GROUP_METADATA_TOPIC:
+            self.broker.group_coordinator.complete_txn(partition, producer_id, commit)
+        return E.NONE
+
+    # -- produce verification --------------------------------------------------------------
+    def coordinator_node(self, transactional_id: str) -> int:
+        """The broker leading the id's ``__transaction_state`` partition (-1: none known)."""
+        pstate = self.broker.metadata.partition(TRANSACTION_STATE_TOPIC, self.partition_for(transactional_id))
+        return pstate.leader if pstate is not None else -1
+
+    def verify(self, transactional_id: str, producer_id: int, epoch: int, topic: str,
+               partition: int) -> bool:
+        """Old protocol: a transactional batch is accepted only for a partition added to the
+        ongoing transaction (KIP-890 part 1). The local shard answers when the coordinator
+        is here; otherwise (cluster mode) a transaction already open in the partition at
+        this epoch continues, and a new one needs the answer ``verification.verify_produce``
+        got from the coordinator's broker before the append (``verified``). Raises
+        KafkaError for INVALID_PRODUCER_EPOCH and NOT_ENOUGH_REPLICAS answers."""
+        if not self.broker.config.get("transaction.partition.verification.enable", True):
+            return True
+        p = self.partition_for(transactional_id)
+        shard = self.shards.get(p)
+        if shard is not None and p not in self.loading and self.broker.is_leader(TRANSACTION_STATE_TOPIC, p):
+            return shard.verify(transactional_id, producer_id, epoch, (topic, partition))
+        if not self.cluster_mode:
+            return False
+        from .verification import continuing
+
+        if continuing(self.broker, topic, partition, producer_id, epoch):
+            return True
+        code = self.verified.pop((transactional_id, producer_id, epoch, topic, partition),
+                                 E.NOT_ENOUGH_REPLICAS)
+        if code == E.NONE:
+            return True
+        if code == E.INVALID_TXN_STATE:
+            return False
+        raise KafkaError(code, f"transaction verification of {topic}-{partition}: {code.name}")
+
+    async def verify_async(self, transactional_id: str, producer_id: int, epoch: int, topic: str,
+                           partition: int) -> E:
+        """``verify`` for one partition, asking the coordinator's broker when it is another one
+        (TxnOffsetCommit): NONE, INVALID_TXN_STATE, INVALID_PRODUCER_EPOCH, NOT_ENOUGH_REPLICAS
+        (Kafka's mapping of a failure to ask) or a coordinator error of this broker."""
+        from .verification import ask, continuing
+
+        if not self.broker.config.get("transaction.partition.verification.enable", True):
+            return E.NONE
+        p = self.partition_for(transactional_id)
+        shard = self.shards.get(p)
+        if shard is not None and p not in self.loading and self.broker.is_leader(TRANSACTION_STATE_TOPIC, p):
+            try:
+                ok = shard.verify(transactional_id, producer_id, epoch, (topic, partition))
+            except KafkaError as e:
+                return e.code
+            return E.NONE if ok else E.INVALID_TXN_STATE
+        if p in self.loading:
+            return E.COORDINATOR_LOAD_IN_PROGRESS
+        if not self.cluster_mode:
+            return E.INVALID_TXN_STATE
+        if continuing(self.broker, topic, partition, producer_id, epoch):
+            return E.NONE
+        codes = await ask(self.broker, self.coordinator_node(transactional_id), transactional_id,
+                          [(topic, partition, producer_id, epoch)])
+        return codes.get((topic, partition), E.NOT_ENOUGH_REPLICAS)
+
+    # -- timers --------------------------------------------------------------------------
+    def _tick(self) -> None:
+        self._timer = None
+        if self._closed:
+            return
+        now = now_ms()
+        try:
+            if now >= self._next_abort:
+                self._next_abort = now + self._cfg("transaction.abort.timed.out.transaction.cleanup.interval.ms")
+                for p, shard in list(self.shards.items()):
+                    if p not in self.loading:
+                        writes = shard.timed_out(now)
+                        if writes:
+                            log.info("aborting %d timed out transactions in %s-%d", len(writes),
+                                     TRANSACTION_STATE_TOPIC, p)
+                            self._spawn(self._quietly(p, shard, writes))
+            if now >= self._next_expire:
+                self._next_expire = now + self._cfg("transaction.remove.expired.transaction.cleanup.interval.ms")
+                for p, shard in list(self.shards.items()):
+                    if p not in self.loading:
+                        writes = shard.expired(now, self._cfg("transactional.id.expiration.ms"))
+                        if writes:
+                            self._spawn(self._quietly(p, shard, writes))
+        except Exception:
+            log.exception("transaction coordinator timers failed")
+        delay = max(0.05, min(self._next_abort, self._next_expire, now + 1000) - now) / 1000
+        self._timer = self._loop.call_later(delay, self._tick)
+
+    async def _quietly(self, p: int, shard: TxnShard, writes: list[Write]) -> None:
+        try:
+            await self._apply(p, shard, writes)
+        except CoordinatorError as e:
+            log.warning("%s-%d: timer writes failed: %s", TRANSACTION_STATE_TOPIC, p, e.code.name)

@@ -1,0 +1,558 @@
+"""Transactions end to end on one broker: confluent-kafka, kafka-python, aiokafka.
+
+Transactional producers commit and abort; a read_committed consumer sees the
+committed records only and never reads past an open transaction (nor finds
+offsets there by time); a read_uncommitted consumer sees everything; a
+second producer with the same transactional id fences the first;
+transactional offsets commit with the transaction (consume-transform-produce,
+also killed with kill -9 and restarted: every input exactly once in the
+output); an abandoned transaction is aborted after ``transaction.timeout.ms``
+and the LSO advances; broker restarts (SIGTERM, kill -9) with an open
+transaction and with a prepared-but-unmarked commit; a producer carrying on
+across a restart; the admin APIs (List/DescribeTransactions,
+DescribeProducers, aborting a hanging transaction with WriteTxnMarkers); bad
+input answered with Kafka's error codes.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+ck = pytest.importorskip("confluent_kafka")
+from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
+
+
+def _topic(bootstrap: str, partitions: int = 3) -> str:
+    name = f"t-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(name, partitions, 1)])[name].result(30)
+    return name
+
+
+def _producer(bootstrap: str, tid: str, **extra):
+    cfg = {"bootstrap.servers": bootstrap, "transactional.id": tid, "linger.ms": 5}
+    cfg.update(extra)
+    p = ck.Producer(cfg)
+    p.init_transactions(60)
+    return p
+
+
+def _consume(bootstrap: str, topic: str, isolation: str, expect: int, timeout: float = 30.0,
+             settle: float = 1.5) -> list[bytes]:
+    c = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": f"g-{uuid.uuid4().hex[:8]}",
+                     "auto.offset.reset": "earliest", "isolation.level": isolation,
+                     "enable.auto.commit": False})
+    c.subscribe([topic])
+    out: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    quiet_until = None
+    try:
+        while time.monotonic() < deadline:
+            m = c.poll(0.2)
+            if m is None or m.error():
+                if len(out) >= expect:
+                    quiet_until = quiet_until or time.monotonic() + settle
+                    if time.monotonic() >= quiet_until:
+                        break
+                continue
+            out.append(m.value())
+    finally:
+        c.close()
+    return out
+
+
+def _lso_and_hw(bootstrap: str, topic: str, partition: int = 0) -> tuple[int, int]:
+    c = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": "probe", "isolation.level": "read_committed"})
+    try:
+        tp = ck.TopicPartition(topic, partition)
+        lso = c.get_watermark_offsets(tp, timeout=10, cached=False)[1]
+    finally:
+        c.close()
+    c = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": "probe", "isolation.level": "read_uncommitted"})
+    try:
+        hw = c.get_watermark_offsets(ck.TopicPartition(topic, partition), timeout=10, cached=False)[1]
+    finally:
+        c.close()
+    return lso, hw
+
+
+def test_commit_abort_and_isolation(broker):
+    b = broker.bootstrap
+    topic = _topic(b)
+    p = _producer(b, f"tx-{uuid.uuid4().hex[:6]}")
+    p.begin_transaction()
+    for i in range(30):
+        p.produce(topic, value=b"c%d" % i, partition=i % 3)
+    p.commit_transaction(30)
+    p.begin_transaction()
+    for i in range(20):
+        p.produce(topic, value=b"a%d" % i, partition=i % 3)
+    p.flush(30)
+    p.abort_transaction(30)
+    p.begin_transaction()
+    for i in range(10):
+        p.produce(topic, value=b"d%d" % i, partition=i % 3)
+    p.commit_transaction(30)
+    committed = _consume(b, topic, "read_committed", 40)
+    assert sorted(committed) == sorted([b"c%d" % i for i in range(30)] + [b"d%d" % i for i in range(10)])
+    everything = _consume(b, topic, "read_uncommitted", 60)
+    assert len(everything) == 60 and any(v.startswith(b"a") for v in everything)
+
+
+def test_open_transaction_holds_the_lso(broker):
+    b = broker.bootstrap
+    topic = _topic(b, 1)
+    p = _producer(b, f"tx-{uuid.uuid4().hex[:6]}")
+    p.begin_transaction()
+    for i in range(5):
+        p.produce(topic, value=b"x%d" % i, partition=0)
+    p.flush(30)
+    lso, hw = _lso_and_hw(b, topic)
+    assert (lso, hw) == (0, 5)
+    assert _consume(b, topic, "read_committed", 0, timeout=4, settle=2) == []
+    for isolation, want in (("read_committed", -1), ("read_uncommitted", 0)):  # offsets for times
+        c = ck.Consumer({"bootstrap.servers": b, "group.id": "probe", "isolation.level": isolation})
+        try:
+            found = c.offsets_for_times([ck.TopicPartition(topic, 0, 0)], 10)[0].offset
+        finally:
+            c.close()
+        assert found == want, isolation
+    p.commit_transaction(30)
+    deadline = time.monotonic() + 20
+    while _lso_and_hw(b, topic)[0] != 6 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _lso_and_hw(b, topic) == (6, 6)  # 5 records + the COMMIT marker
+    assert len(_consume(b, topic, "read_committed", 5)) == 5
+
+
+def test_second_producer_fences_the_first(broker):
+    b = broker.bootstrap
+    topic = _topic(b, 1)
+    tid = f"tx-{uuid.uuid4().hex[:6]}"
+    p1 = _producer(b, tid)
+    p1.begin_transaction()
+    p1.produce(topic, value=b"old", partition=0)
+    p1.flush(30)
+    p2 = _producer(b, tid)  # fences p1 and aborts its open transaction
+    p2.begin_transaction()
+    p2.produce(topic, value=b"new", partition=0)
+    p2.commit_transaction(30)
+    with pytest.raises(ck.KafkaException) as e:
+        p1.produce(topic, value=b"zombie", partition=0)
+        p1.commit_transaction(10)
+    assert e.value.args[0].fatal() or e.value.args[0].code() in (
+        ck.KafkaError._FENCED, ck.KafkaError.PRODUCER_FENCED, ck.KafkaError.INVALID_PRODUCER_EPOCH)
+    assert _consume(b, topic, "read_committed", 1) == [b"new"]
+
+
+def test_transaction_timeout_aborts(make_broker):
+    br = make_broker(overrides={"transaction.abort.timed.out.transaction.cleanup.interval.ms": "200"})
+    b = br.bootstrap
+    topic = _topic(b, 1)
+    p = _producer(b, f"tx-{uuid.uuid4().hex[:6]}", **{"transaction.timeout.ms": 1000})
+    p.begin_transaction()
+    for i in range(3):
+        p.produce(topic, value=b"lost%d" % i, partition=0)
+    p.flush(30)
+    assert _lso_and_hw(b, topic) == (0, 3)
+    deadline = time.monotonic() + 30
+    while _lso_and_hw(b, topic)[0] != 4 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _lso_and_hw(b, topic) == (4, 4)  # aborted: ABORT marker, the LSO moved past it
+    assert _consume(b, topic, "read_committed", 0, timeout=4, settle=2) == []
+
+
+def test_consume_transform_produce_commits_offsets_with_the_transaction(broker):
+    b = broker.bootstrap
+    src, dst = _topic(b, 2), _topic(b, 2)
+    plain = ck.Producer({"bootstrap.servers": b})
+    for i in range(40):
+        plain.produce(src, value=b"%d" % i, partition=i % 2)
+    plain.flush(30)
+    group = f"ctp-{uuid.uuid4().hex[:6]}"
+    c = ck.Consumer({"bootstrap.servers": b, "group.id": group, "auto.offset.reset": "earliest",
+                     "enable.auto.commit": False, "isolation.level": "read_committed"})
+    c.subscribe([src])
+    p = _producer(b, f"ctp-{uuid.uuid4().hex[:6]}")
+    seen = 0
+    deadline = time.monotonic() + 60
+    aborted_once = False
+    while seen < 40 and time.monotonic() < deadline:
+        msgs = [m for m in c.consume(10, 0.5) if not m.error()]
+        if not msgs:
+            continue
+        p.begin_transaction()
+        for m in msgs:
+            p.produce(dst, value=b"out-" + m.value(), partition=m.partition())
+        p.send_offsets_to_transaction(c.position(c.assignment()), c.consumer_group_metadata(), 30)
+        if not aborted_once:  # the first batch is aborted once: neither output nor offsets count
+            aborted_once = True
+            p.abort_transaction(30)
+            for tp in c.assignment():  # rewind to the committed offsets
+                committed = c.committed([tp], 10)[0].offset
+                c.seek(ck.TopicPartition(tp.topic, tp.partition, committed if committed >= 0 else 0))
+            continue
+        p.commit_transaction(30)
+        seen += len(msgs)
+    committed = c.committed([ck.TopicPartition(src, 0), ck.TopicPartition(src, 1)], 10)
+    c.close()
+    assert sum(tp.offset for tp in committed) == 40
+    out = _consume(b, dst, "read_committed", 40)
+    assert sorted(out) == sorted(b"out-%d" % i for i in range(40))
+
+
+@pytest.mark.parametrize("stop", ["sigterm", "kill9"])
+def test_restart_with_an_open_transaction(spawn_broker, tmp_path, stop):
+    cfg = {"transaction.abort.timed.out.transaction.cleanup.interval.ms": "200"}
+    br = spawn_broker(tmp_path / "data", overrides=cfg)
+    topic = _topic(br.bootstrap, 1)
+    p = _producer(br.bootstrap, f"tx-{uuid.uuid4().hex[:6]}", **{"transaction.timeout.ms": 4000})
+    p.begin_transaction()
+    for i in range(3):
+        p.produce(topic, value=b"open%d" % i, partition=0)
+    p.flush(30)
+    p2 = _producer(br.bootstrap, f"tx-{uuid.uuid4().hex[:6]}")
+    p2.begin_transaction()
+    p2.produce(topic, value=b"kept", partition=0)
+    p2.commit_transaction(30)
+    assert _lso_and_hw(br.bootstrap, topic) == (0, 5)
+    if stop == "sigterm":
+        br.terminate()
+    else:
+        br.kill()
+    br2 = spawn_broker(tmp_path / "data", overrides=cfg)
+    # the open transaction survived the restart: the LSO is still held below it...
+    lso, hw = _lso_and_hw(br2.bootstrap, topic)
+    assert hw == 5 and lso in (0, 6)  # 6: already aborted by the timer
+    # ...until the coordinator aborts it (its timeout passed): ABORT marker, LSO at the end
+    deadline = time.monotonic() + 30
+    while _lso_and_hw(br2.bootstrap, topic)[0] != 6 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _lso_and_hw(br2.bootstrap, topic) == (6, 6)
+    assert _consume(br2.bootstrap, topic, "read_committed", 1) == [b"kept"]
+
+
+def test_kafka_python_and_aiokafka_transactions(broker):
+    import asyncio
+
+    import aiokafka
+    import kafka
+
+    b = broker.bootstrap
+    topic = _topic(b, 2)
+    p = kafka.KafkaProducer(bootstrap_servers=b, transactional_id=f"kp-{uuid.uuid4().hex[:6]}")
+    p.init_transactions()
+    p.begin_transaction()
+    for i in range(10):
+        p.send(topic, value=b"kp-c%d" % i, partition=i % 2)
+    p.commit_transaction()
+    p.begin_transaction()
+    for i in range(10):
+        p.send(topic, value=b"kp-a%d" % i, partition=i % 2)
+    p.flush()
+    p.abort_transaction()
+    p.close()
+
+    async def aio() -> list[bytes]:
+        ap = aiokafka.AIOKafkaProducer(bootstrap_servers=b, transactional_id=f"aio-{uuid.uuid4().hex[:6]}")
+        await ap.start()
+        try:
+            async with ap.transaction():
+                for i in range(10):
+                    await ap.send(topic, value=b"aio-c%d" % i, partition=i % 2)
+            await ap.begin_transaction()
+            for i in range(10):
+                await ap.send(topic, value=b"aio-a%d" % i, partition=i % 2)
+            await ap.abort_transaction()
+        finally:
+            await ap.stop()
+        c = aiokafka.AIOKafkaConsumer(topic, bootstrap_servers=b, isolation_level="read_committed",
+                                      auto_offset_reset="earliest", group_id=None)
+        await c.start()
+        got: list[bytes] = []
+        try:
+            deadline = time.monotonic() + 20
+            while len(got) < 20 and time.monotonic() < deadline:
+                for msgs in (await c.getmany(timeout_ms=300)).values():
+                    got += [m.value for m in msgs]
+        finally:
+            await c.stop()
+        return got
+
+    aio_seen = asyncio.run(aio())
+    want = sorted([b"kp-c%d" % i for i in range(10)] + [b"aio-c%d" % i for i in range(10)])
+    assert sorted(aio_seen) == want
+    kc = kafka.KafkaConsumer(topic, bootstrap_servers=b, isolation_level="read_committed",
+                             auto_offset_reset="earliest", consumer_timeout_ms=3000)
+    assert sorted(m.value for m in kc) == want
+    kc.close()
+    assert len(_consume(b, topic, "read_uncommitted", 40)) == 40
+
+
+CTP_SCRIPT = r'''
+import sys, confluent_kafka as ck
+b, src, dst, group, tid = sys.argv[1:6]
+c = ck.Consumer({"bootstrap.servers": b, "group.id": group, "auto.offset.reset": "earliest",
+                 "enable.auto.commit": False, "isolation.level": "read_committed",
+                 "session.timeout.ms": 6000, "heartbeat.interval.ms": 500})
+c.subscribe([src])
+p = ck.Producer({"bootstrap.servers": b, "transactional.id": tid})
+p.init_transactions(30)
+while True:
+    msgs = [m for m in c.consume(5, 0.5) if not m.error()]
+    if not msgs:
+        continue
+    p.begin_transaction()
+    for m in msgs:
+        p.produce(dst, value=b"out-" + m.value(), partition=m.partition())
+    p.send_offsets_to_transaction(c.position(c.assignment()), c.consumer_group_metadata(), 30)
+    p.commit_transaction(30)
+    print("batch", len(msgs), flush=True)
+'''
+
+
+def test_consume_transform_produce_killed_and_restarted_is_exactly_once(broker, tmp_path):
+    import subprocess
+    import sys
+
+    b = broker.bootstrap
+    src, dst = _topic(b, 2), _topic(b, 2)
+    group, tid = f"g-{uuid.uuid4().hex[:6]}", f"ctp-{uuid.uuid4().hex[:6]}"
+    script = tmp_path / "ctp.py"
+    script.write_text(CTP_SCRIPT)
+    plain = ck.Producer({"bootstrap.servers": b})
+    for i in range(300):
+        plain.produce(src, value=b"%d" % i, partition=i % 2)
+    plain.flush(30)
+
+    def start():
+        return subprocess.Popen([sys.executable, str(script), b, src, dst, group, tid],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+    proc = start()
+    batches = 0
+    for line in proc.stdout:  # kill -9 mid-stream, after a few committed transactions
+        batches += line.startswith("batch")
+        if batches >= 5:
+            break
+    proc.kill()
+    proc.wait(30)
+    proc = start()  # same transactional id: fences the dead one's open transaction, if any
+    try:
+        out = _consume(b, dst, "read_committed", 300, timeout=90, settle=3)
+    finally:
+        proc.kill()
+        proc.wait(30)
+    assert batches >= 5
+    assert sorted(out) == sorted(b"out-%d" % i for i in range(300))  # each input exactly once
+
+
+def test_restart_completes_a_prepared_but_unmarked_commit(make_broker, tmp_path, monkeypatch):
+    """EndTxn(commit) is durable (PrepareCommit) but the marker cannot be written (the data
+    partition refuses it); after a restart the coordinator finds PrepareCommit in
+    __transaction_state, writes the markers and the records become visible."""
+    from kwire.protocol.errors import ErrorCode
+    from kwire.transactions.coordinator import TransactionCoordinator
+
+    real = TransactionCoordinator.write_marker_locally
+    blocked: set[str] = set()
+
+    def refusing(self, topic, *a, **kw):
+        if topic in blocked:
+            return ErrorCode.KAFKA_STORAGE_ERROR
+        return real(self, topic, *a, **kw)
+
+    monkeypatch.setattr(TransactionCoordinator, "write_marker_locally", refusing)
+    data = tmp_path / "data"
+    br = make_broker(data)
+    topic = _topic(br.bootstrap, 1)
+    blocked.add(topic)
+    p = _producer(br.bootstrap, f"tx-{uuid.uuid4().hex[:6]}")
+    p.begin_transaction()
+    for i in range(4):
+        p.produce(topic, value=b"v%d" % i, partition=0)
+    p.commit_transaction(30)  # answered once PrepareCommit is durable
+    assert _lso_and_hw(br.bootstrap, topic) == (0, 4)
+    br.stop()
+    monkeypatch.setattr(TransactionCoordinator, "write_marker_locally", real)
+    br2 = make_broker(data)
+    deadline = time.monotonic() + 30
+    while _lso_and_hw(br2.bootstrap, topic)[0] != 5 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _lso_and_hw(br2.bootstrap, topic) == (5, 5)
+    assert sorted(_consume(br2.bootstrap, topic, "read_committed", 4)) == [b"v%d" % i for i in range(4)]
+
+
+def test_admin_list_describe_and_abort_a_hanging_transaction(broker):
+    """kafka-python's admin: ListTransactions, DescribeTransactions, DescribeProducers, and
+    abort_transaction (WriteTxnMarkers to the partition leader, as kafka-transactions.sh --abort)."""
+    import kafka
+    from kafka.admin import KafkaAdminClient
+
+    b = broker.bootstrap
+    topic = _topic(b, 1)
+    tid = f"adm-{uuid.uuid4().hex[:6]}"
+    p = _producer(b, tid)
+    p.begin_transaction()
+    for i in range(3):
+        p.produce(topic, value=b"h%d" % i, partition=0)
+    p.flush(30)
+    admin = KafkaAdminClient(bootstrap_servers=b)
+    try:
+        listed = admin.list_transactions(state_filters=["Ongoing"])
+        assert tid in str(listed)
+        described = admin.describe_transactions([tid])
+        assert "Ongoing" in str(described) and topic in str(described)
+        producers = admin.describe_producers([kafka.TopicPartition(topic, 0)])
+        state = producers[kafka.TopicPartition(topic, 0)]
+        [entry] = state.active_producers
+        assert entry.current_transaction_start_offset == 0  # its open transaction starts at 0
+        assert _lso_and_hw(b, topic) == (0, 3)
+        # abort it as an operator would (the producer is gone): the LSO moves past the marker
+        from kafka.admin import AbortTransactionSpec
+
+        spec = AbortTransactionSpec(topic_partition=kafka.TopicPartition(topic, 0),
+                                    producer_id=entry.producer_id, producer_epoch=entry.producer_epoch)
+        admin.abort_transaction(spec)
+        assert _lso_and_hw(b, topic) == (4, 4)
+    finally:
+        admin.close()
+
+
+def test_producer_carries_on_across_a_broker_restart(spawn_broker, tmp_path):
+    """SIGTERM mid-transaction, same port: the producer keeps producing and commits; the
+    coordinator state, the producer state (sequences) and the open transaction survived."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = {"listeners": f"PLAINTEXT://127.0.0.1:{port}"}
+    br = spawn_broker(tmp_path / "data", overrides=cfg)
+    topic = _topic(br.bootstrap, 2)
+    p = _producer(br.bootstrap, f"tx-{uuid.uuid4().hex[:6]}", **{"transaction.timeout.ms": 60000,
+                                                                 "message.timeout.ms": 60000})
+    p.begin_transaction()
+    for i in range(10):
+        p.produce(topic, value=b"before%d" % i, partition=i % 2)
+    p.flush(30)
+    br.terminate()
+    br2 = spawn_broker(tmp_path / "data", overrides=cfg)
+    assert br2.bootstrap == br.bootstrap
+    for i in range(10):
+        p.produce(topic, value=b"after%d" % i, partition=i % 2)
+    p.commit_transaction(60)
+    got = _consume(br2.bootstrap, topic, "read_committed", 20)
+    assert sorted(got) == sorted([b"before%d" % i for i in range(10)] + [b"after%d" % i for i in range(10)])
+
+
+def test_bad_input_gets_kafkas_errors_and_leaves_the_state_alone(broker):
+    """Raw requests: EndTxn for an unknown id, AddPartitionsToTxn with a stale epoch,
+    TxnOffsetCommit without AddOffsetsToTxn, a control batch from a producer, a timeout above
+    transaction.max.timeout.ms; the coordinator's state is untouched (DescribeTransactions)."""
+    from kwire.client import KafkaClient
+    from kwire.protocol.errors import ErrorCode as E
+    from kwire.protocol.generated import (
+        add_partitions_to_txn_request as ap, describe_transactions_request as dt,
+        end_txn_request as et, find_coordinator_request as fc, init_producer_id_request as ip,
+        produce_request as pr, txn_offset_commit_request as tc)
+    from kwire.records.control import COMMIT, build_end_txn_batch
+
+    topic = _topic(broker.bootstrap, 1)
+    tid = f"bad-{uuid.uuid4().hex[:6]}"
+    with KafkaClient(broker.bootstrap) as kc:
+        assert kc.request(10, fc.FindCoordinatorRequest(key=tid, key_type=1), version=3).error_code == 0
+        assert kc.request(22, ip.InitProducerIdRequest(transactional_id=tid, transaction_timeout_ms=10**9),
+                          version=4).error_code == E.INVALID_TRANSACTION_TIMEOUT
+        r = kc.request(22, ip.InitProducerIdRequest(transactional_id=tid, transaction_timeout_ms=60000),
+                       version=4)
+        pid, epoch = r.producer_id, r.producer_epoch
+        assert r.error_code == 0
+        unknown = kc.request(26, et.EndTxnRequest(transactional_id="nobody", producer_id=pid,
+                                                  producer_epoch=epoch, committed=True), version=3)
+        assert unknown.error_code == E.INVALID_PRODUCER_ID_MAPPING
+
+        def add(version, ep):
+            req = ap.AddPartitionsToTxnRequest(
+                v3_and_below_transactional_id=tid, v3_and_below_producer_id=pid,
+                v3_and_below_producer_epoch=ep,
+                v3_and_below_topics=[ap.AddPartitionsToTxnTopic(name=topic, partitions=[0])])
+            resp = kc.request(24, req, version=version)
+            return resp.results_by_topic_v3_and_below[0].results_by_partition[0].partition_error_code
+
+        assert add(3, epoch - 1) == E.PRODUCER_FENCED
+        assert add(1, epoch - 1) == E.INVALID_PRODUCER_EPOCH  # versions before PRODUCER_FENCED
+
+        def commit_offsets(version):
+            req = tc.TxnOffsetCommitRequest(
+                transactional_id=tid, group_id="g-" + tid, producer_id=pid, producer_epoch=epoch,
+                topics=[tc.TxnOffsetCommitRequestTopic(name=topic, partitions=[
+                    tc.TxnOffsetCommitRequestPartition(partition_index=0, committed_offset=5)])])
+            return kc.request(28, req, version=version).topics[0].partitions[0].error_code
+
+        assert commit_offsets(3) == E.INVALID_TXN_STATE  # no AddOffsetsToTxn came first
+        assert commit_offsets(4) == E.TRANSACTION_ABORTABLE
+        marker = build_end_txn_batch(COMMIT, producer_id=pid, producer_epoch=epoch, coordinator_epoch=0)
+        produce = pr.ProduceRequest(transactional_id=tid, acks=-1, timeout_ms=5000, topic_data=[
+            pr.TopicProduceData(name=topic, partition_data=[
+                pr.PartitionProduceData(index=0, records=bytearray(marker))])])
+        part = kc.request(0, produce, version=9).responses[0].partition_responses[0]
+        assert part.error_code == E.INVALID_RECORD
+        state = kc.request(65, dt.DescribeTransactionsRequest(transactional_ids=[tid]), version=0)
+        s = state.transaction_states[0]
+        assert (s.error_code, s.transaction_state, s.producer_epoch, s.topics) == (0, "Empty", epoch, [])
+
+
+def test_fencing_with_kafka_python_and_aiokafka(broker):
+    import asyncio
+
+    import aiokafka
+    import kafka
+    import kafka.errors
+
+    b = broker.bootstrap
+    topic = _topic(b, 2)
+    tid = f"kpf-{uuid.uuid4().hex[:6]}"
+    first = kafka.KafkaProducer(bootstrap_servers=b, transactional_id=tid)
+    first.init_transactions()
+    first.begin_transaction()
+    first.send(topic, value=b"zombie", partition=0).get(30)
+    second = kafka.KafkaProducer(bootstrap_servers=b, transactional_id=tid)
+    second.init_transactions()  # fences the first and aborts its transaction
+    second.begin_transaction()
+    second.send(topic, value=b"kp-winner", partition=0).get(30)
+    second.commit_transaction()
+    second.close()
+    with pytest.raises(kafka.errors.KafkaError) as e:
+        first.send(topic, value=b"zombie-2", partition=1).get(30)
+        first.commit_transaction()
+    assert "Fenced" in type(e.value).__name__ or "Epoch" in type(e.value).__name__ or \
+        "fenced" in str(e.value).lower(), repr(e.value)
+    first.close(timeout=5)
+
+    async def aio() -> str:
+        atid = f"aiof-{uuid.uuid4().hex[:6]}"
+        p1 = aiokafka.AIOKafkaProducer(bootstrap_servers=b, transactional_id=atid)
+        await p1.start()
+        await p1.begin_transaction()
+        await p1.send_and_wait(topic, value=b"zombie", partition=0)
+        p2 = aiokafka.AIOKafkaProducer(bootstrap_servers=b, transactional_id=atid)
+        await p2.start()
+        async with p2.transaction():
+            await p2.send_and_wait(topic, value=b"aio-winner", partition=0)
+        await p2.stop()
+        try:
+            await p1.send_and_wait(topic, value=b"zombie-2", partition=1)
+            await p1.commit_transaction()
+            return "none"
+        except Exception as exc:  # ProducerFenced
+            return type(exc).__name__
+        finally:
+            await p1.stop()
+
+    fenced = asyncio.run(aio())
+    assert "Fenced" in fenced or "Epoch" in fenced, fenced
+    assert sorted(_consume(b, topic, "read_committed", 2)) == [b"aio-winner", b"kp-winner"]

@@ -1,0 +1,96 @@
+"""Transactions in the partition log: LSO, markers, the aborted-transaction index, recovery."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from kwire.log.config import LogConfig
+from kwire.log.partition_log import PartitionLog
+from kwire.log.validate import AppendOrigin
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.records.builder import build_batch
+from kwire.records.control import ABORT, COMMIT, build_end_txn_batch
+
+NOW = 1_700_000_000_000
+
+
+def open_log(path, **cfg) -> PartitionLog:
+    return PartitionLog.open(str(path), "t", 0, LogConfig(**cfg), NOW)
+
+
+def txn(lg, pid, seq, n=2, epoch=0):
+    b = build_batch([(None, b"v")] * n, producer_id=pid, producer_epoch=epoch, base_sequence=seq,
+                    is_transactional=True, now_ms=NOW)
+    r = lg.append_as_leader(bytearray(b), 0, NOW, txn_verified=lambda p, e: True)
+    lg.update_high_watermark(lg.log_end_offset)
+    return r
+
+
+def marker(lg, pid, kind, epoch=0):
+    b = build_end_txn_batch(kind, producer_id=pid, producer_epoch=epoch, coordinator_epoch=0,
+                            timestamp=NOW)
+    r = lg.append_as_leader(bytearray(b), 0, NOW, origin=AppendOrigin.COORDINATOR)
+    lg.update_high_watermark(lg.log_end_offset)
+    return r
+
+
+def test_unverified_transactional_batch_and_client_markers_are_refused(tmp_path):
+    lg = open_log(tmp_path)
+    b = build_batch([(None, b"v")], producer_id=1, producer_epoch=0, base_sequence=0,
+                    is_transactional=True, now_ms=NOW)
+    with pytest.raises(KafkaError) as e:
+        lg.append_as_leader(bytearray(b), 0, NOW)
+    assert e.value.code == ErrorCode.INVALID_TXN_STATE
+    m = build_end_txn_batch(COMMIT, producer_id=1, producer_epoch=0, coordinator_epoch=0, timestamp=NOW)
+    with pytest.raises(KafkaError) as e:
+        lg.append_as_leader(bytearray(m), 0, NOW)
+    assert e.value.code == ErrorCode.INVALID_RECORD
+    assert lg.log_end_offset == 0
+
+
+def test_lso_markers_and_aborted_index_survive_restarts(tmp_path):
+    lg = open_log(tmp_path, segment_bytes=1024)
+    txn(lg, 1, 0)                      # 0-1  pid 1 (aborted later)
+    txn(lg, 2, 0)                      # 2-3  pid 2 (committed later)
+    assert (lg.last_stable_offset, lg.high_watermark) == (0, 4)
+    marker(lg, 1, ABORT)               # 4
+    assert lg.last_stable_offset == 2
+    txn(lg, 1, 2, epoch=0)             # 5-6  pid 1 again: a new transaction
+    marker(lg, 2, COMMIT)              # 7
+    assert lg.last_stable_offset == 5
+    assert [(a.producer_id, a.first_offset, a.last_offset) for a in lg.aborted_transactions(0, 8)] == \
+        [(1, 0, 4)]
+    assert lg.aborted_transactions(5, 8) == []
+    lg.close()
+    again = open_log(tmp_path, segment_bytes=1024)  # clean: snapshot + .txnindex
+    assert again.last_stable_offset in (5, again.high_watermark) and 1 in again.producer_state.ongoing
+    assert [(a.producer_id, a.first_offset) for a in again.aborted_transactions(0, 8)] == [(1, 0)]
+    again.close()
+    for name in os.listdir(tmp_path / "t-0"):  # crash-like: snapshots and index files gone
+        if name.endswith((".snapshot", ".txnindex")):
+            os.unlink(tmp_path / "t-0" / name)
+    third = open_log(tmp_path, segment_bytes=1024)  # rebuilt from the batch headers and markers
+    assert third.producer_state.ongoing == {1: 5}
+    assert [(a.producer_id, a.first_offset, a.last_offset) for a in third.aborted_transactions(0, 8)] == \
+        [(1, 0, 4)]
+    third.truncate_to(4)               # both markers go: both transactions are open again
+    assert third.aborted_transactions(0, 8) == [] and third.producer_state.ongoing == {1: 0, 2: 2}
+    assert third.last_stable_offset == 0
+
+
+def test_retention_takes_index_files_and_entries(tmp_path):
+    lg = open_log(tmp_path, segment_bytes=300)
+    txn(lg, 1, 0)
+    marker(lg, 1, ABORT)
+    for i in range(6):  # roll a few segments
+        txn(lg, 2, 2 * i)
+        marker(lg, 2, COMMIT)
+    assert len(lg.txn_index) == 1 and any(n.endswith(".txnindex") for n in os.listdir(lg.dir))
+    lg.delete_records_before(lg.log_end_offset)
+    lg.apply_retention(NOW)
+    assert len(lg.segments) < 7
+    assert lg.aborted_transactions(0, lg.log_end_offset) == []
+    assert len(lg.txn_index) == 0
+    assert not any(n.endswith(".txnindex") for n in os.listdir(lg.dir))

@@ -1,0 +1,136 @@
+"""The transaction coordinator's state machine, its __transaction_state records, the
+aborted-transaction index and open transactions in the producer state (no I/O beyond tmp files)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from kwire.log.producer_state import ProducerStateManager
+from kwire.log.txn_index import AbortedTxn, TxnIndex
+from kwire.protocol.errors import ErrorCode as E, KafkaError
+from kwire.transactions.records import TxnLogValue, decode_key, decode_value, encode_key, encode_value
+from kwire.transactions.state import TxnShard, TxnState
+
+TP = ("t", 0)
+
+
+def _shard():
+    ids = itertools.count(1000)
+    shard = TxnShard(0, max_timeout_ms=60000)
+
+    def run(result):
+        response, writes = result
+        for w in writes:
+            shard.replay(w.transactional_id, decode_value(encode_value(w.value)) if w.value else None)
+        return response, writes
+
+    return shard, run, lambda: next(ids)
+
+
+def test_records_round_trip():
+    v = TxnLogValue(7, 3, 60000, int(TxnState.ONGOING), (("a", 0), ("a", 2), ("b", 1)), 10, 5)
+    assert decode_value(encode_value(v)) == v
+    assert decode_key(encode_key("tx-1")) == "tx-1"
+    assert decode_value(None) is None
+
+
+def test_init_bumps_epoch_and_rejects_long_timeouts():
+    shard, run, alloc = _shard()
+    assert run(shard.init_producer_id("x", 70000, -1, -1, 1, alloc))[0][0] == E.INVALID_TRANSACTION_TIMEOUT
+    assert "x" not in shard.txns
+    (code, pid, epoch), _ = run(shard.init_producer_id("x", 1000, -1, -1, 1, alloc))
+    assert (code, epoch) == (E.NONE, 0)
+    (code, pid2, epoch), _ = run(shard.init_producer_id("x", 1000, -1, -1, 2, alloc))
+    assert (code, pid2, epoch) == (E.NONE, pid, 1)
+    # KIP-360: the current id/epoch bumps; an older one (a fenced instance) is fenced
+    assert run(shard.init_producer_id("x", 1000, pid, 1, 3, alloc))[0] == (E.NONE, pid, 2)
+    assert run(shard.init_producer_id("x", 1000, pid, 1, 3, alloc))[0][0] == E.PRODUCER_FENCED
+
+
+def test_commit_flow_and_errors():
+    shard, run, alloc = _shard()
+    (_, pid, epoch), _ = run(shard.init_producer_id("x", 1000, -1, -1, 1, alloc))
+    assert run(shard.end_txn("x", pid, epoch, True, 2))[0] == E.INVALID_TXN_STATE  # nothing begun
+    assert run(shard.add_partitions("x", pid + 1, epoch, [TP], 2))[0] == E.INVALID_PRODUCER_ID_MAPPING
+    assert run(shard.add_partitions("x", pid, epoch + 1, [TP], 2))[0] == E.PRODUCER_FENCED
+    assert run(shard.add_partitions("nope", pid, epoch, [TP], 2))[0] == E.INVALID_PRODUCER_ID_MAPPING
+    assert shard.txns["x"].state == TxnState.EMPTY  # untouched by bad input
+    assert run(shard.add_partitions("x", pid, epoch, [TP], 2))[0] == E.NONE
+    assert shard.verify("x", pid, epoch, TP) and not shard.verify("x", pid, epoch, ("t", 1))
+    with pytest.raises(KafkaError) as e:
+        shard.verify("x", pid, epoch - 1, TP)
+    assert e.value.code == E.INVALID_PRODUCER_EPOCH
+    code, writes = run(shard.end_txn("x", pid, epoch, True, 3))
+    assert code == E.NONE and writes[0].markers.commit and writes[0].markers.partitions == (TP,)
+    assert shard.txns["x"].state == TxnState.PREPARE_COMMIT
+    assert run(shard.end_txn("x", pid, epoch, True, 3))[0] == E.CONCURRENT_TRANSACTIONS
+    assert run(shard.init_producer_id("x", 1000, -1, -1, 3, alloc))[0][0] == E.CONCURRENT_TRANSACTIONS
+    assert run(shard.end_txn("x", pid, epoch, False, 3))[0] == E.INVALID_TXN_STATE
+    run((None, shard.complete("x", 4)))
+    assert shard.txns["x"].state == TxnState.COMPLETE_COMMIT and shard.txns["x"].partitions == ()
+    assert run(shard.end_txn("x", pid, epoch, True, 5))[0] == E.NONE  # a retry
+
+
+def test_fencing_an_ongoing_transaction_aborts_it_with_a_bumped_epoch():
+    shard, run, alloc = _shard()
+    (_, pid, epoch), _ = run(shard.init_producer_id("x", 1000, -1, -1, 1, alloc))
+    run(shard.add_partitions("x", pid, epoch, [TP], 2))
+    (code, _, _), writes = run(shard.init_producer_id("x", 1000, -1, -1, 3, alloc))
+    assert code == E.CONCURRENT_TRANSACTIONS
+    assert writes[0].markers == (False, pid, epoch + 1, (TP,))
+    assert shard.txns["x"].state == TxnState.PREPARE_ABORT
+    assert run(shard.end_txn("x", pid, epoch, True, 3))[0] == E.PRODUCER_FENCED
+    run((None, shard.complete("x", 4)))
+    (code, pid2, epoch2), _ = run(shard.init_producer_id("x", 1000, -1, -1, 5, alloc))
+    assert (code, pid2, epoch2) == (E.NONE, pid, epoch + 2)
+
+
+def test_timeout_and_expiration():
+    shard, run, alloc = _shard()
+    (_, pid, epoch), _ = run(shard.init_producer_id("x", 1000, -1, -1, 0, alloc))
+    run(shard.add_partitions("x", pid, epoch, [TP], 10))
+    assert shard.timed_out(500) == []
+    writes = shard.timed_out(1011)
+    assert len(writes) == 1 and writes[0].markers == (False, pid, epoch + 1, (TP,))
+    run((None, writes))
+    run((None, shard.complete("x", 1100)))
+    assert shard.expired(1200, 1000) == []
+    run((None, shard.expired(2100, 1000)))
+    assert "x" not in shard.txns
+    assert shard.preparing() == []
+
+
+def test_producer_state_tracks_open_transactions(tmp_path):
+    ps = ProducerStateManager(str(tmp_path), 60000)
+    ps.replay(1, 0, 0, 4, 10, 14, 0, transactional=True)
+    ps.replay(2, 0, 0, 0, 15, 15, 0, transactional=True)
+    ps.replay(1, 0, 5, 9, 16, 20, 0, transactional=True)
+    assert ps.first_unstable_offset() == 10
+    assert ps.end_txn(1, 0, 21) == 10
+    assert ps.first_unstable_offset() == 15
+    ps.take_snapshot(22)
+    again = ProducerStateManager(str(tmp_path), 60000)
+    assert again.load_latest_snapshot(22) == 22
+    assert again.first_unstable_offset() == 15  # open transactions survive restarts
+    assert again.end_txn(2, 1, 23) == 15 and again.first_unstable_offset() is None
+
+
+def test_txn_index_persists_truncates_and_answers_ranges(tmp_path):
+    idx = TxnIndex(str(tmp_path))
+    idx.add(AbortedTxn(1, 0, 5, 0), 0)
+    idx.add(AbortedTxn(2, 3, 9, 0), 0)
+    idx.add(AbortedTxn(3, 12, 20, 12), 10)
+    idx.add(AbortedTxn(3, 12, 20, 12), 10)  # the same marker again: ignored
+    assert [a.producer_id for a in idx.aborted_between(6, 12)] == [2]
+    assert [a.producer_id for a in idx.aborted_between(0, 100)] == [1, 2, 3]
+    again = TxnIndex(str(tmp_path))
+    again.load([0, 10], 100)
+    assert again.entries == idx.entries
+    again.truncate(9)
+    assert [a.producer_id for a in again.entries] == [1]
+    third = TxnIndex(str(tmp_path))
+    third.load([0], 100)  # segment 10 is gone: its file is removed
+    assert [a.producer_id for a in third.entries] == [1]
+    assert not (tmp_path / f"{10:020d}.txnindex").exists()
