@@ -3,7 +3,9 @@
 Modules: ``command`` (the command line and the A/B run order), ``brokers``
 (start, probe and measure broker processes), ``tansu`` (find or fetch the
 Tansu peer binary), ``revision`` (a ``kwire@<git-rev>`` peer written out with
-``git archive``), ``workloads`` (produce, consume and end-to-end latency with
+``git archive``), ``cluster`` (``--cluster N``: ZooKeeper + N replicated
+kwire brokers through ``kwire.devcluster``, compared with the single broker),
+``workloads`` (produce, consume and end-to-end latency with
 librdkafka through confluent-kafka), ``stats`` (medians, ranges, pair
 ratios), ``report`` (Markdown and JSON) and ``validation``
 (``python -m kwire.bench.validation``: what produce-time record validation
