@@ -150,6 +150,15 @@ class BrokerCollector(Collector):
         offline_dirs = GaugeMetricFamily("kafka_log_logmanager_offlinelogdirectorycount",
                                          "Log dirs that failed (Kafka OfflineLogDirectoryCount).")
         offline_dirs.add_metric([], len(broker.logs.offline_dirs))
+        ratio = GaugeMetricFamily("kwire_log_cleanable_ratio",
+                                  "Compacted logs: dirty bytes / cleanable bytes (kwire; the cleaner "
+                                  "cleans a log once it reaches min.cleanable.dirty.ratio).",
+                                  labels=["topic", "partition"])
+        max_dirty = GaugeMetricFamily("kafka_log_logcleanermanager_max_dirty_percent",
+                                      "Largest cleanable ratio of the compacted logs, in percent "
+                                      "(Kafka's LogCleanerManager max-dirty-percent).")
+        cleaner = getattr(broker.logs, "cleaner", None)
+        worst = 0.0
         logs = list(broker.logs)
         total = 0
         for i, plog in enumerate(logs):
@@ -167,11 +176,16 @@ class BrokerCollector(Collector):
                 lso.add_metric(labels, plog.log_start_offset)
                 hw.add_metric(labels, plog.high_watermark)
                 segs.add_metric(labels, len(segments))
+                if cleaner is not None and plog.config.compact_enabled:
+                    r = cleaner.cleanable(plog).ratio
+                    ratio.add_metric(labels, r)
+                    worst = max(worst, r)
             except (IndexError, AttributeError, OSError):
                 continue  # closed or truncated under us: next scrape
         tot = GaugeMetricFamily("kwire_log_size_bytes", "Bytes of all partition logs on this broker.")
         tot.add_metric([], total)
-        yield from (size, leo, lso, hw, segs, tot, offline_dirs)
+        max_dirty.add_metric([], round(worst * 100))
+        yield from (size, leo, lso, hw, segs, tot, offline_dirs, ratio, max_dirty)
         yield from self._replication(len(logs))
 
     def _replication(self, nlogs: int):

@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only partitions whose ISR is smaller than their replica set")
     d.add_argument("--unavailable-partitions", action="store_true",
                    help="only partitions without a leader, or whose leader is not a live broker")
+    d.add_argument("--metrics", metavar="URL", action="append",
+                   help="a broker's metrics endpoint (http://HOST:PORT, repeatable): adds each "
+                        "compacted partition's CleanableRatio (Kafka has no API for it)")
     d.add_argument("--under-min-isr-partitions", action="store_true",
                    help="only partitions whose ISR is smaller than min.insync.replicas")
 
@@ -161,6 +164,7 @@ def _describe(client: KafkaClient, args) -> int:
         raise ToolError(", ".join(f"Topic '{n}' does not exist as expected" for n in missing))
     filtered = (args.under_replicated_partitions or args.unavailable_partitions
                 or args.under_min_isr_partitions)
+    ratios = _cleanable_ratios(args.metrics) if getattr(args, "metrics", None) else {}
     out = []
     for name in names:
         t = md.topics[name]
@@ -197,10 +201,39 @@ def _describe(client: KafkaClient, args) -> int:
                 line += f"\tOffline: {_ids(p.offline_replicas)}"
             if under:
                 line += "\tUnderReplicated: true"
+            if (name, p.partition) in ratios:
+                line += f"\tCleanableRatio: {ratios[(name, p.partition)]:.2f}"
             out.append(line)
     if out:
         print("\n".join(out))
     return EXIT_OK
+
+
+def _cleanable_ratios(urls: list[str]) -> dict[tuple[str, int], float]:
+    """``kwire_log_cleanable_ratio`` of every compacted partition the brokers at ``urls`` hold
+    (the first broker that reports a partition wins: its replicas' ratios are alike)."""
+    from urllib.request import urlopen
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    out: dict[tuple[str, int], float] = {}
+    for url in urls:
+        if "://" not in url:
+            url = "http://" + url
+        if not url.rstrip("/").endswith("/metrics"):
+            url = url.rstrip("/") + "/metrics"
+        try:
+            with urlopen(url, timeout=10) as r:
+                text = r.read().decode()
+        except OSError as e:
+            raise ToolError(f"could not read the metrics at {url}: {e}") from None
+        for fam in text_string_to_metric_families(text):
+            if fam.name != "kwire_log_cleanable_ratio":
+                continue
+            for sample in fam.samples:
+                key = (sample.labels["topic"], int(sample.labels["partition"]))
+                out.setdefault(key, sample.value)
+    return out
 
 
 def _alter(client: KafkaClient, args) -> int:

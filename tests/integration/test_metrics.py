@@ -245,3 +245,36 @@ def test_cluster_replication_metrics_and_console(make_cluster):
                60, what="the ISR to expand again")
     assert val(scrape(laddr), "kafka_server_replicamanager_isrexpands_total") >= 1
     producer.close()
+
+
+def test_cleanable_ratio_of_compacted_partitions_is_exported_and_described(make_broker):
+    """``kwire_log_cleanable_ratio`` per compacted partition (the cleaner is off here, so the
+    ratio stays where the updates put it), and ``kwire topics describe --metrics`` shows it."""
+    import subprocess
+    import sys
+
+    from kwire.client import KafkaClient, NewTopic
+
+    b = make_broker(overrides={"metrics.port": "0", "log.cleaner.enable": "false"})
+    host, port = b.server.metrics_server.addresses[0][:2]
+    with KafkaClient(b.bootstrap) as c:
+        c.create_topics([NewTopic("compacted", 1, 1, {"cleanup.policy": "compact", "segment.bytes": "1048576"}),
+                         NewTopic("plain", 1, 1)])
+    p = KafkaProducer(bootstrap_servers=b.bootstrap, linger_ms=0)
+    for i in range(1500):  # 10 keys updated 150 times: 1.5 MiB, one closed segment, all dirty
+        p.send("compacted", key=b"k%d" % (i % 10), value=b"v" * 1000)
+    p.send("plain", key=b"k", value=b"v")
+    p.flush(30)
+    p.close()
+    text = urllib.request.urlopen(f"http://{host}:{port}/metrics", timeout=10).read().decode()
+    samples = {s.labels["topic"]: s.value for f in text_string_to_metric_families(text)
+               if f.name == "kwire_log_cleanable_ratio" for s in f.samples}
+    assert set(samples) == {"compacted"}  # only compacted logs have a ratio
+    assert samples["compacted"] == 1.0  # nothing cleaned yet: every closed segment is dirty
+    out = subprocess.run([sys.executable, "-m", "kwire", "topics", "describe", "-b", b.bootstrap,
+                          "--metrics", f"{host}:{port}", "compacted", "plain"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = [ln for ln in out.stdout.splitlines() if "Partition: 0" in ln]
+    assert "CleanableRatio: 1.00" in next(ln for ln in lines if "Topic: compacted" in ln)
+    assert "CleanableRatio" not in next(ln for ln in lines if "Topic: plain" in ln)
