@@ -33,6 +33,9 @@ SUBCOMMANDS = {
     "groups": ("kwire.tools.groups", "list, describe, delete consumer groups; reset their offsets"),
     "cluster": ("kwire.tools.cluster", "run a local ZooKeeper + N-broker cluster; its status"),
     "bench": ("kwire.bench.command", "benchmark throughput and latency (optionally vs a peer broker)"),
+    "health": ("kwire.tools.health", "exit 0 if a broker answers ApiVersions, else 1 (health checks)"),
+    "users": ("kwire.tools.users", "list, add, delete users' SCRAM credentials"),
+    "acls": ("kwire.tools.acls", "list, add, remove ACLs"),
 }
 
 
@@ -78,6 +81,9 @@ def _serve(argv: list[str]) -> int:
 
     try:
         return serve(config)
+    except ConfigError as e:  # e.g. an SSL keystore that cannot be read (kwire.security)
+        print(f"kwire serve: {e}", file=sys.stderr)
+        return 2
     except AllLogDirsOffline as e:  # Kafka halts too: nothing could be served
         logging.getLogger("kwire.log").critical("%s", e)
         return 1

@@ -9,7 +9,8 @@ It is a *tool* client, not a full Kafka client:
 * Metadata tells which node leads which partition, and the client keeps one
   connection per broker node (admin requests go to the controller);
 * one request at a time, no pipelining, no idempotent or transactional
-  producing, no SASL/TLS;
+  producing; TLS and SASL (PLAIN, SCRAM) only when given ``security``
+  (``kwire.security.client.ClientSecurity``);
 * consumer groups only as an administrator sees them (``kafka-consumer-groups.sh``):
   FindCoordinator, ListGroups, DescribeGroups (consumer protocol assignments
   decoded; ConsumerGroupDescribe for KIP-848 groups), OffsetFetch, OffsetCommit as a simple commit (generation -1, no
@@ -350,7 +351,8 @@ def parse_bootstrap(bootstrap: str) -> list[tuple[str, int]]:
 class _Connection:
     """A blocking socket to one broker plus the API versions agreed on it."""
 
-    def __init__(self, host: str, port: int, client_id: str, timeout: float) -> None:
+    def __init__(self, host: str, port: int, client_id: str, timeout: float, security=None) -> None:
+        self.security = security  # kwire.security.client.ClientSecurity: TLS and SASL, None: plaintext
         self.host = host
         self.port = port
         self.client_id = client_id
@@ -376,7 +378,19 @@ class _Connection:
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.used = False
         try:
+            if self.security is not None:
+                try:
+                    self.sock = self.security.wrap(self.sock, self.host)
+                except OSError as e:
+                    raise KafkaConnectionError(f"TLS with {self} failed: {e}") from None
             self._negotiate()
+            if self.security is not None:
+                from kwire.security.client import SaslLoginError
+
+                try:
+                    self.security.login(self)
+                except SaslLoginError as e:
+                    raise KafkaClientError(e.code, e.message) from None
         except BaseException:
             self.close()
             raise
@@ -479,7 +493,8 @@ class KafkaClient:
     """Blocking request/response client for one cluster (see the module docstring)."""
 
     def __init__(self, bootstrap: str = "127.0.0.1:9092", client_id: str = "kwire-cli",
-                 timeout: float = 30) -> None:
+                 timeout: float = 30, security=None) -> None:
+        self.security = security  # kwire.security.client.ClientSecurity (TLS, SASL) or None
         self.bootstrap = parse_bootstrap(bootstrap)
         self.client_id = client_id
         self.timeout = timeout
@@ -531,7 +546,8 @@ class KafkaClient:
     def _conn_to(self, host: str, port: int) -> _Connection:
         conn = self._conns.get((host, port))
         if conn is None:
-            conn = self._conns[(host, port)] = _Connection(host, port, self.client_id, self.timeout)
+            conn = self._conns[(host, port)] = _Connection(host, port, self.client_id, self.timeout,
+                                                           self.security)
         return conn
 
     def api_version(self, api_key: int, node: int | None = None) -> int:

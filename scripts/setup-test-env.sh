@@ -30,7 +30,8 @@ fi
 
 # --- Debian packages ---------------------------------------------------------
 apt_pkgs=()
-for pkg in kcat zookeeper; do
+# chromium + chromium-driver: the web console's browser tests (selenium drives them)
+for pkg in kcat zookeeper chromium chromium-driver; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed"; then
         apt_pkgs+=("$pkg")
     fi
@@ -44,7 +45,7 @@ if [ "${#apt_pkgs[@]}" -gt 0 ]; then
     "${SUDO[@]}" apt-get update
     "${SUDO[@]}" apt-get install -y "${apt_pkgs[@]}"
 else
-    log "kcat, zookeeper and javac already installed"
+    log "kcat, zookeeper, chromium, chromium-driver and javac already installed"
 fi
 
 # --- Python packages ---------------------------------------------------------
@@ -77,16 +78,25 @@ echo "$jars_dir"
 tansu_bin="$("$PYTHON" -c 'from kwire.bench import tansu; print(tansu.locate())')"
 log "Tansu in $tansu_bin"
 
-# --- PySpark, for compat's PySpark scenarios -----------------------------------
+# --- PySpark, for compat's PySpark scenarios and examples/sensor-pipeline -------------
 # Only when the spark-sql-kafka-0-10 connector jars are given (KWIRE_SPARK_KAFKA_JARS,
 # see compat/spark/__init__.py): without them those scenarios are skipped, and the
-# 450 MB download would buy nothing. Matches the _2.13 connector of Spark 4.3.
+# 450 MB download would buy nothing. pyspark's version must EQUAL the connector's
+# (a 4.0.0 connector under pyspark 4.3.0 fails with NoSuchMethodError, STREAM_FAILED),
+# so the version comes from the connector jar's name, and a pyspark of another
+# version is replaced.
 if [ -n "${KWIRE_SPARK_KAFKA_JARS:-}" ]; then
-    if "$PYTHON" -c 'import pyspark' >/dev/null 2>&1; then
-        log "pyspark already installed"
+    if spark_version="$("$PYTHON" examples/sensor-pipeline/spark_kafka.py connector-version \
+            "$KWIRE_SPARK_KAFKA_JARS")"; then
+        have="$("$PYTHON" -c 'import pyspark; print(pyspark.__version__)' 2>/dev/null || true)"
+        if [ "$have" = "$spark_version" ]; then
+            log "pyspark $have already installed (matches the connector jars)"
+        else
+            log "pip install pyspark==$spark_version (about 450 MB; the connector jars are $spark_version${have:+, pyspark was $have})"
+            "$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q \
+                "pyspark==$spark_version" >&2
+        fi
     else
-        log "pip install pyspark==4.3.0 (about 450 MB) for compat's PySpark scenarios"
-        "$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q \
-            'pyspark==4.3.0' >&2
+        log "KWIRE_SPARK_KAFKA_JARS names no spark-sql-kafka-0-10 jar: PySpark not installed (its tests skip)"
     fi
 fi

@@ -90,6 +90,13 @@ class MetadataImage:
         # dicts are changed in place (never replaced), so a reader may keep a reference.
         self.group_configs: dict[str, dict[str, str]] = {}
         self.client_metrics: dict[str, dict[str, str]] = {}
+        # security (kwire.security): SCRAM credentials by user then mechanism (salted, iterated:
+        # kwire.security.scram.ScramCredential.to_record), and ACL bindings (tuples of codes)
+        self.scram_credentials: dict[str, dict[str, dict]] = {}
+        self.acls: set = set()
+        # client quotas (kwire.security.client_quotas): entity (sorted (type, name|None) pairs) ->
+        # {key: value}; changed in place, so a reader may keep a reference
+        self.client_quotas: dict[tuple, dict[str, float]] = {}
 
     @classmethod
     def from_records(cls, node_id: int, records) -> "MetadataImage":
@@ -130,6 +137,28 @@ class MetadataImage:
             _set_or_remove(self.group_configs, r["group"], r["configs"])
         elif kind == "client_metrics":
             _set_or_remove(self.client_metrics, r["name"], r["configs"])
+        elif kind == "scram_credential":
+            creds = self.scram_credentials.setdefault(r["user"], {})
+            if r.get("credential"):
+                creds[r["mechanism"]] = dict(r["credential"])
+            else:
+                creds.pop(r["mechanism"], None)
+            if not creds:
+                del self.scram_credentials[r["user"]]
+        elif kind == "client_quota":
+            entity = tuple(sorted(tuple(pair) for pair in r["entity"]))
+            if r["values"]:
+                self.client_quotas[entity] = dict(r["values"])
+            else:
+                self.client_quotas.pop(entity, None)
+        elif kind == "acls":
+            from kwire.security.acl import AclBinding
+
+            bindings = {AclBinding(*b) for b in r["acls"]}
+            if r["add"]:
+                self.acls |= bindings
+            else:
+                self.acls -= bindings
         elif kind == "producer_ids":
             self.producer_id_block_end = r["next"]
         elif kind == "cluster":
@@ -171,6 +200,13 @@ class MetadataImage:
             yield {"type": "group_configs", "group": group, "configs": dict(configs)}
         for name, configs in list(self.client_metrics.items()):
             yield {"type": "client_metrics", "name": name, "configs": dict(configs)}
+        for user, creds in list(self.scram_credentials.items()):
+            for mechanism, cred in creds.items():
+                yield {"type": "scram_credential", "user": user, "mechanism": mechanism, "credential": dict(cred)}
+        if self.acls:
+            yield {"type": "acls", "add": True, "acls": [list(b) for b in sorted(self.acls)]}
+        for entity, values in list(self.client_quotas.items()):
+            yield {"type": "client_quota", "entity": [list(p) for p in entity], "values": dict(values)}
         for t in list(self.topics.values()):
             yield topic_record(t)
 

@@ -408,6 +408,53 @@ class LocalMetadata(ImageReads):
         self._change({"type": kind, key: name, "configs": dict(configs)}, undo=undo,
                      on_commit=on_commit, on_abort=on_abort)
 
+    # -- security (kwire.security): SCRAM credentials and ACLs ---------------------------------
+    def set_scram_credential(self, user: str, mechanism: str, credential: dict | None, *,
+                             on_commit: Callable | None = None, on_abort: Callable | None = None) -> None:
+        """Store (None: delete) a user's SCRAM credential (salt, keys, iterations: never a password)."""
+        table = self.image.scram_credentials
+        previous = table.get(user, {}).get(mechanism)
+
+        def undo() -> None:
+            creds = table.setdefault(user, {})
+            if previous is None:
+                creds.pop(mechanism, None)
+            else:
+                creds[mechanism] = previous
+            if not creds:
+                table.pop(user, None)
+
+        self._change({"type": "scram_credential", "user": user, "mechanism": mechanism,
+                      "credential": dict(credential) if credential else None},
+                     undo=undo, on_commit=on_commit, on_abort=on_abort)
+
+    def set_client_quota(self, entity: tuple, values: dict[str, float], *, on_commit: Callable | None = None,
+                         on_abort: Callable | None = None) -> None:
+        """Replace one entity's client quotas (empty: remove them)."""
+        table = self.image.client_quotas
+        previous = table.get(entity)
+
+        def undo() -> None:
+            if previous is None:
+                table.pop(entity, None)
+            else:
+                table[entity] = previous
+
+        self._change({"type": "client_quota", "entity": [list(p) for p in entity], "values": dict(values)},
+                     undo=undo, on_commit=on_commit, on_abort=on_abort)
+
+    def change_acls(self, bindings: list, add: bool, *, on_commit: Callable | None = None,
+                    on_abort: Callable | None = None) -> None:
+        """Add or remove ACL bindings (``kwire.security.acl.AclBinding``)."""
+        image = self.image
+        previous = set(image.acls)
+
+        def undo() -> None:
+            image.acls = previous
+
+        self._change({"type": "acls", "add": add, "acls": [list(b) for b in bindings]},
+                     undo=undo, on_commit=on_commit, on_abort=on_abort)
+
     def allocate_producer_id(self) -> int:
         """The next producer id of the current durable block (KafkaError when none is ready)."""
         if self._next_producer_id >= self._producer_id_end:
@@ -546,7 +593,8 @@ class LocalMetadata(ImageReads):
         group.thread_future = None
         if exc is None:
             self._committed(group.changes)
-            group.future.set_result(None)
+            if not group.future.done():  # cancelled by a waiter whose connection closed
+                group.future.set_result(None)
             if self._snapshot_timer is None and self.snapshot_interval_ms > 0 and not self._closed:
                 # KIP-876: records newer than the last snapshot get one within the interval
                 self._snapshot_timer = self._loop.call_later(self.snapshot_interval_ms / 1000,
@@ -561,7 +609,8 @@ class LocalMetadata(ImageReads):
                 err = self._undo(g.changes, exc)
             for g in failed:
                 g.settled = True
-                g.future.set_exception(err)
+                if not g.future.done():
+                    g.future.set_exception(err)
         if self._gathering is not None and not self._submit_scheduled and not self._closed:
             self._submit_scheduled = True
             self._loop.call_soon(self._submit)

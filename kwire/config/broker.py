@@ -16,7 +16,10 @@ What it deliberately does not do
 * No logging and no persistence: warnings (unknown keys) are collected in
   ``BrokerConfig.warnings`` for the caller to log, and dynamic configs are
   stored by the cluster metadata, which replays them with ``set_dynamic``.
-* Unknown broker config names are not kept (Kafka keeps them as custom configs).
+* Unknown broker config names are not kept (Kafka keeps them as custom configs),
+  except ``listener.name.<listener>.*`` and the authorizer's ``super.users`` /
+  ``allow.everyone.if.no.acl.found``, kept as text in ``extra`` for
+  ``kwire.security`` (which checks them at start-up through ``security.settings``).
 
 Invariants
 ----------
@@ -61,6 +64,7 @@ class BrokerConfig:
 
     def __init__(self, props: Mapping[str, str] | None = None) -> None:
         self.warnings: list[str] = []
+        self.extra: dict[str, str] = {}  # names kept as text for kwire.security (see SECURITY_EXTRA_CONFIGS)
         self._static: dict[str, Any] = {}
         self.explicit: dict[str, str] = {}  # name -> raw value from file/overrides (STATIC_BROKER_CONFIG)
         self.dev_defaults = False  # True when started without a properties file (load(None))
@@ -69,6 +73,9 @@ class BrokerConfig:
             if d is None:
                 if name in _REFUSED_UNKNOWN:
                     raise ConfigError(f"{name} is set, but {_REFUSED_UNKNOWN[name]}", name)
+                if name.startswith("listener.name.") or name in SECURITY_EXTRA_CONFIGS:
+                    self.extra[name] = raw  # per-listener ssl/sasl names, authorizer props (kwire.security)
+                    continue
                 self.warnings.append(f"The configuration '{name}' was supplied but isn't a known config.")
                 continue
             self._static[name] = d.parse(raw)
@@ -244,6 +251,9 @@ class BrokerConfig:
                                   "listener.security.protocol.map")
         _check_group_timeouts(values)
         _check_safety(values, listeners, protocols)
+        from kwire.security import settings as security_settings  # ssl.*/sasl.* (no I/O)
+
+        security_settings.check(values, self.extra, listeners, protocols)
 
         self._values = values
         self.broker_id: int = broker_id
@@ -316,8 +326,13 @@ def _python_to_string(v: Any) -> str:
 # refused at start-up rather than warned about.
 _REFUSED_UNKNOWN: dict[str, str] = {}
 
-# Security protocols kwire serves; anything else would silently serve plaintext.
-IMPLEMENTED_PROTOCOLS = ("PLAINTEXT",)
+# Security protocols kwire serves (kwire.security); anything else would silently serve plaintext.
+IMPLEMENTED_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+# The replica fetchers and controller connections speak plaintext only.
+INTER_BROKER_PROTOCOLS = ("PLAINTEXT",)
+# Authorizer properties (Kafka's AclAuthorizer reads them from the broker config; they are not
+# KafkaConfig names): kept as text in ``BrokerConfig.extra``, with ``listener.name.*`` names.
+SECURITY_EXTRA_CONFIGS = ("super.users", "allow.everyone.if.no.acl.found")
 _KNOWN_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 
 
@@ -339,13 +354,10 @@ def _check_safety(v: Mapping[str, Any], listeners: list[Listener], protocols: Ma
         raise ConfigError(f"{key}: listener {listener.name} uses security protocol {proto}, which "
                           f"{what}; kwire would serve it as plaintext. Only PLAINTEXT listeners "
                           "are supported.", key)
-    if v["security.inter.broker.protocol"] not in IMPLEMENTED_PROTOCOLS:
+    if v["security.inter.broker.protocol"] not in INTER_BROKER_PROTOCOLS:
         raise ConfigError(f"security.inter.broker.protocol={v['security.inter.broker.protocol']} is "
                           "not implemented by kwire (only PLAINTEXT).", "security.inter.broker.protocol")
-    if v["authorizer.class.name"]:
-        raise ConfigError(f"authorizer.class.name={v['authorizer.class.name']} is set, but kwire has "
-                          "no authorizer: every client could do everything. Remove it.",
-                          "authorizer.class.name")
+    # authorizer.class.name: checked by kwire.security.settings (Kafka's ACL authorizers only)
     if v["process.roles"] == ["broker"]:
         raise ConfigError("process.roles=broker expects a separate KRaft controller quorum; kwire "
                           "runs a single node that is its own controller and would come up as a "

@@ -269,6 +269,30 @@ _broker("controlled.shutdown.max.retries", T.INT, 3, None, "Controlled shutdown 
 _broker("controlled.shutdown.retry.backoff.ms", T.LONG, 5000, None,
         "Wait between controlled shutdown attempts.")
 
+# --- kwire's HTTP endpoints (issue 15): Prometheus metrics and the web console; both off by default ---
+def _http_listeners(name: str, value: list[str] | None) -> None:
+    if value:
+        for listener in parse_listeners(value, name):
+            if listener.name != "HTTP":
+                raise ValueError(f"{name}: {listener.name}:// is not served; use HTTP://host:port")
+
+
+_broker("metrics.port", T.INT, None, None,
+        "kwire extension: port of the Prometheus endpoint (http://127.0.0.1:PORT/metrics); "
+        "0 = a free port; null (default) = no endpoint unless metrics.listeners is set.")
+_broker("metrics.listeners", T.LIST, None, _http_listeners,
+        "kwire extension: HTTP://host:port[,...] to serve /metrics on (empty host = all "
+        "interfaces); overrides metrics.port.")
+_broker("console.port", T.INT, None, None,
+        "kwire extension: port of the built-in web console (http://127.0.0.1:PORT/); 0 = a free "
+        "port; null (default) = no console unless console.listeners is set.")
+_broker("console.listeners", T.LIST, None, _http_listeners,
+        "kwire extension: HTTP://host:port[,...] to serve the web console on (empty host = all "
+        "interfaces); overrides console.port. The console has no authentication.")
+_broker("console.read.only", T.BOOLEAN, False, None,
+        "kwire extension: true = the console only shows (no topic creation or deletion, no "
+        "offset resets).")
+
 # --- replication and fetch ---
 _broker("replica.lag.time.max.ms", T.LONG, 30000, None, "A follower behind this long leaves the ISR.")
 _broker("replica.fetch.max.bytes", T.INT, 1048576, _at_least(0), "Follower fetch size per partition.")
@@ -444,6 +468,15 @@ for _d in BROKER_CONFIGS.values():
 for _name in ("broker.rack", "replica.fetch.wait.max.ms", "replica.fetch.min.bytes",
               "replica.fetch.backoff.ms", "replica.socket.timeout.ms", "replica.fetch.response.max.bytes",
               "unclean.leader.election.enable", "default.replication.factor"):
+    BROKER_CONFIGS[_name].acted = True
+# Security (kwire.security, issue 14).
+for _name in ("ssl.keystore.type", "ssl.keystore.location", "ssl.keystore.password", "ssl.key.password",
+              "ssl.keystore.key", "ssl.keystore.certificate.chain", "ssl.truststore.type",
+              "ssl.truststore.location", "ssl.truststore.password", "ssl.truststore.certificates",
+              "ssl.client.auth", "ssl.enabled.protocols", "ssl.principal.mapping.rules",
+              "sasl.enabled.mechanisms", "sasl.jaas.config", "connections.max.reauth.ms",
+              "connection.failed.authentication.delay.ms", "authorizer.class.name",
+              "quota.window.num", "quota.window.size.seconds"):
     BROKER_CONFIGS[_name].acted = True
 
 # Group configs (KIP-848 / KIP-932 / KIP-1071 DescribeConfigs GROUP resources): each

@@ -63,6 +63,24 @@ MODULES = [
     "delete_groups",
     "consumer_group_heartbeat",
     "consumer_group_describe",
+    # security (kwire.security, issue 14)
+    "sasl_handshake",
+    "sasl_authenticate",
+    "describe_user_scram_credentials",
+    "alter_user_scram_credentials",
+    "create_acls",
+    "describe_acls",
+    "delete_acls",
+    "describe_client_quotas",
+    "alter_client_quotas",
+    "add_partitions_to_txn",
+    "add_offsets_to_txn",
+    "end_txn",
+    "write_txn_markers",
+    "txn_offset_commit",
+    "describe_transactions",
+    "list_transactions",
+    "describe_producers",
 ]
 
 
@@ -85,6 +103,7 @@ class RequestContext:
     client_id: str | None
     client_host: str
     client_port: int
+    session: Any = None  # kwire.security.session.Session (principal, listener); None outside a server
 
 
 def _load() -> dict[int, HandlerEntry]:

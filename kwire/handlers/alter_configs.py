@@ -70,6 +70,7 @@ from kwire.config.group import validate_client_metrics, validate_group_configs
 from kwire.handlers.common import when_durable
 from kwire.handlers.describe_configs import BROKER, CLIENT_METRICS, GROUP, TOPIC, kafka_topic_name_message
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security.authorizer import guard_config_alter
 from kwire.protocol.generated.alter_configs_response import AlterConfigsResourceResponse, AlterConfigsResponse
 
 API_KEY = 33
@@ -302,5 +303,6 @@ def _alter(broker, resource, validate_only: bool) -> bool:
 
 async def handle(ctx, req) -> AlterConfigsResponse:
     return AlterConfigsResponse(
-        responses=await alter_each(ctx.broker, req, _alter, AlterConfigsResourceResponse))
+        responses=await alter_each(ctx.broker, req, guard_config_alter(ctx, _alter),  # kwire.security
+                                   AlterConfigsResourceResponse))
 

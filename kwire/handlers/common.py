@@ -1,13 +1,16 @@
 """Small helpers shared by handler modules (not a handler itself).
 
 * ``authorized_operations`` — the int32 bitfield of Kafka AclOperation codes
-  reported when a client asks for authorized operations. kwire has no ACLs
-  yet, so every operation that applies to the resource type is allowed.
+  reported when a client asks for authorized operations: without an
+  authorizer every operation that applies to the resource type; with one
+  (given the request context and resource name) those the principal may do.
 * ``when_durable`` — waits for the metadata changes behind a response's results
   and turns each one that could not be written into that result's error.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from kwire.protocol.errors import KafkaError
 
@@ -27,7 +30,23 @@ _OPS = {
 }
 
 
-def authorized_operations(resource: str) -> int:
+_RESOURCE_TYPES = {"topic": 2, "group": 3, "cluster": 4, "transactional_id": 5}  # Kafka's ResourceType
+
+
+def authorized_operations(resource: str, ctx=None, name: str = "kafka-cluster") -> int:
+    """The AclOperation bitfield for ``resource`` (``ctx``, ``name``: with an authorizer, only the
+    operations this request's principal may do on that resource, as Kafka reports them)."""
+    if ctx is not None:
+        from kwire.security.authorizer import active, allowed
+
+        az = active(ctx)
+        if az is not None:
+            rt = _RESOURCE_TYPES[resource]
+            bits = 0
+            for op in _OPS[resource]:
+                if allowed(ctx, az, op, rt, name):
+                    bits |= 1 << op
+            return bits
     bits = 0
     for op in _OPS[resource]:
         bits |= 1 << op
@@ -40,7 +59,9 @@ async def when_durable(results: list, waiting) -> list:
     KAFKA_STORAGE_ERROR) becomes that result's ``error_code`` and ``error_message``."""
     for i, fut in waiting:
         try:
-            await fut
+            # shielded: the future is shared by every change written in the same group, and a
+            # waiter cancelled with its connection must not cancel it for the others
+            await asyncio.shield(fut)
         except KafkaError as e:
             results[i].error_code, results[i].error_message = e.code, e.message
     return results

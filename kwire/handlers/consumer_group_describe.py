@@ -11,6 +11,8 @@ Authorized operations when asked (no ACLs: all that apply to a group).
 from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
 from kwire.protocol.generated.consumer_group_describe_response import (
     ConsumerGroupDescribeResponse,
@@ -27,13 +29,15 @@ def handle(ctx, req) -> ConsumerGroupDescribeResponse:
     groups = []
     for gid in req.group_ids:
         try:
+            if not authorize(ctx, acl.DESCRIBE, acl.GROUP, gid):  # kwire.security
+                raise CoordinatorError(acl.GROUP_AUTHORIZATION_FAILED)
             g = gc.run(gid, lambda shard, now: shard.consumer_group_describe(gid))
         except CoordinatorError as e:
             g = DescribedGroup(error_code=e.code, error_message=e.message, group_id=gid, members=[])
         if ctx.api_version < 1:
             for m in g.members:
                 m.member_type = -1
-        g.authorized_operations = (authorized_operations("group") if req.include_authorized_operations
+        g.authorized_operations = (authorized_operations("group", ctx, gid) if req.include_authorized_operations
                                    else AUTHORIZED_OPERATIONS_OMITTED)
         groups.append(g)
     return ConsumerGroupDescribeResponse(throttle_time_ms=0, groups=groups)

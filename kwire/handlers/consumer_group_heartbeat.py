@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.runtime import op_context
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.consumer_group_heartbeat_response import ConsumerGroupHeartbeatResponse
 
 API_KEY = 68
@@ -22,6 +24,8 @@ MAX_VERSION = 1
 
 
 def handle(ctx, req) -> ConsumerGroupHeartbeatResponse:
+    if not authorize(ctx, acl.READ, acl.GROUP, req.group_id):  # kwire.security
+        return _error(CoordinatorError(acl.GROUP_AUTHORIZATION_FAILED))
     gc = ctx.broker.group_coordinator
     opctx = op_context(ctx)
     try:

@@ -33,6 +33,8 @@ import asyncio
 
 from kwire.handlers.common import when_durable
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.create_partitions_response import (
     CreatePartitionsResponse,
     CreatePartitionsTopicResult,
@@ -117,6 +119,10 @@ def handle(ctx, req):
                                                        error_message="Duplicate topic name."))
     for topic in req.topics:
         if seen[topic.name] > 1:
+            continue
+        if not authorize(ctx, acl.ALTER, acl.TOPIC, topic.name):  # kwire.security
+            results.append(CreatePartitionsTopicResult(name=topic.name, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                                                       error_message="Authorization failed."))
             continue
         try:
             zk_fut = _create(ctx.broker, topic, req.validate_only)

@@ -61,6 +61,8 @@ from kwire.config import ConfigError, validate_topic_configs
 from kwire.handlers.create_partitions import validate_manual_assignment
 from kwire.handlers.describe_configs import kafka_topic_name_message, topic_config_entries
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.create_topics_response import (
     CreatableTopicConfigs,
     CreatableTopicResult,
@@ -187,6 +189,14 @@ def _create(broker, topic, validate_only: bool, cache: dict, pending: list | Non
 
 
 async def handle(ctx, req) -> CreateTopicsResponse:
+    if not authorize(ctx, acl.CREATE, acl.CLUSTER, acl.CLUSTER_NAME):  # kwire.security: else per topic
+        denied = [t.name for t in req.topics if not authorize(ctx, acl.CREATE, acl.TOPIC, t.name)]
+        if denied:
+            req.topics = [t for t in req.topics if t.name not in denied]
+            resp = await handle(ctx, req)
+            resp.topics += [CreatableTopicResult(name=n, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                                                 error_message="Authorization failed.") for n in denied]
+            return resp
     if getattr(ctx.broker, "cluster_mode", False):
         return await _handle_cluster(ctx, req)
     md = ctx.broker.metadata

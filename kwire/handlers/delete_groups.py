@@ -9,6 +9,8 @@ partition loads. A deleted group's offsets and metadata get tombstones in
 from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError, Pending
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.delete_groups_response import DeletableGroupResult, DeleteGroupsResponse
 
 API_KEY = 42
@@ -22,6 +24,10 @@ def handle(ctx, req) -> DeleteGroupsResponse:
     replicating = []  # (result, Pending) answered once replicated (cluster mode)
     for gid in req.groups_names:
         result = DeletableGroupResult(group_id=gid, error_code=0)
+        if not authorize(ctx, acl.DELETE, acl.GROUP, gid):  # kwire.security
+            result.error_code = acl.GROUP_AUTHORIZATION_FAILED
+            results.append(result)
+            continue
         try:
             errors = gc.run(gid, lambda shard, now: shard.delete_groups([gid], now))
             if isinstance(errors, Pending):

@@ -28,6 +28,8 @@ v2 is the first flexible version; v1 changed nothing on the wire.
 from __future__ import annotations
 
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.delete_records_response import (
     DeleteRecordsPartitionResult,
     DeleteRecordsResponse,
@@ -72,8 +74,11 @@ def handle(ctx, req) -> DeleteRecordsResponse:
     topics = []
     for rt in req.topics:
         parts = []
+        may = authorize(ctx, acl.DELETE, acl.TOPIC, rt.name)  # kwire.security
         for rp in rt.partitions:
             try:
+                if not may:
+                    raise KafkaError(ErrorCode.TOPIC_AUTHORIZATION_FAILED)
                 low = delete_before(ctx.broker, rt.name, rp.partition_index, rp.offset)
                 code = ErrorCode.NONE
             except KafkaError as e:

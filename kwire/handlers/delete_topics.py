@@ -41,6 +41,8 @@ import uuid
 
 from kwire.handlers.common import when_durable
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.delete_topics_response import DeletableTopicResult, DeleteTopicsResponse
 
 API_KEY = 20
@@ -129,6 +131,10 @@ def handle(ctx, req):
     waiting: list[tuple[int, object]] = []
     for tid, name in to_delete.items():
         t = md.topic_by_id(tid)
+        if not authorize(ctx, acl.DELETE, acl.TOPIC, name):  # kwire.security
+            results.append(_result(name, tid, ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                                   "Authorization failed."))
+            continue
         if t is not None and t.internal:
             results.append(_result(name, tid, ErrorCode.INVALID_TOPIC_EXCEPTION,
                                    f"Topic {name} is a kafka internal topic and is not allowed "

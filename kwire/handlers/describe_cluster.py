@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
 from kwire.protocol.errors import ErrorCode
+from kwire.security.manager import listener_brokers
 from kwire.protocol.generated.describe_cluster_response import (
     DescribeClusterBroker,
     DescribeClusterResponse,
@@ -54,7 +55,7 @@ def handle(ctx, req) -> DescribeClusterResponse:
     brokers = [
         DescribeClusterBroker(broker_id=b.node_id, host=b.host, port=b.port, rack=b.rack,
                               is_fenced=False)
-        for b in md.brokers
+        for b in listener_brokers(ctx, md.brokers)  # kwire.security: per listener
     ]
     controller_id = md.controller_id
     if all(b.broker_id != controller_id for b in brokers):
@@ -67,7 +68,7 @@ def handle(ctx, req) -> DescribeClusterResponse:
         controller_id=controller_id,
         brokers=brokers,
         cluster_authorized_operations=(
-            authorized_operations("cluster") if req.include_cluster_authorized_operations
+            authorized_operations("cluster", ctx) if req.include_cluster_authorized_operations
             else AUTHORIZED_OPERATIONS_OMITTED
         ),
     )

@@ -55,6 +55,7 @@ from kwire.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigError, Source, top
 from kwire.config.definitions import GROUP_CONFIGS
 from kwire.config.group import group_default
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security.authorizer import denied_describe_configs
 from kwire.protocol.generated.describe_configs_response import (
     DescribeConfigsResourceResult,
     DescribeConfigsResponse,
@@ -264,14 +265,16 @@ def handle(ctx, req) -> DescribeConfigsResponse:
         missing = [r.resource_name for r in req.resources
                    if r.resource_type == TOPIC and broker.metadata.topic(r.resource_name) is None]
         if missing:  # perhaps created through another broker a moment ago
-            return _after_catch_up(broker, req, missing, synonyms, docs)
+            return _after_catch_up(broker, req, missing, synonyms, docs, ctx)
     return DescribeConfigsResponse(results=[
-        describe_resource(broker, r, synonyms, docs) for r in req.resources
+        denied_describe_configs(ctx, r) or describe_resource(broker, r, synonyms, docs)  # kwire.security
+        for r in req.resources
     ])
 
 
-async def _after_catch_up(broker, req, names, synonyms: bool, docs: bool) -> DescribeConfigsResponse:
+async def _after_catch_up(broker, req, names, synonyms: bool, docs: bool, ctx=None) -> DescribeConfigsResponse:
     await broker.metadata.catch_up(names)
     return DescribeConfigsResponse(results=[
-        describe_resource(broker, r, synonyms, docs) for r in req.resources
+        (ctx is not None and denied_describe_configs(ctx, r)) or describe_resource(broker, r, synonyms, docs)
+        for r in req.resources
     ])

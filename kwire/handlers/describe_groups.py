@@ -13,6 +13,8 @@ from __future__ import annotations
 from kwire.coordinator.base import CoordinatorError
 from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
 from kwire.protocol.errors import ErrorCode
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.describe_groups_response import DescribedGroup, DescribeGroupsResponse
 
 API_KEY = 15
@@ -26,6 +28,8 @@ def handle(ctx, req) -> DescribeGroupsResponse:
     out = []
     for gid in req.groups:
         try:
+            if not authorize(ctx, acl.DESCRIBE, acl.GROUP, gid):  # kwire.security
+                raise CoordinatorError(ErrorCode.GROUP_AUTHORIZATION_FAILED)
             g = gc.run(gid, lambda shard, now: shard.describe_group(gid))
         except CoordinatorError as e:
             g = DescribedGroup(error_code=e.code, group_id=gid, group_state="", protocol_type="",
@@ -39,7 +43,7 @@ def handle(ctx, req) -> DescribeGroupsResponse:
         if v < 6:
             g.error_message = None
         if v >= 3 and req.include_authorized_operations:
-            g.authorized_operations = authorized_operations("group")
+            g.authorized_operations = authorized_operations("group", ctx, gid)
         else:
             g.authorized_operations = AUTHORIZED_OPERATIONS_OMITTED
         out.append(g)

@@ -36,8 +36,10 @@ for them): with no ACLs yet that is every operation Kafka defines for topics.
 from __future__ import annotations
 
 from kwire.cluster.metadata import topic_name_error
-from kwire.handlers.common import authorized_operations
+from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
 from kwire.protocol.errors import ErrorCode
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.describe_topic_partitions_response import (
     Cursor,
     DescribeTopicPartitionsResponse,
@@ -119,6 +121,13 @@ def _answer(ctx, req) -> DescribeTopicPartitionsResponse:
             break
         if remaining < 0:
             break
+        if not authorize(ctx, acl.DESCRIBE, acl.TOPIC, name):  # kwire.security: hidden, or refused if named
+            if not fetch_all:
+                out.append(DescribeTopicPartitionsResponseTopic(
+                    error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=name, is_internal=False,
+                    topic_authorized_operations=AUTHORIZED_OPERATIONS_OMITTED))
+            continue
+        topic_ops = authorized_operations("topic", ctx, name)
         t = md.topic(name)
         if t is not None and cluster and not md.topic_ready(name):
             t = None  # its partitions have no state yet: not shown until they have

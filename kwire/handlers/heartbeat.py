@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError
 from kwire.coordinator.runtime import op_context
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.heartbeat_response import HeartbeatResponse
 
 API_KEY = 12
@@ -18,6 +20,8 @@ MAX_VERSION = 4
 
 
 def handle(ctx, req) -> HeartbeatResponse:
+    if not authorize(ctx, acl.READ, acl.GROUP, req.group_id):  # kwire.security
+        return HeartbeatResponse(throttle_time_ms=0, error_code=acl.GROUP_AUTHORIZATION_FAILED)
     gc = ctx.broker.group_coordinator
     opctx = op_context(ctx)
     try:

@@ -65,6 +65,7 @@ from __future__ import annotations
 import logging
 
 from kwire.config import AlterOp, ConfigError, apply_incremental
+from kwire.security.authorizer import guard_config_alter
 from kwire.config.definitions import CLIENT_METRICS_CONFIGS, GROUP_CONFIGS
 from kwire.handlers.alter_configs import (
     alter_broker_dynamic,
@@ -212,4 +213,5 @@ def _alter(broker, resource, validate_only: bool) -> bool:
 
 async def handle(ctx, req) -> IncrementalAlterConfigsResponse:
     return IncrementalAlterConfigsResponse(
-        responses=await alter_each(ctx.broker, req, _alter, AlterConfigsResourceResponse))
+        responses=await alter_each(ctx.broker, req, guard_config_alter(ctx, _alter),  # kwire.security
+                                   AlterConfigsResourceResponse))

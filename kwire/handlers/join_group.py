@@ -16,6 +16,8 @@ from __future__ import annotations
 from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.classic_ops import join_error
 from kwire.coordinator.runtime import op_context
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.errors import ErrorCode
 
 API_KEY = 11
@@ -24,6 +26,8 @@ MAX_VERSION = 9
 
 
 def handle(ctx, req):
+    if not authorize(ctx, acl.READ, acl.GROUP, req.group_id):  # kwire.security
+        return _for_version(join_error(ErrorCode.GROUP_AUTHORIZATION_FAILED, req.member_id), ctx.api_version)
     gc = ctx.broker.group_coordinator
     opctx = op_context(ctx)
     try:

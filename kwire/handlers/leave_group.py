@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.runtime import op_context
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.leave_group_response import LeaveGroupResponse, MemberResponse
 
 API_KEY = 13
@@ -21,6 +23,8 @@ MAX_VERSION = 5
 
 
 def handle(ctx, req) -> LeaveGroupResponse:
+    if not authorize(ctx, acl.READ, acl.GROUP, req.group_id):  # kwire.security
+        return _error(acl.GROUP_AUTHORIZATION_FAILED)
     gc = ctx.broker.group_coordinator
     opctx = op_context(ctx)
     v = ctx.api_version

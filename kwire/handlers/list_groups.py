@@ -9,6 +9,8 @@ loading the answer is COORDINATOR_LOAD_IN_PROGRESS with no groups.
 from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.list_groups_response import ListGroupsResponse
 
 API_KEY = 16
@@ -28,4 +30,6 @@ def handle(ctx, req) -> ListGroupsResponse:
     for shard in shards:
         groups += shard.list_groups(states, types)
     groups.sort(key=lambda g: g.group_id)
+    if not authorize(ctx, acl.DESCRIBE, acl.CLUSTER, acl.CLUSTER_NAME):  # kwire.security
+        groups = [g for g in groups if authorize(ctx, acl.DESCRIBE, acl.GROUP, g.group_id)]
     return ListGroupsResponse(throttle_time_ms=0, error_code=0, groups=groups)

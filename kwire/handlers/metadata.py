@@ -36,6 +36,9 @@ from __future__ import annotations
 
 from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security import acl
+from kwire.security.manager import listener_brokers
+from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
 from kwire.protocol.generated.metadata_response import (
     MetadataResponse,
     MetadataResponseBroker,
@@ -96,19 +99,42 @@ def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int) -
 
 def handle(ctx, req):
     broker = ctx.broker
+    if getattr(broker, "cluster_mode", False) and req.topics:
+        md = broker.metadata
+        missing = [rt.name for rt in req.topics if rt.name is not None and not md.topic_ready(rt.name)]
+        if missing:  # perhaps created through another broker a moment ago
+            return _after_catch_up(ctx, req, missing)
+    return _answer(ctx, req)
+
+
+async def _after_catch_up(ctx, req, names):
+    await ctx.broker.metadata.catch_up(names)
+    result = _answer(ctx, req)
+    return await result if not isinstance(result, MetadataResponse) else result
+
+
+def _answer(ctx, req):
+    broker = ctx.broker
     md = broker.metadata
     include_ops = bool(req.include_topic_authorized_operations)
     offline = broker.logs.is_offline if broker.logs.offline_dirs else None
     cluster = getattr(broker, "cluster_mode", False)
     live = {b.node_id for b in md.brokers} if cluster else None
     requested = req.topics
+    az = authorizer_active(ctx)  # kwire.security: only topics the principal may DESCRIBE
     if requested is None or (ctx.api_version == 0 and not requested):
-        topics = [topic_response(t, include_ops, offline, live, broker.node_id) for t in md.topics.values()]
+        topics = [topic_response(t, include_ops, offline, live, broker.node_id) for t in md.topics.values()
+                  if (not cluster or md.topic_ready(t.name))
+                  and (az is None or authorizer_allowed(ctx, az, acl.DESCRIBE, acl.TOPIC, t.name))]
     else:
         allow_create = req.allow_auto_topic_creation if ctx.api_version >= 4 else True
         topics = []
         created: list[int] = []  # indexes in topics of auto-created topics
         for rt in requested:
+            if az is not None and not _describable(ctx, az, md, rt):
+                topics.append(MetadataResponseTopic(error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                                                    name=rt.name, topic_id=rt.topic_id))
+                continue
             if rt.name is None:
                 t = md.topic_by_id(rt.topic_id)
                 if t is None:
@@ -117,11 +143,21 @@ def handle(ctx, req):
                     continue
             else:
                 t = md.topic(rt.name)
+                if t is not None and cluster and not md.topic_ready(t.name):
+                    # its partitions have no state yet: being created (Kafka's answer)
+                    topics.append(MetadataResponseTopic(error_code=ErrorCode.LEADER_NOT_AVAILABLE, name=rt.name))
+                    continue
                 if t is None:
                     from kwire.cluster.metadata import topic_name_error
 
                     if topic_name_error(rt.name):
                         topics.append(MetadataResponseTopic(error_code=ErrorCode.INVALID_TOPIC_EXCEPTION,
+                                                            name=rt.name))
+                        continue
+                    if allow_create and az is not None and not (
+                            authorizer_allowed(ctx, az, acl.CREATE, acl.CLUSTER, acl.CLUSTER_NAME)
+                            or authorizer_allowed(ctx, az, acl.CREATE, acl.TOPIC, rt.name)):
+                        topics.append(MetadataResponseTopic(error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
                                                             name=rt.name))
                         continue
                     if allow_create and cluster:
@@ -140,6 +176,17 @@ def handle(ctx, req):
         if fut is not None:
             return _when_durable(fut, created, _response(ctx, req, md, topics))
     return _response(ctx, req, md, topics)
+
+
+def _describable(ctx, az, md, rt) -> bool:
+    """kwire.security: may the principal DESCRIBE this requested topic (by name or by id)?"""
+    name = rt.name
+    if name is None:
+        t = md.topic_by_id(rt.topic_id)
+        if t is None:
+            return True  # answered UNKNOWN_TOPIC_ID
+        name = t.name
+    return authorizer_allowed(ctx, az, acl.DESCRIBE, acl.TOPIC, name)
 
 
 def _auto_create_cluster(broker, name: str) -> int:
@@ -166,14 +213,18 @@ async def _when_durable(fut, created: list[int], response: MetadataResponse) -> 
 
 
 def _response(ctx, req, md, topics) -> MetadataResponse:
+    if authorizer_active(ctx) is not None:  # kwire.security: the principal's own operations
+        for t in topics:
+            if t.error_code == 0 and t.topic_authorized_operations != AUTHORIZED_OPERATIONS_OMITTED:
+                t.topic_authorized_operations = authorized_operations("topic", ctx, t.name)
     return MetadataResponse(
         brokers=[MetadataResponseBroker(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack)
-                 for b in md.brokers],
+                 for b in listener_brokers(ctx, md.brokers)],  # kwire.security: per listener
         cluster_id=md.cluster_id,
         controller_id=md.controller_id,
         topics=topics,
         cluster_authorized_operations=(
-            authorized_operations("cluster")
+            authorized_operations("cluster", ctx)
             if ctx.api_version <= 10 and req.include_cluster_authorized_operations
             else AUTHORIZED_OPERATIONS_OMITTED
         ),

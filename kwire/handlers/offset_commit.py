@@ -19,6 +19,8 @@ from __future__ import annotations
 from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.coordinator.offsets import Commit
 from kwire.protocol.errors import ErrorCode
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.offset_commit_response import (
     OffsetCommitResponse,
     OffsetCommitResponsePartition,
@@ -45,12 +47,16 @@ def handle(ctx, req) -> OffsetCommitResponse:
             if topic is None:
                 early[(i, p.partition_index)] = (ErrorCode.UNKNOWN_TOPIC_ID if by_id
                                                  else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+            elif not authorize(ctx, acl.READ, acl.TOPIC, topic.name):  # kwire.security
+                early[(i, p.partition_index)] = ErrorCode.TOPIC_AUTHORIZATION_FAILED
             elif not 0 <= p.partition_index < len(topic.partitions):
                 early[(i, p.partition_index)] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             else:
                 epoch = p.committed_leader_epoch if v >= 6 else -1
                 commits.append(Commit(topic.name, p.partition_index, p.committed_offset, epoch,
                                       p.committed_metadata))
+    if not authorize(ctx, acl.READ, acl.GROUP, req.group_id):  # kwire.security: every partition
+        return _response(req, names, {}, by_id, ErrorCode.GROUP_AUTHORIZATION_FAILED, {})
     retention = req.retention_time_ms if v <= 4 else -1
     gc = broker.group_coordinator
     group_error = None

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError, Pending
 from kwire.protocol.errors import ErrorCode
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.offset_delete_response import (
     OffsetDeleteResponse,
     OffsetDeleteResponsePartition,
@@ -24,6 +26,8 @@ MAX_VERSION = 0
 
 
 def handle(ctx, req) -> OffsetDeleteResponse:
+    if not authorize(ctx, acl.DELETE, acl.GROUP, req.group_id):  # kwire.security
+        return _error(acl.GROUP_AUTHORIZATION_FAILED)
     md = ctx.broker.metadata
     gc = ctx.broker.group_coordinator
     known = [(t.name, [p.partition_index for p in t.partitions]) for t in req.topics

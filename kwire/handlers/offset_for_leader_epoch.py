@@ -33,6 +33,8 @@ Not implemented: authorization (no ACLs), tiered storage.
 from __future__ import annotations
 
 from kwire.protocol.errors import ErrorCode
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.offset_for_leader_epoch_response import (
     EpochEndOffset,
     OffsetForLeaderEpochResponse,
@@ -52,7 +54,12 @@ def handle(ctx, req) -> OffsetForLeaderEpochResponse:
     topics = []
     for rt in req.topics:
         t = md.topic(rt.topic)
-        parts = [_partition(broker, t, rt.topic, rp) for rp in rt.partitions]
+        if not (authorize(ctx, acl.CLUSTER_ACTION, acl.CLUSTER, acl.CLUSTER_NAME) if req.replica_id >= 0
+                else authorize(ctx, acl.DESCRIBE, acl.TOPIC, rt.topic)):  # kwire.security
+            parts = [EpochEndOffset(error_code=E.TOPIC_AUTHORIZATION_FAILED, partition=rp.partition,
+                                    leader_epoch=-1, end_offset=-1) for rp in rt.partitions]
+        else:
+            parts = [_partition(broker, t, rt.topic, rp) for rp in rt.partitions]
         topics.append(OffsetForLeaderTopicResult(topic=rt.topic, partitions=parts))
     return OffsetForLeaderEpochResponse(throttle_time_ms=0, topics=topics)
 

@@ -36,6 +36,13 @@ connections read requests into (-1: ``DEFAULT_QUEUED_MAX_REQUEST_BYTES`` or
 ``start_in_thread(config)`` runs a broker on its own loop in a thread for
 tests and embedding. uvloop is used when installed unless KWIRE_NO_UVLOOP=1.
 
+Metrics and console (``metrics.port``/``metrics.listeners``,
+``console.port``/``console.listeners``; both off unless set): their HTTP
+sockets are bound first in ``start`` (a port in use fails the start before
+any Kafka listener opens) and served by threads of their own
+(``kwire.metrics.http``), never on this loop; they are closed first on
+shutdown (off the loop: a server thread's shutdown blocks briefly).
+
 Once the listeners are up, ``serve`` moves everything allocated so far
 (modules, config, metadata, open logs) out of the garbage collector's sight
 with ``gc.freeze()``: those objects live as long as the process, and a full
@@ -109,6 +116,10 @@ class KafkaServer:
     def __init__(self, config: BrokerConfig) -> None:
         self.config = config
         self.broker = Broker(config)
+        from kwire.security.manager import SecurityManager  # TLS contexts, SASL, authorizer
+
+        self.security = SecurityManager(config, self.broker)  # ConfigError: unreadable keystore...
+        self.broker.security = self.security  # handlers reach it as ctx.broker.security
         self.max_request_bytes = config["socket.request.max.bytes"]
         self.connections: set[KafkaConnection] = set()
         self.quotas = ConnectionQuotas(config)
@@ -121,21 +132,39 @@ class KafkaServer:
         self._wake_scheduled = False
         self._sockets: list[socket.socket] = []
         self._acceptors: list[asyncio.Task] = []
+        self._handshakes: set[asyncio.Task] = set()  # TLS handshakes in progress (kwire.security)
         self._slot_waiters: set[asyncio.Future] = set()
         self._timers: list[asyncio.Task] = []
         self._stopping: asyncio.Event | None = None
         self.bound: list[tuple[str, int]] = []
+        # issue 15: Prometheus endpoint and web console, each off unless configured
+        from kwire.metrics.http import http_listeners
+
+        self._metrics_listeners = http_listeners(config, "metrics")
+        self._console_listeners = http_listeners(config, "console")
+        self.metrics = None  # kwire.metrics.RequestMetrics when the endpoint is on
+        if self._metrics_listeners:
+            from kwire.metrics import RequestMetrics
+
+            self.metrics = RequestMetrics()
+        self.metrics_server = None
+        self.console = None
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         self.quotas.on_slot_free = self._slot_freed
+        self._bind_http()  # first: a port in use fails the start before anything else is open
         backlog = self.config["socket.listen.backlog.size"]
         for name, host, port in self.config.listeners:
-            socks = _listen(host, port, backlog)
+            try:
+                socks = _listen(host, port, backlog)
+            except OSError:
+                self._close_http()
+                raise
             self._sockets += socks
             for sock in socks:
-                self._acceptors.append(loop.create_task(self._accept_loop(sock)))
+                self._acceptors.append(loop.create_task(self._accept_loop(sock, name)))
             addr = socks[0].getsockname()
             self.bound.append((addr[0], addr[1]))
             log.info("listening on %s://%s:%d", name, addr[0], addr[1])
@@ -147,6 +176,7 @@ class KafkaServer:
         if self.broker.cluster_mode:
             self.broker.metadata.attach_loop(loop)  # records replay on this loop from now on
         self.broker.set_advertised(adv_host, adv_port)
+        self.security.set_endpoints(self._listener_endpoints(), adv_name)
         self.broker.start()
         if self.broker.replicas is not None:
             lag = self.config["replica.lag.time.max.ms"]
@@ -158,10 +188,67 @@ class KafkaServer:
         if idle_ms > 0:  # Kafka: a negative value disables the idle check
             self._every(min(max(idle_ms / 4, 10), 1000), self._close_idle)
         self._every(LOG_INTERVAL_S * 1000, self._flush_connection_logs)
+        for endpoint in (self.metrics_server, self.console):
+            if endpoint is not None:
+                endpoint.start()
 
-    async def _accept_loop(self, sock: socket.socket) -> None:
-        """Accept while under max.connections; refuse what is over max.connections.per.ip."""
+    def _bind_http(self) -> None:
+        """Bind the metrics and console endpoints (served on threads of their own once started)."""
+        if self._metrics_listeners:
+            from kwire.metrics.server import MetricsServer
+
+            self.metrics_server = MetricsServer(self, self.metrics, self._metrics_listeners)
+        if self._console_listeners:
+            from kwire.console.server import ConsoleServer
+
+            try:
+                self.console = ConsoleServer(self._console_listeners, self._console_bootstrap,
+                                             read_only=self.config["console.read.only"])
+            except BaseException:
+                self._close_http()
+                raise
+
+    def _console_bootstrap(self) -> str:
+        """The console's client connects to this broker's first bound PLAINTEXT listener (the
+        first listener if there is none: the console then shows the connection error)."""
+        protocols = getattr(self.config, "listener_security_protocols", {})
+        names = [lst[0] for lst in self.config.listeners]
+        i = next((i for i, n in enumerate(names) if protocols.get(n, "PLAINTEXT") == "PLAINTEXT"), 0)
+        host, port = self.bound[min(i, len(self.bound) - 1)]
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+    def _close_http(self) -> None:
+        for endpoint in (self.console, self.metrics_server):
+            if endpoint is not None:
+                try:
+                    endpoint.close()
+                except Exception:
+                    log.exception("closing an HTTP endpoint failed")
+        self.console = self.metrics_server = None
+
+    def _listener_endpoints(self) -> dict[str, tuple[str, int]]:
+        """The advertised (host, port) of every listener, port 0 and wildcard hosts resolved as
+        for the first one (kwire.security: Metadata answers the endpoint of the request's listener)."""
+        bound = {name: addr for (name, _, _), addr in zip(self.config.listeners, self.bound)}
+        out = {}
+        for name, host, port in self.config.advertised_listeners:
+            b_host, b_port = bound.get(name, self.bound[0])
+            if port == 0:
+                port = b_port
+            if not host or host in ("0.0.0.0", "::"):
+                host = b_host if b_host not in ("0.0.0.0", "::") else "127.0.0.1"
+            out[name] = (host, port)
+        return out
+
+    async def _accept_loop(self, sock: socket.socket, listener: str | None = None) -> None:
+        """Accept while under max.connections; refuse what is over max.connections.per.ip.
+
+        On an SSL / SASL_SSL listener the TLS handshake runs in a task of its own
+        (``_tls_accept``), so a slow or silent client never holds up accepting."""
         loop = asyncio.get_running_loop()
+        ssl_context = self.security.ssl_context(listener) if listener else None
         quotas = self.quotas
         blocked = False
         while True:
@@ -183,13 +270,30 @@ class KafkaServer:
             if not quotas.admit(host):
                 conn.close()
                 continue
+            if ssl_context is not None:
+                t = loop.create_task(self._tls_accept(conn, host, listener, ssl_context))
+                self._handshakes.add(t)
+                t.add_done_callback(self._handshakes.discard)
+                continue
             try:
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                await loop.connect_accepted_socket(lambda: KafkaConnection(self, host), conn)
+                await loop.connect_accepted_socket(lambda: KafkaConnection(self, host, listener), conn)
             except OSError as e:  # the peer went away before the transport was made
                 log.debug("connection from %s lost while accepting: %s", host, e)
                 quotas.release(host)
                 conn.close()
+
+    async def _tls_accept(self, conn: socket.socket, host: str, listener: str, ctx) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            await loop.connect_accepted_socket(lambda: KafkaConnection(self, host, listener), conn,
+                                               ssl=ctx, ssl_handshake_timeout=10.0)
+        except (OSError, asyncio.TimeoutError) as e:  # not TLS, a bad certificate, gone
+            log.warning("closing connection from %s on listener %s: TLS handshake failed: %s",
+                        host, listener, e)
+            self.quotas.release(host)
+            conn.close()
 
     async def _wait_for_slot(self) -> None:
         """Until a connection closes, or 1 s (a dynamic raise of max.connections notifies no one)."""
@@ -287,8 +391,10 @@ class KafkaServer:
     async def shutdown(self, grace_s: float = 5.0) -> None:
         if self.broker.cluster_mode:
             await self.controlled_shutdown()
+        if self.console is not None or self.metrics_server is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._close_http)
         log.info("shutting down: no new connections, finishing in-flight requests")
-        for t in self._acceptors:
+        for t in list(self._acceptors) + list(self._handshakes):  # (TLS handshakes in progress too)
             t.cancel()
         if self._acceptors:
             await asyncio.wait(self._acceptors, timeout=2)
@@ -296,6 +402,8 @@ class KafkaServer:
             sock.close()
         for t in self._timers:
             t.cancel()
+        for c in self.connections:
+            c.drain()  # no new requests (followers' fetches would keep the drain below busy)
         self.broker.purgatory.wake_all()  # waiting fetches answer now with what they have
         deadline = time.monotonic() + grace_s
         while any(c.conn.pending for c in self.connections) and time.monotonic() < deadline:

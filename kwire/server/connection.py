@@ -32,12 +32,27 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   acks=0 produce gets no response, so its failure closes the connection to
   make the producer refresh its metadata;
 * request memory comes from the server's ``MemoryPool``: when it is exhausted
-  the connection stops reading (``pause_reading``) until a request finishes and
-  the server calls ``memory_available``; a frame's share is returned when its
-  handler is done (or the connection is lost). Reading is also paused while the
+  the connection stops reading (``pause_reading``) until a request's memory is
+  returned and the server calls ``memory_available``; a frame's share is
+  returned when its handler returns, also when its answer comes later (an
+  acks=all produce waiting for followers, a long-poll fetch), as Kafka releases
+  a request's buffer once ``KafkaApis.handle`` returns. Reading is also paused while the
   transport's write buffer is full; it resumes only when neither holds it;
 * ``last_active`` (monotonic seconds) moves on every read and write, for the
-  server's ``connections.max.idle.ms`` sweep.
+  server's ``connections.max.idle.ms`` sweep;
+* with metrics on (``server.metrics``, a ``kwire.metrics.RequestMetrics``),
+  every request's API, time from decoding to its response being queued, and
+  (Produce, Fetch) per-topic records and bytes are counted; off, one
+  ``is not None`` test per request is all it costs;
+* security (``kwire.security``): the listener's ``Session`` (from
+  ``server.security``) says which requests may come yet: on a SASL listener,
+  anything but ApiVersions / SaslHandshake / SaslAuthenticate before
+  authentication closes the connection (as Kafka); after SaslHandshake v0 the
+  frames are raw SASL tokens, answered here with a length-prefixed token; a
+  failed authentication is answered, then the connection closes
+  ``connection.failed.authentication.delay.ms`` later, reading nothing more.
+  On a TLS listener file regions are read and written through the TLS
+  transport (``sendfile`` would bypass the encryption).
 """
 
 from __future__ import annotations
@@ -54,6 +69,7 @@ from kwire.log.region import PIN_MIN_BYTES
 from kwire.protocol import codec
 from kwire.protocol.connection import Connection, FrameError
 from kwire.protocol.error_response import error_for, error_response
+from kwire.security.authorizer import cluster_gate
 
 log = logging.getLogger("kwire.server")
 
@@ -72,8 +88,12 @@ def _is_awaitable(result, _cache: dict = {}) -> bool:
 
 
 class KafkaConnection(asyncio.BufferedProtocol):
-    def __init__(self, server, quota_host: str | None = None) -> None:
+    def __init__(self, server, quota_host: str | None = None, listener: str | None = None) -> None:
         self.server = server
+        self.listener = listener  # listener name (kwire.security); None: no security checks
+        self.session = None  # kwire.security.session.Session once connected on a named listener
+        self.tls = False  # a TLS transport: no sendfile
+        self._throttled = False  # muted for a client quota's throttle time (KIP-219)
         self.broker = server.broker
         self._pool = server.pool
         self.conn = Connection(server.max_request_bytes, server.pool)
@@ -86,6 +106,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._paused = False  # the transport's write buffer is full
         self._out_of_memory = False  # waiting for the memory pool
         self._reading = True
+        self._draining = False  # shutting down: no new request is read
+        self.metrics = getattr(server, "metrics", None)  # kwire.metrics.RequestMetrics, None: off
 
     # -- asyncio callbacks -------------------------------------------------------
     def connection_made(self, transport) -> None:
@@ -94,6 +116,14 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if peer:
             self.peer = (peer[0], peer[1])
         self.server.connections.add(self)
+        security = getattr(self.server, "security", None)
+        if security is not None and self.listener is not None:
+            ssl_object = transport.get_extra_info("ssl_object")
+            self.tls = ssl_object is not None
+            try:
+                self.session = security.new_session(self.listener, self.peer[0], ssl_object)
+            except ValueError as e:  # no ssl.principal.mapping.rules rule matches the DN
+                self.abort(f"no principal for the client certificate: {e}")
 
     def connection_lost(self, exc) -> None:
         self.closed = True
@@ -116,13 +146,18 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._update_reading()
 
     def _update_reading(self) -> None:
-        want = not (self._paused or self._out_of_memory or self.closed)
+        want = not (self._paused or self._out_of_memory or self.closed or self._draining or self._throttled)
         if want != self._reading and self.transport is not None:
             self._reading = want
             if want:
                 self.transport.resume_reading()
             else:
                 self.transport.pause_reading()
+
+    def drain(self) -> None:
+        """Shutdown: read no new request; those in flight still get their answers."""
+        self._draining = True
+        self._update_reading()
 
     def memory_available(self) -> None:
         """The server's pool has room again: take the frame we were waiting for, read on."""
@@ -183,7 +218,13 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.transport.abort()
 
     def _dispatch(self, frame: bytearray, size: int) -> bool:
-        """Decode and handle one frame; True if a task now owns its pool memory."""
+        """Decode and handle one frame; False: the caller returns its pool memory now."""
+        metrics = self.metrics
+        t0 = monotonic() if metrics is not None else 0.0
+        session = self.session
+        if session is not None and session.state != "complete" and session.raw:
+            self._raw_sasl_token(session, frame)
+            return False
         try:
             header, pos = codec.decode_request_header(frame)
         except (codec.ProtocolDecodeError, codec.UnsupportedVersionError) as e:
@@ -191,6 +232,13 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return False
         api_key, version = header.request_api_key, header.request_api_version
         entry = REGISTRY.get(api_key)
+        if session is not None and session.sasl:
+            why = session.check(api_key, entry.name if entry is not None else f"API key {api_key}")
+            if why is not None:
+                self.abort(why)
+                return False
+            if api_key == API_VERSIONS_KEY:
+                session.after_api_versions()
         if entry is None:
             self.abort(f"unsupported API key {api_key} (correlation id {header.correlation_id})")
             return False
@@ -211,35 +259,50 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.abort(f"undecodable {entry.name} v{version} request: {e}")
             return False
         ctx = RequestContext(self.broker, api_key, version, header.correlation_id,
-                             header.client_id, self.peer[0], self.peer[1])
+                             header.client_id, self.peer[0], self.peer[1], session)
+        if session is not None and session.manager.authorizer is not None:  # kwire.security
+            denied = cluster_gate(ctx, request)
+            if denied is not None:
+                self._complete(slot, ctx, denied)
+                return False
         try:
             result = entry.handle(ctx, request)
         except Exception as e:
             self._failed(slot, ctx, entry, request, e)
+            if metrics is not None:
+                metrics.request_done(api_key, monotonic() - t0, request, None, True)
             return False
         if result.__class__ is CoroutineType or (result is not None and _is_awaitable(result)):
+            # The request's pool memory is released now that the handler has returned,
+            # not when its answer is ready (as Kafka releases a request's buffer once
+            # KafkaApis.handle returns): an acks=all produce waiting for the followers
+            # must not hold the pool, or reading stops on every connection, the
+            # followers' fetches included, and nothing can complete it.
             task = asyncio.get_running_loop().create_task(
-                self._finish(slot, ctx, entry, request, result, size))
+                self._finish(slot, ctx, entry, request, result, t0))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-            return True
+            return False
         self._complete(slot, ctx, result, request)
+        if metrics is not None:
+            metrics.request_done(api_key, monotonic() - t0, request, result)
         return False
 
     async def _finish(self, slot: int, ctx: RequestContext, entry, request, awaitable,
-                      size: int) -> None:
+                      t0: float = 0.0) -> None:
         try:
-            try:
-                result = await awaitable
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:
-                self._failed(slot, ctx, entry, request, e)
-            else:
-                if not self.closed:
-                    self._complete(slot, ctx, result, request)
-        finally:
-            self._pool.release(size)
+            result = await awaitable
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            self._failed(slot, ctx, entry, request, e)
+            if self.metrics is not None:
+                self.metrics.request_done(ctx.api_key, monotonic() - t0, request, None, True)
+        else:
+            if not self.closed:
+                self._complete(slot, ctx, result, request)
+            if self.metrics is not None:
+                self.metrics.request_done(ctx.api_key, monotonic() - t0, request, result)
         if not self.closed:
             self._flush()
 
@@ -267,6 +330,13 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if response is None:
             self.conn.complete(slot, None)
             return
+        session = self.session
+        if ctx.api_key <= 1 and session is not None and request is not None \
+                and session.manager.client_quotas is not None:  # produce / fetch byte-rate quotas
+            throttle_ms = session.manager.throttle_ms(session, ctx, request, response)
+            if throttle_ms > 0:
+                response.throttle_time_ms = max(response.throttle_time_ms or 0, throttle_ms)
+                self._mute(throttle_ms / 1000)
         try:
             parts = codec.encode_response(ctx.api_key, ctx.api_version, ctx.correlation_id, response)
         except Exception as e:
@@ -285,6 +355,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return
         ready = self.conn.pop_ready()
         if not ready:
+            if self.session is not None and self.session.close_after_response is not None:
+                self._close_after_auth(self.session)
             return
         out: list = []
         try:
@@ -292,7 +364,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 for part in parts:
                     if isinstance(part, (bytes, bytearray, memoryview)):
                         out.append(part)
-                    elif len(part) >= SENDFILE_MIN_BYTES:
+                    elif len(part) >= SENDFILE_MIN_BYTES and not self.tls:
                         self._write(out)
                         out = []
                         self._send_region(part)
@@ -302,6 +374,48 @@ class KafkaConnection(asyncio.BufferedProtocol):
         except Exception as e:  # part of a response may be on the wire: the stream is broken
             log.exception("%s:%d: sending a response failed", *self.peer)
             self.abort(f"sending a response failed: {e}")
+            return
+        session = self.session
+        if session is not None and session.close_after_response is not None:
+            self._close_after_auth(session)
+
+    def _mute(self, seconds: float) -> None:
+        """KIP-219: the throttled response goes out now; nothing more is read until the time is up."""
+        self._throttled = True
+        self._update_reading()
+
+        def unmute() -> None:
+            self._throttled = False
+            if not self.closed:
+                self._update_reading()
+        asyncio.get_running_loop().call_later(seconds, unmute)
+
+    def _close_after_auth(self, session) -> None:
+        """Authentication failed or was refused: the answer is queued; read nothing more, close."""
+        delay, session.close_after_response = session.close_after_response, None
+        self._draining = True  # read no new request
+        self._update_reading()
+        log.warning("closing connection from %s:%d after a failed or refused SASL exchange on listener %s",
+                    self.peer[0], self.peer[1], session.listener)
+        if delay > 0:
+            asyncio.get_running_loop().call_later(delay, self.close)
+        else:
+            self.close()
+
+    def _raw_sasl_token(self, session, frame) -> None:
+        """SaslHandshake v0 framing: a length-prefixed SASL token, answered the same way."""
+        from kwire.security.errors import SaslAuthenticationError
+
+        slot = self.conn.open_slot()
+        try:
+            out, _ = session.authenticate(bytes(frame))
+        except SaslAuthenticationError as e:
+            # v0 has no error field: Kafka closes the connection
+            self.conn.complete(slot, None)
+            log.warning("%s:%d: SASL authentication failed (%s): %s", self.peer[0], self.peer[1],
+                        session.mechanism, e.message)
+            return
+        self.conn.complete(slot, [len(out).to_bytes(4, "big") + out])
 
     def _write(self, chunks: list) -> None:
         if not chunks:

@@ -33,6 +33,9 @@ def add_connection_options(parser: argparse.ArgumentParser) -> None:
                         help=f"broker(s) to connect to, comma-separated (default {DEFAULT_BOOTSTRAP})")
     parser.add_argument("--request-timeout-ms", type=positive_int, default=30000, metavar="MS",
                         help="socket and request timeout (default 30000)")
+    parser.add_argument("--command-config", metavar="FILE",
+                        help="client properties for a TLS / SASL listener (security.protocol, "
+                             "sasl.mechanism, sasl.jaas.config, ssl.truststore.location, ...)")
 
 
 def connect(args) -> KafkaClient:
@@ -40,8 +43,17 @@ def connect(args) -> KafkaClient:
         parse_bootstrap(args.bootstrap_server)
     except ValueError as e:
         raise UsageError(f"--bootstrap-server: {e}") from None
+    security = None
+    if getattr(args, "command_config", None):  # kwire.security.client: TLS and SASL
+        from kwire.config.properties import read_properties
+        from kwire.security.client import ClientSecurity
+
+        try:
+            security = ClientSecurity.from_properties(read_properties(args.command_config))
+        except (OSError, ValueError) as e:
+            raise UsageError(f"--command-config: {e}") from None
     return KafkaClient(args.bootstrap_server, client_id="kwire-cli",
-                       timeout=args.request_timeout_ms / 1000)
+                       timeout=args.request_timeout_ms / 1000, security=security)
 
 
 def positive_int(text: str) -> int:

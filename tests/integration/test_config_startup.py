@@ -114,13 +114,14 @@ def test_dev_defaults_without_a_file_and_code_defaults_with_an_empty_file(serve,
 
 
 @pytest.mark.parametrize("overrides, key", [
+    # security listeners are served (issue 14), but not without a readable keystore / mechanism
     (["listeners=SSL://127.0.0.1:0", "ssl.keystore.location=/k.jks", "ssl.keystore.password=x"],
-     "listeners"),
-    (["listeners=SASL_SSL://127.0.0.1:0", "sasl.enabled.mechanisms=PLAIN"], "listeners"),
-    (["listeners=SASL_PLAINTEXT://127.0.0.1:0"], "listeners"),
+     "ssl.keystore.type"),
+    (["listeners=SASL_SSL://127.0.0.1:0", "sasl.enabled.mechanisms=PLAIN"], "ssl.keystore.location"),
+    (["listeners=SASL_PLAINTEXT://127.0.0.1:0"], "sasl.enabled.mechanisms"),
     (["listeners=CLIENT://127.0.0.1:0", "listener.security.protocol.map=CLIENT:SSL"],
-     "listener.security.protocol.map"),
-    (["authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer"],
+     "ssl.keystore.location"),
+    (["authorizer.class.name=org.example.CustomAuthorizer"],  # only Kafka's ACL authorizers
      "authorizer.class.name"),
     (["security.inter.broker.protocol=SSL"], "security.inter.broker.protocol"),
     (["process.roles=broker", "controller.quorum.bootstrap.servers=127.0.0.1:9093"], "process.roles"),

@@ -1,0 +1,22 @@
+"""Security: TLS listeners, SASL authentication, SCRAM credentials, ACLs, client quotas (issue 14).
+
+* ``settings`` — start-up checks of the ssl.* / sasl.* / authorizer settings (no I/O).
+* ``principal`` — KafkaPrincipal and the principal of a TLS peer (its DN, mapping rules).
+* ``tls`` — ``ssl.SSLContext`` for a listener from Kafka's ``ssl.*`` configs (PEM, PKCS12).
+* ``jaas`` — the JAAS login-module options a broker reads (PLAIN users, OAUTHBEARER options).
+* ``plain`` / ``scram`` / ``oauthbearer`` — SASL mechanism servers as sans-I/O state
+  machines; ``scram`` also holds Kafka's credential format (salted, iterated).
+* ``session`` — one connection's security state (listener, protocol, SASL progress,
+  principal, KIP-368 expiry) and which requests it may send yet.
+* ``acl`` / ``authorizer`` — Kafka's ACL model and the ``authorize`` call handlers make;
+  ``CLUSTER_GATED`` APIs are checked by the server before their handler runs.
+* ``client_quotas`` — produce / fetch byte-rate quotas per user and client id.
+* ``manager`` — ``SecurityManager``: built once per server from the config; TLS contexts,
+  sessions, mechanism servers, the authorizer, quotas, per-listener endpoints.
+* ``zk_store`` — credentials, ACLs and quotas in Kafka's znodes (cluster mode).
+* ``client`` — TLS and SASL for kwire's own tools (``kwire users``, ``kwire acls``).
+
+Only ``zk_store`` talks to ZooKeeper and only ``tls`` reads key files; sockets are
+``kwire.server``'s, which wraps them with the contexts and feeds SASL tokens through the
+SaslHandshake / SaslAuthenticate handlers.
+"""

@@ -1,0 +1,199 @@
+"""SecurityManager: the broker's security settings, built once from its config.
+
+It resolves every ``ssl.*`` / ``sasl.*`` name per listener (Kafka's
+``listener.name.<listener>.<name>`` first, then
+``listener.name.<listener>.<mechanism>.sasl.jaas.config`` for JAAS, then the
+plain name), builds each SSL / SASL_SSL listener's ``ssl.SSLContext`` at
+start-up (a bad keystore fails start-up, not the first client), hands out a
+``Session`` per connection, makes mechanism servers (PLAIN against the JAAS
+``user_<name>`` options, SCRAM against the credentials in the metadata image)
+and holds the authorizer (None without ``authorizer.class.name``).
+
+It does no I/O beyond reading key files at start-up.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+
+from kwire.config.types import ConfigError
+from kwire.security import jaas, tls
+from kwire.security.plain import PlainServer
+from kwire.security.principal import ANONYMOUS, KafkaPrincipal, SslPrincipalMapper, dn_of_der
+from kwire.security.scram import MECHANISMS, ScramCredential, ScramServer
+from kwire.security.session import Session
+
+log = logging.getLogger("kwire.security")
+
+SUPPORTED_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
+
+
+class SecurityManager:
+    def __init__(self, config, broker=None) -> None:
+        self.config = config
+        self.broker = broker
+        self.extra: dict[str, str] = dict(getattr(config, "extra", {}) or {})
+        self.protocols: dict[str, str] = {
+            listener.name: config.listener_security_protocols[listener.name] for listener in config.listeners}
+        self._contexts = {}
+        self._mechanisms: dict[str, list[str]] = {}
+        self._plain_users: dict[str, dict[str, str]] = {}
+        self._mappers: dict[str, SslPrincipalMapper] = {}
+        for name, proto in self.protocols.items():
+            if proto in ("SSL", "SASL_SSL"):
+                self._contexts[name] = tls.server_context(lambda key, n=name: self.listener_config(n, key))
+                try:
+                    self._mappers[name] = SslPrincipalMapper(self.listener_config(name, "ssl.principal.mapping.rules"))
+                except ValueError as e:
+                    raise ConfigError(str(e), "ssl.principal.mapping.rules") from None
+            if proto.startswith("SASL_"):
+                mechs = [m.strip().upper() for m in self.listener_config(name, "sasl.enabled.mechanisms") or []
+                         if m.strip()]
+                bad = [m for m in mechs if m not in SUPPORTED_MECHANISMS]
+                if bad or not mechs:
+                    raise ConfigError(f"sasl.enabled.mechanisms for listener {name}: "
+                                      f"{','.join(bad) or '(none)'} not supported by kwire (supported: "
+                                      f"{', '.join(SUPPORTED_MECHANISMS)}); Kafka's default is GSSAPI, "
+                                      "so set it explicitly", "sasl.enabled.mechanisms")
+                self._mechanisms[name] = mechs
+                if "PLAIN" in mechs:
+                    text = self.jaas_config(name, "PLAIN")
+                    try:
+                        users = jaas.plain_users(text)
+                    except ValueError as e:
+                        raise ConfigError(str(e), "sasl.jaas.config") from None
+                    if not users:
+                        log.warning("listener %s enables PLAIN but its JAAS config names no user_<name> "
+                                    "option: every PLAIN login will fail", name)
+                    self._plain_users[name] = users
+                if "OAUTHBEARER" in mechs:
+                    log.warning("listener %s enables OAUTHBEARER with Kafka's unsecured JWS validator: "
+                                "anyone can mint an accepted token (development and tests only)", name)
+        self.failed_auth_delay_s = config["connection.failed.authentication.delay.ms"] / 1000
+        self.authenticated: Counter[str] = Counter()  # successful SASL authentications by principal
+        self.reauthenticated: Counter[str] = Counter()  # of which re-authentications (KIP-368)
+        md = getattr(broker, "metadata", None)
+        if md is not None and hasattr(md, "store") and not hasattr(md, "set_scram_credential"):
+            from kwire.security.zk_store import attach  # cluster mode: credentials, ACLs, quotas in ZooKeeper
+
+            attach(md)
+        self.client_quotas = None  # kwire.security.client_quotas.ClientQuotas, once the image has a table
+        table = getattr(getattr(getattr(broker, "metadata", None), "image", None), "client_quotas", None)
+        if table is not None:
+            from kwire.security.client_quotas import ClientQuotas
+
+            self.client_quotas = ClientQuotas(table, config["quota.window.num"], config["quota.window.size.seconds"])
+        self.authorizer = None
+        if config.get("authorizer.class.name"):
+            from kwire.security.authorizer import Authorizer
+
+            self.authorizer = Authorizer(broker, self.extra.get("super.users"),
+                                         self.extra.get("allow.everyone.if.no.acl.found"))
+
+    # -- configuration --------------------------------------------------------------
+    def listener_config(self, listener: str, name: str):
+        prefixed = f"listener.name.{listener.lower()}.{name}"
+        if prefixed in self.extra:
+            from kwire.config.definitions import BROKER_CONFIGS
+
+            d = BROKER_CONFIGS.get(name)
+            return d.parse(self.extra[prefixed]) if d is not None else self.extra[prefixed]
+        return self.config.get(name)
+
+    def jaas_config(self, listener: str, mechanism: str) -> str | None:
+        key = f"listener.name.{listener.lower()}.{mechanism.lower()}.sasl.jaas.config"
+        if key in self.extra:
+            return self.extra[key]
+        return self.listener_config(listener, "sasl.jaas.config")
+
+    def ssl_context(self, listener: str):
+        return self._contexts.get(listener)
+
+    def mechanisms(self, listener: str) -> list[str]:
+        return list(self._mechanisms.get(listener, ()))
+
+    def reauth_ms(self, listener: str) -> int:
+        return int(self.listener_config(listener, "connections.max.reauth.ms") or 0)
+
+    # -- sessions ---------------------------------------------------------------------
+    def new_session(self, listener: str, host: str, ssl_object=None) -> Session:
+        proto = self.protocols.get(listener, "PLAINTEXT")
+        s = Session(self, listener, proto, host)
+        if proto == "SSL":
+            s.principal = self.tls_principal(listener, ssl_object)
+        return s
+
+    def tls_principal(self, listener: str, ssl_object) -> KafkaPrincipal:
+        der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
+        if not der:
+            return ANONYMOUS
+        return KafkaPrincipal("User", self._mappers[listener].name(dn_of_der(der)))
+
+    def mechanism_server(self, listener: str, mechanism: str):
+        if mechanism == "PLAIN":
+            users = self._plain_users.get(listener, {})
+            return PlainServer(users.get)
+        if mechanism in MECHANISMS:
+            return ScramServer(mechanism, self.scram_credential)
+        if mechanism == "OAUTHBEARER":
+            from kwire.security.oauthbearer import OAuthBearerServer
+
+            text = self.jaas_config(listener, "OAUTHBEARER")
+            return OAuthBearerServer(jaas.parse(text)[2] if text else {})
+        raise ValueError(mechanism)
+
+    def scram_credential(self, user: str, mechanism: str) -> ScramCredential | None:
+        md = getattr(self.broker, "metadata", None)
+        image = getattr(md, "image", None)
+        table = getattr(image, "scram_credentials", None) or {}
+        rec = table.get(user, {}).get(mechanism)
+        return ScramCredential.from_record(rec) if rec else None
+
+    # -- client quotas ------------------------------------------------------------------
+    def throttle_ms(self, session, ctx, request, response) -> int:
+        """Record a produce (request records) or fetch (response records) against the byte-rate
+        quota of the session's user and the client id: the throttle time in ms."""
+        from time import monotonic
+
+        from kwire.security.client_quotas import CONSUMER_BYTE_RATE, PRODUCER_BYTE_RATE
+
+        quotas = self.client_quotas
+        if not quotas.table:
+            return 0
+        user = session.principal.name  # ANONYMOUS on PLAINTEXT: default user quotas apply, as Kafka
+        if ctx.api_key == 0:
+            n = sum(len(pd.records or b"") for td in request.topic_data for pd in td.partition_data)
+            return quotas.record(PRODUCER_BYTE_RATE, user, ctx.client_id, n, monotonic())
+        n = sum(len(p.records or b"") for t in response.responses for p in t.partitions)
+        return quotas.record(CONSUMER_BYTE_RATE, user, ctx.client_id, n, monotonic())
+
+    # -- per-listener endpoints ---------------------------------------------------------------
+    def set_endpoints(self, endpoints: dict[str, tuple[str, int]], default_listener: str) -> None:
+        """This broker's advertised (host, port) per listener name, once the listeners are bound."""
+        self.endpoints = dict(endpoints)
+        self.default_listener = default_listener
+
+
+def listener_brokers(ctx, brokers):
+    """``brokers`` as a client on this request's listener must see them: this broker's own entry
+    carries the endpoint of the listener the request came in on (Kafka answers Metadata,
+    FindCoordinator and DescribeCluster per listener). Other brokers keep theirs."""
+    session = ctx.session
+    if session is None:
+        return brokers
+    manager = session.manager
+    endpoints = getattr(manager, "endpoints", None)
+    if not endpoints or session.listener == manager.default_listener or session.listener not in endpoints:
+        return brokers
+    import copy
+
+    host, port = endpoints[session.listener]
+    own = ctx.broker.node_id
+    out = []
+    for b in brokers:
+        if b.node_id == own:
+            b = copy.copy(b)
+            b.host, b.port = host, port
+        out.append(b)
+    return out
