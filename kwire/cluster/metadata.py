@@ -496,11 +496,14 @@ class LocalMetadata(ImageReads):
 
         It resolves once that group is on disk, or fails with KafkaError
         (KAFKA_STORAGE_ERROR) when it could not be written and was undone.
+        Each caller gets its own shield of the group's future: a waiter that is
+        cancelled (its connection closed) cancels only its shield, never the
+        group every other waiter of the same change awaits.
         """
         fut = self._last_future
         if fut is None or (fut.done() and fut.exception() is None):
             return None
-        return fut
+        return fut if fut.done() else asyncio.shield(fut)
 
     def _change(self, record: dict, undo: Callable, on_commit: Callable | None = None,
                 on_abort: Callable | None = None, sync: bool = False) -> None:

@@ -111,6 +111,14 @@ __all__ = ["ZkMetadata", "ZkImage", "ZkPartitionState", "ZooKeeperConnectError",
 log = logging.getLogger("kwire.cluster.zk")
 
 
+def _shielded(fut):
+    """A waiter's own view of a write's future: cancelling it (the waiter's connection
+    closed) neither cancels the write nor fails the other waiters of the same write."""
+    if isinstance(fut, asyncio.Future) and not fut.done():
+        return asyncio.shield(fut)
+    return fut
+
+
 def _retrieve(fut) -> None:
     if not fut.cancelled():
         fut.exception()
@@ -522,14 +530,14 @@ class ZkMetadata(ImageReads):
                     except Exception:
                         log.exception("after a metadata write")
             fut.add_done_callback(settled)
-        return fut
+        return _shielded(fut)
 
     def durable(self):
         """The future of the latest write (None when it succeeded or there was none)."""
         fut = self._last_future
         if fut is None or (fut.done() and fut.exception() is None):
             return None
-        return fut
+        return _shielded(fut)
 
     def create_topic(self, name: str, num_partitions: int, configs: dict[str, str] | None = None, *,
                      replication_factor: int = 1, assignment: dict[int, list[int]] | None = None,

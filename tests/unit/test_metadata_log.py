@@ -136,3 +136,26 @@ def test_image_round_trips_through_snapshot_records():
     copy = image.copy()
     assert [p.leader_epoch for p in copy.topics["a.b"].partitions] == [0, 7, 0]
     assert copy.unified == {"a_b": {"a.b"}} and copy.cluster_id == "c"
+
+
+def test_a_cancelled_waiter_does_not_cancel_the_group_for_the_others(tmp_path):
+    """Two requests wait for the same metadata group; the first one's connection closes
+    (its task is cancelled): the group is still written and the second gets its answer."""
+    import asyncio
+
+    async def scenario():
+        md = LocalMetadata(str(tmp_path), 1, "h", 1)
+        md.create_topic("a", 1, {})
+        first, second = md.durable(), md.durable()
+        waiter = asyncio.ensure_future(first)
+        await asyncio.sleep(0)
+        waiter.cancel()
+        await second  # resolves: the group was not cancelled
+        assert md.durable() is None
+        md.close()
+        return md
+
+    asyncio.run(scenario())
+    again = LocalMetadata(str(tmp_path), 1, "h", 1)
+    assert again.topic("a") is not None  # and it is on disk
+    again.close()
