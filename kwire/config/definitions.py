@@ -358,6 +358,11 @@ _broker("transaction.remove.expired.transaction.cleanup.interval.ms", T.INT, 360
         "How often expired transactional ids are removed.")
 _broker("transaction.partition.verification.enable", T.BOOLEAN, True, None,
         "Verify partitions were added to a transaction before writing (KIP-890).", dynamic=True)
+_broker("transaction.version", T.SHORT, 2, Range(0, 2),
+        "kwire-specific: the finalized level of the transaction.version feature announced in "
+        "ApiVersions (Kafka sets it with kafka-features.sh). 2: transactions v2 (KIP-890 part 2: "
+        "implicit partition add, epoch bump per transaction) for clients that use it (the Java "
+        "client 4.x); 0 or 1: clients use the older protocol.")
 _broker("producer.id.expiration.ms", T.INT, 86400000, _at_least(1),
         "Forget an idle producer id after this long.", dynamic=True)
 _broker("producer.id.expiration.check.interval.ms", T.INT, 600000, _at_least(1),

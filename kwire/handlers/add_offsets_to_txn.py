@@ -30,6 +30,7 @@ async def handle(ctx, req):
     try:
         broker.group_coordinator.ensure_topic()
         tp = (GROUP_METADATA_TOPIC, broker.group_coordinator.partition_for(req.group_id))
+        broker.txn_coordinator.stats["client_adds"] += 1
         code = await broker.txn_coordinator.run(
             tid, lambda shard, now: shard.add_partitions(tid, req.producer_id, req.producer_epoch,
                                                          [tp], now))

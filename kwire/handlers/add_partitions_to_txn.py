@@ -9,6 +9,10 @@ PRODUCER_FENCED (INVALID_PRODUCER_EPOCH to v0-1), CONCURRENT_TRANSACTIONS,
 NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS. A partition of an unknown
 topic answers UNKNOWN_TOPIC_OR_PARTITION and the others
 OPERATION_NOT_ATTEMPTED, as Kafka does; the coordinator's state is untouched.
+A v4+ transaction with ``verify_only`` false is the implicit add of a
+transactions v2 producer (KIP-890 part 2) sent by the leader of the
+partitions its Produce v12+ reached (or by the group coordinator for
+TxnOffsetCommit v5+): the transaction becomes a v2 one (epoch bump at EndTxn).
 """
 
 from __future__ import annotations
@@ -63,11 +67,15 @@ async def add(ctx, tid: str, pid: int, epoch: int, topics, verify_only: bool) ->
         return {tp: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if tp in unknown
                 else ErrorCode.OPERATION_NOT_ATTEMPTED for tp in wanted}
     tc = ctx.broker.txn_coordinator
+    v2 = ctx.api_version >= 4 and not verify_only  # broker to broker: a v2 implicit add
+    if not verify_only:
+        tc.stats["implicit_adds" if v2 else "client_adds"] += 1
     try:
         if verify_only:  # answered per partition, nothing written
             return {tp: await tc.run(tid, lambda shard, now, tp=tp: shard.add_partitions(
                 tid, pid, epoch, [tp], now, True)) for tp in wanted}
-        code = await tc.run(tid, lambda shard, now: shard.add_partitions(tid, pid, epoch, wanted, now))
+        code = await tc.run(tid, lambda shard, now: shard.add_partitions(
+            tid, pid, epoch, wanted, now, client_version=2 if v2 else 0))
     except CoordinatorError as e:
         code = e.code
     return {tp: code for tp in wanted}

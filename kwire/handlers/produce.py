@@ -42,6 +42,9 @@ are.
   checked against the transaction coordinator (``txn_verified``: the
   partition must be in the producer's ongoing transaction, old protocol);
   the log tracks the open transaction (LSO) from headers, never records.
+  Produce v12+ (transactions v2) adds the partitions to the transaction
+  first (``kwire.transactions.verification``), as Kafka's
+  AddPartitionsToTxnManager.
 """
 
 from __future__ import annotations
@@ -79,7 +82,7 @@ def _error(index: int, code: ErrorCode, message: str | None = None) -> Partition
 
 
 def handle(ctx, req):
-    if req.transactional_id is not None and ctx.broker.cluster_mode:
+    if req.transactional_id is not None and (ctx.broker.cluster_mode or ctx.api_version >= 12):
         return _verified_then_append(ctx, req)  # KIP-890: ask a remote coordinator first
     return _handle(ctx, req)
 
@@ -87,7 +90,8 @@ def handle(ctx, req):
 async def _verified_then_append(ctx, req):
     from kwire.transactions.verification import verify_produce
 
-    await verify_produce(ctx.broker.txn_coordinator, req)
+    # v12+ (transactions v2, KIP-890 part 2): the partitions are added to the transaction
+    await verify_produce(ctx.broker.txn_coordinator, req, add=ctx.api_version >= 12)
     resp = _handle(ctx, req)
     if resp is not None and not isinstance(resp, ProduceResponse):
         resp = await resp  # acks=all: waiting for replication

@@ -12,6 +12,8 @@ every partition, as Kafka does. The group's ``__consumer_offsets`` partition
 must be part of the producer's ongoing transaction (AddOffsetsToTxn first:
 KIP-890 part 1, as Kafka 3.6+ verifies it): else INVALID_TXN_STATE, or
 TRANSACTION_ABORTABLE from v4; a stale epoch answers INVALID_PRODUCER_EPOCH.
+v5 (transactions v2, KIP-890 part 2): no AddOffsetsToTxn; the group's
+partition is added to the transaction implicitly instead of verified.
 """
 
 from __future__ import annotations
@@ -53,9 +55,11 @@ async def handle(ctx, req):
         # (AddOffsetsToTxn first); the coordinator may be on another broker
         code = await ctx.broker.txn_coordinator.verify_async(
             req.transactional_id, req.producer_id, req.producer_epoch,
-            GROUP_METADATA_TOPIC, gc.partition_for(req.group_id))
+            GROUP_METADATA_TOPIC, gc.partition_for(req.group_id), add=v >= 5)
         if code == ErrorCode.INVALID_TXN_STATE and v >= 4:
             code = ErrorCode.TRANSACTION_ABORTABLE
+        if code == ErrorCode.NOT_ENOUGH_REPLICAS:  # the coordinator was busy or unreachable:
+            code = ErrorCode.COORDINATOR_NOT_AVAILABLE  # retriable here (Kafka's GroupCoordinatorService)
         if code != ErrorCode.NONE:
             raise CoordinatorError(code)
         response = gc.run(req.group_id, lambda shard, now: shard.txn_commit_offsets(

@@ -32,6 +32,13 @@ shards must not do:
 
 EndTxn is answered once PrepareCommit/PrepareAbort is durable, as Kafka does;
 the client then gets CONCURRENT_TRANSACTIONS until the markers are written.
+
+Transactions v2 (KIP-890 part 2): ``add_implicitly`` is the coordinator side
+of the implicit partition add of Produce v12+ / TxnOffsetCommit v5+ when the
+coordinator is this broker (``verification`` asks a remote one with
+AddPartitionsToTxn v5); its answers are left in ``verified`` for ``verify``.
+``stats`` counts client adds (AddPartitionsToTxn v0-3, AddOffsetsToTxn),
+implicit adds and v2 EndTxns, for tests and operators.
 """
 
 from __future__ import annotations
@@ -78,6 +85,10 @@ class TransactionCoordinator:
         # (transactional id, producer id, epoch, topic, partition) -> the remote coordinator's
         # verification answer, for the appends of the Produce request that asked (cluster mode)
         self.verified: dict[tuple, E] = {}
+        self.stats = {"client_adds": 0, "implicit_adds": 0, "end_txn_v2": 0}
+        # transactional id -> a future done once its last Produce request was verified
+        # (``verification.verify_produce`` keeps one producer's requests in arrival order)
+        self.produce_order: dict[str, asyncio.Future] = {}
         broker.add_leadership_listener(self.on_leadership)
 
     @property
@@ -349,6 +360,13 @@ class TransactionCoordinator:
         this epoch continues, and a new one needs the answer ``verification.verify_produce``
         got from the coordinator's broker before the append (``verified``). Raises
         KafkaError for INVALID_PRODUCER_EPOCH and NOT_ENOUGH_REPLICAS answers."""
+        code = self.verified.pop((transactional_id, producer_id, epoch, topic, partition), None)
+        if code is not None:  # asked before the append (remote verification, v2 implicit add)
+            if code == E.NONE:
+                return True
+            if code == E.INVALID_TXN_STATE:
+                return False
+            raise KafkaError(code, f"transaction verification of {topic}-{partition}: {code.name}")
         if not self.broker.config.get("transaction.partition.verification.enable", True):
             return True
         p = self.partition_for(transactional_id)
@@ -361,20 +379,43 @@ class TransactionCoordinator:
 
         if continuing(self.broker, topic, partition, producer_id, epoch):
             return True
-        code = self.verified.pop((transactional_id, producer_id, epoch, topic, partition),
-                                 E.NOT_ENOUGH_REPLICAS)
-        if code == E.NONE:
-            return True
-        if code == E.INVALID_TXN_STATE:
-            return False
-        raise KafkaError(code, f"transaction verification of {topic}-{partition}: {code.name}")
+        raise KafkaError(E.NOT_ENOUGH_REPLICAS, f"transaction verification of {topic}-{partition}: "
+                         "no answer from the coordinator")
+
+    async def add_implicitly(self, transactional_id: str, need) -> dict[tuple[str, int], E]:
+        """Transactions v2 on the coordinator's broker: add ``need`` ((topic, partition,
+        producer id, epoch), one producer) to the ongoing transaction; the answers as
+        ``verification.ask`` maps them (Kafka's AddPartitionsToTxnManager)."""
+        from .verification import map_code
+
+        tid, pid, epoch = transactional_id, need[0][2], need[0][3]
+        wanted = [(t, p) for t, p, _pid, _epoch in need]
+        self.stats["implicit_adds"] += 1
+        try:
+            code = await self.run(tid, lambda shard, now: shard.add_partitions(
+                tid, pid, epoch, wanted, now, client_version=2))
+        except CoordinatorError as e:
+            code = e.code
+        return {tp: map_code(code) for tp in wanted}
 
     async def verify_async(self, transactional_id: str, producer_id: int, epoch: int, topic: str,
-                           partition: int) -> E:
+                           partition: int, add: bool = False) -> E:
         """``verify`` for one partition, asking the coordinator's broker when it is another one
         (TxnOffsetCommit): NONE, INVALID_TXN_STATE, INVALID_PRODUCER_EPOCH, NOT_ENOUGH_REPLICAS
-        (Kafka's mapping of a failure to ask) or a coordinator error of this broker."""
+        (Kafka's mapping of a failure to ask) or a coordinator error of this broker. ``add``
+        (TxnOffsetCommit v5+, transactions v2): the partition is added implicitly instead."""
         from .verification import ask, continuing
+
+        if add:
+            if continuing(self.broker, topic, partition, producer_id, epoch):
+                return E.NONE
+            need = [(topic, partition, producer_id, epoch)]
+            node = self.coordinator_node(transactional_id)
+            if node == self.broker.node_id or not self.cluster_mode:
+                codes = await self.add_implicitly(transactional_id, need)
+            else:
+                codes = await ask(self.broker, node, transactional_id, need, add=True)
+            return codes.get((topic, partition), E.NOT_ENOUGH_REPLICAS)
 
         if not self.broker.config.get("transaction.partition.verification.enable", True):
             return E.NONE

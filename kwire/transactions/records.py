@@ -12,10 +12,15 @@ removes an expired id. Layout (big-endian, Kafka's schemas)::
            int64 transaction_last_update_timestamp_ms |
            int64 transaction_start_timestamp_ms
 
-kwire writes value version 0 (what Kafka writes for transaction version 1
-clients); it reads 0 and the fixed part of 1 (flexible: compact arrays and
-strings, tagged fields ignored). ``transaction_status`` codes are Kafka's
-TransactionState ids (see ``state.py``).
+Value version 1 (Kafka's TransactionLogValue v1, flexible: compact strings
+and arrays, a tag buffer per partitions entry and at the end) adds tagged
+fields: 0 previous_producer_id (int64, default -1), 1 next_producer_id
+(int64, -1), 2 client_transaction_version (int16, 0), 3 next_producer_epoch
+(int16, -1; read, not kept). kwire writes version 0 for transactions of
+transaction version 1 clients (unchanged bytes for them) and version 1 once
+an id is used by a transaction version 2 client (KIP-890 part 2) or carries
+a previous/next producer id; it reads both. ``transaction_status`` codes are
+Kafka's TransactionState ids (see ``state.py``).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ _I16 = struct.Struct(">h")
 _I32 = struct.Struct(">i")
 _FIXED = struct.Struct(">qhib")
 _TS = struct.Struct(">qq")
+_I64 = struct.Struct(">q")
 
 
 class RecordError(ValueError):
@@ -41,6 +47,9 @@ class TxnLogValue(NamedTuple):
     partitions: tuple[tuple[str, int], ...]  # sorted (topic, partition)
     last_update_ms: int
     start_ms: int
+    prev_producer_id: int = -1
+    next_producer_id: int = -1
+    client_version: int = 0  # 2: a transactions v2 client (epoch bump per transaction)
 
 
 def _string(s: str) -> bytes:
@@ -52,18 +61,53 @@ def encode_key(transactional_id: str) -> bytes:
     return _I16.pack(0) + _string(transactional_id)
 
 
-def encode_value(v: TxnLogValue) -> bytes:
-    out = bytearray(_I16.pack(0))
+def _uvarint(n: int) -> bytes:
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def value_version(v: TxnLogValue) -> int:
+    return 1 if (v.client_version >= 2 or v.prev_producer_id >= 0 or v.next_producer_id >= 0) else 0
+
+
+def encode_value(v: TxnLogValue, version: int | None = None) -> bytes:
+    version = value_version(v) if version is None else version
+    flexible = version >= 1
+    out = bytearray(_I16.pack(version))
     out += _FIXED.pack(v.producer_id, v.producer_epoch, v.timeout_ms, v.status)
     by_topic: dict[str, list[int]] = {}
     for t, p in v.partitions:
         by_topic.setdefault(t, []).append(p)
-    out += _I32.pack(len(by_topic))
+    if not flexible:
+        out += _I32.pack(len(by_topic))
+        for t, parts in by_topic.items():
+            out += _string(t) + _I32.pack(len(parts))
+            for p in parts:
+                out += _I32.pack(p)
+        out += _TS.pack(v.last_update_ms, v.start_ms)
+        return bytes(out)
+    out += _uvarint(len(by_topic) + 1)
     for t, parts in by_topic.items():
-        out += _string(t) + _I32.pack(len(parts))
+        b = t.encode()
+        out += _uvarint(len(b) + 1) + b + _uvarint(len(parts) + 1)
         for p in parts:
             out += _I32.pack(p)
+        out += b"\x00"  # no tagged fields
     out += _TS.pack(v.last_update_ms, v.start_ms)
+    tags = []
+    if v.prev_producer_id != -1:
+        tags.append((0, _I64.pack(v.prev_producer_id)))
+    if v.next_producer_id != -1:
+        tags.append((1, _I64.pack(v.next_producer_id)))
+    if v.client_version != 0:
+        tags.append((2, _I16.pack(v.client_version)))
+    out += _uvarint(len(tags))
+    for tag, data in tags:
+        out += _uvarint(tag) + _uvarint(len(data)) + data
     return bytes(out)
 
 
@@ -126,7 +170,20 @@ def decode_value(data: bytes | None) -> TxnLogValue | None:
         if r.flexible:
             _skip_tags(r)
     last_update, start = r.unpack(_TS)
-    return TxnLogValue(pid, epoch, timeout, status, tuple(sorted(parts)), last_update, start)
+    prev_pid = next_pid = -1
+    client_version = 0
+    if r.flexible:
+        for _ in range(r.uvarint()):
+            tag, size = r.uvarint(), r.uvarint()
+            data = r.take(size)
+            if tag == 0 and size == 8:
+                prev_pid = _I64.unpack(data)[0]
+            elif tag == 1 and size == 8:
+                next_pid = _I64.unpack(data)[0]
+            elif tag == 2 and size == 2:
+                client_version = _I16.unpack(data)[0]
+    return TxnLogValue(pid, epoch, timeout, status, tuple(sorted(parts)), last_update, start,
+                       prev_pid, next_pid, client_version)
 
 
 def _skip_tags(r: _Reader) -> None:

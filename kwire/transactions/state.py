@@ -28,6 +28,25 @@ transaction version 1 clients):
   INVALID_PRODUCER_ID_MAPPING; another epoch PRODUCER_FENCED (the handlers
   answer INVALID_PRODUCER_EPOCH to versions that predate it).
 * ``timed_out``: Ongoing longer than its timeout: fenced and aborted as above.
+
+Transactions v2 (KIP-890 part 2, ``client_version`` 2; Kafka 4.x):
+
+* ``add_partitions(..., client_version=2)``: the implicit add a partition
+  leader (Produce v12+) or the group coordinator (TxnOffsetCommit v5+) asks
+  for; it starts a transaction from Empty/Complete* as a client add does.
+* ``end_txn_v2`` (EndTxn v5+): the epoch is bumped at every commit/abort;
+  PrepareCommit/PrepareAbort and the markers carry the bumped epoch and the
+  response gives the producer id and epoch to use next. When the epoch would
+  overflow (the current one is ``MAX_EPOCH - 1`` or more) a new producer id
+  is allocated: the markers use the old id at ``MAX_EPOCH``, the id becomes
+  ``next_producer_id`` and, at completion, the producer id (epoch 0), with
+  the old one kept as ``prev_producer_id``. A retry (the epoch just before
+  the current one, or the previous producer id at ``MAX_EPOCH - 1`` after an
+  overflow) answers NONE once complete, CONCURRENT_TRANSACTIONS while the
+  markers are written, and PRODUCER_FENCED when it asked for the other
+  outcome (a zombie whose transaction was fenced). An abort (or an empty
+  commit) in Empty/Complete* with the current epoch bumps the epoch with no
+  partitions (the producer failed before any partition was added).
 * ``expired``: Empty/Complete* untouched for ``transactional.id.expiration.ms``:
   tombstone.
 
@@ -91,10 +110,14 @@ class TxnMetadata:
     partitions: tuple[tuple[str, int], ...] = ()
     last_update_ms: int = -1
     start_ms: int = -1
+    prev_producer_id: int = -1
+    next_producer_id: int = -1
+    client_version: int = 0
 
     def value(self, **changes: Any) -> TxnLogValue:
         v = TxnLogValue(self.producer_id, self.producer_epoch, self.timeout_ms, int(self.state),
-                        self.partitions, self.last_update_ms, self.start_ms)
+                        self.partitions, self.last_update_ms, self.start_ms,
+                        self.prev_producer_id, self.next_producer_id, self.client_version)
         if "state" in changes:
             changes["status"] = int(changes.pop("state"))
         return v._replace(**changes)
@@ -113,7 +136,8 @@ class TxnShard:
             return
         self.txns[transactional_id] = TxnMetadata(
             transactional_id, v.producer_id, v.producer_epoch, v.timeout_ms, TxnState(v.status),
-            tuple(sorted(v.partitions)), v.last_update_ms, v.start_ms)
+            tuple(sorted(v.partitions)), v.last_update_ms, v.start_ms, v.prev_producer_id,
+            v.next_producer_id, v.client_version)
 
     def preparing(self) -> list[Write]:
         """After loading: the transactions whose markers may not all be written (resend them)."""
@@ -148,7 +172,8 @@ class TxnShard:
             pid, epoch = allocate(), 0
         else:
             pid, epoch = md.producer_id, md.producer_epoch + 1
-        v = TxnLogValue(pid, epoch, timeout_ms, int(TxnState.EMPTY), (), now, -1)
+        v = TxnLogValue(pid, epoch, timeout_ms, int(TxnState.EMPTY), (), now, -1,
+                        client_version=md.client_version)
         return (E.NONE, pid, epoch), [Write(tid, v)]
 
     def _fence_and_abort(self, md: TxnMetadata, now: int) -> Write:
@@ -165,8 +190,9 @@ class TxnShard:
         return E.NONE, md
 
     def add_partitions(self, tid: str, pid: int, epoch: int, partitions, now: int,
-                       verify_only: bool = False):
-        """Response: an error code for every partition; and writes."""
+                       verify_only: bool = False, client_version: int = 0):
+        """Response: an error code for every partition; and writes. ``client_version`` 2:
+        the implicit add of a transactions v2 produce or TxnOffsetCommit."""
         code, md = self._check(tid, pid, epoch)
         if code == E.NONE and md.state in _PREPARING:
             code = E.CONCURRENT_TRANSACTIONS
@@ -179,7 +205,7 @@ class TxnShard:
             return E.INVALID_TXN_STATE, []
         start = md.start_ms if md.state == TxnState.ONGOING else now
         v = md.value(state=TxnState.ONGOING, partitions=tuple(sorted(set(md.partitions) | new)),
-                     last_update_ms=now, start_ms=start)
+                     last_update_ms=now, start_ms=start, client_version=client_version)
         return E.NONE, [Write(tid, v)]
 
     def verify(self, tid: str, pid: int, epoch: int, partition: tuple[str, int]) -> bool:
@@ -206,12 +232,52 @@ class TxnShard:
             return E.CONCURRENT_TRANSACTIONS, []
         return E.INVALID_TXN_STATE, []
 
+    def end_txn_v2(self, tid: str, pid: int, epoch: int, commit: bool, now: int,
+                   allocate: Callable[[], int]):
+        """EndTxn v5+ (transactions v2): response (error, producer id, epoch) and writes."""
+        md = self.txns.get(tid)
+        if md is None:
+            return (E.INVALID_PRODUCER_ID_MAPPING, -1, -1), []
+        retry_overflow = (md.prev_producer_id == pid and md.producer_id != pid
+                          and epoch == MAX_EPOCH - 1 and md.producer_epoch == 0)
+        if md.producer_id != pid and not retry_overflow:
+            return (E.INVALID_PRODUCER_ID_MAPPING, -1, -1), []
+        s = md.state
+        if retry_overflow or epoch == md.producer_epoch - 1:
+            if (s, commit) in ((TxnState.COMPLETE_COMMIT, True), (TxnState.COMPLETE_ABORT, False)):
+                return (E.NONE, md.producer_id, md.producer_epoch), []
+            if not retry_overflow and (s, commit) in ((TxnState.PREPARE_COMMIT, True),
+                                                      (TxnState.PREPARE_ABORT, False)):
+                return (E.CONCURRENT_TRANSACTIONS, -1, -1), []
+            return (E.PRODUCER_FENCED, -1, -1), []
+        if epoch != md.producer_epoch:
+            return (E.PRODUCER_FENCED, -1, -1), []
+        if s in _PREPARING:
+            return (E.CONCURRENT_TRANSACTIONS, -1, -1), []
+        if s == TxnState.DEAD:
+            return (E.INVALID_TXN_STATE, -1, -1), []
+        # Ongoing; or Empty/Complete*: nothing was added, the epoch is bumped all the same
+        partitions = md.partitions if s == TxnState.ONGOING else ()
+        next_pid = allocate() if md.producer_epoch >= MAX_EPOCH - 1 else -1
+        bumped = md.producer_epoch + 1
+        state = TxnState.PREPARE_COMMIT if commit else TxnState.PREPARE_ABORT
+        v = md.value(state=state, producer_epoch=bumped, partitions=partitions,
+                     next_producer_id=next_pid, client_version=2, last_update_ms=now,
+                     start_ms=md.start_ms if s == TxnState.ONGOING else now)
+        response = (E.NONE, next_pid, 0) if next_pid >= 0 else (E.NONE, pid, bumped)
+        return response, [Write(tid, v, Markers(commit, pid, bumped, partitions))]
+
     def complete(self, tid: str, now: int) -> list[Write]:
-        """Every marker of a Prepare* transaction is written: Complete*."""
+        """Every marker of a Prepare* transaction is written: Complete* (transactions v2 after
+        an epoch overflow: the next producer id becomes the producer id, epoch 0)."""
         md = self.txns.get(tid)
         if md is None or md.state not in (TxnState.PREPARE_COMMIT, TxnState.PREPARE_ABORT):
             return []
         state = TxnState.COMPLETE_COMMIT if md.state == TxnState.PREPARE_COMMIT else TxnState.COMPLETE_ABORT
+        if md.next_producer_id >= 0:
+            return [Write(tid, md.value(state=state, partitions=(), last_update_ms=now,
+                                        producer_id=md.next_producer_id, producer_epoch=0,
+                                        prev_producer_id=md.producer_id, next_producer_id=-1))]
         return [Write(tid, md.value(state=state, partitions=(), last_update_ms=now))]
 
     # -- timers ---------------------------------------------------------------------------

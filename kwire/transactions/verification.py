@@ -15,10 +15,19 @@ from the first batch header of every transactional partition of the Produce
 request (header bytes only), asks the coordinator's broker once for all the
 partitions that need it, and leaves the answers in
 ``coordinator.verified`` for ``verify`` to consume during the appends.
-Kafka's mapping of the answers: NONE verified; INVALID_TXN_STATE (not added)
-and INVALID_PRODUCER_EPOCH (PRODUCER_FENCED) as they are; every other answer
-and any failure to ask (no coordinator, connection refused, NOT_COORDINATOR,
-CONCURRENT_TRANSACTIONS, ...) NOT_ENOUGH_REPLICAS, which producers retry.
+Kafka's mapping of the answers (``map_code``): PRODUCER_FENCED becomes
+INVALID_PRODUCER_EPOCH; the coordinator's retriable errors (NOT_COORDINATOR,
+COORDINATOR_NOT_AVAILABLE, COORDINATOR_LOAD_IN_PROGRESS,
+CONCURRENT_TRANSACTIONS) and any failure to ask (no coordinator, connection
+refused, a broken answer) NOT_ENOUGH_REPLICAS, which producers retry; the
+others (NONE, INVALID_TXN_STATE, INVALID_PRODUCER_ID_MAPPING,
+TRANSACTION_ABORTABLE, ...) as they are.
+
+Transactions v2 (KIP-890 part 2, ``add=True``: Produce v12+): the partitions
+are added to the transaction instead of verified, on this broker when it is
+the coordinator (``TransactionCoordinator.add_implicitly``), else with
+AddPartitionsToTxn v5 and ``verify_only`` false (what Kafka's
+AddPartitionsToTxnManager sends), in embedded mode too.
 """
 
 from __future__ import annotations
@@ -38,21 +47,28 @@ from kwire.records.batch import TRANSACTIONAL_MASK
 log = logging.getLogger("kwire.transactions")
 
 API_KEY = 24
-VERSION = 4
+VERSION = 5
 TIMEOUT_S = 10.0
 MAX_REMEMBERED = 10000
 
 
-def transactional_partitions(req) -> list[tuple[str, int, int, int]]:
-    """(topic, partition, producer id, epoch) of every transactional first batch (by name)."""
+def transactional_partitions(req, md=None) -> list[tuple[str, int, int, int]]:
+    """(topic, partition, producer id, epoch) of every transactional first batch (by name;
+    Produce v13 names topics by id: resolved with the metadata ``md``)."""
     out = []
     for td in req.topic_data:
+        name = td.name
+        if not name and md is not None:
+            t = md.topic_by_id(td.topic_id)
+            if t is None:
+                continue  # the append answers UNKNOWN_TOPIC_ID
+            name = t.name
         for pd in td.partition_data:
             r = pd.records
             if r is not None and len(r) >= 61 and r[16] == 2 and r[22] & TRANSACTIONAL_MASK:
                 pid = int.from_bytes(r[43:51], "big", signed=True)
                 epoch = int.from_bytes(r[51:53], "big", signed=True)
-                out.append((td.name, pd.index, pid, epoch))
+                out.append((name, pd.index, pid, epoch))
     return out
 
 
@@ -66,24 +82,51 @@ def continuing(broker, topic: str, partition: int, pid: int, epoch: int) -> bool
     return pid in ps.ongoing and entry is not None and entry.epoch == epoch
 
 
-async def verify_produce(tc, req) -> None:
+_RETRIABLE = (E.NOT_COORDINATOR, E.COORDINATOR_NOT_AVAILABLE, E.COORDINATOR_LOAD_IN_PROGRESS,
+              E.CONCURRENT_TRANSACTIONS, E.NOT_ENOUGH_REPLICAS, E.REQUEST_TIMED_OUT)
+
+
+def map_code(code: E) -> E:
+    if code == E.PRODUCER_FENCED:
+        return E.INVALID_PRODUCER_EPOCH
+    if code in _RETRIABLE:
+        return E.NOT_ENOUGH_REPLICAS
+    return code
+
+
+async def verify_produce(tc, req, add: bool = False) -> None:
     broker = tc.broker
     tid = req.transactional_id
     leader = tc.coordinator_node(tid)
-    if leader == broker.node_id:
+    local = leader == broker.node_id or not tc.cluster_mode
+    if not add and (local or not broker.config.get("transaction.partition.verification.enable", True)):
         return  # verify() asks the local shard
-    need = [(t, p, pid, epoch) for t, p, pid, epoch in transactional_partitions(req)
-            if not continuing(broker, t, p, pid, epoch)]
-    if not need:
-        return
-    if len(tc.verified) > MAX_REMEMBERED:
-        tc.verified.clear()
-    codes = await ask(broker, leader, tid, need)
-    for (t, p, pid, epoch) in need:
-        tc.verified[(tid, pid, epoch, t, p)] = codes.get((t, p), E.NOT_ENOUGH_REPLICAS)
+    # One producer's requests are verified in arrival order, each after the previous one's
+    # append (the caller appends right after this returns, without yielding): requests in
+    # flight for one partition (seq 0-4, 5-9) must not overtake each other while they wait
+    # for the coordinator, and once the first is appended the next continues the transaction.
+    prev = tc.produce_order.get(tid)
+    done = asyncio.get_running_loop().create_future()
+    tc.produce_order[tid] = done
+    try:
+        if prev is not None and not prev.done():
+            await asyncio.shield(prev)
+        need = [(t, p, pid, epoch) for t, p, pid, epoch in transactional_partitions(req, broker.metadata)
+                if not continuing(broker, t, p, pid, epoch)]
+        if not need:
+            return
+        if len(tc.verified) > MAX_REMEMBERED:
+            tc.verified.clear()
+        codes = await tc.add_implicitly(tid, need) if local else await ask(broker, leader, tid, need, add)
+        for (t, p, pid, epoch) in need:
+            tc.verified[(tid, pid, epoch, t, p)] = codes.get((t, p), E.NOT_ENOUGH_REPLICAS)
+    finally:
+        done.set_result(None)
+        if tc.produce_order.get(tid) is done:
+            del tc.produce_order[tid]
 
 
-async def ask(broker, leader: int, tid: str, need) -> dict[tuple[str, int], E]:
+async def ask(broker, leader: int, tid: str, need, add: bool = False) -> dict[tuple[str, int], E]:
     addr = next(((b.host, b.port) for b in broker.metadata.brokers if b.node_id == leader), None)
     if addr is None:
         return {}
@@ -92,7 +135,7 @@ async def ask(broker, leader: int, tid: str, need) -> dict[tuple[str, int], E]:
     for t, p, _pid, _epoch in need:
         by_topic.setdefault(t, []).append(p)
     req = AddPartitionsToTxnRequest(transactions=[AddPartitionsToTxnTransaction(
-        transactional_id=tid, producer_id=pid, producer_epoch=epoch, verify_only=True,
+        transactional_id=tid, producer_id=pid, producer_epoch=epoch, verify_only=not add,
         topics=[AddPartitionsToTxnTopic(name=t, partitions=ps) for t, ps in by_topic.items()])])
     writer = None
     try:
@@ -111,10 +154,5 @@ async def ask(broker, leader: int, tid: str, need) -> dict[tuple[str, int], E]:
     for res in resp.results_by_transaction or ():
         for tr in res.topic_results or ():
             for pr in tr.results_by_partition or ():
-                code = E(pr.partition_error_code)
-                if code in (E.PRODUCER_FENCED, E.INVALID_PRODUCER_EPOCH):
-                    code = E.INVALID_PRODUCER_EPOCH
-                elif code not in (E.NONE, E.INVALID_TXN_STATE):
-                    code = E.NOT_ENOUGH_REPLICAS
-                out[(tr.name, pr.partition_index)] = code
+                out[(tr.name, pr.partition_index)] = map_code(E(pr.partition_error_code))
     return out

@@ -136,3 +136,18 @@ def _unverified_batch_is_refused(c, topic: str) -> None:
                                              producer_epoch=r.producer_epoch, committed=False),
                            node=coordinator, version=3)
         assert ended.error_code == 0  # aborted: the ABORT marker crosses to the other leader
+
+
+def test_java_transactions_v2_across_brokers(make_cluster):
+    """The Java client 4.3's whole scenario (test_transactions_java.py) on 3 brokers, in
+    transactions v2: the partition leaders add their partitions to the transaction on the
+    coordinator's broker (AddPartitionsToTxn v5, broker to broker), markers carry the bumped
+    epoch; DescribeTransactions at the coordinator shows one epoch bump per transaction."""
+    import javaclient
+    from test_transactions_java import describe, run_scenario
+
+    javaclient.require_java()
+    c = make_cluster(3, overrides=OVERRIDES)
+    tid = run_scenario(c.bootstrap, rf=3)
+    state, _pid, epoch, _topics = describe(c.bootstrap, tid + "-a")
+    assert (state, epoch) == ("CompleteCommit", 3)

@@ -5,7 +5,9 @@
 // One JVM runs every check and prints one JSON line per result:
 //   committed/aborted/open transactions across 3 partitions, then what a read_committed and a
 //   read_uncommitted consumer see ({"type":"consume",...}); the open transaction is committed;
-//   a second producer with the same transactional id fences the first ({"type":"fenced",...});
+//   a second producer with the same transactional id fences the first ({"type":"fenced",...}: the
+//   first's AddPartitionsToTxn (transactions v1) or its abort after the refused produce
+//   (transactions v2) gets ProducerFencedException);
 //   consume-transform-produce with sendOffsetsToTransaction ({"type":"ctp",...}).
 import java.time.Duration;
 import java.util.*;
@@ -116,6 +118,18 @@ public class KwireTxn {
             fenced = "InvalidProducerEpochException";
         } catch (java.util.concurrent.ExecutionException e) {
             fenced = e.getCause().getClass().getSimpleName();
+            if (e.getCause() instanceof InvalidProducerEpochException) {
+                // transactions v2: the leader's implicit add was refused (INVALID_PRODUCER_EPOCH,
+                // abortable); the abort that follows is fenced by the coordinator
+                try {
+                    first.abortTransaction();
+                    fenced = "aborted";
+                } catch (ProducerFencedException f) {
+                    fenced = "ProducerFencedException";
+                } catch (org.apache.kafka.common.KafkaException f) {
+                    fenced = "abort:" + f.getClass().getSimpleName();
+                }
+            }
         } catch (org.apache.kafka.common.KafkaException e) {
             fenced = e.getClass().getSimpleName() + ":" + (e.getCause() == null ? "" : e.getCause().getClass().getSimpleName());
         }
