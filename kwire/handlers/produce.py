@@ -90,8 +90,17 @@ def handle(ctx, req):
 async def _verified_then_append(ctx, req):
     from kwire.transactions.verification import verify_produce
 
-    # v12+ (transactions v2, KIP-890 part 2): the partitions are added to the transaction
-    await verify_produce(ctx.broker.txn_coordinator, req, add=ctx.api_version >= 12)
+    # v12+ (transactions v2, KIP-890 part 2): the partitions are added to the transaction,
+    # only those the producer may write (as Kafka checks WRITE before verifying)
+    az = authorizer_active(ctx)
+    writable = None
+    if az is not None:
+        if not authorizer_allowed(ctx, az, acl.WRITE, acl.TRANSACTIONAL_ID, req.transactional_id):
+            return _handle(ctx, req)  # every partition: TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+
+        def writable(topic: str) -> bool:
+            return authorizer_allowed(ctx, az, acl.WRITE, acl.TOPIC, topic)
+    await verify_produce(ctx.broker.txn_coordinator, req, add=ctx.api_version >= 12, writable=writable)
     resp = _handle(ctx, req)
     if resp is not None and not isinstance(resp, ProduceResponse):
         resp = await resp  # acks=all: waiting for replication

@@ -94,7 +94,10 @@ def map_code(code: E) -> E:
     return code
 
 
-async def verify_produce(tc, req, add: bool = False) -> None:
+async def verify_produce(tc, req, add: bool = False, writable=None) -> None:
+    """``writable(topic)``: whether the producer may write the topic (the authorizer's
+    answer); partitions of other topics are never added to the transaction (Kafka checks
+    WRITE before it verifies), they are answered TOPIC_AUTHORIZATION_FAILED by the produce."""
     broker = tc.broker
     tid = req.transactional_id
     leader = tc.coordinator_node(tid)
@@ -112,7 +115,7 @@ async def verify_produce(tc, req, add: bool = False) -> None:
         if prev is not None and not prev.done():
             await asyncio.shield(prev)
         need = [(t, p, pid, epoch) for t, p, pid, epoch in transactional_partitions(req, broker.metadata)
-                if not continuing(broker, t, p, pid, epoch)]
+                if not continuing(broker, t, p, pid, epoch) and (writable is None or writable(t))]
         if not need:
             return
         if len(tc.verified) > MAX_REMEMBERED:
