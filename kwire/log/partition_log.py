@@ -73,6 +73,7 @@ files are unlinked as soon as it is done).
 
 from __future__ import annotations
 
+import base64
 import logging
 import os
 import shutil
@@ -156,6 +157,9 @@ class ReadResult(NamedTuple):
         return self.regions[0] if self.regions else None
 
 
+PARTITION_METADATA = "partition.metadata"  # Kafka's file: the topic id of the log
+
+
 class PartitionLog:
     def __init__(self, dir: str, topic: str, partition: int, config: LogConfig,
                  segments: list[LogSegment], epochs: LeaderEpochCache, now_ms: int) -> None:
@@ -179,6 +183,40 @@ class PartitionLog:
         self.offline = False
         self.on_dir_failure = None
         self.on_io_error = None  # called with the log dir on every undone write failure
+
+    # -- topic id (Kafka's partition.metadata, KIP-516) ------------------------
+    def topic_id(self) -> uuid.UUID | None:
+        """The id of the topic this log was made for (``partition.metadata``; None if not
+        recorded). A cluster broker compares it with the topic's id in the metadata: a log
+        of an earlier topic of the same name (deleted and re-created while this broker
+        did not see it) must not be served as the new topic's."""
+        try:
+            with open(os.path.join(self.dir, PARTITION_METADATA)) as f:
+                text = f.read()
+        except OSError:
+            return None
+        for line in text.splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "topic_id":
+                try:
+                    raw = value.strip()
+                    return uuid.UUID(bytes=base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4)))
+                except ValueError:
+                    return None
+        return None
+
+    def set_topic_id(self, topic_id: uuid.UUID) -> None:
+        """Record the topic id in ``partition.metadata`` (Kafka's format: ``version: 0`` and the
+        id as URL-safe base64 without padding), written to a temporary file and renamed."""
+        path = os.path.join(self.dir, PARTITION_METADATA)
+        tmp = path + ".tmp"
+        encoded = base64.urlsafe_b64encode(topic_id.bytes).rstrip(b"=").decode()
+        with open(tmp, "w") as f:
+            f.write(f"version: 0\ntopic_id: {encoded}\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+        fsync_dir(self.dir)
 
     # -- opening --------------------------------------------------------------
     @classmethod

@@ -196,6 +196,17 @@ class ReplicaManager:
     def _ensure_log(self, t, partition: int, now: int, *, is_new: bool = True):
         logs = self.broker.logs
         plog = logs.get(t.name, partition)
+        if plog is not None and not plog.offline and t.topic_id is not None:
+            held_id = plog.topic_id()
+            if held_id is not None and held_id != t.topic_id:
+                # an earlier topic of this name, deleted and re-created while this broker did not
+                # see it (down, or its watch saw only the new assignment): never serve its records
+                log.warning("removing the log of %s-%d: it belongs to topic id %s, the topic is now %s",
+                            t.name, partition, held_id, t.topic_id)
+                self._remove_replica((t.name, partition))
+                plog = None
+            elif held_id is None:
+                self._record_topic_id(plog, t.topic_id)
         if plog is not None:
             self._held.setdefault(t.name, set()).add(partition)
             return plog
@@ -209,8 +220,17 @@ class ReplicaManager:
                 raise
             log.error("the log of %s-%d cannot be made: %s", t.name, partition, e.message)
             return None
+        if t.topic_id is not None:
+            self._record_topic_id(plog, t.topic_id)
         self._held.setdefault(t.name, set()).add(partition)
         return plog
+
+    @staticmethod
+    def _record_topic_id(plog, topic_id) -> None:
+        try:
+            plog.set_topic_id(topic_id)
+        except OSError as e:  # the id only guards against a stale log: keep serving
+            log.warning("could not record the topic id of %s-%d: %s", plog.topic, plog.partition, e)
 
     def _sync_partition(self, t, p, now: int) -> None:
         key = (t.name, p.partition)

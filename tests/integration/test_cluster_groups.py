@@ -228,7 +228,11 @@ def test_group_moves_with_its_coordinator_on_kill(make_cluster, kinds):
     produce(bootstrap, topic, 30, 3, "c")
     wait_until(lambda: sum(len(m.records) for m in members) >= 90, timeout=TIMEOUT_S,
                what="the last 30 records")
-    assert duplicates(members) == []
+    # at least once between commits, as Kafka: if the members rebalanced while the coordinator
+    # moved, records above the commit made before the kill (offsets 10-19) may come again;
+    # a committed record (below 10, or below 20 once committed there) never does
+    dups = duplicates(members)
+    assert all(10 <= o < 20 for _p, o, _first, _second in dups), dups
     got = {v for m in members for v in m.values()}
     assert got == {f"{tag}-{i}".encode() for tag in "abc" for i in range(30)}
     assert not any(m.errors for m in members), [m.errors for m in members]

@@ -299,8 +299,9 @@ def test_offset_for_leader_epoch_handler_fences_and_answers(tmp_path):
     c.lead(1).write("a")
     c.lead(4).write("b")
 
-    class Ctx:
+    class Ctx:  # what the handler reads of a RequestContext
         broker = c.broker
+        session = None  # a connection without security
 
     def ask(current, epoch, partition=0):
         req = OffsetForLeaderEpochRequest(replica_id=2, topics=[OffsetForLeaderTopic(
