@@ -906,6 +906,25 @@ class ZkMetadata(ImageReads):
         if existing:
             await self.until(lambda: all(self.topic_ready(n) for n in existing), timeout)
 
+    async def read_topic_configs(self, names) -> dict[str, dict[str, str] | None]:
+        """The topics' config overrides as ZooKeeper has them now (None: no config znode).
+
+        Kafka's ZooKeeper-mode DescribeConfigs reads the config znode rather than its
+        cache, so a change made through any broker is seen at once by every broker;
+        this is that read (one round trip on the writer thread). Empty when ZooKeeper
+        is unavailable: the caller answers from the image.
+        """
+        def read() -> dict[str, dict[str, str] | None]:
+            out: dict[str, dict[str, str] | None] = {}
+            for n in names:
+                data, _version = self.store.get(L.topic_config_path(n))
+                out[n] = None if data is None else L.decode_config(data)
+            return out
+        try:
+            return await self._run(read)
+        except Exception:
+            return {}
+
     # -- producer ids -----------------------------------------------------------------------------------
     def allocate_producer_id(self) -> int:
         """The next producer id of the current block (COORDINATOR_LOAD_IN_PROGRESS when none is ready).

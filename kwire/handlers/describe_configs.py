@@ -148,14 +148,17 @@ def topic_config_entries(broker, overrides: dict[str, str], include_synonyms: bo
     return cfg.describe(include_synonyms, names)
 
 
-def _describe_topic(broker, name: str, names, synonyms: bool, docs: bool) -> list:
+def _describe_topic(broker, name: str, names, synonyms: bool, docs: bool, overrides=None) -> list:
+    """``overrides``: the topic's config overrides read from ZooKeeper (cluster mode), else
+    the image's."""
     if topic_name_error(name):
         raise KafkaError(ErrorCode.INVALID_TOPIC_EXCEPTION, kafka_topic_name_message(name))
     t = broker.metadata.topic(name)
     if t is None:
         raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_MESSAGE)
+    configs = t.configs if overrides is None else overrides
     return [_entry(e, synonyms, TOPIC_CONFIGS[e.name].doc if docs else None)
-            for e in topic_config_entries(broker, t.configs, synonyms, names)]
+            for e in topic_config_entries(broker, configs, synonyms, names)]
 
 
 def _describe_broker(broker, name: str, names, synonyms: bool, docs: bool) -> list:
@@ -222,13 +225,14 @@ def _describe_client_metrics(broker, name: str, names) -> list:
             for key, value in sorted(configs.items()) if names is None or key in names]
 
 
-def describe_resource(broker, resource, synonyms: bool, docs: bool) -> DescribeConfigsResult:
+def describe_resource(broker, resource, synonyms: bool, docs: bool,
+                      topic_overrides=None) -> DescribeConfigsResult:
     rtype, name = resource.resource_type, resource.resource_name
     keys = resource.configuration_keys
     names = set(keys) if keys else None
     try:
         if rtype == TOPIC:
-            configs = _describe_topic(broker, name, names, synonyms, docs)
+            configs = _describe_topic(broker, name, names, synonyms, docs, topic_overrides)
         elif rtype == BROKER:
             configs = _describe_broker(broker, name, names, synonyms, docs)
         elif rtype == BROKER_LOGGER:
@@ -261,20 +265,26 @@ def handle(ctx, req) -> DescribeConfigsResponse:
     synonyms = bool(req.include_synonyms)
     docs = ctx.api_version >= 3 and bool(req.include_documentation)
     broker = ctx.broker
-    if getattr(broker, "cluster_mode", False):
-        missing = [r.resource_name for r in req.resources
-                   if r.resource_type == TOPIC and broker.metadata.topic(r.resource_name) is None]
-        if missing:  # perhaps created through another broker a moment ago
-            return _after_catch_up(broker, req, missing, synonyms, docs, ctx)
+    if getattr(broker, "cluster_mode", False) and any(r.resource_type == TOPIC for r in req.resources):
+        return _describe_from_zookeeper(ctx, broker, req, synonyms, docs)
     return DescribeConfigsResponse(results=[
         denied_describe_configs(ctx, r) or describe_resource(broker, r, synonyms, docs)  # kwire.security
         for r in req.resources
     ])
 
 
-async def _after_catch_up(broker, req, names, synonyms: bool, docs: bool, ctx=None) -> DescribeConfigsResponse:
-    await broker.metadata.catch_up(names)
+async def _describe_from_zookeeper(ctx, broker, req, synonyms: bool, docs: bool) -> DescribeConfigsResponse:
+    """Cluster mode, as Kafka's ZooKeeper mode: topic configs are read from ZooKeeper, so a
+    change made through any broker a moment ago is seen here too; a topic this broker has not
+    seen yet (created elsewhere a moment ago) is waited for briefly."""
+    md = broker.metadata
+    names = [r.resource_name for r in req.resources if r.resource_type == TOPIC]
+    missing = [n for n in names if md.topic(n) is None]
+    if missing:
+        await md.catch_up(missing)
+    stored = await md.read_topic_configs([n for n in names if md.topic(n) is not None])
     return DescribeConfigsResponse(results=[
-        (ctx is not None and denied_describe_configs(ctx, r)) or describe_resource(broker, r, synonyms, docs)
+        denied_describe_configs(ctx, r) or describe_resource(
+            broker, r, synonyms, docs, stored.get(r.resource_name) if r.resource_type == TOPIC else None)
         for r in req.resources
     ])

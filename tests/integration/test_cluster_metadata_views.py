@@ -3,7 +3,9 @@
 * Read-your-writes across brokers: a topic created through broker 1 is
   answered by brokers 2 and 3 straight away (Metadata without
   auto-creation, DescribeConfigs, DescribeTopicPartitions), although their
-  ZooKeeper watches may not have delivered it yet when the request arrives.
+  ZooKeeper watches may not have delivered it yet when the request arrives;
+  so is a config change (DescribeConfigs reads the config znode, as Kafka's
+  ZooKeeper mode does).
 * A topic whose partitions have no leader state yet (the controller has not
   written it: here, because its only replica's broker does not exist) is not
   listed, and named it answers LEADER_NOT_AVAILABLE, as a Kafka broker that
@@ -21,6 +23,8 @@ from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)
 from kazoo.client import KazooClient
 
 from kwire.client import RESOURCE_TOPIC, KafkaClient, NewTopic
+
+CONFIG_SOURCE_DYNAMIC_TOPIC = 1  # DescribeConfigs' source of a topic override
 from kwire.cluster import zk_layout as L
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.describe_topic_partitions_request import (
@@ -52,6 +56,20 @@ def test_a_topic_created_through_one_broker_is_answered_at_once_by_the_others(ma
                     assert any(e.name == "cleanup.policy" for e in cl.describe_configs(RESOURCE_TOPIC, name))
                     dtp = _describe_partitions(cl, name)
                     assert dtp.error_code == 0 and len(dtp.partitions) == 2
+            # a config change through broker 1 is described at once by the others (Kafka's
+            # ZooKeeper mode reads the config znode), also a DELETE back to the default
+            for i in range(6):
+                value = str(3_600_000 + i)
+                if i % 2 == 0:
+                    creator.incremental_alter_configs(RESOURCE_TOPIC, "ryw-0", {"retention.ms": value})
+                else:
+                    creator.incremental_alter_configs(RESOURCE_TOPIC, "ryw-0", delete_configs=["retention.ms"])
+                for cl in clients:
+                    [e] = cl.describe_configs(RESOURCE_TOPIC, "ryw-0", ["retention.ms"])
+                    if i % 2 == 0:
+                        assert e.value == value and e.source == CONFIG_SOURCE_DYNAMIC_TOPIC, e
+                    else:
+                        assert e.source != CONFIG_SOURCE_DYNAMIC_TOPIC, e
         # an unknown topic still answers with UNKNOWN_TOPIC_OR_PARTITION
         t = clients[0].metadata(["no-such-topic"]).topics["no-such-topic"]
         assert t.error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
