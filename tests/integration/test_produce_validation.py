@@ -164,9 +164,11 @@ def test_transactional_batches_are_refused(broker, client):
     for version in (9, 12):
         r = _produce(client, topic, txn, version)
         assert r.error_code == E.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, version
-        # with a transactional id but not added to a transaction (old protocol): refused
+        # with a transactional id but not added to a transaction: refused. v9 (old protocol):
+        # INVALID_TXN_STATE. v12 (transactions v2) adds the partition implicitly, which the
+        # coordinator refuses for a transactional id never initialized: INVALID_PRODUCER_ID_MAPPING
         r = _produce(client, topic, txn, version, transactional_id="t1")
-        assert r.error_code == (E.INVALID_TXN_STATE if version <= 10 else E.TRANSACTION_ABORTABLE), version
+        assert r.error_code == (E.INVALID_TXN_STATE if version <= 10 else E.INVALID_PRODUCER_ID_MAPPING), version
     assert decoded_batches(broker.data_dir, topic) == []
 
 
