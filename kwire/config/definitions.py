@@ -481,8 +481,18 @@ for _name in ("ssl.keystore.type", "ssl.keystore.location", "ssl.keystore.passwo
               "ssl.client.auth", "ssl.enabled.protocols", "ssl.principal.mapping.rules",
               "sasl.enabled.mechanisms", "sasl.jaas.config", "connections.max.reauth.ms",
               "connection.failed.authentication.delay.ms", "authorizer.class.name",
-              "quota.window.num", "quota.window.size.seconds"):
+              "quota.window.num", "quota.window.size.seconds",
+              # client quotas beyond byte rates (KIP-599, KIP-612; kwire.security)
+              "controller.quota.window.num", "controller.quota.window.size.seconds",
+              "max.connection.creation.rate"):
     BROKER_CONFIGS[_name].acted = True
+BROKER_CONFIGS["controller.quota.window.num"].doc = (
+    "Number of windows of a controller_mutation_rate quota: its token bucket holds rate * num * size.")
+BROKER_CONFIGS["controller.quota.window.size.seconds"].doc = (
+    "Size of each window of a controller_mutation_rate quota, in seconds.")
+BROKER_CONFIGS["max.connection.creation.rate"].doc = (
+    "New connections per second the broker accepts on all its listeners; beyond it accepting is "
+    "delayed (KIP-612). listener.name.<listener>.max.connection.creation.rate bounds one listener.")
 
 # Group configs (KIP-848 / KIP-932 / KIP-1071 DescribeConfigs GROUP resources): each
 # defaults to the broker config "group.<name>" when Kafka has one, else its own default.

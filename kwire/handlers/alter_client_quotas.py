@@ -7,8 +7,10 @@ default entity) or ``ip``; keys are Kafka's (``producer_byte_rate``,
 mixed entity, or a value <= 0 is INVALID_REQUEST for that entry alone; an
 entity given twice in one request is INVALID_REQUEST for both.
 ``validate_only`` checks without changing. Needs ALTER_CONFIGS on the cluster.
-Stored in the metadata store; answered once durable. The byte rates are
-enforced (``kwire.security.client_quotas``); the others are only stored.
+Stored in the metadata store; answered once durable. All are enforced:
+byte rates and ``request_percentage`` by ``kwire.security.request_quotas``,
+``controller_mutation_rate`` by ``kwire.security.mutation_quota``,
+``connection_creation_rate`` by ``kwire.security.connection_quotas``.
 """
 
 from __future__ import annotations

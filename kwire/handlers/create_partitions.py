@@ -23,8 +23,13 @@ does, or the manual ``assignments``), and the answer waits until this
 broker's image has every new partition with a leader, at most ``timeout_ms``
 (then REQUEST_TIMED_OUT). Brokers of a manual assignment must be live.
 
-v2 is the first flexible version; v3 only
-changed quota behaviour (KIP-599), which kwire does not enforce.
+v2 is the first flexible version; v3 (KIP-599) makes the controller mutation
+quota strict: with a ``controller_mutation_rate`` for the client, the new
+partitions of each topic are taken from the client's token bucket
+(``kwire.security.mutation_quota``, after the topic's checks, not for
+``validate_only``); once it is empty the topic answers
+THROTTLING_QUOTA_EXCEEDED with ``throttle_time_ms`` (v0-2: accepted and
+throttled).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from kwire.handlers.common import when_durable
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
 from kwire.security.authorizer import authorize
+from kwire.security.mutation_quota import UNBOUNDED, for_request
 from kwire.protocol.generated.create_partitions_response import (
     CreatePartitionsResponse,
     CreatePartitionsTopicResult,
@@ -70,7 +76,10 @@ def validate_manual_assignment(replicas: list[int], registered: set[int],
                          f"{replication_factor} replica(s).")
 
 
-def _create(broker, topic, validate_only: bool):
+STRICT_QUOTA_SINCE = 3  # KIP-599
+
+
+def _create(broker, topic, validate_only: bool, quota=UNBOUNDED):
     """None, or (cluster mode) the ZooKeeper write's future."""
     md = broker.metadata
     t = md.topic(topic.name)
@@ -101,13 +110,16 @@ def _create(broker, topic, validate_only: bool):
             rf = len(t.partitions[0].replicas)
             raise KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
                              f"Replication factor: {rf} larger than available brokers: {len(md.brokers)}.")
+        quota.record(additional)  # KIP-599 (THROTTLING_QUOTA_EXCEEDED when strict and exhausted)
         return broker.add_partitions(topic.name, topic.count, assignment)
     if not validate_only:
+        quota.record(additional)
         broker.add_partitions(topic.name, topic.count)
 
 
 def handle(ctx, req):
     md = ctx.broker.metadata
+    quota = for_request(ctx, STRICT_QUOTA_SINCE)
     waiting: list[tuple[int, object]] = []
     seen: dict[str, int] = {}
     for topic in req.topics:
@@ -125,7 +137,7 @@ def handle(ctx, req):
                                                        error_message="Authorization failed."))
             continue
         try:
-            zk_fut = _create(ctx.broker, topic, req.validate_only)
+            zk_fut = _create(ctx.broker, topic, req.validate_only, quota)
         except KafkaError as e:
             results.append(CreatePartitionsTopicResult(name=topic.name, error_code=e.code,
                                                        error_message=e.message))
@@ -138,13 +150,13 @@ def handle(ctx, req):
         if fut is not None:
             waiting.append((len(results) - 1, fut))
     if not waiting:
-        return CreatePartitionsResponse(results=results)
+        return CreatePartitionsResponse(throttle_time_ms=quota.throttle_time_ms(), results=results)
     if getattr(ctx.broker, "cluster_mode", False):
-        return _when_led(md, results, waiting, req.timeout_ms)
-    return _when_durable(results, waiting)
+        return _when_led(md, results, waiting, req.timeout_ms, quota)
+    return _when_durable(results, waiting, quota)
 
 
-async def _when_led(md, results, waiting, timeout_ms: int) -> CreatePartitionsResponse:
+async def _when_led(md, results, waiting, timeout_ms: int, quota=UNBOUNDED) -> CreatePartitionsResponse:
     """Cluster mode: the ZooKeeper write, then every new partition led in the image."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + max(timeout_ms, 0) / 1000
@@ -165,8 +177,9 @@ async def _when_led(md, results, waiting, timeout_ms: int) -> CreatePartitionsRe
         if not await md.until(led, max(deadline - loop.time(), 0)):
             r.error_code = ErrorCode.REQUEST_TIMED_OUT
             r.error_message = f"The new partitions of {name} had no leader within {timeout_ms} ms."
-    return CreatePartitionsResponse(results=results)
+    return CreatePartitionsResponse(throttle_time_ms=quota.throttle_time_ms(), results=results)
 
 
-async def _when_durable(results, waiting) -> CreatePartitionsResponse:
-    return CreatePartitionsResponse(results=await when_durable(results, waiting))
+async def _when_durable(results, waiting, quota=UNBOUNDED) -> CreatePartitionsResponse:
+    results = await when_durable(results, waiting)
+    return CreatePartitionsResponse(throttle_time_ms=quota.throttle_time_ms(), results=results)

@@ -46,8 +46,13 @@ with a message naming ZooKeeper, at once.
 Version notes: v5 (KIP-525) returns the new topic's partition count,
 replication factor and configs (name, value, read-only, source, sensitive) —
 kwire always reports them, there are no ACLs that could hide them; v5 is the
-first flexible version; v6 only changed quota behaviour (KIP-599, not
-enforced); v7 (KIP-516) returns the topic id.
+first flexible version; v6 (KIP-599) makes the controller mutation quota
+strict: with a ``controller_mutation_rate`` for the client, each topic to
+create takes its partition count from the client's token bucket
+(``kwire.security.mutation_quota``, after the topic's own checks, never for
+``validate_only``); once the bucket is empty the topic answers
+THROTTLING_QUOTA_EXCEEDED and the response carries ``throttle_time_ms``
+(v2-5: accepted, the response throttled); v7 (KIP-516) returns the topic id.
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ from kwire.handlers.describe_configs import kafka_topic_name_message, topic_conf
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
 from kwire.security.authorizer import authorize
+from kwire.security.mutation_quota import UNBOUNDED, for_request
 from kwire.protocol.generated.create_topics_response import (
     CreatableTopicConfigs,
     CreatableTopicResult,
@@ -74,6 +80,7 @@ MIN_VERSION = 2
 MAX_VERSION = 7
 
 _ZERO = uuid.UUID(int=0)
+STRICT_QUOTA_SINCE = 6  # KIP-599: THROTTLING_QUOTA_EXCEEDED per topic from this version
 YIELD_AFTER_S = 0.005  # let other connections run after this much work in one go
 
 
@@ -163,12 +170,15 @@ def _config_entries(broker, configs: dict[str, str], cache: dict) -> list[Creata
     return got
 
 
-def _create(broker, topic, validate_only: bool, cache: dict, pending: list | None = None) -> CreatableTopicResult:
+def _create(broker, topic, validate_only: bool, cache: dict, pending: list | None = None,
+            quota=UNBOUNDED) -> CreatableTopicResult:
     """``pending`` (cluster mode): gets the ZooKeeper write's future of a created topic."""
     _check_name(broker.metadata, topic.name)
     configs = _check_configs(topic)
     n, rf = _placement(broker, topic)
     topic_id = _ZERO
+    if not validate_only:
+        quota.record(n)  # KIP-599 (THROTTLING_QUOTA_EXCEEDED when strict and exhausted)
     if not validate_only and pending is not None:
         assignment = ({a.partition_index: list(a.broker_ids) for a in topic.assignments}
                       if topic.assignments else None)
@@ -200,6 +210,7 @@ async def handle(ctx, req) -> CreateTopicsResponse:
     if getattr(ctx.broker, "cluster_mode", False):
         return await _handle_cluster(ctx, req)
     md = ctx.broker.metadata
+    quota = for_request(ctx, STRICT_QUOTA_SINCE)
     counts: dict[str, int] = {}
     for t in req.topics:
         counts[t.name] = counts.get(t.name, 0) + 1
@@ -211,7 +222,7 @@ async def handle(ctx, req) -> CreateTopicsResponse:
         if counts[t.name] > 1:
             continue
         try:
-            results.append(_create(ctx.broker, t, req.validate_only, entries_cache))
+            results.append(_create(ctx.broker, t, req.validate_only, entries_cache, quota=quota))
             fut = None if req.validate_only else md.durable()
             if fut is not None:
                 waiting.append((len(results) - 1, fut))
@@ -229,7 +240,7 @@ async def handle(ctx, req) -> CreateTopicsResponse:
         if n > 1:
             results.append(CreatableTopicResult(name=name, error_code=ErrorCode.INVALID_REQUEST,
                                                 error_message="Duplicate topic name."))
-    return CreateTopicsResponse(topics=results)
+    return CreateTopicsResponse(throttle_time_ms=quota.throttle_time_ms(), topics=results)
 
 
 def _ready(md, name: str, topic_id) -> bool:
@@ -240,6 +251,7 @@ def _ready(md, name: str, topic_id) -> bool:
 
 async def _handle_cluster(ctx, req) -> CreateTopicsResponse:
     md = ctx.broker.metadata
+    quota = for_request(ctx, STRICT_QUOTA_SINCE)
     counts: dict[str, int] = {}
     for t in req.topics:
         counts[t.name] = counts.get(t.name, 0) + 1
@@ -251,7 +263,7 @@ async def _handle_cluster(ctx, req) -> CreateTopicsResponse:
             continue
         pending: list = []
         try:
-            results.append(_create(ctx.broker, t, req.validate_only, entries_cache, pending))
+            results.append(_create(ctx.broker, t, req.validate_only, entries_cache, pending, quota))
         except KafkaError as e:
             results.append(CreatableTopicResult(name=t.name, error_code=e.code, error_message=e.message))
             continue
@@ -276,4 +288,4 @@ async def _handle_cluster(ctx, req) -> CreateTopicsResponse:
         if n > 1:
             results.append(CreatableTopicResult(name=name, error_code=ErrorCode.INVALID_REQUEST,
                                                 error_message="Duplicate topic name."))
-    return CreateTopicsResponse(topics=results)
+    return CreateTopicsResponse(throttle_time_ms=quota.throttle_time_ms(), topics=results)

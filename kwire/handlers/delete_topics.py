@@ -29,6 +29,12 @@ Kafka's ``DelayedDeleteTopics``, the answer waits until the topic is gone
 from this broker's image, at most ``timeout_ms`` (then REQUEST_TIMED_OUT).
 ZooKeeper unreachable: REQUEST_TIMED_OUT naming ZooKeeper, at once.
 
+Controller mutation quota (KIP-599): with a ``controller_mutation_rate`` for
+the client, each topic to delete takes its partition count from the client's
+token bucket (``kwire.security.mutation_quota``) once its checks passed; from
+v5 a topic met with an empty bucket answers THROTTLING_QUOTA_EXCEEDED and the
+response carries ``throttle_time_ms`` (v1-4: deleted, the response throttled).
+
 Version notes: v4 is the first flexible version, v5 adds ``error_message``
 (KIP-599), v6 adds topic ids (KIP-516). Results are in request order (Kafka
 shuffles them to hide which topics exist; there are no ACLs to protect here).
@@ -43,6 +49,7 @@ from kwire.handlers.common import when_durable
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
 from kwire.security.authorizer import authorize
+from kwire.security.mutation_quota import UNBOUNDED, for_request
 from kwire.protocol.generated.delete_topics_response import DeletableTopicResult, DeleteTopicsResponse
 
 API_KEY = 20
@@ -66,10 +73,14 @@ def _deletion_enabled(broker) -> bool:
         return True
 
 
+STRICT_QUOTA_SINCE = 5  # KIP-599
+
+
 def handle(ctx, req):
     broker = ctx.broker
     md = broker.metadata
     v = ctx.api_version
+    quota = for_request(ctx, STRICT_QUOTA_SINCE)
     # (name, id) as given; exactly one of them is set for a well-formed entry.
     given: list[tuple[str | None, uuid.UUID]] = (
         [(t.name, t.topic_id) for t in req.topics] if v >= 6 else [(n, _ZERO) for n in req.topic_names]
@@ -141,6 +152,7 @@ def handle(ctx, req):
                                    f"to be marked for deletion."))
             continue
         try:
+            quota.record(len(t.partitions) if t is not None else 0)  # KIP-599
             broker.delete_topic(name)
         except KafkaError as e:
             results.append(_result(name, tid, e.code, e.message))
@@ -150,13 +162,13 @@ def handle(ctx, req):
         if fut is not None:
             waiting.append((len(results) - 1, fut))
     if getattr(broker, "cluster_mode", False) and to_delete:
-        return _when_gone(md, results, waiting, req.timeout_ms)
+        return _when_gone(md, results, waiting, req.timeout_ms, quota)
     if not waiting:
-        return DeleteTopicsResponse(responses=results)
-    return _when_durable(results, waiting)
+        return DeleteTopicsResponse(throttle_time_ms=quota.throttle_time_ms(), responses=results)
+    return _when_durable(results, waiting, quota)
 
 
-async def _when_gone(md, results, waiting, timeout_ms: int) -> DeleteTopicsResponse:
+async def _when_gone(md, results, waiting, timeout_ms: int, quota=UNBOUNDED) -> DeleteTopicsResponse:
     """Cluster mode: once queued in ZooKeeper, wait until each topic has left the image."""
     results = await when_durable(results, waiting)
     loop = asyncio.get_running_loop()
@@ -167,8 +179,9 @@ async def _when_gone(md, results, waiting, timeout_ms: int) -> DeleteTopicsRespo
         if not await md.until(lambda: md.topic_by_id(r.topic_id) is None, max(deadline - loop.time(), 0)):
             r.error_code = ErrorCode.REQUEST_TIMED_OUT
             r.error_message = f"The deletion of {r.name} did not complete within {timeout_ms} ms."
-    return DeleteTopicsResponse(responses=results)
+    return DeleteTopicsResponse(throttle_time_ms=quota.throttle_time_ms(), responses=results)
 
 
-async def _when_durable(results, waiting) -> DeleteTopicsResponse:
-    return DeleteTopicsResponse(responses=await when_durable(results, waiting))
+async def _when_durable(results, waiting, quota=UNBOUNDED) -> DeleteTopicsResponse:
+    results = await when_durable(results, waiting)
+    return DeleteTopicsResponse(throttle_time_ms=quota.throttle_time_ms(), responses=results)

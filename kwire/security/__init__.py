@@ -10,7 +10,13 @@
   principal, KIP-368 expiry) and which requests it may send yet.
 * ``acl`` / ``authorizer`` — Kafka's ACL model and the ``authorize`` call handlers make;
   ``CLUSTER_GATED`` APIs are checked by the server before their handler runs.
-* ``client_quotas`` — produce / fetch byte-rate quotas per user and client id.
+* ``client_quotas`` — the quota table's precedence (user / client id) and Kafka's windowed rate.
+* ``request_quotas`` — what a response is throttled for: byte rates, ``request_percentage``
+  (KIP-124, time on the event loop) and the controller mutation throttle.
+* ``mutation_quota`` — ``controller_mutation_rate`` (KIP-599): a token bucket per client that
+  CreateTopics / CreatePartitions / DeleteTopics take partitions from.
+* ``connection_quotas`` — connection creation rates (KIP-612): ``max.connection.creation.rate``
+  (broker, listener) delays accepting; an ip's ``connection_creation_rate`` closes the excess.
 * ``manager`` — ``SecurityManager``: built once per server from the config; TLS contexts,
   sessions, mechanism servers, the authorizer, quotas, per-listener endpoints.
 * ``zk_store`` — credentials, ACLs and quotas in Kafka's znodes (cluster mode).

@@ -83,7 +83,9 @@ class SecurityManager:
         if table is not None:
             from kwire.security.client_quotas import ClientQuotas
 
-            self.client_quotas = ClientQuotas(table, config["quota.window.num"], config["quota.window.size.seconds"])
+            self.client_quotas = ClientQuotas(table, config["quota.window.num"], config["quota.window.size.seconds"],
+                                              config["controller.quota.window.num"],
+                                              config["controller.quota.window.size.seconds"])
         self.authorizer = None
         if config.get("authorizer.class.name"):
             from kwire.security.authorizer import Authorizer
@@ -149,24 +151,6 @@ class SecurityManager:
         table = getattr(image, "scram_credentials", None) or {}
         rec = table.get(user, {}).get(mechanism)
         return ScramCredential.from_record(rec) if rec else None
-
-    # -- client quotas ------------------------------------------------------------------
-    def throttle_ms(self, session, ctx, request, response) -> int:
-        """Record a produce (request records) or fetch (response records) against the byte-rate
-        quota of the session's user and the client id: the throttle time in ms."""
-        from time import monotonic
-
-        from kwire.security.client_quotas import CONSUMER_BYTE_RATE, PRODUCER_BYTE_RATE
-
-        quotas = self.client_quotas
-        if not quotas.table:
-            return 0
-        user = session.principal.name  # ANONYMOUS on PLAINTEXT: default user quotas apply, as Kafka
-        if ctx.api_key == 0:
-            n = sum(len(pd.records or b"") for td in request.topic_data for pd in td.partition_data)
-            return quotas.record(PRODUCER_BYTE_RATE, user, ctx.client_id, n, monotonic())
-        n = sum(len(p.records or b"") for t in response.responses for p in t.partitions)
-        return quotas.record(CONSUMER_BYTE_RATE, user, ctx.client_id, n, monotonic())
 
     # -- per-listener endpoints ---------------------------------------------------------------
     def set_endpoints(self, endpoints: dict[str, tuple[str, int]], default_listener: str) -> None:

@@ -25,7 +25,12 @@ Each listener socket is served by an accept loop of ours (``loop.sock_accept``
 then ``loop.connect_accepted_socket``) rather than ``loop.create_server``, so
 that accepting can stop at ``max.connections`` and resume when a connection
 closes, as Kafka's acceptor does (``kwire.server.quotas``). The same loop
-refuses connections over ``max.connections.per.ip``. A sweep closes
+refuses connections over ``max.connections.per.ip``, and applies the
+connection creation rates of KIP-612 (``kwire.security.connection_quotas``):
+over ``max.connection.creation.rate`` (or the listener's own) it waits
+before taking the next connection; a connection over its address's
+``connection_creation_rate`` quota is never read and is closed once its
+throttle time is up. A sweep closes
 connections without a request in flight and without any bytes in or out for
 ``connections.max.idle.ms`` (checked every quarter of that, at most every
 second). ``queued.max.request.bytes`` sizes the ``MemoryPool`` all
@@ -123,6 +128,11 @@ class KafkaServer:
         self.max_request_bytes = config["socket.request.max.bytes"]
         self.connections: set[KafkaConnection] = set()
         self.quotas = ConnectionQuotas(config)
+        from kwire.security.connection_quotas import ConnectionRates  # KIP-612
+
+        cq = self.security.client_quotas
+        self.connection_rates = ConnectionRates(config, cq.table if cq is not None else None)
+        self._throttled_sockets: dict[socket.socket, asyncio.TimerHandle] = {}  # closed when due
         queued = config["queued.max.request.bytes"]
         if queued <= 0:
             queued = max(DEFAULT_QUEUED_MAX_REQUEST_BYTES, self.max_request_bytes)
@@ -267,6 +277,8 @@ class KafkaServer:
                 await asyncio.sleep(0.1)
                 continue
             host = addr[0]
+            if listener is not None and not await self._connection_rate_ok(conn, host, listener):
+                continue
             if not quotas.admit(host):
                 conn.close()
                 continue
@@ -282,6 +294,24 @@ class KafkaServer:
                 log.debug("connection from %s lost while accepting: %s", host, e)
                 quotas.release(host)
                 conn.close()
+
+    async def _connection_rate_ok(self, conn: socket.socket, host: str, listener: str) -> bool:
+        """KIP-612: wait out the broker's / listener's connection rate; False: ``conn`` is over its
+        address's rate and will be closed, unread, after the throttle time (as Kafka's acceptor)."""
+        rates = self.connection_rates
+        delay = rates.listener_delay_s(listener, time.monotonic())
+        if delay > 0:
+            await asyncio.sleep(delay)  # accepting waits too, as Kafka's acceptor thread
+        delay = rates.ip_delay_s(listener, host, time.monotonic())
+        if delay <= 0:
+            return True
+        self.quotas.refused.note(f"{host} over its connection_creation_rate, closing in {delay * 1000:.0f} ms")
+
+        def close() -> None:
+            self._throttled_sockets.pop(conn, None)
+            conn.close()
+        self._throttled_sockets[conn] = asyncio.get_running_loop().call_later(delay, close)
+        return False
 
     async def _tls_accept(self, conn: socket.socket, host: str, listener: str, ctx) -> None:
         loop = asyncio.get_running_loop()
@@ -399,6 +429,9 @@ class KafkaServer:
         if self._acceptors:
             await asyncio.wait(self._acceptors, timeout=2)
         for sock in self._sockets:
+            sock.close()
+        for sock, timer in list(self._throttled_sockets.items()):
+            timer.cancel()
             sock.close()
         for t in self._timers:
             t.cancel()

@@ -52,7 +52,14 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   failed authentication is answered, then the connection closes
   ``connection.failed.authentication.delay.ms`` later, reading nothing more.
   On a TLS listener file regions are read and written through the TLS
-  transport (``sendfile`` would bypass the encryption).
+  transport (``sendfile`` would bypass the encryption);
+* client quotas (``kwire.security.request_quotas``): while the quota table is
+  non-empty, each request's time on the loop is measured (``perf_counter``
+  around decoding and the handler; a waiting handler's coroutine steps through
+  ``Timed``) and every response is recorded against the byte-rate, request and
+  controller-mutation quotas; the largest throttle goes into its
+  ``throttle_time_ms`` and the connection reads nothing more for that long
+  (KIP-219). With an empty table it costs one truth test per request.
 """
 
 from __future__ import annotations
@@ -61,7 +68,7 @@ import asyncio
 import inspect
 import logging
 import os
-from time import monotonic
+from time import monotonic, perf_counter
 from types import CoroutineType
 
 from kwire.handlers import REGISTRY, RequestContext
@@ -70,6 +77,7 @@ from kwire.protocol import codec
 from kwire.protocol.connection import Connection, FrameError
 from kwire.protocol.error_response import error_for, error_response
 from kwire.security.authorizer import cluster_gate
+from kwire.security.request_quotas import Timed, throttle_ms as quota_throttle_ms
 
 log = logging.getLogger("kwire.server")
 
@@ -94,6 +102,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.session = None  # kwire.security.session.Session once connected on a named listener
         self.tls = False  # a TLS transport: no sendfile
         self._throttled = False  # muted for a client quota's throttle time (KIP-219)
+        self._unmute_at = 0.0  # loop time the mute ends
         self.broker = server.broker
         self._pool = server.pool
         self.conn = Connection(server.max_request_bytes, server.pool)
@@ -108,6 +117,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._reading = True
         self._draining = False  # shutting down: no new request is read
         self.metrics = getattr(server, "metrics", None)  # kwire.metrics.RequestMetrics, None: off
+        self._client_quotas = None  # kwire.security.client_quotas.ClientQuotas (with a session)
 
     # -- asyncio callbacks -------------------------------------------------------
     def connection_made(self, transport) -> None:
@@ -120,6 +130,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if security is not None and self.listener is not None:
             ssl_object = transport.get_extra_info("ssl_object")
             self.tls = ssl_object is not None
+            self._client_quotas = security.client_quotas
             try:
                 self.session = security.new_session(self.listener, self.peer[0], ssl_object)
             except ValueError as e:  # no ssl.principal.mapping.rules rule matches the DN
@@ -221,6 +232,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
         """Decode and handle one frame; False: the caller returns its pool memory now."""
         metrics = self.metrics
         t0 = monotonic() if metrics is not None else 0.0
+        cq = self._client_quotas
+        t_quota = perf_counter() if cq is not None and cq.table else 0.0  # request_percentage (KIP-124)
         session = self.session
         if session is not None and session.state != "complete" and session.raw:
             self._raw_sasl_token(session, frame)
@@ -278,18 +291,23 @@ class KafkaConnection(asyncio.BufferedProtocol):
             # KafkaApis.handle returns): an acks=all produce waiting for the followers
             # must not hold the pool, or reading stops on every connection, the
             # followers' fetches included, and nothing can complete it.
+            spent = 0.0
+            if t_quota:
+                spent = perf_counter() - t_quota
+                result = Timed(result)
             task = asyncio.get_running_loop().create_task(
-                self._finish(slot, ctx, entry, request, result, t0))
+                self._finish(slot, ctx, entry, request, result, t0, spent))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
             return False
-        self._complete(slot, ctx, result, request)
+        self._complete(slot, ctx, result, request, t_quota)
         if metrics is not None:
             metrics.request_done(api_key, monotonic() - t0, request, result)
         return False
 
     async def _finish(self, slot: int, ctx: RequestContext, entry, request, awaitable,
-                      t0: float = 0.0) -> None:
+                      t0: float = 0.0, spent: float = 0.0) -> None:
+        """``spent``: the request's time on the loop so far, when ``awaitable`` is ``Timed``."""
         try:
             result = await awaitable
         except asyncio.CancelledError:
@@ -300,7 +318,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 self.metrics.request_done(ctx.api_key, monotonic() - t0, request, None, True)
         else:
             if not self.closed:
-                self._complete(slot, ctx, result, request)
+                if awaitable.__class__ is Timed:
+                    self._complete(slot, ctx, result, request, perf_counter(), spent + awaitable.spent)
+                else:
+                    self._complete(slot, ctx, result, request)
             if self.metrics is not None:
                 self.metrics.request_done(ctx.api_key, monotonic() - t0, request, result)
         if not self.closed:
@@ -326,15 +347,18 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return
         self._complete(slot, ctx, response)
 
-    def _complete(self, slot: int, ctx: RequestContext, response, request=None) -> None:
+    def _complete(self, slot: int, ctx: RequestContext, response, request=None,
+                  t_quota: float = 0.0, spent: float = 0.0) -> None:
+        """``t_quota`` (perf_counter) and ``spent`` (s): the request's time on the loop so far."""
         if response is None:
             self.conn.complete(slot, None)
             return
         session = self.session
-        if ctx.api_key <= 1 and session is not None and request is not None \
-                and session.manager.client_quotas is not None:  # produce / fetch byte-rate quotas
-            throttle_ms = session.manager.throttle_ms(session, ctx, request, response)
-            if throttle_ms > 0:
+        cq = self._client_quotas
+        if cq is not None and cq.table and request is not None and session is not None:  # client quotas
+            cost = perf_counter() - t_quota + spent if t_quota else None
+            throttle_ms = quota_throttle_ms(cq, session, ctx, request, response, cost)
+            if throttle_ms > 0 and hasattr(response, "throttle_time_ms"):
                 response.throttle_time_ms = max(response.throttle_time_ms or 0, throttle_ms)
                 self._mute(throttle_ms / 1000)
         try:
@@ -381,14 +405,21 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
     def _mute(self, seconds: float) -> None:
         """KIP-219: the throttled response goes out now; nothing more is read until the time is up."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + seconds
+        if self._throttled and until <= self._unmute_at:
+            return  # already muted for longer
         self._throttled = True
+        self._unmute_at = until
         self._update_reading()
 
         def unmute() -> None:
+            if self._unmute_at > until:
+                return  # a later throttle extended the mute; its own timer ends it
             self._throttled = False
             if not self.closed:
                 self._update_reading()
-        asyncio.get_running_loop().call_later(seconds, unmute)
+        loop.call_at(until, unmute)
 
     def _close_after_auth(self, session) -> None:
         """Authentication failed or was refused: the answer is queued; read nothing more, close."""

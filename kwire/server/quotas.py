@@ -18,9 +18,11 @@ the next connection (existing connections stay). Refusals are logged at WARN at
 most once per ``LOG_INTERVAL_S``, with the count since the last line, so a
 client stuck in a reconnect loop cannot flood the log.
 
+Connection creation rates (``max.connection.creation.rate``, per-IP
+``connection_creation_rate``, KIP-612) are ``kwire.security.connection_quotas``.
+
 Not done: per-listener ``listener.name.<l>.max.connections``, the protected
-inter-broker listener, connection-rate quotas (``max.connection.creation.rate``)
-and closing the least recently used connection when the broker is over its
+inter-broker listener, and closing the least recently used connection when the broker is over its
 limit after a dynamic decrease (existing connections are kept).
 """
 
