@@ -61,10 +61,16 @@ Kafka's ``log.cleaner.backoff.ms`` is 15 s: kwire's tick is cheap, and the
 lower value lets tests and small deployments see compaction quickly); the
 swap of a group is a handful of renames and one index load.
 
+Transactions: the plan carries the log's aborted-transaction index entries
+over the cleaned section and each tracked producer's last data offset (or,
+when it has none, its epoch), so that the worker removes aborted records and,
+in time, markers as Kafka does (``cleaner_rewrite``, ``cleaner_txn``); the
+swap replaces the cleaned segments' ``.txnindex`` files and reloads the
+in-memory index.
+
 Not here: throttling (``log.cleaner.io.max.bytes.per.second``), several
-workers, removing aborted transactional records (see ``cleaner_rewrite``),
-persisting pending delete horizons across restarts (the next ordinary pass
-finds them again).
+workers, persisting pending delete horizons across restarts (the next
+ordinary pass finds them again).
 """
 
 from __future__ import annotations
@@ -262,12 +268,23 @@ class LogCleaner:
             except FileNotFoundError:
                 mtime = seg.created_ms
             infos.append(SegmentInfo(seg.base_offset, seg.log_path, seg.size, seg.next_offset, mtime))
-        producers = {pid: e.batches[-1].last_offset
-                     for pid, e in plog.producer_state.producers.items() if e.batches}
+        # Kafka's lastRecordsOfActiveProducers: each producer's last data offset, or its epoch
+        # when its last record is a marker (a new epoch cleared its batches)
+        producers = {}
+        epochs = {}
+        for pid, e in plog.producer_state.producers.items():
+            if e.batches:
+                producers[pid] = e.batches[-1].last_offset
+            else:
+                epochs[pid] = e.epoch
+        # the aborted transactions the pass may meet (Kafka's collectAbortedTransactions):
+        # marker at or after the first segment, first offset below the end
+        start = infos[0].base if infos else c.end
+        aborted = [tuple(t) for t in plog.txn_index.aborted_between(start, c.end)]
         return CleanPlan(plog.dir, infos, c.first_dirty, c.end, now_ms, cfg.delete_retention_ms,
                          producers,
                          self.max_map_entries, cfg.segment_bytes, cfg.index_interval_bytes,
-                         cfg.max_index_entries, cfg.max_time_index_entries)
+                         cfg.max_index_entries, cfg.max_time_index_entries, aborted, epochs)
 
     def _start(self, now_ms: int) -> None:
         best = self._candidates(now_ms)

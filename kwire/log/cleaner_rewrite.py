@@ -9,8 +9,9 @@ file cache, which are the event loop's):
    the dirty section ``[first_dirty, end)``, segment by segment, stopping
    after the segment where it holds ``max_map_entries`` keys (the pass then
    ends there; the next one continues). Keys longer than 32 bytes are stored
-   as a 16-byte BLAKE2b digest to bound memory. Control and transactional
-   batches are not mapped;
+   as a 16-byte BLAKE2b digest to bound memory. Markers (control batches)
+   and batches of aborted transactions are not mapped; records of committed
+   transactions are, like any other;
 2. the rewrite of every closed segment below the map's end, in groups whose
    total size stays within ``segment.bytes`` and offset span within 2^31
    (Kafka's ``groupSegmentsBySize``). A record is kept when its key has no
@@ -34,31 +35,52 @@ file cache, which are the event loop's):
    recompressed with the batch's own codec. A batch whose records all stay
    is copied unchanged; one left empty is dropped, except the last batch of
    a producer the log still tracks, which stays as an empty batch (no
-   records, codec none) so that reloading the log keeps the producer's
-   sequence state, as Kafka's cleaner retains it. Control and transactional
-   batches are copied whole (see "Transactions" below);
+   records, codec none, base timestamp -1: Kafka's ``writeEmptyHeader``) so
+   that reloading the log keeps the producer's sequence state, as Kafka's
+   cleaner retains it. Transactional batches and markers follow
+   "Transactions" below;
 3. per group, ``<base>.log.cleaned`` + ``.index.cleaned`` +
    ``.timeindex.cleaned`` (Kafka's sparse-index rules of ``LogSegment.track``,
    with the final time-index entry of a closed segment) and
    ``<base>.cleanend`` (the group's end offset, which start-up recovery needs
-   to finish an interrupted swap, see ``cleaner_swap.py``); all fsynced, the
+   to finish an interrupted swap, see ``cleaner_swap.py``), and
+   ``<base>.txnindex.cleaned`` when index entries survive; all fsynced, the
    log file's mtime set to the group's last segment's (as Kafka does:
    retention.ms falls back on it for segments without timestamps).
 
 Errors: any exception (an OSError, the ``clean`` fault site, a corrupt batch)
 removes every file this run created and propagates; the log is untouched.
 
-Transactions: kwire keeps no aborted-transaction index yet, so the cleaner
-cannot tell committed from aborted transactional records. It stays on the
-safe side: transactional batches and control batches (markers) are copied
-whole and never enter the offset map, so a transactional record (maybe
-aborted) never makes an earlier record disappear, and the replay order of
-pending records and markers is unchanged. Only non-transactional records are
-deduplicated, against later non-transactional ones.
+Transactions (Kafka's ``CleanedTransactionMetadata``, ``cleaner_txn.py``): the
+plan carries the aborted-transaction index entries overlapping the pass; one
+``CleanedTxns`` follows the whole pass (which starts at the log start, so a
+transaction's batches are met before its marker) and tells, batch by batch:
+
+* a batch of an aborted transaction is dropped whole (kept as an empty batch
+  when it is the producer's last); committed transactional records are
+  deduplicated like any other record (they supersede and are superseded);
+* a marker (control batch) is kept while its transaction may still have data:
+  an ABORT marker when this pass met (and dropped) batches of its transaction,
+  a COMMIT marker when this pass met any batch of its transaction. Otherwise it
+  is *removable*: the pass that first finds that stamps a delete horizon on it
+  (now + ``delete.retention.ms``, as for tombstones; ``next_horizon``), and a
+  pass after the horizon drops it -- or keeps it as an empty control batch when
+  it is the producer's last record (a producer the log tracks with no data
+  batch, whose epoch the marker carries: Kafka keeps it for fencing);
+* ``<base>.txnindex.cleaned``: the index entries of the ABORT markers kept
+  because their data was met in this pass (Kafka's cleaned transaction index);
+  entries of markers found removable are dropped, so a read_committed fetch is
+  never told about a transaction that has no data left. Entries whose marker
+  lies beyond the pass stay in that segment's index.
+
+So an aborted transaction's marker and entry outlive its data by one pass, and
+the marker by ``delete.retention.ms`` more; the LSO never moves (the pass stays
+below it), and replaying the log (producer state, index) finds every kept
+transactional batch followed by its marker.
 
 Not here: choosing the log, the swap, the cleaner checkpoint (``cleaner.py``,
-``cleaner_swap.py``); removing aborted records and old markers (Kafka does,
-with its transaction index).
+``cleaner_swap.py``); legacy (magic < 2) records and their segment-time delete
+horizon.
 """
 
 from __future__ import annotations
@@ -86,6 +108,8 @@ from kwire.records.errors import CorruptRecordError
 from kwire.records.varint import encode_varint
 
 from . import faults
+from .cleaner_txn import CleanedTxns
+from .txn_index import encode_entries
 
 INT32_MAX = (1 << 31) - 1
 READ_CHUNK = 1 << 20
@@ -117,12 +141,19 @@ class CleanPlan:
     end: int  # first uncleanable offset: a segment base
     now_ms: int  # the pass's clock: horizons are set from it and compared with it
     delete_retention_ms: int
-    producer_last_offsets: dict[int, int] = field(default_factory=dict)  # pid -> last offset
+    # pid -> last offset of the producer's last data batch (Kafka's LastRecord.lastDataOffset)
+    producer_last_offsets: dict[int, int] = field(default_factory=dict)
     max_map_entries: int = 4_000_000
     segment_bytes: int = 1 << 30
     index_interval_bytes: int = 4096
     max_index_entries: int = 1 << 20
     max_time_index_entries: int = 1 << 20
+    # the aborted-transaction index entries overlapping the plan's segments, as plain
+    # (producer id, first offset, last offset, last stable offset) tuples
+    aborted_txns: list[tuple] = field(default_factory=list)
+    # pid -> epoch of the producers the log tracks that have no data batch (their last
+    # record is a marker, which Kafka keeps when it carries the producer's epoch)
+    producer_epochs: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -131,6 +162,7 @@ class CleanedGroup:
     old_bases: list[int]
     end: int  # next offset after the group (the base of the segment after it)
     size: int  # bytes of the cleaned log file
+    txn_entries: int = 0  # aborted-transaction index entries kept (``<base>.txnindex.cleaned``)
 
 
 @dataclass
@@ -144,7 +176,9 @@ class CleanResult:
     records_kept: int = 0
     map_entries: int = 0
     elapsed_s: float = 0.0
-    next_horizon: int = LONG_MAX  # earliest delete horizon of a tombstone kept (KIP-534)
+    next_horizon: int = LONG_MAX  # earliest delete horizon of a tombstone or marker kept (KIP-534)
+    aborted_removed: int = 0  # records of aborted transactions removed
+    markers_removed: int = 0  # control batches (transaction markers) removed
 
 
 def map_key(key: bytes) -> bytes:
@@ -243,6 +277,9 @@ def build_offset_map(plan: CleanPlan, result: CleanResult) -> tuple[dict, int]:
     """(key -> last offset, end of the mapped section: a segment base <= plan.end)."""
     offsets: dict[bytes, int] = {}
     end = plan.first_dirty
+    # Kafka's buildOffsetMap: records of aborted transactions never enter the map (they must
+    # not supersede anything); committed transactional records do, like any other record
+    txns = CleanedTxns([t for t in plan.aborted_txns if t[2] >= plan.first_dirty])
     for i, info in enumerate(plan.segments):
         seg_end = _end_after(plan, i)
         if seg_end <= plan.first_dirty:
@@ -251,8 +288,13 @@ def build_offset_map(plan: CleanPlan, result: CleanResult) -> tuple[dict, int]:
         fd = os.open(info.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         try:
             for _pos, h, batch in iter_batches(fd, info.size):
-                if h.attributes & (CONTROL_MASK | TRANSACTIONAL_MASK) or \
-                        h.base_offset + h.last_offset_delta < plan.first_dirty:
+                last = h.base_offset + h.last_offset_delta
+                if h.attributes & CONTROL_MASK:  # a marker: ends a transaction, maps nothing
+                    _data, recs = scan_records(h, batch)
+                    txns.on_control(h.producer_id, last, recs[0][4] if recs else None)
+                    continue
+                if txns.on_batch(h.producer_id, h.attributes & TRANSACTIONAL_MASK, last) or \
+                        last < plan.first_dirty:
                     continue
                 _data, recs = scan_records(h, batch)
                 base = h.base_offset
@@ -366,7 +408,8 @@ def _write_file(path: str, data: bytes) -> None:
 def cleaned_paths(dir: str, base: int) -> list[str]:
     name = f"{base:020d}"
     return [os.path.join(dir, name + s) for s in
-            (".log.cleaned", ".index.cleaned", ".timeindex.cleaned", ".cleanend")]
+            (".log.cleaned", ".index.cleaned", ".timeindex.cleaned", ".cleanend",
+             ".txnindex.cleaned")]
 
 
 def rebuild_batch(h, batch, data: bytes, kept: list, base_ts: int | None = None) -> bytes:
@@ -408,24 +451,29 @@ def rebuild_batch(h, batch, data: bytes, kept: list, base_ts: int | None = None)
 
 
 def empty_batch(h) -> bytes:
-    """Kafka's ``writeEmptyHeader``: the batch's offsets and producer fields, no records."""
-    attributes = h.attributes & ~0x07  # codec none: there is nothing to compress
+    """Kafka's ``writeEmptyHeader``: the batch's offsets, producer fields, timestamp type,
+    transactional and control bits and max timestamp; no records, codec none, base
+    timestamp -1 (NO_TIMESTAMP) and no delete horizon."""
+    attributes = h.attributes & ~(0x07 | DELETE_HORIZON_MASK)
     out = bytearray(HEADER_SIZE)
     _HEADER.pack_into(out, 0, h.base_offset, HEADER_SIZE - LOG_OVERHEAD, h.partition_leader_epoch,
-                      MAGIC_V2, 0, attributes, h.last_offset_delta, h.base_timestamp,
+                      MAGIC_V2, 0, attributes, h.last_offset_delta, -1,
                       h.max_timestamp, h.producer_id, h.producer_epoch, h.base_sequence, 0)
     _CRC.pack_into(out, 17, crc32c(memoryview(out)[21:]))
     return bytes(out)
 
 
 def clean_group(plan: CleanPlan, group: list[SegmentInfo], group_end: int, offsets: dict,
-                result: CleanResult) -> CleanedGroup:
+                result: CleanResult, txns: CleanedTxns) -> CleanedGroup:
+    """Write the group's cleaned segment (Kafka's ``cleanSegments`` + ``cleanInto``);
+    ``txns`` carries the pass's transaction state from group to group."""
     base = group[0].base
     paths = cleaned_paths(plan.dir, base)
     w = _Writer(paths[0], base, plan)
     now = plan.now_ms
     new_horizon = now + plan.delete_retention_ms
     producers = plan.producer_last_offsets
+    marker_epochs = plan.producer_epochs
     get = offsets.get
     try:
         for info in group:
@@ -434,10 +482,49 @@ def clean_group(plan: CleanPlan, group: list[SegmentInfo], group_end: int, offse
             try:
                 for _pos, h, batch in iter_batches(fd, info.size):
                     last = h.base_offset + h.last_offset_delta
-                    if h.attributes & (CONTROL_MASK | TRANSACTIONAL_MASK):
-                        w.add(bytes(batch), last, h.max_timestamp)  # see "transactions" above
+                    attrs = h.attributes
+                    pid = h.producer_id
+                    has_horizon = bool(attrs & DELETE_HORIZON_MASK)
+                    # Kafka's isBatchLastRecordOfProducer: the producer's last data batch, or
+                    # its marker when it has no data batch and the marker has its epoch
+                    if pid < 0:
+                        keep_empty = False
+                    else:
+                        lo = producers.get(pid)
+                        keep_empty = last == lo if lo is not None else bool(
+                            attrs & CONTROL_MASK) and marker_epochs.get(pid) == h.producer_epoch
+                    if attrs & CONTROL_MASK:
+                        data, recs = scan_records(h, batch)
+                        result.records_read += len(recs)
+                        unneeded = txns.on_control(pid, last, recs[0][4] if recs else None)
+                        if not recs or (unneeded and has_horizon and h.base_timestamp <= now):
+                            # an emptied marker, or one past its delete horizon
+                            if keep_empty:
+                                w.add(empty_batch(h), last, h.max_timestamp)
+                            else:
+                                result.markers_removed += 1
+                            continue
+                        result.records_kept += len(recs)
+                        if not unneeded:
+                            w.add(bytes(batch), last, h.max_timestamp)
+                            continue
+                        # the transaction has no data left: the marker goes delete.retention.ms
+                        # after the pass that first finds that (KIP-534's horizon, as tombstones)
+                        horizon = h.base_timestamp if has_horizon else new_horizon
+                        result.next_horizon = min(result.next_horizon, horizon)
+                        if has_horizon:
+                            w.add(bytes(batch), last, h.max_timestamp)
+                        else:
+                            nb = rebuild_batch(h, batch, data, recs, new_horizon)
+                            w.add(nb, last, _MAXTS.unpack_from(nb, 35)[0])
                         continue
-                    has_horizon = bool(h.attributes & DELETE_HORIZON_MASK)
+                    if txns.on_batch(pid, attrs & TRANSACTIONAL_MASK, last):
+                        # a batch of an aborted transaction: no record of it stays
+                        result.records_read += h.records_count
+                        result.aborted_removed += h.records_count
+                        if keep_empty:
+                            w.add(empty_batch(h), last, h.max_timestamp)
+                        continue
                     retain_deletes = not has_horizon or h.base_timestamp > now
                     data, recs = scan_records(h, batch)
                     result.records_read += len(recs)
@@ -467,20 +554,23 @@ def clean_group(plan: CleanPlan, group: list[SegmentInfo], group_end: int, offse
                         nb = rebuild_batch(h, batch, data, kept,
                                            new_horizon if set_horizon else None)
                         w.add(nb, last, _MAXTS.unpack_from(nb, 35)[0])
-                    elif h.producer_id >= 0 and producers.get(h.producer_id) == last:
+                    elif keep_empty:
                         w.add(empty_batch(h), last, h.max_timestamp)
             finally:
                 os.close(fd)
             result.bytes_read += info.size
         faults.check("clean", plan.dir)
         w.finish(group[-1].mtime_ms)
+        entries = txns.take_retained()
+        if entries:  # Kafka's cleaned transaction index: kept ABORT markers' entries only
+            _write_file(paths[4], encode_entries(entries))
         _write_file(paths[3], str(group_end).encode())
     except BaseException:
         w.abort()
         remove_files(paths)
         raise
     result.bytes_written += w.size
-    return CleanedGroup(base, [i.base for i in group], group_end, w.size)
+    return CleanedGroup(base, [i.base for i in group], group_end, w.size, len(entries))
 
 
 def remove_files(paths) -> None:
@@ -500,10 +590,13 @@ def run(plan: CleanPlan) -> CleanResult:
     result.end = end
     todo = [i for i in plan.segments if i.base < end]
     groups = group_segments(todo, plan.segment_bytes)
+    # one transaction state for the whole pass, which starts at the log start: every
+    # transaction's batches are met before its marker (Kafka's CleanedTransactionMetadata)
+    txns = CleanedTxns([t for t in plan.aborted_txns if t[1] < end])
     try:
         for g in groups:
             group_end = _end_after(plan, plan.segments.index(g[-1]))
-            result.groups.append(clean_group(plan, g, group_end, offsets, result))
+            result.groups.append(clean_group(plan, g, group_end, offsets, result, txns))
     except BaseException:
         for g in result.groups:
             remove_files(cleaned_paths(plan.dir, g.base))

@@ -2,10 +2,12 @@
 
 Kafka's protocol (``LogCleaner.cleanSegments`` + ``UnifiedLog.replaceSegments``),
 for one group cleaned into ``<base>.log.cleaned`` (+ ``.index.cleaned``,
-``.timeindex.cleaned``, and ``<base>.cleanend`` holding the group's end
-offset, all written and fsynced by ``cleaner_rewrite``; and, when a segment of the
-group has an aborted-transaction index, ``<base>.txnindex.cleaned``: their entries
-concatenated, written here)::
+``.timeindex.cleaned``, ``<base>.cleanend`` holding the group's end
+offset, and ``<base>.txnindex.cleaned`` when the pass kept ABORT markers whose
+transactions still had data: their aborted-transaction index entries, Kafka's
+cleaned ``TransactionIndex``; all written and fsynced by ``cleaner_rewrite``. When
+no entry survived but a replaced segment had a ``.txnindex``, an empty one is
+written here, so that the old index at ``base`` is always superseded)::
 
     1  rename the .cleaned files to .swap (indexes first, the .log last); fsync the dir
          -- from the moment <base>.log.swap exists, the swap is decided --
@@ -71,25 +73,18 @@ def _seg_paths(dir: str, base: int, suffix: str = "", suffixes=SUFFIXES) -> list
     return [os.path.join(dir, file_name(base, s) + suffix) for s in suffixes]
 
 
-def _merge_txn_indexes(d: str, group: CleanedGroup) -> bool:
-    """Write ``<base>.txnindex.cleaned``: the aborted-transaction index entries of every
-    segment of the group, in order (the cleaner keeps transactional batches and markers,
-    so the entries stay true). False when no segment of the group has one."""
-    parts = []
-    for b in group.old_bases:
-        try:
-            with open(os.path.join(d, file_name(b, ".txnindex")), "rb") as f:
-                parts.append(f.read())
-        except FileNotFoundError:
-            pass
-    if not parts:
-        return False
+def _prepare_txn_index(d: str, group: CleanedGroup) -> bool:
+    """Whether the cleaned segment gets a ``.txnindex``: the one the rewrite wrote (entries of
+    the ABORT markers it kept, ``cleaner_rewrite``), or an empty one when a replaced segment
+    had an index but no entry survived. Then the replaced segment's index at ``group.base`` is
+    always superseded by a ``.swap`` file, so a restart never mistakes it for the cleaned one."""
     path = os.path.join(d, file_name(group.base, ".txnindex.cleaned"))
+    if os.path.exists(path):
+        return True
+    if not any(os.path.exists(os.path.join(d, file_name(b, ".txnindex"))) for b in group.old_bases):
+        return False
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        view = memoryview(b"".join(parts))
-        while view:
-            view = view[os.write(fd, view):]
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -117,7 +112,7 @@ def swap_in(plog, group: CleanedGroup, now_ms: int) -> bool:
     done: list[tuple[str, str]] = []  # (from, to) renames made, for the undo
     suffixes = SUFFIXES
     try:
-        if _merge_txn_indexes(d, group):
+        if _prepare_txn_index(d, group):
             suffixes = ALL_SUFFIXES
         swaps = _seg_paths(d, group.base, ".swap", suffixes)
         _hook(1)
@@ -168,7 +163,7 @@ def swap_in(plog, group: CleanedGroup, now_ms: int) -> bool:
     segs[first:first + len(old)] = [new]
     plog._bases = [s.base_offset for s in segs]
     txn = getattr(plog, "txn_index", None)
-    if suffixes is ALL_SUFFIXES and txn is not None:  # its entries now live under group.base
+    if suffixes is ALL_SUFFIXES and txn is not None:  # the group's entries: only the kept ones
         txn.load(plog._bases, plog.log_end_offset)
     return True
 

@@ -72,6 +72,11 @@ def marker_is_abort(h, batch: bytes) -> bool:
         return False
 
 
+def encode_entries(entries) -> bytes:
+    """The file bytes of ``entries`` ((producer id, first, last, LSO) tuples), in order."""
+    return b"".join(_ENTRY.pack(VERSION, *e) for e in entries)
+
+
 def index_path(dir: str, base_offset: int) -> str:
     return os.path.join(dir, f"{base_offset:020d}{SUFFIX}")
 

@@ -404,67 +404,291 @@ def test_kill_9_during_the_swap_leaves_a_complete_readable_log(tmp_path, step):
     m2.close()
 
 
-def test_transactional_records_never_supersede_and_stay_whole(tmp_path):
-    """No aborted-transaction index yet: a (maybe aborted) transactional record must not make
-    an earlier committed value disappear; markers and transactional batches are kept."""
-    from kwire.log.validate import AppendOrigin
-    from kwire.records.control import build_end_txn_batch
+# -- transactions (Kafka's CleanedTransactionMetadata) ------------------------------------------
 
+def txn(lg, pid, seq, items, *, epoch=0, ts=None):
+    """One transactional batch of producer ``pid`` (as the partition leader takes it)."""
+    from kwire.log.validate import AppendOrigin
+
+    ts = NOW - HOUR if ts is None else ts
+    buf = build_batch([(k, v, [], ts) for k, v in items], producer_id=pid, producer_epoch=epoch,
+                      base_sequence=seq, is_transactional=True, now_ms=ts)
+    lg.append_as_leader(bytearray(buf), 0, NOW, origin=AppendOrigin.COORDINATOR)
+    lg.update_high_watermark(lg.log_end_offset)
+
+
+def marker(lg, pid, commit, *, epoch=0):
+    from kwire.log.validate import AppendOrigin
+    from kwire.records.control import COMMIT, ABORT, build_end_txn_batch
+
+    buf = build_end_txn_batch(COMMIT if commit else ABORT, producer_id=pid, producer_epoch=epoch,
+                              coordinator_epoch=0, timestamp=NOW - HOUR)
+    lg.append_as_leader(bytearray(buf), 0, NOW, origin=AppendOrigin.COORDINATOR)
+    lg.update_high_watermark(lg.log_end_offset)
+
+
+def control_batches(lg):
+    """(producer id, control type or None when emptied, has a delete horizon) of each marker."""
+    from kwire.records.control import control_type
+
+    return [(b.header.producer_id, control_type(b.records[0].key) if b.records else None,
+             bool(b.header.attributes & B.DELETE_HORIZON_MASK))
+            for b in batches(lg) if b.header.is_control]
+
+
+def committed_view(lg):
+    """(offset, key, value) a read_committed consumer returns: the Java consumer's rule over
+    the log's batches and its aborted-transaction index."""
+    from kwire.records.control import ABORT, control_type
+
+    aborted = sorted(lg.aborted_transactions(0, lg.log_end_offset), key=lambda t: t.first_offset)
+    ongoing, i, out = set(), 0, []
+    for b in batches(lg):
+        h = b.header
+        while i < len(aborted) and aborted[i].first_offset <= h.base_offset + h.last_offset_delta:
+            ongoing.add(aborted[i].producer_id)
+            i += 1
+        if h.is_control:
+            if b.records and control_type(b.records[0].key) == ABORT:
+                ongoing.discard(h.producer_id)
+        elif not (h.is_transactional and h.producer_id in ongoing):
+            out += [(r.offset, r.key, r.value) for r in b.records]
+    return out
+
+
+def data_view(lg):
+    """(offset, key, value) a read_uncommitted consumer returns (markers are not records)."""
+    return [(r.offset, r.key, r.value) for b in batches(lg) if not b.header.is_control
+            for r in b.records]
+
+
+def filler(lg, n=30):
+    produce(lg, [(b"f%d" % i, b"z" * 300) for i in range(n)])
+
+
+def test_aborted_records_go_committed_ones_take_part_in_deduplication(tmp_path):
+    """Aborted transactional records are removed and never supersede anything; committed ones
+    supersede earlier records of their keys and are superseded by later ones. The ABORT
+    marker stays (with its index entry) while the pass removed data of its transaction;
+    the next pass finds none, stamps a delete horizon and drops the entry; a pass after the
+    horizon removes the marker. A COMMIT marker goes the same way once a pass finds no
+    batch of its transaction."""
+    m = manager(tmp_path)
+    conf = cfg(delete_retention_ms=60_000)
+    lg = m.get_or_create("t", 0, conf, NOW)
+    produce(lg, [(b"k", b"v0"), (b"k3", b"v0")])
+    txn(lg, 9, 0, [(b"k", b"aborted"), (b"k2", b"aborted")])
+    marker(lg, 9, commit=False)
+    txn(lg, 9, 2, [(b"k9", b"c9")])  # (a producer's last data batch is kept: see below)
+    marker(lg, 9, commit=True)
+    txn(lg, 10, 0, [(b"k", b"committed"), (b"k3", b"committed")])
+    marker(lg, 10, commit=True)
+    txn(lg, 10, 2, [(b"k10", b"c10")])
+    marker(lg, 10, commit=True)
+    produce(lg, [(b"k3", b"later")])
+    filler(lg)
+    view_before = committed_view(lg)
+    assert len(lg.aborted_transactions(0, lg.log_end_offset)) == 1
+    assert m.cleaner.clean_now(lg, NOW)
+    recs = {(r.key, r.value) for r in records(lg)}
+    assert {(b"k", b"committed"), (b"k3", b"later"), (b"k9", b"c9"), (b"k10", b"c10")} <= recs
+    assert not {(b"k", b"v0"), (b"k", b"aborted"), (b"k2", b"aborted"), (b"k3", b"v0"),
+                (b"k3", b"committed")} & recs
+    assert m.cleaner.last_result.aborted_removed == 2
+    assert control_batches(lg) == [(9, 0, False), (9, 1, False), (10, 1, False), (10, 1, False)]
+    entries = lg.aborted_transactions(0, lg.log_end_offset)
+    assert [(e.producer_id, e.first_offset, e.last_offset) for e in entries] == [(9, 2, 4)]
+    assert committed_view(lg) == [r for r in view_before if r[1:] in recs]
+    # pass 2 (new dirty data): no data of the aborted transaction is left: its marker gets a
+    # delete horizon and its index entry is dropped
+    filler(lg, 20)
+    assert m.cleaner.clean_now(lg, NOW + 1000)
+    assert control_batches(lg) == [(9, 0, True), (9, 1, False), (10, 1, False), (10, 1, False)]
+    assert lg.aborted_transactions(0, lg.log_end_offset) == []
+    assert m.cleaner.horizons[("t", 0)] == NOW + 1000 + 60_000
+    # after the horizon the cleaner comes back by itself and removes it
+    assert not m.cleaner.clean_now(lg, NOW + 30_000)
+    assert m.cleaner.clean_now(lg, NOW + 62_000)
+    assert control_batches(lg) == [(9, 1, False), (10, 1, False), (10, 1, False)]
+    assert m.cleaner.last_result.markers_removed == 1
+    assert committed_view(lg) == data_view(lg)
+    # k is superseded by a non-transactional write: the committed batch goes (that pass still
+    # met it), the next pass stamps its COMMIT marker, a pass after the horizon removes it
+    produce(lg, [(b"k", b"plain")])
+    filler(lg, 20)
+    assert m.cleaner.clean_now(lg, NOW + 63_000)
+    assert (b"k", b"committed") not in {(r.key, r.value) for r in records(lg)}
+    assert control_batches(lg) == [(9, 1, False), (10, 1, False), (10, 1, False)]
+    filler(lg, 20)
+    assert m.cleaner.clean_now(lg, NOW + 64_000)
+    assert control_batches(lg) == [(9, 1, False), (10, 1, True), (10, 1, False)]
+    assert m.cleaner.clean_now(lg, NOW + 130_000)
+    assert control_batches(lg) == [(9, 1, False), (10, 1, False)]
+    hw = lg.high_watermark
+    final = records(lg)
+    m.close()
+    # restart (without producer snapshots: everything from the log): consistent state
+    for name in os.listdir(lg.dir):
+        if name.endswith(".snapshot"):
+            os.unlink(os.path.join(lg.dir, name))
+    m2 = manager(tmp_path)
+    lg2 = m2.get_or_create("t", 0, conf, NOW)
+    lg2.update_high_watermark(lg2.log_end_offset)
+    assert lg2.high_watermark == hw and lg2.last_stable_offset == hw
+    assert lg2.aborted_transactions(0, lg2.log_end_offset) == []
+    assert records(lg2) == final
+    assert committed_view(lg2) == data_view(lg2)
+    assert {p: lg2.producer_state.producers[p].last_seq for p in (9, 10)} == {9: 2, 10: 2}
+    m2.close()
+
+
+def test_aborted_transaction_spanning_segments(tmp_path):
+    """An aborted transaction whose batches span several segments (and the groups they are
+    cleaned in): every batch goes; the marker's index entry moves to the cleaned segment."""
+    m = manager(tmp_path)
+    conf = cfg(segment_bytes=2048)
+    lg = m.get_or_create("t", 0, conf, NOW)
+    produce(lg, [(b"a%d" % i, b"base") for i in range(4)])
+    for seq in range(6):  # ~700 bytes each: three segments
+        txn(lg, 21, seq, [(b"a%d" % (seq % 4), b"x" * 600)])
+    marker(lg, 21, commit=False)
+    filler(lg, 20)
+    first_segs = {s.base_offset for s in lg.segments if s.base_offset <= 10}
+    assert len(first_segs) >= 3
+    assert m.cleaner.clean_now(lg, NOW)
+    recs = records(lg)
+    assert {(r.key, r.value) for r in recs if r.key.startswith(b"a")} == \
+        {(b"a%d" % i, b"base") for i in range(4)}
+    # only the producer's last batch stays, empty (its sequence state)
+    left = [b.header for b in batches(lg) if b.header.is_transactional and not b.header.is_control]
+    assert [(h.base_offset, h.records_count, h.base_sequence) for h in left] == [(9, 0, 5)]
+    assert control_batches(lg) == [(21, 0, False)]
+    (entry,) = lg.aborted_transactions(0, lg.log_end_offset)
+    assert (entry.producer_id, entry.first_offset, entry.last_offset) == (21, 4, 10)
+    holding = [n for n in os.listdir(lg.dir) if n.endswith(".txnindex")
+               and os.path.getsize(os.path.join(lg.dir, n))]
+    assert len(holding) == 1
+    m.close()
+    m2 = manager(tmp_path)
+    lg2 = m2.get_or_create("t", 0, conf, NOW)
+    assert lg2.aborted_transactions(0, lg2.log_end_offset) == [entry]
+    m2.close()
+
+
+def test_aborted_transaction_whose_marker_is_beyond_the_cleaned_section(tmp_path):
+    """Data of an aborted transaction in cleaned segments, its ABORT marker in the active one
+    (not cleaned): the data goes, the marker and its index entry stay, read_committed and
+    read_uncommitted views agree. A committed transaction whose COMMIT marker is beyond the
+    section takes part in deduplication."""
     m = manager(tmp_path)
     lg = m.get_or_create("t", 0, cfg(), NOW)
-    produce(lg, [(b"k", b"committed")])
-    txn = build_batch([(b"k", b"aborted", [], NOW - HOUR)], producer_id=9, producer_epoch=0,
-                      base_sequence=0, is_transactional=True, now_ms=NOW - HOUR)
-    lg.append_as_leader(bytearray(txn), 0, NOW, origin=AppendOrigin.COORDINATOR)
-    lg.append_as_leader(bytearray(build_end_txn_batch(0, producer_id=9, producer_epoch=0,
-                                                      coordinator_epoch=0, timestamp=NOW - HOUR)),
-                        0, NOW, origin=AppendOrigin.COORDINATOR)
-    produce(lg, [(b"k0", b"a"), (b"k0", b"b")] + [(b"f%d" % i, b"z" * 300) for i in range(30)])
+    produce(lg, [(b"k", b"v0"), (b"c", b"v0")])
+    txn(lg, 31, 0, [(b"k", b"aborted")])
+    txn(lg, 32, 0, [(b"c", b"committed")])
+    filler(lg, 30)  # rolls: the transactions' data is in closed segments
+    assert lg.last_stable_offset == 2  # both still open
+    assert not m.cleaner.clean_now(lg, NOW, force=True)  # nothing below the LSO to clean
+    lg.roll(NOW)
+    marker(lg, 31, commit=False)
+    marker(lg, 32, commit=True)
+    assert lg.last_stable_offset == lg.high_watermark
+    active = lg.active_segment.base_offset
     assert m.cleaner.clean_now(lg, NOW)
-    recs = [(r.key, r.value) for b in batches(lg) for r in b.records]
-    assert (b"k", b"committed") in recs and (b"k", b"aborted") in recs
-    assert (b"k0", b"a") not in recs and (b"k0", b"b") in recs
-    assert sum(1 for b in batches(lg) if b.header.is_control) == 1
+    assert m.cleaner.checkpoints[("t", 0)] == active
+    recs = [(r.key, r.value) for r in records(lg)]
+    assert (b"k", b"v0") in recs and (b"k", b"aborted") not in recs
+    assert (b"c", b"committed") in recs and (b"c", b"v0") not in recs
+    (entry,) = lg.aborted_transactions(0, lg.log_end_offset)
+    assert entry.producer_id == 31 and entry.last_offset >= active
+    assert control_batches(lg) == [(31, 0, False), (32, 1, False)]
+    assert committed_view(lg) == data_view(lg)
     m.close()
 
 
-def test_aborted_transaction_index_survives_merging_and_restart(tmp_path):
-    """Segments holding abort markers are merged: their .txnindex entries move to the merged
-    segment, so read_committed fetches still learn about the aborted transactions."""
-    from kwire.log.validate import AppendOrigin
-    from kwire.records.control import build_end_txn_batch
+def test_last_batch_of_a_transactional_producer_is_kept_empty(tmp_path):
+    """A producer's last data batch, aborted, stays as an empty transactional batch (its
+    sequence and epoch), so its marker stays too; a producer whose last record is a marker
+    with a new epoch (transactions v2 bumps the epoch at every end) keeps that marker, as
+    an empty control batch once past its horizon. After a restart without snapshots the
+    producers go on without OUT_OF_ORDER_SEQUENCE_NUMBER and the LSO is the HW."""
+    m = manager(tmp_path)
+    conf = cfg(delete_retention_ms=1000)
+    lg = m.get_or_create("t", 0, conf, NOW)
+    txn(lg, 41, 0, [(b"p", b"a")] * 2)
+    marker(lg, 41, commit=True)
+    txn(lg, 41, 2, [(b"p", b"b")] * 3)  # its last data batch, aborted
+    marker(lg, 41, commit=False)
+    txn(lg, 42, 0, [(b"q", b"a")], epoch=0)
+    marker(lg, 42, commit=True, epoch=1)  # v2 marker: a new epoch, no data batch left in state
+    produce(lg, [(b"p", b"plain"), (b"q", b"plain")])
+    filler(lg)
+    assert m.cleaner.clean_now(lg, NOW)
+    by_pid = {}
+    for b in batches(lg):
+        by_pid.setdefault(b.header.producer_id, []).append(b.header)
+    h41 = [h for h in by_pid[41] if not h.is_control]
+    assert len(h41) == 1 and h41[0].records_count == 0 and h41[0].is_transactional
+    assert (h41[0].base_sequence, h41[0].last_offset_delta) == (2, 2)
+    # the COMMIT markers' batches were met by this pass: kept
+    assert control_batches(lg) == [(41, 1, False), (41, 0, False), (42, 1, False)]
+    filler(lg, 20)
+    assert m.cleaner.clean_now(lg, NOW + 5000)
+    assert control_batches(lg) == [(41, 1, True), (41, 0, False), (42, 1, True)]
+    filler(lg, 20)
+    assert m.cleaner.clean_now(lg, NOW + 10_000)
+    # 41's ABORT stays with its (empty) batch; 42's marker is its last record: kept empty
+    assert control_batches(lg) == [(41, 0, False), (42, None, False)]
+    h42 = [b.header for b in batches(lg) if b.header.producer_id == 42]
+    assert len(h42) == 1 and h42[0].producer_epoch == 1 and h42[0].records_count == 0
+    m.close()
+    for name in os.listdir(lg.dir):
+        if name.endswith(".snapshot"):
+            os.unlink(os.path.join(lg.dir, name))
+    m2 = manager(tmp_path)
+    lg2 = m2.get_or_create("t", 0, conf, NOW)
+    lg2.update_high_watermark(lg2.log_end_offset)
+    assert lg2.last_stable_offset == lg2.high_watermark
+    assert lg2.producer_state.producers[41].last_seq == 4
+    assert lg2.producer_state.producers[42].epoch == 1
+    txn(lg2, 41, 5, [(b"p", b"c")])  # in sequence: accepted
+    marker(lg2, 41, commit=True)
+    txn(lg2, 42, 0, [(b"q", b"b")], epoch=1)
+    marker(lg2, 42, commit=True, epoch=2)
+    assert lg2.last_stable_offset == lg2.high_watermark
+    m2.close()
 
+
+def test_aborted_transaction_index_follows_kept_markers_through_merging_and_restart(tmp_path):
+    """Segments holding abort markers are merged: the entries of markers the pass keeps (it
+    removed their transactions' data) move to the merged segment's index; a later pass finds
+    no data left, drops the entries and stamps the markers; a restart agrees."""
     m = manager(tmp_path)
     lg = m.get_or_create("t", 0, cfg(segment_bytes=2048), NOW)
-    if not hasattr(lg, "aborted_transactions"):
-        pytest.skip("no aborted-transaction index in this tree")
     for pid in (21, 22, 23):
-        txn = build_batch([(b"t%d" % pid, b"x" * 300, [], NOW - HOUR)], producer_id=pid,
-                          producer_epoch=0, base_sequence=0, is_transactional=True,
-                          now_ms=NOW - HOUR)
-        lg.append_as_leader(bytearray(txn), 0, NOW, origin=AppendOrigin.COORDINATOR)
-        lg.append_as_leader(bytearray(build_end_txn_batch(0, producer_id=pid, producer_epoch=0,
-                                                          coordinator_epoch=0,
-                                                          timestamp=NOW - HOUR)),
-                            0, NOW, origin=AppendOrigin.COORDINATOR)
+        txn(lg, pid, 0, [(b"t%d" % pid, b"x" * 300)])
+        marker(lg, pid, commit=False)
+        txn(lg, pid, 1, [(b"c%d" % pid, b"c")])  # (the producer's last batch is kept)
+        marker(lg, pid, commit=True)
         produce(lg, [(b"k", b"y" * 600)] * 3)
-    produce(lg, [(b"f%d" % i, b"z" * 300) for i in range(10)])
+    filler(lg, 10)
     before = lg.aborted_transactions(0, lg.log_end_offset)
     assert len(before) == 3
     txn_files = lambda: sorted(n for n in os.listdir(lg.dir) if n.endswith(".txnindex"))
-    n_files = len(txn_files())
-    assert n_files >= 2
+    assert len(txn_files()) >= 2
     assert m.cleaner.clean_now(lg, NOW)
     assert lg.aborted_transactions(0, lg.log_end_offset) == before
+    assert not [r for r in records(lg) if r.key.startswith(b"t")]
     produce(lg, [(b"k", b"w")] * 30)
     assert m.cleaner.clean_now(lg, NOW)  # a second pass merges the small segments
-    assert lg.aborted_transactions(0, lg.log_end_offset) == before
+    assert lg.aborted_transactions(0, lg.log_end_offset) == []
+    assert [c for c in control_batches(lg) if c[1] == 0] == [(p, 0, True) for p in (21, 22, 23)]
     assert set(txn_files()) <= {f"{s.base_offset:020d}.txnindex" for s in lg.segments}
-    assert len(txn_files()) < n_files  # entries of merged segments now share one file
+    view = committed_view(lg)
     m.close()
     m2 = manager(tmp_path)
     lg2 = m2.get_or_create("t", 0, cfg(segment_bytes=2048), NOW)
-    assert lg2.aborted_transactions(0, lg2.log_end_offset) == before
+    assert lg2.aborted_transactions(0, lg2.log_end_offset) == []
+    assert committed_view(lg2) == view
     m2.close()
 
 
@@ -498,3 +722,59 @@ def test_follower_logs_are_cleaned_too(tmp_path):
     assert len({r.key for r in recs}) == 8 and len(recs) < 96
     assert all(b.header.partition_leader_epoch == 2 for b in batches(lg))
     m.close()
+
+
+@pytest.mark.parametrize("step", [1, 2, 3, 4, 5])
+def test_kill_9_during_the_swap_of_a_transactional_log(tmp_path, step):
+    """A pass that drops one aborted transaction's data (its marker and index entry stay) and
+    another's index entry (its data went in an earlier pass), killed at each swap step:
+    after the restart the index is the old one or the new one, never a mix, and a
+    read_committed reader sees exactly the committed records either way."""
+    m = manager(tmp_path)
+    lg = m.get_or_create("t", 0, cfg(), NOW)
+    produce(lg, updates(10, 2))
+    txn(lg, 52, 0, [(b"key-%03d" % i, b"ABORTED-52") for i in range(5)])
+    marker(lg, 52, commit=False)
+    txn(lg, 52, 5, [(b"c52", b"c")])
+    marker(lg, 52, commit=True)
+    filler(lg)
+    assert m.cleaner.clean_now(lg, NOW)  # 52's data goes; its marker and entry stay
+    assert [e.producer_id for e in lg.aborted_transactions(0, lg.log_end_offset)] == [52]
+    produce(lg, updates(10, 2))
+    txn(lg, 51, 0, [(b"key-%03d" % i, b"ABORTED-51") for i in range(5)])
+    marker(lg, 51, commit=False)
+    txn(lg, 51, 5, [(b"c51", b"c")])
+    marker(lg, 51, commit=True)
+    filler(lg)
+    view_before = committed_view(lg)
+    entries_before = lg.aborted_transactions(0, lg.log_end_offset)
+    assert [e.producer_id for e in entries_before] == [52, 51]
+    recs_before = records(lg)
+    leo = lg.log_end_offset
+    m.close()
+    p = subprocess.run([sys.executable, "-c", CRASH_SCRIPT, str(tmp_path), str(step)],
+                       cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))),
+                       capture_output=True, timeout=120)
+    assert p.returncode == -signal.SIGKILL, p.stderr.decode()[-2000:]
+    m2 = manager(tmp_path)
+    lg2 = m2.get_or_create("t", 0, cfg(), NOW)
+    lg2.update_high_watermark(lg2.log_end_offset)
+    assert lg2.log_end_offset == leo and lg2.last_stable_offset == leo
+    assert not [n for n in os.listdir(lg2.dir) if n.endswith((".swap", ".cleaned", ".deleted",
+                                                             ".cleanend"))]
+    entries = lg2.aborted_transactions(0, lg2.log_end_offset)
+    view = committed_view(lg2)
+    assert not [v for _, _, v in view if v.startswith(b"ABORTED")]
+    assert latest(view) == latest(view_before)
+    if step == 1:
+        assert entries == entries_before and view == view_before
+    else:  # the first group was swapped (later ones were not cleaned: the pass died)
+        assert set(entries) <= set(entries_before) and records(lg2) != recs_before
+    # a pass after the restart finishes the work: no aborted record is left; 52's entry is
+    # dropped (its data went long ago), 51's too unless that pass removed its data
+    produce(lg2, [(b"key-%03d" % i, b"new") for i in range(10)] * 5)
+    assert m2.cleaner.clean_now(lg2, NOW)
+    assert not [r for r in records(lg2) if r.value and r.value.startswith(b"ABORTED")]
+    assert {e.producer_id for e in lg2.aborted_transactions(0, lg2.log_end_offset)} <= {51}
+    assert committed_view(lg2) == data_view(lg2)
+    m2.close()
