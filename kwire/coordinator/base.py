@@ -32,6 +32,9 @@ class OpContext(NamedTuple):
     api_version: int
     client_id: str = ""
     client_host: str = ""
+    # With an authorizer: may the requesting principal DESCRIBE this topic? A KIP-848 member's
+    # regex subscription resolves to the matching topics that pass (Kafka's TopicRegexResolver).
+    topic_filter: Callable[[str], bool] | None = None
 
 
 class CoordinatorError(Exception):

@@ -116,7 +116,10 @@ class ConsumerGroup:
         names = set(m.subscribed_topic_names)
         if m.subscribed_topic_regex and self.topics is not None:
             rx = compile_regex(m.subscribed_topic_regex)
-            names.update(n for n in self.topics.names() if rx.fullmatch(n))
+            # with an authorizer only the matches the member's principal may DESCRIBE (Kafka's
+            # TopicRegexResolver.filterTopicDescribeAuthorizedTopics)
+            allowed = getattr(self.topics, "regex_filters", {}).get(self.group_id, {}).get(m.member_id)
+            names.update(n for n in self.topics.names() if rx.fullmatch(n) and (allowed is None or allowed(n)))
         return names
 
     def subscribed_topic_names(self) -> set[str]:

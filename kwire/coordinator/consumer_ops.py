@@ -141,6 +141,7 @@ class ConsumerOps:
             member.subscribed_topic_names = sorted(set(req.subscribed_topic_names))
         if ctx.api_version >= 1 and req.subscribed_topic_regex is not None:
             member.subscribed_topic_regex = req.subscribed_topic_regex or None
+        self._set_regex_filter(group, member_id, ctx.topic_filter)
         if req.server_assignor is not None:
             member.server_assignor = req.server_assignor
         bump = new_member
@@ -190,6 +191,22 @@ class ConsumerOps:
                 for t, ps in sorted(nxt.assigned.items())
             ]) if send else None)
         return Result(response, records)
+
+    def _set_regex_filter(self, group: ConsumerGroup, member_id: str, topic_filter) -> None:
+        """Remember the member's DESCRIBE check for its regex matches (``TopicsView.regex_filters``);
+        entries of members that are gone are dropped here."""
+        filters = getattr(self.shard.topics, "regex_filters", None)
+        if filters is None:
+            return
+        mine = {m: f for m, f in filters.get(group.group_id, {}).items() if m in group.members}
+        if topic_filter is not None:
+            mine[member_id] = topic_filter
+        else:
+            mine.pop(member_id, None)
+        if mine:
+            filters[group.group_id] = mine
+        else:
+            filters.pop(group.group_id, None)
 
     def _validate_request(self, ctx, req) -> None:
         def invalid(msg):
@@ -402,6 +419,11 @@ class ConsumerOps:
         metadata_hash = self._topic_metadata(group, remaining)[0]
         records.append(CoordinatorRecord(ConsumerGroupMetadataKey(group.group_id),
                                          ConsumerGroupMetadataValue(group.group_epoch + 1, metadata_hash)))
+        filters = getattr(self.shard.topics, "regex_filters", None)
+        if filters and group.group_id in filters:  # the member's DESCRIBE check goes with it
+            filters[group.group_id].pop(member_id, None)
+            if not filters[group.group_id]:
+                del filters[group.group_id]
         return records
 
     def _fence(self, group_id: str, member_id: str, why: str) -> list:

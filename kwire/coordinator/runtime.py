@@ -95,10 +95,15 @@ def op_context(ctx) -> OpContext:
 
 
 class TopicsView:
-    """Topic names, ids and partition counts for KIP-848 assignment, from the broker's metadata."""
+    """Topic names, ids and partition counts for KIP-848 assignment, from the broker's metadata.
+
+    ``regex_filters[group_id][member_id]``: the DESCRIBE check of the principal of the member's
+    last heartbeat, applied to its regex subscription's matches (set by ``consumer_ops``; not
+    persisted: a member's next heartbeat sets it again after a restart)."""
 
     def __init__(self, metadata) -> None:
         self.md = metadata
+        self.regex_filters: dict[str, dict] = {}
 
     def by_name(self, name: str):
         t = self.md.topic(name)

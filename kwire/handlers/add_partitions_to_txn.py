@@ -13,13 +13,20 @@ A v4+ transaction with ``verify_only`` false is the implicit add of a
 transactions v2 producer (KIP-890 part 2) sent by the leader of the
 partitions its Produce v12+ reached (or by the group coordinator for
 TxnOffsetCommit v5+): the transaction becomes a v2 one (epoch bump at EndTxn).
+
+Authorization (Kafka's KafkaApis): v0-3 need WRITE on the transactional id
+(else TRANSACTIONAL_ID_AUTHORIZATION_FAILED for every partition) and on each
+topic (TOPIC_AUTHORIZATION_FAILED, the rest OPERATION_NOT_ATTEMPTED); v4+,
+sent only by brokers, needs CLUSTER_ACTION on the cluster (else the top-level
+CLUSTER_AUTHORIZATION_FAILED) and nothing per transaction.
 """
 
 from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError
 from kwire.protocol.errors import ErrorCode
-from kwire.security.authorizer import txn_partitions_denied
+from kwire.security import acl
+from kwire.security.authorizer import authorize, txn_partitions_denied
 from kwire.protocol.generated.add_partitions_to_txn_response import (
     AddPartitionsToTxnPartitionResult,
     AddPartitionsToTxnResponse,
@@ -35,10 +42,12 @@ MAX_VERSION = 5
 async def handle(ctx, req):
     v = ctx.api_version
     if v >= 4:
+        if not authorize(ctx, acl.CLUSTER_ACTION, acl.CLUSTER, acl.CLUSTER_NAME):  # kwire.security
+            return AddPartitionsToTxnResponse(throttle_time_ms=0, error_code=acl.CLUSTER_AUTHORIZATION_FAILED,
+                                              results_by_transaction=[])
         results = []
         for t in req.transactions:
-            errors = txn_partitions_denied(ctx, t.transactional_id, t.topics) or await add(  # kwire.security
-                ctx, t.transactional_id, t.producer_id, t.producer_epoch, t.topics, t.verify_only)
+            errors = await add(ctx, t.transactional_id, t.producer_id, t.producer_epoch, t.topics, t.verify_only)
             results.append(AddPartitionsToTxnResult(transactional_id=t.transactional_id,
                                                     topic_results=_topics(errors)))
         return AddPartitionsToTxnResponse(throttle_time_ms=0, error_code=0, results_by_transaction=results)

@@ -3,7 +3,8 @@
 * ``authorized_operations`` — the int32 bitfield of Kafka AclOperation codes
   reported when a client asks for authorized operations: without an
   authorizer every operation that applies to the resource type; with one
-  (given the request context and resource name) those the principal may do.
+  (given the request context and resource name) those the principal may do;
+  for the cluster 0 unless it may DESCRIBE it (KafkaApis).
 * ``when_durable`` — waits for the metadata changes behind a response's results
   and turns each one that could not be written into that result's error.
 """
@@ -42,6 +43,8 @@ def authorized_operations(resource: str, ctx=None, name: str = "kafka-cluster") 
         az = active(ctx)
         if az is not None:
             rt = _RESOURCE_TYPES[resource]
+            if resource == "cluster" and not allowed(ctx, az, DESCRIBE, rt, name):
+                return 0  # Kafka (Metadata v8-10, DescribeCluster): nothing without DESCRIBE
             bits = 0
             for op in _OPS[resource]:
                 if allowed(ctx, az, op, rt, name):

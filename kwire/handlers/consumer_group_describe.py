@@ -5,14 +5,22 @@ member its epoch, subscription, current and target assignment (topic ids and
 names); v1 adds the member type (consumer). A classic group answers
 GROUP_ID_NOT_FOUND ("not a consumer group"), as Kafka does, so that admin
 clients fall back to DescribeGroups; an unknown group GROUP_ID_NOT_FOUND.
-Authorized operations when asked (no ACLs: all that apply to a group).
+Authorized operations when asked, for groups described without error (no
+authorizer: all that apply to a group).
+
+Authorization (Kafka 4.x's KafkaApis): DESCRIBE on each group, else that group
+answers GROUP_AUTHORIZATION_FAILED; with an authorizer, a group whose members'
+current or target assignment holds a topic the principal may not DESCRIBE
+answers TOPIC_AUTHORIZATION_FAILED with no members (Kafka's message), so that
+describing a group never reveals topics the principal cannot see.
 """
 
 from __future__ import annotations
 
 from kwire.coordinator.base import CoordinatorError
+from kwire.protocol.errors import ErrorCode
 from kwire.security import acl
-from kwire.security.authorizer import authorize
+from kwire.security.authorizer import active, allowed, authorize
 from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
 from kwire.protocol.generated.consumer_group_describe_response import (
     ConsumerGroupDescribeResponse,
@@ -30,14 +38,28 @@ def handle(ctx, req) -> ConsumerGroupDescribeResponse:
     for gid in req.group_ids:
         try:
             if not authorize(ctx, acl.DESCRIBE, acl.GROUP, gid):  # kwire.security
-                raise CoordinatorError(acl.GROUP_AUTHORIZATION_FAILED)
+                raise CoordinatorError(ErrorCode.GROUP_AUTHORIZATION_FAILED)
             g = gc.run(gid, lambda shard, now: shard.consumer_group_describe(gid))
         except CoordinatorError as e:
             g = DescribedGroup(error_code=e.code, error_message=e.message, group_id=gid, members=[])
         if ctx.api_version < 1:
             for m in g.members:
                 m.member_type = -1
-        g.authorized_operations = (authorized_operations("group", ctx, gid) if req.include_authorized_operations
+        g.authorized_operations = (authorized_operations("group", ctx, gid)
+                                   if req.include_authorized_operations and g.error_code == 0
                                    else AUTHORIZED_OPERATIONS_OMITTED)
         groups.append(g)
+    az = active(ctx)
+    if az is not None:  # kwire.security: never reveal topics the principal may not DESCRIBE
+        groups = [_hide_unauthorized_topics(ctx, az, g) for g in groups]
     return ConsumerGroupDescribeResponse(throttle_time_ms=0, groups=groups)
+
+
+def _hide_unauthorized_topics(ctx, az, g: DescribedGroup) -> DescribedGroup:
+    topics = {tp.topic_name for m in g.members for a in (m.assignment, m.target_assignment)
+              for tp in a.topic_partitions}
+    if all(allowed(ctx, az, acl.DESCRIBE, acl.TOPIC, t) for t in topics):
+        return g
+    return DescribedGroup(error_code=acl.TOPIC_AUTHORIZATION_FAILED, group_id=g.group_id, members=[],
+                          error_message="The group has described topic(s) that the client is not "
+                                        "authorized to describe.")

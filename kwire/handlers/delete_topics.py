@@ -37,7 +37,12 @@ response carries ``throttle_time_ms`` (v1-4: deleted, the response throttled).
 
 Version notes: v4 is the first flexible version, v5 adds ``error_message``
 (KIP-599), v6 adds topic ids (KIP-516). Results are in request order (Kafka
-shuffles them to hide which topics exist; there are no ACLs to protect here).
+shuffles them to hide which topics exist).
+
+Authorization (Kafka's ControllerApis): DELETE on the cluster allows every
+topic; otherwise a name the principal may not DESCRIBE answers
+TOPIC_AUTHORIZATION_FAILED whether it exists or not, and a topic without
+DELETE on it TOPIC_AUTHORIZATION_FAILED.
 """
 
 from __future__ import annotations
@@ -125,11 +130,16 @@ def handle(ctx, req):
             results.append(_result(None, tid, ErrorCode.UNKNOWN_TOPIC_ID, UNKNOWN_TOPIC_ID_MESSAGE))
         else:
             to_delete[tid] = t.name
+    # kwire.security (Kafka's ControllerApis): DELETE on the cluster allows every topic; a name the
+    # principal may not DESCRIBE is refused before its existence is looked at
+    cluster_delete = authorize(ctx, acl.DELETE, acl.CLUSTER, acl.CLUSTER_NAME)
     for name, n in name_count.items():
         if n > 1:
             continue
         t = md.topic(name)
-        if t is None:
+        if not cluster_delete and not authorize(ctx, acl.DESCRIBE, acl.TOPIC, name):
+            results.append(_result(name, _ZERO, ErrorCode.TOPIC_AUTHORIZATION_FAILED, "Authorization failed."))
+        elif t is None:
             results.append(_result(name, _ZERO, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_MESSAGE))
         elif t.topic_id in bad_ids or t.topic_id in to_delete:
             bad_ids.add(t.topic_id)
@@ -142,7 +152,7 @@ def handle(ctx, req):
     waiting: list[tuple[int, object]] = []
     for tid, name in to_delete.items():
         t = md.topic_by_id(tid)
-        if not authorize(ctx, acl.DELETE, acl.TOPIC, name):  # kwire.security
+        if not cluster_delete and not authorize(ctx, acl.DELETE, acl.TOPIC, name):  # kwire.security
             results.append(_result(name, tid, ErrorCode.TOPIC_AUTHORIZATION_FAILED,
                                    "Authorization failed."))
             continue

@@ -42,7 +42,7 @@ def handle(ctx, req) -> DescribeGroupsResponse:
                 g.error_message = f"Group {gid} not found."
         if v < 6:
             g.error_message = None
-        if v >= 3 and req.include_authorized_operations:
+        if v >= 3 and req.include_authorized_operations and g.error_code == 0:  # Kafka: errors omit them
             g.authorized_operations = authorized_operations("group", ctx, gid)
         else:
             g.authorized_operations = AUTHORIZED_OPERATIONS_OMITTED

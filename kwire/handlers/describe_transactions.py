@@ -5,7 +5,10 @@ Per id: NOT_COORDINATOR when this broker does not lead its
 FindCoordinator named), COORDINATOR_LOAD_IN_PROGRESS while it loads,
 TRANSACTIONAL_ID_NOT_FOUND for an unknown id; otherwise state (Kafka's names:
 Empty, Ongoing, PrepareCommit, ...), timeout, start time, producer id and
-epoch, and the partitions of the transaction.
+epoch, and the partitions of the transaction. Authorization (Kafka's
+KafkaApis): DESCRIBE on the transactional id (else
+TRANSACTIONAL_ID_AUTHORIZATION_FAILED); only the topics the principal may
+DESCRIBE are listed.
 """
 
 from __future__ import annotations
@@ -49,5 +52,6 @@ def handle(ctx, req):
             error_code=0, transactional_id=tid, transaction_state=STATE_NAMES[md.state],
             transaction_timeout_ms=md.timeout_ms, transaction_start_time_ms=md.start_ms,
             producer_id=md.producer_id, producer_epoch=md.producer_epoch,
-            topics=[TopicData(topic=t, partitions=ps) for t, ps in by_topic.items()]))
+            topics=[TopicData(topic=t, partitions=ps) for t, ps in by_topic.items()
+                    if authorize(ctx, acl.DESCRIBE, acl.TOPIC, t)]))  # kwire.security: as Kafka
     return DescribeTransactionsResponse(throttle_time_ms=0, transaction_states=out)

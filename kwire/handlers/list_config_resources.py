@@ -13,7 +13,9 @@ the types Kafka supports here), as Kafka's ``KafkaApis``:
 * CLIENT_METRICS (16): every client metrics subscription.
 
 A type outside these fails the whole request with UNSUPPORTED_VERSION and an
-empty list. Resource names come from the metadata (topics, brokers); v0 and
+empty list. Authorization (Kafka's KafkaApis, every version): DESCRIBE_CONFIGS
+on the cluster, else CLUSTER_AUTHORIZATION_FAILED and an empty list (no
+per-resource filtering). Resource names come from the metadata (topics, brokers); v0 and
 v1 are flexible.
 """
 
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 from kwire.handlers.describe_configs import BROKER, BROKER_LOGGER, CLIENT_METRICS, GROUP, TOPIC
 from kwire.protocol.errors import ErrorCode
+from kwire.security import acl
+from kwire.security.authorizer import authorize
 from kwire.protocol.generated.list_config_resources_response import (
     ConfigResource,
     ListConfigResourcesResponse,
@@ -44,6 +48,8 @@ def _names(metadata, rtype: int) -> list[str]:
 
 
 def handle(ctx, req) -> ListConfigResourcesResponse:
+    if not authorize(ctx, acl.DESCRIBE_CONFIGS, acl.CLUSTER, acl.CLUSTER_NAME):  # kwire.security
+        return ListConfigResourcesResponse(error_code=acl.CLUSTER_AUTHORIZATION_FAILED, config_resources=[])
     if ctx.api_version == 0:
         return ListConfigResourcesResponse(error_code=ErrorCode.NONE, config_resources=[
             ConfigResource(resource_name=name, resource_type=CLIENT_METRICS)

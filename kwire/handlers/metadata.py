@@ -133,9 +133,9 @@ def _answer(ctx, req):
         for rt in requested:
             if az is not None and not _describable(ctx, az, md, rt):
                 topics.append(MetadataResponseTopic(error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
-                                                    name=rt.name, topic_id=rt.topic_id))
+                                                    name=None if _by_id(rt) else rt.name, topic_id=rt.topic_id))
                 continue
-            if rt.name is None:
+            if _by_id(rt):
                 t = md.topic_by_id(rt.topic_id)
                 if t is None:
                     topics.append(MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_ID,
@@ -154,7 +154,7 @@ def _answer(ctx, req):
                         topics.append(MetadataResponseTopic(error_code=ErrorCode.INVALID_TOPIC_EXCEPTION,
                                                             name=rt.name))
                         continue
-                    if allow_create and az is not None and not (
+                    if allow_create and az is not None and broker.config["auto.create.topics.enable"] and not (
                             authorizer_allowed(ctx, az, acl.CREATE, acl.CLUSTER, acl.CLUSTER_NAME)
                             or authorizer_allowed(ctx, az, acl.CREATE, acl.TOPIC, rt.name)):
                         topics.append(MetadataResponseTopic(error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
@@ -178,10 +178,16 @@ def _answer(ctx, req):
     return _response(ctx, req, md, topics)
 
 
+def _by_id(rt) -> bool:
+    """Is this requested topic named by its id? (v10+: a non-zero id with a null -- or, from the
+    Java client, which leaves the field at its default, an empty -- name; Kafka's useTopicId)"""
+    return rt.name is None or (rt.name == "" and rt.topic_id is not None and rt.topic_id.int != 0)
+
+
 def _describable(ctx, az, md, rt) -> bool:
     """kwire.security: may the principal DESCRIBE this requested topic (by name or by id)?"""
     name = rt.name
-    if name is None:
+    if _by_id(rt):
         t = md.topic_by_id(rt.topic_id)
         if t is None:
             return True  # answered UNKNOWN_TOPIC_ID

@@ -21,13 +21,13 @@ Errors, in Kafka's order (``ReplicaManager.lastOffsetForLeaderEpoch``,
   only from leaders, for followers and consumers alike).
 
 ``replica_id`` (v3+; -1 a consumer, -2 unset, >= 0 a follower's broker id) does
-not change the answer: Kafka uses it for nothing but authorization (a follower
-needs CLUSTER_ACTION, a consumer DESCRIBE on the topic), and kwire has no
-ACLs yet.
+not change the answer. Authorization (Kafka's KafkaApis, whatever the
+replica id): CLUSTER_ACTION on the cluster (followers), else DESCRIBE on each
+topic (consumers, KIP-320), else TOPIC_AUTHORIZATION_FAILED for its partitions.
 
 Version notes: v0-1 were removed in Kafka 4.0 (KIP-896); v2 added
 ``current_leader_epoch`` (KIP-320), v3 ``replica_id``, v4 is flexible.
-Not implemented: authorization (no ACLs), tiered storage.
+Not implemented: tiered storage.
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ def handle(ctx, req) -> OffsetForLeaderEpochResponse:
     broker = ctx.broker
     md = broker.metadata
     topics = []
+    cluster_action = authorize(ctx, acl.CLUSTER_ACTION, acl.CLUSTER, acl.CLUSTER_NAME)  # kwire.security
     for rt in req.topics:
         t = md.topic(rt.topic)
-        if not (authorize(ctx, acl.CLUSTER_ACTION, acl.CLUSTER, acl.CLUSTER_NAME) if req.replica_id >= 0
-                else authorize(ctx, acl.DESCRIBE, acl.TOPIC, rt.topic)):  # kwire.security
+        if not (cluster_action or authorize(ctx, acl.DESCRIBE, acl.TOPIC, rt.topic)):  # kwire.security
             parts = [EpochEndOffset(error_code=E.TOPIC_AUTHORIZATION_FAILED, partition=rp.partition,
                                     leader_epoch=-1, end_offset=-1) for rp in rt.partitions]
         else:

@@ -2,7 +2,7 @@
 
 * ``settings`` — start-up checks of the ssl.* / sasl.* / authorizer settings (no I/O).
 * ``principal`` — KafkaPrincipal and the principal of a TLS peer (its DN, mapping rules).
-* ``tls`` — ``ssl.SSLContext`` for a listener from Kafka's ``ssl.*`` configs (PEM, PKCS12).
+* ``tls`` — ``ssl.SSLContext`` for a listener from Kafka's ``ssl.*`` configs (JKS, PKCS12, PEM).
 * ``jaas`` — the JAAS login-module options a broker reads (PLAIN users, OAUTHBEARER options).
 * ``plain`` / ``scram`` / ``oauthbearer`` — SASL mechanism servers as sans-I/O state
   machines; ``scram`` also holds Kafka's credential format (salted, iterated).

@@ -92,7 +92,7 @@ def allowed(ctx, az, operation: int, resource_type: int, name: str) -> bool:
 # kwire.protocol.error_response, as Kafka's getErrorResponse). The server checks these before
 # the handler runs; per-resource checks are in the handlers themselves.
 CLUSTER_GATED = {
-    27: acl.CLUSTER_ACTION,  # WriteTxnMarkers
+    27: (acl.ALTER, acl.CLUSTER_ACTION),  # WriteTxnMarkers: either (admin abort, KIP-664; brokers)
     34: acl.ALTER,  # AlterReplicaLogDirs
     35: acl.DESCRIBE,  # DescribeLogDirs
     43: acl.ALTER,  # ElectLeaders
@@ -104,13 +104,16 @@ CLUSTER_GATED = {
 def cluster_gate(ctx, request):
     """The CLUSTER_AUTHORIZATION_FAILED response to a cluster-gated request the principal may not
     make, or None to go on."""
-    op = CLUSTER_GATED.get(ctx.api_key)
-    if op is None or authorize(ctx, op, acl.CLUSTER, acl.CLUSTER_NAME):
+    ops = CLUSTER_GATED.get(ctx.api_key)
+    if ops is None:
+        return None
+    ops = ops if isinstance(ops, tuple) else (ops,)
+    if any(authorize(ctx, op, acl.CLUSTER, acl.CLUSTER_NAME) for op in ops):
         return None
     from kwire.protocol.error_response import error_response
 
     log.info("Principal = %s is Denied %s on the cluster (API key %d)", ctx.session.principal,
-             acl.OPERATION_NAMES[op], ctx.api_key)
+             "/".join(acl.OPERATION_NAMES[op] for op in ops), ctx.api_key)
     return error_response(ctx.api_key, ctx.api_version, request, acl.CLUSTER_AUTHORIZATION_FAILED,
                           "Cluster authorization failed.")
 

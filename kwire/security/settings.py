@@ -1,10 +1,10 @@
 """Start-up checks of the security settings that need no I/O (called by BrokerConfig).
 
 For each SSL / SASL_SSL listener: a keystore is named (``ssl.keystore.location``
-or the inline PEM pair) of a type kwire reads (PEM, PKCS12), ``ssl.client.auth``
-is one of Kafka's values. For each SASL listener: ``sasl.enabled.mechanisms``
-names only mechanisms kwire serves (Kafka's default GSSAPI is not one), and
-PLAIN has a parseable JAAS config. Files are read later, by
+or the inline PEM pair) of a type kwire reads (JKS, Kafka's default, PKCS12,
+PEM), ``ssl.client.auth`` is one of Kafka's values. For each SASL listener:
+``sasl.enabled.mechanisms`` names only mechanisms kwire serves (Kafka's
+default GSSAPI is not one), and PLAIN has a parseable JAAS config. Files are read later, by
 ``SecurityManager`` (a bad key file is also a ConfigError, at server start).
 The authorizer must be one of Kafka's ACL authorizer classes.
 """
@@ -43,16 +43,15 @@ def check(values: Mapping[str, Any], extra: Mapping[str, str], listeners, protoc
             kind = (get("ssl.keystore.type") or "JKS").upper()
             if not inline and not get("ssl.keystore.location"):
                 raise ConfigError(f"listener {listener.name} ({proto}) needs a keystore: set "
-                                  "ssl.keystore.location (PEM or PKCS12) or ssl.keystore.key with "
+                                  "ssl.keystore.location (JKS, PKCS12 or PEM) or ssl.keystore.key with "
                                   "ssl.keystore.certificate.chain", "ssl.keystore.location")
-            if kind not in ("PEM", "PKCS12"):
+            if kind not in ("JKS", "PEM", "PKCS12"):
                 raise ConfigError(f"ssl.keystore.type={kind} (listener {listener.name}) is not supported "
-                                  "by kwire: use PKCS12 or PEM (keytool -importkeystore "
-                                  "-deststoretype PKCS12 converts a JKS store)", "ssl.keystore.type")
+                                  "by kwire: use JKS, PKCS12 or PEM", "ssl.keystore.type")
             tkind = (get("ssl.truststore.type") or "JKS").upper()
-            if get("ssl.truststore.location") and tkind not in ("PEM", "PKCS12"):
+            if get("ssl.truststore.location") and tkind not in ("JKS", "PEM", "PKCS12"):
                 raise ConfigError(f"ssl.truststore.type={tkind} (listener {listener.name}) is not "
-                                  "supported by kwire: use PKCS12 or PEM", "ssl.truststore.type")
+                                  "supported by kwire: use JKS, PKCS12 or PEM", "ssl.truststore.type")
             if str(get("ssl.client.auth") or "none").lower() not in ("required", "requested", "none"):
                 raise ConfigError(f"ssl.client.auth={get('ssl.client.auth')}: expected required, "
                                   "requested or none", "ssl.client.auth")

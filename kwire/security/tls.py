@@ -9,15 +9,26 @@ Keystore (the broker's key and certificate chain):
 * ``ssl.keystore.type=PKCS12``: ``ssl.keystore.location`` with
   ``ssl.keystore.password`` (read with ``cryptography``; the key password is
   ``ssl.key.password`` or else the store's).
-* JKS is refused with a clear message (no reader for it here): convert it
-  with ``keytool -importkeystore -deststoretype PKCS12``.
+* ``ssl.keystore.type=JKS`` (Kafka's default type, so also when the type is
+  not set): a Java keystore read with ``pyjks`` (the optional extra
+  ``pip install 'kwire[jks]'``; without it start-up fails saying so). The
+  store's integrity is checked with ``ssl.keystore.password``; the private
+  key entry is decrypted with ``ssl.key.password``, else the store password
+  (Kafka's rule). A store with several key entries serves the first alias in
+  sorted order (Java's key manager would choose per handshake; kwire does not).
 
 Truststore (CAs a client certificate must chain to): ``ssl.truststore.type``
-PEM (``ssl.truststore.location`` or ``ssl.truststore.certificates`` inline) or
-PKCS12. ``ssl.client.auth`` ``required`` / ``requested`` / ``none`` map to
+PEM (``ssl.truststore.location`` or ``ssl.truststore.certificates`` inline),
+PKCS12, or JKS (its trusted certificate entries, plus the certificate of any
+key entry, as Java's trust manager takes them; ``ssl.truststore.password``
+checks the store's integrity and may be left unset, as in Kafka).
+``ssl.client.auth`` ``required`` / ``requested`` / ``none`` map to
 CERT_REQUIRED / CERT_OPTIONAL / CERT_NONE; ``ssl.enabled.protocols`` sets the
 lowest TLS version. Every name may be given per listener as
 ``listener.name.<listener>.<name>`` (``SecurityManager.listener_config``).
+
+A store whose bytes do not match its type (a PEM or PKCS12 file with the
+default type JKS) fails start-up with a message naming the type it looks like.
 
 Python's ``ssl`` loads keys only from files: key material that is not a PEM
 file already is written to a file in a private (0700) temporary directory,
@@ -50,6 +61,97 @@ def _pkcs12(data: bytes, password: str | None, name: str):
         return pkcs12.load_key_and_certificates(data, password.encode() if password else None)
     except ValueError as e:
         raise ConfigError(f"{name}: cannot read the PKCS12 store (wrong password?): {e}", name) from None
+
+
+JKS_MAGIC = b"\xfe\xed\xfe\xed"  # JKS; a JCEKS store starts with CECECECE
+
+
+def _looks_like(data: bytes) -> str:
+    """What a store's bytes look like, for the message when they do not match the configured type."""
+    if data[:4] == JKS_MAGIC:
+        return "JKS"
+    if data[:4] == b"\xce\xce\xce\xce":
+        return "JCEKS (not supported by kwire)"
+    if b"-----BEGIN" in data[:4096]:
+        return "PEM"
+    if data[:1] == b"\x30":  # an ASN.1 SEQUENCE: a PKCS12 PFX
+        return "PKCS12"
+    return "none kwire knows"
+
+
+def _jks_module():
+    try:
+        import jks  # pyjks
+    except ImportError:
+        raise ConfigError("a JKS keystore or truststore needs pyjks, which is not installed: "
+                          "pip install 'kwire[jks]' (or convert the store with keytool -importkeystore "
+                          "-deststoretype PKCS12 and set the type to PKCS12)", "ssl.keystore.type") from None
+    return jks
+
+
+def _jks_load(location: str, password: str | None, name: str):
+    data = _read(location, name)
+    kind_name = name.replace(".location", ".type")
+    if data[:4] != JKS_MAGIC:
+        raise ConfigError(f"{name}: {location} is not a JKS store ({kind_name}=JKS, which is Kafka's "
+                          f"default; its content looks like {_looks_like(data)}): set {kind_name} to the "
+                          "store's type", kind_name)
+    jks = _jks_module()
+    try:
+        return jks.KeyStore.loads(data, password, try_decrypt_keys=False)
+    except jks.util.KeystoreSignatureException:
+        raise ConfigError(f"{name}: cannot read the JKS store {location}: the integrity check failed "
+                          f"(wrong {name.replace('.location', '.password')}?)", name) from None
+    except (jks.util.KeystoreException, ValueError) as e:
+        raise ConfigError(f"{name}: cannot read the JKS store {location}: {e}", name) from None
+
+
+def _jks_keystore(location: str, store_password: str | None, key_password: str | None) -> bytes:
+    """The PEM chain + key of the JKS keystore's private key entry."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives.serialization import load_der_private_key
+
+    name = "ssl.keystore.location"
+    if store_password is None:
+        raise ConfigError(f"{name}: a JKS keystore needs ssl.keystore.password", "ssl.keystore.password")
+    jks = _jks_module()
+    store = _jks_load(location, store_password, name)
+    if not store.private_keys:
+        raise ConfigError(f"{name}: {location} holds no private key entry", name)
+    alias = sorted(store.private_keys)[0]
+    entry = store.private_keys[alias]
+    try:
+        entry.decrypt(key_password if key_password is not None else store_password)
+    except jks.util.DecryptionFailureException:
+        raise ConfigError(f"{name}: cannot decrypt the private key '{alias}' of {location} (wrong "
+                          "ssl.key.password?)", "ssl.key.password") from None
+    except jks.util.KeystoreException as e:
+        raise ConfigError(f"{name}: cannot decrypt the private key '{alias}' of {location}: {e}",
+                          name) from None
+    try:
+        key = load_der_private_key(entry.pkey_pkcs8, None)
+        chain = [x509.load_der_x509_certificate(der) for _, der in entry.cert_chain]
+    except ValueError as e:
+        raise ConfigError(f"{name}: the key entry '{alias}' of {location} cannot be read: {e}", name) from None
+    if not chain:
+        raise ConfigError(f"{name}: the key entry '{alias}' of {location} has no certificate", name)
+    return b"".join(_pem_of_cert(c) for c in chain) + _pem_of_key(key)
+
+
+def _jks_truststore(location: str, password: str | None) -> str:
+    """The PEM of the JKS truststore's trusted certificates (and of each key entry's own certificate)."""
+    from cryptography import x509
+
+    name = "ssl.truststore.location"
+    store = _jks_load(location, password, name)
+    ders = [e.cert for _, e in sorted(store.certs.items())]
+    ders += [e.cert_chain[0][1] for _, e in sorted(store.private_keys.items()) if e.cert_chain]
+    if not ders:
+        raise ConfigError(f"{name}: {location} holds no certificate", name)
+    try:
+        return b"".join(_pem_of_cert(x509.load_der_x509_certificate(d)) for d in ders).decode()
+    except ValueError as e:
+        raise ConfigError(f"{name}: a certificate of {location} cannot be read: {e}", name) from None
 
 
 def _pem_of_cert(cert) -> bytes:
@@ -118,9 +220,10 @@ def _load_keystore(ctx: ssl.SSLContext, get) -> None:
                               "certificate", "ssl.keystore.location")
         pem = _pem_of_cert(cert) + b"".join(_pem_of_cert(c) for c in extra or ()) + _pem_of_key(key)
         _load_chain(ctx, pem, None)
+    elif kind == "JKS":
+        _load_chain(ctx, _jks_keystore(location, get("ssl.keystore.password"), key_password), None)
     else:
-        raise ConfigError(f"ssl.keystore.type={kind} is not supported by kwire: use PKCS12 or PEM "
-                          "(keytool -importkeystore -deststoretype PKCS12 converts a JKS store)",
+        raise ConfigError(f"ssl.keystore.type={kind} is not supported by kwire: use JKS, PKCS12 or PEM",
                           "ssl.keystore.type")
 
 
@@ -170,9 +273,11 @@ def _load_truststore(ctx: ssl.SSLContext, get) -> int:
                 raise ConfigError(f"ssl.truststore.location: {location} holds no certificate",
                                   "ssl.truststore.location")
             ctx.load_verify_locations(cadata=b"".join(_pem_of_cert(c) for c in certs).decode())
+        elif kind == "JKS":
+            ctx.load_verify_locations(cadata=_jks_truststore(location, get("ssl.truststore.password")))
         else:
-            raise ConfigError(f"ssl.truststore.type={kind} is not supported by kwire: use PKCS12 or PEM",
-                              "ssl.truststore.type")
+            raise ConfigError(f"ssl.truststore.type={kind} is not supported by kwire: use JKS, PKCS12 "
+                              "or PEM", "ssl.truststore.type")
     else:
         return 0
     return len(ctx.get_ca_certs())

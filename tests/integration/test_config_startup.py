@@ -116,7 +116,7 @@ def test_dev_defaults_without_a_file_and_code_defaults_with_an_empty_file(serve,
 @pytest.mark.parametrize("overrides, key", [
     # security listeners are served (issue 14), but not without a readable keystore / mechanism
     (["listeners=SSL://127.0.0.1:0", "ssl.keystore.location=/k.jks", "ssl.keystore.password=x"],
-     "ssl.keystore.type"),
+     "ssl.keystore.location"),  # JKS (the default type) is read, but this file does not exist
     (["listeners=SASL_SSL://127.0.0.1:0", "sasl.enabled.mechanisms=PLAIN"], "ssl.keystore.location"),
     (["listeners=SASL_PLAINTEXT://127.0.0.1:0"], "sasl.enabled.mechanisms"),
     (["listeners=CLIENT://127.0.0.1:0", "listener.security.protocol.map=CLIENT:SSL"],
