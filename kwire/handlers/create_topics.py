@@ -45,7 +45,10 @@ with a message naming ZooKeeper, at once.
 
 Version notes: v5 (KIP-525) returns the new topic's partition count,
 replication factor and configs (name, value, read-only, source, sensitive) —
-kwire always reports them, there are no ACLs that could hide them; v5 is the
+unless the principal may not DESCRIBE_CONFIGS the topic: then, as Kafka, the
+topic is created and answered with ``topic_config_error_code``
+TOPIC_AUTHORIZATION_FAILED, partition count and replication factor -1 and no
+configs; v5 is the
 first flexible version; v6 (KIP-599) makes the controller mutation quota
 strict: with a ``controller_mutation_rate`` for the client, each topic to
 create takes its partition count from the client's token bucket
@@ -199,11 +202,21 @@ def _create(broker, topic, validate_only: bool, cache: dict, pending: list | Non
 
 
 async def handle(ctx, req) -> CreateTopicsResponse:
+    resp = await _authorized_create(ctx, req)
+    for r in resp.topics:  # kwire.security: a created topic the principal may not DESCRIBE_CONFIGS
+        if r.error_code == 0 and not authorize(ctx, acl.DESCRIBE_CONFIGS, acl.TOPIC, r.name):
+            r.topic_config_error_code = ErrorCode.TOPIC_AUTHORIZATION_FAILED  # is created, as Kafka,
+            r.num_partitions = r.replication_factor = -1  # with neither its layout nor configs
+            r.configs = []
+    return resp
+
+
+async def _authorized_create(ctx, req) -> CreateTopicsResponse:
     if not authorize(ctx, acl.CREATE, acl.CLUSTER, acl.CLUSTER_NAME):  # kwire.security: else per topic
         denied = [t.name for t in req.topics if not authorize(ctx, acl.CREATE, acl.TOPIC, t.name)]
         if denied:
             req.topics = [t for t in req.topics if t.name not in denied]
-            resp = await handle(ctx, req)
+            resp = await _authorized_create(ctx, req)
             resp.topics += [CreatableTopicResult(name=n, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
                                                  error_message="Authorization failed.") for n in denied]
             return resp

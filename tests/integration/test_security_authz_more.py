@@ -296,3 +296,32 @@ def test_checks_fixed_in_the_sweep_on_the_wire(authz_broker):
     finally:
         w.close()
         p.abort_transaction(30)
+
+
+def test_create_topics_hides_configs_without_describe_configs(authz_broker):
+    """CreateTopics: a topic alice may CREATE but not DESCRIBE_CONFIGS is created, answered with
+    topic_config_error_code TOPIC_AUTHORIZATION_FAILED and neither layout nor configs (Kafka's
+    ControllerApis); with DESCRIBE_CONFIGS she gets them; without CREATE the topic is refused."""
+    from kwire.protocol.generated import create_topics_request as ctr
+
+    admin_client = AdminClient(_conf(authz_broker, "admin"))
+    grants = [_acl("az-new-1", AclOperation.CREATE), _acl("az-new-2", AclOperation.CREATE),
+              _acl("az-new-2", AclOperation.DESCRIBE_CONFIGS)]
+    for fut in admin_client.create_acls(grants).values():
+        fut.result(30)
+    w = _login(authz_broker, "alice")
+    try:
+        r = w(19, 7, ctr.CreateTopicsRequest(topics=[
+            ctr.CreatableTopic(name=n, num_partitions=2, replication_factor=1, assignments=[], configs=[])
+            for n in ("az-new-1", "az-new-2", "az-new-3")], timeout_ms=10000))
+        got = {t.name: t for t in r.topics}
+        hidden, shown, refused = got["az-new-1"], got["az-new-2"], got["az-new-3"]
+        assert (hidden.error_code, hidden.topic_config_error_code) == (0, 29)
+        assert (hidden.num_partitions, hidden.replication_factor, hidden.configs) == (-1, -1, [])
+        assert (shown.error_code, shown.topic_config_error_code, shown.num_partitions) == (0, 0, 2)
+        assert any(c.name == "cleanup.policy" for c in shown.configs)
+        assert refused.error_code == 29
+    finally:
+        w.close()
+    md = admin_client.list_topics(timeout=30).topics  # the hidden one was really created
+    assert len(md["az-new-1"].partitions) == 2 and "az-new-3" not in md
