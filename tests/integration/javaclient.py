@@ -139,6 +139,22 @@ def run(command: str, *args: str, timeout: float = 120) -> list[dict]:
     return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
 
 
+def run_class(main_class: str, *args: str, timeout: float = 120, check: bool = False) -> list[dict]:
+    """Run another program of tests/java (its ``main``); return its JSON lines.
+
+    ``check``: fail the test, with the program's stderr, unless it exits 0 (without it the
+    caller asserts on the lines, which carry the program's own outcome)."""
+    cp = require_java()
+    classes = compiled_classes(cp)
+    argv = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
+            "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), main_class, *args]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    out = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    if check and proc.returncode != 0:
+        pytest.fail(f"{main_class} exited {proc.returncode}: {out}\n{proc.stderr[-2000:]}")
+    return out
+
+
 def _text(b) -> str:
     if b is None:
         return ""

@@ -24,10 +24,7 @@ another.
 
 from __future__ import annotations
 
-import json
-import os
 import socket
-import subprocess
 import time
 
 import pytest
@@ -165,16 +162,9 @@ def test_controller_mutation_quota_confluent_admin(broker):
 
 
 def _java(*args: str, timeout: float = 120) -> list[dict]:
-    from javaclient import compiled_classes, require_java
+    from javaclient import run_class
 
-    cp = require_java()
-    classes = compiled_classes(cp)
-    argv = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
-            "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), "KwireQuotas", *args]
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
-    out = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
-    assert p.returncode == 0, (out, p.stderr[-2000:])
-    return out
+    return run_class("KwireQuotas", *args, timeout=timeout, check=True)
 
 
 def test_controller_mutation_quota_java_admin_retries_or_fails(broker):

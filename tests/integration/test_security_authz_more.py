@@ -31,9 +31,6 @@ and READ on the groups prefixed ``az-`` (no ACL at all on ``az-b`` and
 
 from __future__ import annotations
 
-import os
-import subprocess
-import json
 
 import pytest
 from confluent_kafka.admin import (AclBinding, AclOperation, AclPermissionType, AdminClient, NewTopic,
@@ -48,14 +45,9 @@ TOPICS = ("az-a", "az-b", "az-rx-a", "az-rx-b")
 
 
 def _java(*args: str, timeout: float = 120) -> list[dict]:
-    from javaclient import compiled_classes, require_java
+    from javaclient import run_class
 
-    cp = require_java()
-    classes = compiled_classes(cp)
-    argv = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
-            "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), "KwireAuthz", *args]
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
-    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+    return run_class("KwireAuthz", *args, timeout=timeout)
 
 
 def _conf(b, user: str) -> dict:

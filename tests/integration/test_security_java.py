@@ -12,23 +12,16 @@ is not among the test jars.)
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 
 import pytest
 
-from javaclient import compiled_classes, require_java
 from test_security import Certs, sasl_listener, ssl_listener
 
 
 def _java(*args: str, timeout: float = 120) -> list[dict]:
-    cp = require_java()
-    classes = compiled_classes(cp)
-    argv = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
-            "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), "KwireSecurity", *args]
-    p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
-    return [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+    from javaclient import run_class
+
+    return run_class("KwireSecurity", *args, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
