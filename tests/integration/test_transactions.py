@@ -11,7 +11,8 @@ and the LSO advances; broker restarts (SIGTERM, kill -9) with an open
 transaction and with a prepared-but-unmarked commit; a producer carrying on
 across a restart; the admin APIs (List/DescribeTransactions,
 DescribeProducers, aborting a hanging transaction with WriteTxnMarkers); bad
-input answered with Kafka's error codes.
+input answered with Kafka's error codes (also a TxnOffsetCommit from a member of
+an older generation: ILLEGAL_GENERATION, nothing pending, the transaction as it was).
 """
 
 from __future__ import annotations
@@ -504,6 +505,85 @@ def test_bad_input_gets_kafkas_errors_and_leaves_the_state_alone(broker):
         state = kc.request(65, dt.DescribeTransactionsRequest(transactional_ids=[tid]), version=0)
         s = state.transaction_states[0]
         assert (s.error_code, s.transaction_state, s.producer_epoch, s.topics) == (0, "Empty", epoch, [])
+
+
+def test_txn_offset_commit_from_another_generation_is_refused(broker):
+    """Raw requests: a member of generation 1 commits offsets in a transaction after the group
+    moved to generation 2 (a zombie of the previous generation, KIP-447): ILLEGAL_GENERATION on
+    every partition; the transaction (DescribeTransactions) and the group's offsets (OffsetFetch
+    with require_stable: nothing pending) are untouched. The same commit with the current
+    generation is accepted."""
+    from clients import Wire
+    from kwire.coordinator.consumer_protocol import encode_assignment, encode_subscription
+    from kwire.protocol.errors import ErrorCode as E
+    from kwire.protocol.generated import (
+        add_offsets_to_txn_request as ao, describe_transactions_request as dt,
+        init_producer_id_request as ip, join_group_request as jg, offset_fetch_request as of,
+        sync_group_request as sg, txn_offset_commit_request as tc)
+
+    topic = _topic(broker.bootstrap, 2)
+    tid, group = f"gen-{uuid.uuid4().hex[:6]}", f"g-gen-{uuid.uuid4().hex[:6]}"
+    wire = Wire(broker.bootstrap)
+    try:
+        def join(member_id: str) -> tuple[str, int]:
+            req = jg.JoinGroupRequest(group_id=group, session_timeout_ms=30_000, rebalance_timeout_ms=30_000,
+                                      member_id=member_id, protocol_type="consumer", protocols=[
+                                          jg.JoinGroupRequestProtocol(name="range",
+                                                                      metadata=encode_subscription([topic]))])
+            r = wire(11, 5, req)
+            if r.error_code == E.MEMBER_ID_REQUIRED:
+                req.member_id = r.member_id
+                r = wire(11, 5, req)
+            assert r.error_code == 0, r
+            s = wire(14, 5, sg.SyncGroupRequest(
+                group_id=group, generation_id=r.generation_id, member_id=r.member_id, assignments=[
+                    sg.SyncGroupRequestAssignment(member_id=r.member_id,
+                                                  assignment=encode_assignment({topic: [0, 1]}))]))
+            assert s.error_code == 0, s
+            return r.member_id, r.generation_id
+
+        me, first = join("")
+        me2, current = join(me)  # the leader rejoins: a new generation
+        assert (me2, first, current) == (me, 1, 2)
+
+        r = wire(22, 4, ip.InitProducerIdRequest(transactional_id=tid, transaction_timeout_ms=60000))
+        assert r.error_code == 0
+        pid, epoch = r.producer_id, r.producer_epoch
+        assert wire(25, 3, ao.AddOffsetsToTxnRequest(transactional_id=tid, producer_id=pid,
+                                                     producer_epoch=epoch, group_id=group)).error_code == 0
+
+        def describe():
+            s = wire(65, 0, dt.DescribeTransactionsRequest(transactional_ids=[tid])).transaction_states[0]
+            return (s.error_code, s.transaction_state, s.producer_id, s.producer_epoch,
+                    sorted((t.topic, p) for t in s.topics for p in t.partitions))
+
+        before = describe()
+        assert before[:2] == (0, "Ongoing") and [t for t, _ in before[4]] == ["__consumer_offsets"]
+
+        def commit(version: int, generation: int) -> list[int]:
+            req = tc.TxnOffsetCommitRequest(
+                transactional_id=tid, group_id=group, producer_id=pid, producer_epoch=epoch,
+                generation_id=generation, member_id=me, topics=[tc.TxnOffsetCommitRequestTopic(
+                    name=topic, partitions=[tc.TxnOffsetCommitRequestPartition(partition_index=p,
+                                                                               committed_offset=5)
+                                            for p in (0, 1)])])
+            return [p.error_code for t in wire(28, version, req).topics for p in t.partitions]
+
+        def stable_offsets() -> list[tuple[int, int]]:
+            f = wire(9, 8, of.OffsetFetchRequest(require_stable=True, groups=[of.OffsetFetchRequestGroup(
+                group_id=group, topics=[of.OffsetFetchRequestTopics(name=topic, partition_indexes=[0, 1])])]))
+            assert f.groups[0].error_code == 0
+            return [(p.committed_offset, p.error_code) for p in f.groups[0].topics[0].partitions]
+
+        for version in (3, 4):  # v3+ carry the generation (KIP-447)
+            assert commit(version, first) == [E.ILLEGAL_GENERATION] * 2, version
+            assert describe() == before
+            assert stable_offsets() == [(-1, E.NONE)] * 2  # nothing pending, nothing committed
+        assert commit(3, current) == [E.NONE, E.NONE]
+        assert stable_offsets() == [(-1, E.UNSTABLE_OFFSET_COMMIT)] * 2  # now pending
+        assert describe() == before
+    finally:
+        wire.close()
 
 
 def test_fencing_with_kafka_python_and_aiokafka(broker):
