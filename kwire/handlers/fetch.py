@@ -36,8 +36,11 @@
   NOT_LEADER_OR_FOLLOWER, with ``current_leader`` (v12+) and the leader's
   ``node_endpoints`` (v16+) when one is known. A fetch with a replica id
   (``replica_id`` up to v14, ``replica_state.replica_id`` from v15) must
-  come from one of the partition's replicas (else NOT_LEADER_OR_FOLLOWER, as
-  Kafka's ``followerReplicaOrThrow``); it reads up to the log end offset
+  come from one of the partition's replicas, else (Kafka's
+  ``Partition.followerReplicaOrThrow``) UNKNOWN_LEADER_EPOCH when the
+  partition carries a ``current_leader_epoch`` (>= 0, as real followers send;
+  it matched the leader's, or the epoch check answered first) and
+  NOT_LEADER_OR_FOLLOWER when it does not; it reads up to the log end offset
   (not the HW), and a read without error or diverging epoch records the
   follower's position (``ReplicaManager.follower_fetch``: HW, ISR expand)
   before the answer, whose HW is the one after that. Consumers' long-polls
@@ -252,8 +255,17 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
             return r
     if broker.cluster_mode:
         pstate = t.partitions[partition]
-        if not broker.is_leader(t.name, partition) or (replica_id >= 0 and replica_id not in pstate.replicas):
+        if not broker.is_leader(t.name, partition):
             _not_leader(r, pstate)
+            return r
+        if replica_id >= 0 and replica_id not in pstate.replicas:
+            # Kafka's Partition.followerReplicaOrThrow: with an epoch (that matched above) the
+            # (replica, epoch) pair is not known yet -- e.g. a reassignment's new replica ahead of
+            # this leader's metadata -- and the fetcher retries; without one, who is stale is unknown
+            if leader_epoch >= 0:
+                r.error = ErrorCode.UNKNOWN_LEADER_EPOCH
+            else:
+                _not_leader(r, pstate)
             return r
     r.hw = plog.high_watermark
     r.lso = plog.last_stable_offset

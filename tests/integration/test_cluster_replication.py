@@ -174,6 +174,15 @@ def test_not_leader_answers(make_cluster):
         v = min(client.api_version(1, leader), 12)  # by name (replica_id in the body up to v14)
         resp = client.request(1, req, node=leader, version=v)
         assert resp.responses[0].partitions[0].error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER
+        # the same fetch carrying the leader's current epoch, as real followers send it: Kafka's
+        # Partition.followerReplicaOrThrow answers UNKNOWN_LEADER_EPOCH (the pair is not known yet:
+        # the fetcher retries); a consumer's fetch with that epoch still reads (nothing else affected)
+        req.topics[0].partitions[0].current_leader_epoch = t.partitions[0].leader_epoch
+        resp = client.request(1, req, node=leader, version=v)
+        p = resp.responses[0].partitions[0]
+        assert p.error_code == ErrorCode.UNKNOWN_LEADER_EPOCH and p.records in (b"", None)
+        req.replica_id = -1
+        assert client.request(1, req, node=leader, version=v).responses[0].partitions[0].error_code == 0
         # a produce to the follower: NOT_LEADER_OR_FOLLOWER naming the leader (v10+)
         preq = ProduceRequest(acks=-1, timeout_ms=5000, topic_data=[TopicProduceData(
             name=topic, partition_data=[PartitionProduceData(index=0, records=build_batch([(None, b"v")]))])])
