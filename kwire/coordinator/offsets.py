@@ -26,7 +26,10 @@ producer id); the transaction's COMMIT marker on the group's partition moves
 them to the committed offsets, an ABORT drops them (``complete_txn``, called
 live by the transaction coordinator and on load for each marker). While one
 is pending, OffsetFetch with ``require_stable`` answers UNSTABLE_OFFSET_COMMIT
-for that partition; without it the last committed offset is returned.
+for that partition (also when all offsets are asked for, as Kafka's
+fetchAllOffsets: every partition with a committed offset is listed, a pending
+one UNSTABLE; a partition with only a pending commit is not listed); without
+it the last committed offset is returned.
 """
 
 from __future__ import annotations
@@ -173,9 +176,14 @@ class OffsetManager:
         stored = {} if missing else self.offsets.get(group_id, {})
         out = []
         if topics is None:
+            # Kafka's fetchAllOffsets: the partitions with a committed offset, each UNSTABLE when a
+            # transactional commit is pending on it; a partition with only a pending one is not listed
             for topic, parts in stored.items():
-                out.append((topic, [FetchedOffset(p, v.offset, v.leader_epoch, v.metadata, E.NONE)
-                                    for p, v in sorted(parts.items())]))
+                out.append((topic, [
+                    FetchedOffset(p, -1, -1, "", E.UNSTABLE_OFFSET_COMMIT)
+                    if require_stable and self.has_pending(group_id, topic, p)
+                    else FetchedOffset(p, v.offset, v.leader_epoch, v.metadata, E.NONE)
+                    for p, v in sorted(parts.items())]))
             return out
         for topic, partitions in topics:
             parts = stored.get(topic, {})

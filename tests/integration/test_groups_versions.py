@@ -7,11 +7,15 @@ described and listed, and leaves; then the group is deleted. The other APIs
 require_stable (answered normally: no transaction is pending), v8+
 multi-group and v10 topic ids, DescribeGroups v0-6, ListGroups v0-5,
 DeleteGroups v0-2, OffsetDelete v0, ConsumerGroupHeartbeat v0-1,
-ConsumerGroupDescribe v0-1) run at each of their versions.
+ConsumerGroupDescribe v0-1) run at each of their versions. OffsetFetch v7-10
+with require_stable while a transactional offset commit is pending:
+UNSTABLE_OFFSET_COMMIT for that partition (named, and in the all-topics fetch
+as Kafka's fetchAllOffsets), the committed offset once the transaction commits.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -20,12 +24,15 @@ from kwire.coordinator.consumer_protocol import encode_assignment, encode_subscr
 from kwire.protocol import codec
 from kwire.protocol.errors import ErrorCode as E
 from kwire.protocol.generated import (
+    add_offsets_to_txn_request as ao,
     consumer_group_describe_request as cgd,
     consumer_group_heartbeat_request as cgh,
     delete_groups_request as dg,
     describe_groups_request as dsg,
+    end_txn_request as et,
     find_coordinator_request as fc,
     heartbeat_request as hb,
+    init_producer_id_request as ip,
     join_group_request as jg,
     leave_group_request as lg,
     list_groups_request as lsg,
@@ -33,6 +40,7 @@ from kwire.protocol.generated import (
     offset_delete_request as od,
     offset_fetch_request as of,
     sync_group_request as sg,
+    txn_offset_commit_request as tc,
 )
 from clients import Wire
 from test_groups_support import create_topic
@@ -172,6 +180,75 @@ def test_offset_commit_and_fetch_versions(wire, broker, topic, v):
     assert d.error_code == 0 and d.topics[0].partitions[0].error_code == 0
     d = wire(47, 0, od.OffsetDeleteRequest(group_id="nobody-" + group, topics=[]))
     assert d.error_code == E.GROUP_ID_NOT_FOUND
+
+
+def test_offset_fetch_require_stable_while_a_transactional_commit_is_pending(wire, broker, topic):
+    """KIP-447: committed 3 on both partitions of ``topic``; a transaction then commits 10 on
+    partition 0 and 4 on partition 0 of ``other`` (never committed before). Until its COMMIT
+    marker, OffsetFetch v7-10 with require_stable answers UNSTABLE_OFFSET_COMMIT (offset -1) for
+    those partitions, named or in the all-topics fetch (which, as Kafka's, lists only partitions
+    with a committed offset); without require_stable the last committed offsets. After the
+    commit: NONE and the transaction's offsets."""
+    group, tid = f"g-stable-{uuid.uuid4().hex[:6]}", f"tx-stable-{uuid.uuid4().hex[:6]}"
+    other = f"t-stable-{uuid.uuid4().hex[:8]}"
+    create_topic(broker.bootstrap, other, 1)
+    md = broker.server.broker.metadata
+    ids = {topic: md.topic(topic).topic_id, other: md.topic(other).topic_id}
+    names = {v: k for k, v in ids.items()}
+    c = wire(8, 8, oc.OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1, member_id="",
+                                          topics=[oc.OffsetCommitRequestTopic(name=topic, partitions=[
+                                              oc.OffsetCommitRequestPartition(partition_index=p, committed_offset=3)
+                                              for p in (0, 1)])]))
+    assert [p.error_code for p in c.topics[0].partitions] == [0, 0]
+    r = wire(22, 4, ip.InitProducerIdRequest(transactional_id=tid, transaction_timeout_ms=60000))
+    assert r.error_code == 0
+    pid, epoch = r.producer_id, r.producer_epoch
+    assert wire(25, 3, ao.AddOffsetsToTxnRequest(transactional_id=tid, producer_id=pid, producer_epoch=epoch,
+                                                 group_id=group)).error_code == 0
+    t = wire(28, 3, tc.TxnOffsetCommitRequest(
+        transactional_id=tid, group_id=group, producer_id=pid, producer_epoch=epoch, topics=[
+            tc.TxnOffsetCommitRequestTopic(name=topic, partitions=[
+                tc.TxnOffsetCommitRequestPartition(partition_index=0, committed_offset=10)]),
+            tc.TxnOffsetCommitRequestTopic(name=other, partitions=[
+                tc.TxnOffsetCommitRequestPartition(partition_index=0, committed_offset=4)])]))
+    assert [p.error_code for x in t.topics for p in x.partitions] == [0, 0]
+
+    def fetch(fv: int, stable: bool, everything: bool) -> dict:
+        """{(topic, partition): (offset, error)} of one OffsetFetch at version ``fv``."""
+        named = {topic: [0, 1], other: [0]}
+        if fv >= 8:
+            topics = None if everything else [
+                of.OffsetFetchRequestTopics(topic_id=ids[n], partition_indexes=ps) if fv >= 10 else
+                of.OffsetFetchRequestTopics(name=n, partition_indexes=ps) for n, ps in named.items()]
+            f = wire(9, fv, of.OffsetFetchRequest(require_stable=stable, groups=[
+                of.OffsetFetchRequestGroup(group_id=group, topics=topics)]))
+            assert f.groups[0].error_code == 0
+            found = f.groups[0].topics
+        else:
+            topics = None if everything else [of.OffsetFetchRequestTopic(name=n, partition_indexes=ps)
+                                              for n, ps in named.items()]
+            f = wire(9, fv, of.OffsetFetchRequest(group_id=group, topics=topics, require_stable=stable))
+            assert f.error_code == 0
+            found = f.topics
+        return {(names[x.topic_id] if fv >= 10 else x.name, p.partition_index): (p.committed_offset, p.error_code)
+                for x in found for p in x.partitions}
+
+    unstable = (-1, E.UNSTABLE_OFFSET_COMMIT)
+    for fv in range(7, 11):
+        assert fetch(fv, True, False) == {(topic, 0): unstable, (topic, 1): (3, 0), (other, 0): unstable}, fv
+        assert fetch(fv, True, True) == {(topic, 0): unstable, (topic, 1): (3, 0)}, fv
+        assert fetch(fv, False, False) == {(topic, 0): (3, 0), (topic, 1): (3, 0), (other, 0): (-1, 0)}, fv
+        assert fetch(fv, False, True) == {(topic, 0): (3, 0), (topic, 1): (3, 0)}, fv
+    ended = wire(26, 3, et.EndTxnRequest(transactional_id=tid, producer_id=pid, producer_epoch=epoch,
+                                         committed=True))
+    assert ended.error_code == 0
+    done = {(topic, 0): (10, 0), (topic, 1): (3, 0), (other, 0): (4, 0)}
+    deadline = time.monotonic() + 30
+    while fetch(7, True, False) != done:  # the COMMIT marker reaches the group's partition
+        assert time.monotonic() < deadline, fetch(7, True, False)
+        time.sleep(0.1)
+    for fv in range(7, 11):
+        assert fetch(fv, True, False) == done and fetch(fv, True, True) == done, fv
 
 
 @pytest.mark.parametrize("v", range(0, 7))
