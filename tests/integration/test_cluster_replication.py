@@ -91,23 +91,85 @@ def _followers(c, topic: str) -> list[int]:
 
 # ---------------------------------------------------------------------------------------------
 
+def _epoch_answers(c, topic: str, node: int, epoch: int) -> dict:
+    """Fetch v12, ListOffsets (v4+: the newest both sides have) and OffsetForLeaderEpoch to broker
+    ``node`` for partition 0 carrying ``current_leader_epoch`` = ``epoch``: each answer's error
+    code, and Fetch's ``current_leader`` (leader id, epoch)."""
+    from kwire.protocol.generated.fetch_request import FetchPartition, FetchRequest, FetchTopic
+    from kwire.protocol.generated.list_offsets_request import (ListOffsetsPartition, ListOffsetsRequest,
+                                                               ListOffsetsTopic)
+    from kwire.protocol.generated.offset_for_leader_epoch_request import (
+        OffsetForLeaderEpochRequest, OffsetForLeaderPartition, OffsetForLeaderTopic)
+
+    with KafkaClient(c.broker(node).bootstrap) as client:
+        client.metadata([topic])
+        f = client.request(1, FetchRequest(
+            replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20, session_id=0, session_epoch=-1,
+            forgotten_topics_data=[], topics=[FetchTopic(topic=topic, partitions=[FetchPartition(
+                partition=0, fetch_offset=0, partition_max_bytes=1 << 20, current_leader_epoch=epoch)])]),
+            node=node, version=12).responses[0].partitions[0]
+        lv = client.api_version(2, node)
+        assert lv >= 4
+        lo = client.request(2, ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsTopic(
+            name=topic, partitions=[ListOffsetsPartition(partition_index=0, current_leader_epoch=epoch,
+                                                         timestamp=-1)])]),
+            node=node, version=lv).topics[0].partitions[0]
+        ov = client.api_version(23, node)
+        oe = client.request(23, OffsetForLeaderEpochRequest(replica_id=-1, topics=[OffsetForLeaderTopic(
+            topic=topic, partitions=[OffsetForLeaderPartition(partition=0, current_leader_epoch=epoch,
+                                                              leader_epoch=0)])]),
+            node=node, version=ov).topics[0].partitions[0]
+    return {"fetch": f.error_code, "list_offsets": lo.error_code, "offset_for_leader_epoch": oe.error_code,
+            "current_leader": (f.current_leader.leader_id, f.current_leader.leader_epoch),
+            "fetched": f.records not in (b"", None)}
+
+
 def test_acks_all_with_two_clients_then_read_from_the_new_leader(make_cluster):
     c = make_cluster(3, overrides={"min.insync.replicas": "2"})
     topic = _topic()
     c.create_topic(topic, partitions=1, replication_factor=3)
     _produce_confluent(c.bootstrap, topic, [b"ck-%d" % i for i in range(50)])
     _produce_kafka_python(c.bootstrap, topic, [b"kp-%d" % i for i in range(50)])
-    old = c.leader_of(topic, 0)
+    before = c.describe(topic).partitions[0]
+    old, old_epoch = before.leader, before.leader_epoch
     assert _isr(c, topic) == [1, 2, 3]
     c.broker(old).kill()
     md = c.wait_until(lambda md: md.topics.get(topic) and md.topics[topic].partitions[0].leader not in (-1, old),
                       30, "a new leader", topics=[topic])
-    assert md.topics[topic].partitions[0].leader != old
+    new, new_epoch = md.topics[topic].partitions[0].leader, md.topics[topic].partitions[0].leader_epoch
+    assert new != old and new_epoch > old_epoch
     got = _read_all(c.bootstrap, topic, 100)
     assert got == [b"ck-%d" % i for i in range(50)] + [b"kp-%d" % i for i in range(50)]
     # the survivors still take acks=all writes (ISR of two = min.insync.replicas)
     _produce_confluent(c.bootstrap, topic, [b"after"])
     assert _read_all(c.bootstrap, topic, 101)[-1] == b"after"
+
+    # the new leader fences a client that still carries the old leader's epoch, and does not know an
+    # epoch newer than its own (KIP-320); with its own epoch, everything is answered
+    stale = _epoch_answers(c, topic, new, old_epoch)
+    assert [stale[k] for k in ("fetch", "list_offsets", "offset_for_leader_epoch")] == \
+        [ErrorCode.FENCED_LEADER_EPOCH] * 3, stale
+    assert stale["current_leader"] == (new, new_epoch) and not stale["fetched"]
+    ahead = _epoch_answers(c, topic, new, new_epoch + 1)
+    assert [ahead[k] for k in ("fetch", "list_offsets", "offset_for_leader_epoch")] == \
+        [ErrorCode.UNKNOWN_LEADER_EPOCH] * 3, ahead
+    current = _epoch_answers(c, topic, new, new_epoch)
+    assert [current[k] for k in ("fetch", "list_offsets", "offset_for_leader_epoch")] == [0] * 3, current
+    assert current["fetched"]
+    # the old leader, back as a follower: with the current epoch it answers NOT_LEADER_OR_FOLLOWER naming
+    # the new leader (Fetch v12+ current_leader); with the old epoch it fences like the leader
+    c.broker(old).start()
+    c.wait_until(lambda md: md.topics.get(topic) and md.topics[topic].partitions[0].leader == new
+                 and md.topics[topic].partitions[0].leader_epoch == new_epoch, 30,
+                 "the old leader's view of the new leadership", topics=[topic], bootstrap=c.broker(old).bootstrap)
+    follower = _epoch_answers(c, topic, old, new_epoch)
+    assert [follower[k] for k in ("fetch", "list_offsets", "offset_for_leader_epoch")] == \
+        [ErrorCode.NOT_LEADER_OR_FOLLOWER] * 3, follower
+    assert follower["current_leader"] == (new, new_epoch)
+    assert _epoch_answers(c, topic, old, old_epoch)["fetch"] == ErrorCode.FENCED_LEADER_EPOCH
+    _wait_isr(c, topic, [1, 2, 3], timeout=60)  # and it catches up: its log is the leader's again
+    values = [r.value for _, b in decoded_batches(c.broker(old).data_dir, topic) for r in b.records]
+    assert values == got + [b"after"]
 
 
 def test_paused_follower_leaves_the_isr_and_rejoins(make_cluster):
