@@ -1,19 +1,23 @@
 """Log compaction against real clients: a keyed topic with updates and deletes, compacted.
 
 One in-process broker for the module (so the tests can wait on its cleaner's passes
-instead of sleeping), ``kwire serve`` subprocesses for the kill and fault tests. Skipped
-until ``kwire.broker.broker.log_config`` maps the compaction topic configs. Topic configs as a Kafka user sets them: ``cleanup.policy=compact``, tiny
-segments (``segment.ms`` and Kafka's test-only ``internal.segment.bytes``),
-``min.cleanable.dirty.ratio=0.01``, ``delete.retention.ms`` short.
+instead of sleeping), ``kwire serve`` subprocesses for the kill and fault tests. Topic
+configs as a Kafka user sets them: ``cleanup.policy=compact``, tiny segments
+(``segment.ms`` and Kafka's test-only ``internal.segment.bytes``),
+``min.cleanable.dirty.ratio=0.01``.
 
-* kafka-python produces 30 keys x 6 rounds, then tombstones for 10 keys; once the cleaner
+* kafka-python produces 30 keys x 6 rounds, then tombstones for 10 keys, while
+  ``min.compaction.lag.ms`` holds the cleaner off; DescribeLogDirs (kafka-python's admin)
+  gives the partition's size. IncrementalAlterConfigs lowers the lag to 0; once the cleaner
   ran, kafka-python, confluent-kafka, aiokafka, kcat and the Java client (``tests/java``,
   when its jars are present) each read the partition from offset 0: exactly the latest
-  value per key (at its original offset, gaps in between), the 10 tombstones still there
-  (within ``delete.retention.ms``);
-* after ``delete.retention.ms`` (Kafka 3.1+'s delete horizon stamped on the batch by the
-  pass that kept them), a later pass drops the tombstones, and the clients see none;
-  DescribeLogDirs sizes shrank;
+  value per key (at its original offset, gaps in between), the 10 tombstones still there.
+  ``delete.retention.ms`` is a day meanwhile, so no client's read can race the tombstones'
+  expiry however slow the machine is;
+* then ``delete.retention.ms`` goes down to 3 s and 15 keys are deleted (again): the pass
+  that keeps the new tombstones stamps their delete horizon (KIP-534), a later pass drops
+  them, and every client reads the latest value per key and no tombstone; DescribeLogDirs
+  sizes shrank below the size before cleaning;
 * a keyless record is refused (INVALID_RECORD, "Compacted topic cannot accept message
   without key") by the broker for kafka-python and confluent-kafka;
 * an idempotent producer's last batch, emptied by the cleaner and kept as an empty batch
@@ -134,9 +138,56 @@ def seen_by_all(b, topic: str, count: int) -> dict[str, list[tuple]]:
     return seen
 
 
+def wire_size(bootstrap: str, topic: str, partition: int = 0) -> int:
+    """The partition's size as DescribeLogDirs reports it, through kafka-python's admin."""
+    from kafka.admin import KafkaAdminClient
+
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=20_000)
+    try:
+        (per_broker,) = admin.describe_log_dirs({topic: [partition]})
+    finally:
+        admin.close()
+    sizes = [p["partition_size"] for d in per_broker["log_dirs"] for t in d["topics"]
+             if t["name"] == topic for p in t["partitions"] if p["partition_index"] == partition]
+    assert len(sizes) == 1, per_broker
+    return sizes[0]
+
+
+def alter_topic(bootstrap: str, topic: str, configs: dict[str, str]) -> None:
+    """IncrementalAlterConfigs SET through confluent-kafka's admin, as a user changes a topic."""
+    from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource,
+                                       ResourceType)
+
+    res = ConfigResource(ResourceType.TOPIC, topic, incremental_configs=[
+        ConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in configs.items()])
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.incremental_alter_configs([res])[res].result(timeout=30)
+
+
+def tombstones_on_disk(plog) -> bool | None:
+    """Whether a closed segment of ``plog`` holds a tombstone (None: swapped while reading)."""
+    from kwire.records.decode import decode_batches
+
+    try:
+        for seg in plog.segments[:-1]:
+            with open(seg.log_path, "rb") as f:
+                for b in decode_batches(f.read()):
+                    if any(r.value is None for r in b.records):
+                        return True
+    except FileNotFoundError:  # swapped meanwhile (the loop thread cleans)
+        return None
+    return False
+
+
+HOLD_MS = str(24 * 3600 * 1000)
+
+
 def test_compacted_topic_read_back_by_every_client(cbroker, topic_name):
     kp = KafkaPythonClient(cbroker.bootstrap)
-    kp.create_topic(topic_name, 1, CONFIGS)
+    # min.compaction.lag.ms holds the cleaner off while the log is written and measured;
+    # delete.retention.ms of a day keeps the first tombstones for the whole first phase
+    kp.create_topic(topic_name, 1, dict(CONFIGS, **{"min.compaction.lag.ms": HOLD_MS,
+                                                    "delete.retention.ms": HOLD_MS}))
     sent = []
     for rnd in range(6):
         sent += kp.produce(topic_name, [Msg(b"key-%02d" % k, b"v%d-%02d" % (rnd, k) + b"." * 60,
@@ -147,45 +198,44 @@ def test_compacted_topic_read_back_by_every_client(cbroker, topic_name):
     sent += kp.produce(topic_name, [Msg(b"other-%d" % i, b"o" * 100, partition=0)
                                     for i in range(30)])  # rolls past the tombstones
     plog = logs_of(cbroker).get(topic_name, 0)
-    wait_for_clean(cbroker, topic_name, 0, check=cleaned_up_to_active(cbroker, topic_name, plog))
-    size_before = sum(len(r.value or b"") + len(r.key) for r in sent)
+    assert len(plog.segments) > 7 and (topic_name, 0) not in logs_of(cbroker).cleaner.checkpoints
+    size_before = wire_size(cbroker.bootstrap, topic_name)
+    assert size_before == plog.size_bytes > sum(len(r.value or b"") + len(r.key) for r in sent)
+
+    # let the cleaner in: everything below the active segment is cleaned
+    before = passes(cbroker)
+    alter_topic(cbroker.bootstrap, topic_name, {"min.compaction.lag.ms": "0"})
+    wait_for_clean(cbroker, topic_name, before, check=cleaned_up_to_active(cbroker, topic_name, plog))
     want = expected(sent, plog.active_segment.base_offset, plog.high_watermark, tombstones=True)
-    assert len([w for w in want if w[2] is None]) == 10  # tombstones still within retention
+    assert len([w for w in want if w[2] is None]) == 10  # within delete.retention.ms: kept
     assert len(want) < len(sent)
+    assert tombstones_on_disk(plog)
     for name, got in seen_by_all(cbroker, topic_name, len(want)).items():
         assert got == want, name
+    size_cleaned = wire_size(cbroker.bootstrap, topic_name)
+    assert size_cleaned == plog.size_bytes < size_before
 
-    # the pass that kept the tombstones stamped them with a delete horizon (KIP-534): once
-    # delete.retention.ms has passed, the cleaner comes back and drops them; writes meanwhile
-    # make more of the log dirty, as in real use
+    # The pass that kept those tombstones stamped each batch with its delete horizon, a day
+    # away (KIP-534; Kafka stamps it once, so a shorter delete.retention.ms does not bring it
+    # forward). Under a short retention, delete keys again (the first tombstones are now
+    # superseded) and more: the pass that keeps the new tombstones stamps a 3 s horizon,
+    # and once it has passed the cleaner comes back and drops them. Writes meanwhile make
+    # more of the log dirty, as in real use.
+    alter_topic(cbroker.bootstrap, topic_name, {"delete.retention.ms": str(RETENTION_MS)})
+    sent += kp.produce(topic_name, [Msg(b"key-%02d" % k, None, partition=0) for k in range(15)])
     for rnd in range(3):
+        time.sleep(0.15)
         sent += kp.produce(topic_name, [Msg(b"late-%02d" % k, b"l%d" % rnd + b"." * 80,
                                             partition=0) for k in range(20)], linger_ms=0)
-        time.sleep(0.15)
-    n = 0
-
-    def no_tombstones():
-        from kwire.records.decode import decode_batches
-        try:
-            for seg in plog.segments[:-1]:
-                with open(seg.log_path, "rb") as f:
-                    for b in decode_batches(f.read()):
-                        if any(r.value is None for r in b.records):
-                            return False
-        except FileNotFoundError:  # swapped meanwhile (the loop thread cleans)
-            return False
-        return True
-
-    wait_for_clean(cbroker, topic_name, n, check=lambda: no_tombstones() and
-                   cleaned_up_to_active(cbroker, topic_name, plog)())
+    wait_for_clean(cbroker, topic_name, before, check=lambda: tombstones_on_disk(plog) is False
+                   and cleaned_up_to_active(cbroker, topic_name, plog)())
     want = expected(sent, plog.active_segment.base_offset, plog.high_watermark, tombstones=False)
     assert not [w for w in want if w[2] is None]
+    assert not {b"key-%02d" % k for k in range(15)} & {w[1] for w in want}
     for name, got in seen_by_all(cbroker, topic_name, len(want)).items():
         assert got == want, name
-    # DescribeLogDirs reports the partition's size: it shrank
-    sizes = {(p["topic"], p["partition"]): p["size"]
-             for d in logs_of(cbroker).describe_log_dirs() for p in d["partitions"]}
-    assert sizes[(topic_name, 0)] == plog.size_bytes < size_before
+    # DescribeLogDirs, over the wire, reports the partition's size: it shrank
+    assert wire_size(cbroker.bootstrap, topic_name) == plog.size_bytes < size_before
 
 
 def test_keyless_records_are_refused_on_compacted_topics(cbroker, topic_name):
