@@ -8,6 +8,7 @@
 #   Python:  kwire itself, editable, with the [test] and [jks] extras
 #   Jars:    Kafka's Java client and its compression libraries, taken from a
 #            PyPI wheel by scripts/fetch-java-jars.py into ${KWIRE_CACHE:-~/.cache/kwire}/jars
+#   PySpark: pinned (or the version of the connector jars in KWIRE_SPARK_KAFKA_JARS)
 #   Tansu:   the peer broker binary for kwire bench, from a PyPI wheel (kwire/bench/tansu.py)
 #   Sdist:   kafka-python's source distribution (its integration tests), by
 #            compat/kafka-python/run.py --fetch-only into ${KWIRE_CACHE:-~/.cache/kwire}/kafka-python-<version>
@@ -78,25 +79,31 @@ echo "$jars_dir"
 tansu_bin="$("$PYTHON" -c 'from kwire.bench import tansu; print(tansu.locate())')"
 log "Tansu in $tansu_bin"
 
-# --- PySpark, for compat's PySpark scenarios and examples/sensor-pipeline -------------
-# Only when the spark-sql-kafka-0-10 connector jars are given (KWIRE_SPARK_KAFKA_JARS,
-# see compat/spark/__init__.py): without them those scenarios are skipped, and the
-# 450 MB download would buy nothing. pyspark's version must EQUAL the connector's
-# (a 4.0.0 connector under pyspark 4.3.0 fails with NoSuchMethodError, STREAM_FAILED),
-# so the version comes from the connector jar's name, and a pyspark of another
-# version is replaced.
+# --- PySpark, for examples/sensor-pipeline and compat's PySpark scenarios -------------
+# Always: tests/integration/test_sensor_pipeline_spark.py needs pyspark (and java) but
+# not the Kafka connector (about 450 MB and 40 s). Pinned to PYSPARK_VERSION, the newest
+# on PyPI when this was written. When the spark-sql-kafka-0-10 connector jars are given
+# (KWIRE_SPARK_KAFKA_JARS, see compat/spark/__init__.py) the version comes from the
+# connector jar's name instead: pyspark's version must EQUAL the connector's (a 4.0.0
+# connector under pyspark 4.3.0 fails with NoSuchMethodError, STREAM_FAILED). A pyspark
+# of another version is replaced.
+PYSPARK_VERSION=4.3.0
+spark_version="$PYSPARK_VERSION"
+spark_why="the pinned version"
 if [ -n "${KWIRE_SPARK_KAFKA_JARS:-}" ]; then
-    if spark_version="$("$PYTHON" examples/sensor-pipeline/spark_kafka.py connector-version \
+    if connector="$("$PYTHON" examples/sensor-pipeline/spark_kafka.py connector-version \
             "$KWIRE_SPARK_KAFKA_JARS")"; then
-        have="$("$PYTHON" -c 'import pyspark; print(pyspark.__version__)' 2>/dev/null || true)"
-        if [ "$have" = "$spark_version" ]; then
-            log "pyspark $have already installed (matches the connector jars)"
-        else
-            log "pip install pyspark==$spark_version (about 450 MB; the connector jars are $spark_version${have:+, pyspark was $have})"
-            "$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q \
-                "pyspark==$spark_version" >&2
-        fi
+        spark_version="$connector"
+        spark_why="the version of the connector jars in KWIRE_SPARK_KAFKA_JARS"
     else
-        log "KWIRE_SPARK_KAFKA_JARS names no spark-sql-kafka-0-10 jar: PySpark not installed (its tests skip)"
+        log "KWIRE_SPARK_KAFKA_JARS names no spark-sql-kafka-0-10 jar: installing pyspark $PYSPARK_VERSION (the Kafka pipeline tests skip)"
     fi
+fi
+have="$("$PYTHON" -c 'import pyspark; print(pyspark.__version__)' 2>/dev/null || true)"
+if [ "$have" = "$spark_version" ]; then
+    log "pyspark $have already installed ($spark_why)"
+else
+    log "pip install pyspark==$spark_version ($spark_why; about 450 MB${have:+, pyspark was $have})"
+    "$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q \
+        "pyspark==$spark_version" >&2
 fi

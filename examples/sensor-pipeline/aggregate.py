@@ -195,6 +195,29 @@ def wait(query, spark: SparkSession | None = None) -> int:
     return code
 
 
+def _not_started(configs: dict[str, str], error: Exception) -> str:
+    """What to do when Spark's JVM did not start (its own messages are on stderr above ours).
+
+    Offline, ``spark.jars.packages`` is what fails: spark-submit cannot fetch
+    the connector from Maven Central ("unresolved dependency") and exits, and
+    pyspark only sees the gateway gone (JAVA_GATEWAY_EXITED).
+    """
+    import shutil
+
+    if shutil.which("java") is None:
+        return "Spark did not start: java is not on PATH (pyspark needs a JDK 17+)"
+    coordinate = configs.get("spark.jars.packages")
+    if coordinate is None:
+        return f"Spark did not start (see its messages above): {error}"
+    version = coordinate.rsplit(":", 1)[-1]
+    scala = coordinate.split("_")[-1].split(":")[0]
+    return (f"Spark did not start (see its messages above; 'unresolved dependency' means it could not "
+            f"fetch {coordinate} from Maven Central). Offline, give the connector's four jars with --jars "
+            f"or ${spark_kafka.ENV}: {spark_kafka.CONNECTOR}_{scala}-{version}.jar, "
+            f"{spark_kafka.TOKEN_PROVIDER}_{scala}-{version}.jar, kafka-clients-*.jar and "
+            "commons-pool2-*.jar (examples/sensor-pipeline/README.md)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bootstrap", default="127.0.0.1:9092")
@@ -233,7 +256,11 @@ def main(argv: list[str] | None = None) -> int:
         builder = builder.master(args.master)
     for key, value in configs.items():
         builder = builder.config(key, value)
-    spark = builder.getOrCreate()
+    try:
+        spark = builder.getOrCreate()
+    except Exception as e:  # the JVM exited before pyspark could talk to it: say why, no traceback
+        print(f"aggregate.py: {_not_started(configs, e)}", file=sys.stderr)
+        return 2
     spark.sparkContext.setLogLevel("WARN")
     try:
         return run(spark, args)

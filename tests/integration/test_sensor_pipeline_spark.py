@@ -7,6 +7,8 @@
 * a checkpoint left by a run against another broker (offsets past the end of
   the topics on the kwire broker now): exit code 2 and the explanation,
   instead of Spark's "Some data may have been lost";
+* no jars and no Maven Central (offline): Spark's "unresolved dependency",
+  then exit code 2 naming the four jars to give, not a Python traceback;
 * the example's own transformations on a real local SparkSession (a batch
   DataFrame of Kafka-shaped rows): the windows and aggregates come out right
   and the example's code raises no DeprecationWarning; then its ``wait()`` on a
@@ -87,6 +89,36 @@ def test_checkpoint_from_another_broker_is_explained(tmp_path, make_broker):
     assert p.returncode == 2, p.stdout + p.stderr
     assert f"the checkpoint {cp} was written against another broker or data directory" in p.stderr
     assert "sensor-readings-0 was read up to offset 51 but the topic now ends at offset 1" in p.stderr
+
+
+IVY_NOWHERE = """<ivysettings>
+  <settings defaultResolver="nowhere"/>
+  <resolvers><ibiblio name="nowhere" m2compatible="true" root="http://127.0.0.1:1/maven2/"/></resolvers>
+</ivysettings>
+"""
+
+
+def test_no_jars_and_no_maven_explains_the_offline_jars(tmp_path, make_broker):
+    """A new user offline: spark.jars.packages cannot be fetched -> exit 2, the four jars named, no traceback.
+
+    Spark's resolver is pointed at a closed port (and an empty Ivy cache), so this
+    fails the same way on a machine that could reach Maven Central.
+    """
+    if shutil.which("java") is None:
+        pytest.skip("java (JDK 17+) is not on PATH")
+    b = make_broker()
+    (tmp_path / "ivysettings.xml").write_text(IVY_NOWHERE)
+    submit = (f"--conf spark.jars.ivySettings={tmp_path / 'ivysettings.xml'} "
+              f"--conf spark.jars.ivy={tmp_path / 'ivy'} pyspark-shell")
+    p = aggregate("--bootstrap", b.bootstrap, "--checkpoint", str(tmp_path / "cp"),
+                  env={"PYSPARK_SUBMIT_ARGS": submit}, timeout=180)
+    assert p.returncode == 2, p.stdout + p.stderr[-3000:]
+    assert "unresolved dependency" in p.stderr  # Spark's own words, above ours
+    assert (f"could not fetch org.apache.spark:spark-sql-kafka-0-10_2.13:{SPARK} from Maven Central"
+            in p.stderr), p.stderr[-3000:]
+    assert (f"spark-sql-kafka-0-10_2.13-{SPARK}.jar, spark-token-provider-kafka-0-10_2.13-{SPARK}.jar, "
+            "kafka-clients-*.jar and commons-pool2-*.jar" in p.stderr), p.stderr[-3000:]
+    assert "Traceback" not in p.stderr, p.stderr[-3000:]
 
 
 SPARK_SCRIPT = r'''
