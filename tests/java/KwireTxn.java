@@ -4,7 +4,9 @@
 //
 // One JVM runs every check and prints one JSON line per result:
 //   committed/aborted/open transactions across 3 partitions, then what a read_committed and a
-//   read_uncommitted consumer see ({"type":"consume",...}); the open transaction is committed;
+//   read_uncommitted consumer see ({"type":"consume",...}; while a transaction is open also the
+//   read_committed end offsets, the LSO, and the offset of each partition's first open record);
+//   the open transaction is committed;
 //   a second producer with the same transactional id fences the first ({"type":"fenced",...}: the
 //   first's AddPartitionsToTxn (transactions v1) or its abort after the refused produce
 //   (transactions v2) gets ProducerFencedException);
@@ -47,14 +49,20 @@ public class KwireTxn {
     }
 
     static List<String> consumeAll(String topic, String isolation, int expect, long quietMs) {
-        List<String> out = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (ConsumerRecord<String, String> r : consumeRecords(topic, isolation, expect, quietMs)) values.add(r.value());
+        return values;
+    }
+
+    static List<ConsumerRecord<String, String>> consumeRecords(String topic, String isolation, int expect, long quietMs) {
+        List<ConsumerRecord<String, String>> out = new ArrayList<>();
         try (KafkaConsumer<String, String> c = consumer("read-" + UUID.randomUUID(), isolation)) {
             c.subscribe(List.of(topic));
             long deadline = System.currentTimeMillis() + 30000;
             long quietUntil = -1;
             while (System.currentTimeMillis() < deadline) {
                 ConsumerRecords<String, String> rs = c.poll(Duration.ofMillis(200));
-                for (ConsumerRecord<String, String> r : rs) out.add(r.value());
+                for (ConsumerRecord<String, String> r : rs) out.add(r);
                 if (rs.isEmpty() && out.size() >= expect) {
                     if (quietUntil < 0) quietUntil = System.currentTimeMillis() + quietMs;
                     if (System.currentTimeMillis() >= quietUntil) break;
@@ -62,6 +70,13 @@ public class KwireTxn {
             }
         }
         return out;
+    }
+
+    static String json(Map<Integer, Long> byPartition) {
+        StringBuilder b = new StringBuilder("{");
+        for (Map.Entry<Integer, Long> e : new TreeMap<>(byPartition).entrySet())
+            b.append(b.length() > 1 ? "," : "").append('"').append(e.getKey()).append("\":").append(e.getValue());
+        return b.append("}").toString();
     }
 
     static String json(List<String> values) {
@@ -90,9 +105,21 @@ public class KwireTxn {
                 q.commitTransaction();
             }
             List<String> rc = consumeAll(topic, "read_committed", 30, 2000);
-            List<String> ru = consumeAll(topic, "read_uncommitted", 65, 1000);
+            List<String> ru = new ArrayList<>();
+            Map<Integer, Long> openStart = new HashMap<>();  // offset of each partition's first "o" record
+            for (ConsumerRecord<String, String> r : consumeRecords(topic, "read_uncommitted", 65, 1000)) {
+                ru.add(r.value());
+                if (r.value().startsWith("o")) openStart.merge(r.partition(), r.offset(), Math::min);
+            }
+            Map<Integer, Long> lso = new HashMap<>();  // endOffsets at read_committed: the LSO
+            try (KafkaConsumer<String, String> c = consumer("lso-" + UUID.randomUUID(), "read_committed")) {
+                List<TopicPartition> tps = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1),
+                                                   new TopicPartition(topic, 2));
+                c.endOffsets(tps).forEach((tp, o) -> lso.put(tp.partition(), o));
+            }
             System.out.println("{\"type\":\"consume\",\"phase\":\"open\",\"read_committed\":" + json(rc)
-                               + ",\"read_uncommitted\":" + json(ru) + "}");
+                               + ",\"read_uncommitted\":" + json(ru) + ",\"lso\":" + json(lso)
+                               + ",\"open_start\":" + json(openStart) + "}");
             p.commitTransaction();
         }
         List<String> rc = consumeAll(topic, "read_committed", 45, 1000);
