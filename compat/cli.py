@@ -98,7 +98,7 @@ def _pyspark_job(scenarios: list[str], bootstrap: str, run_id: str, work: Path) 
     env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return Job("pyspark", scenarios,
                lambda ss: [sys.executable, "-m", "compat.spark.pyspark_job", "--bootstrap", bootstrap,
-                           "--run-id", run_id, "--jars", os.pathsep.join(jars),
+                           "--run-id", run_id, "--jars", ",".join(jars),
                            "--work-dir", str(work / "pyspark"), *ss],
                env=env)
 

@@ -1,8 +1,10 @@
 """PySpark worker: Spark's Kafka source and sink against the broker, for real.
 
-``python -m compat.spark.pyspark_job --bootstrap B --run-id ID --jars J1:J2 --work-dir D SCENARIO...``
+``python -m compat.spark.pyspark_job --bootstrap B --run-id ID --jars J1,J2 --work-dir D SCENARIO...``
 
-One local SparkSession (``local[2]``, connector jars from ``--jars``) runs:
+One local SparkSession (``local[2]``, connector jars from ``--jars``, in the one
+format of ``KWIRE_SPARK_KAFKA_JARS``, checked against pyspark's version before
+Spark starts; see compat/spark/__init__.py) runs:
 
 * ``pyspark-batch-read``: ``spark.read.format("kafka")`` over a topic written by
   librdkafka, earliest..latest and from explicit per-partition offsets, with headers;
@@ -145,24 +147,33 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m compat.spark.pyspark_job")
     ap.add_argument("--bootstrap", required=True)
     ap.add_argument("--run-id", required=True)
-    ap.add_argument("--jars", required=True, help="connector jars, os.pathsep-separated")
+    ap.add_argument("--jars", required=True,
+                    help="the connector's four jars: commas or os.pathsep between paths, directories allowed")
     ap.add_argument("--work-dir", required=True)
     ap.add_argument("scenarios", nargs="+")
     args = ap.parse_args(argv)
     work = Path(args.work_dir)
     work.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from compat.spark import SparkSetupError, check_jars, connector_jars, spark_kafka
+
+    try:
+        jars = connector_jars(args.jars)
+        check_jars(jars, *spark_kafka.installed_pyspark())
+    except SparkSetupError as e:  # before a JVM starts, not NoSuchMethodError mid-query
+        print(f"pyspark_job: --jars {args.jars}: {e}", file=sys.stderr)
+        return 2
     import pyspark
     from pyspark.sql import SparkSession
 
     spark = (SparkSession.builder.master("local[2]").appName(f"kwire-compat-{args.run_id}")
-             .config("spark.jars", ",".join(args.jars.split(os.pathsep)))
+             .config("spark.jars", ",".join(jars))
              .config("spark.ui.enabled", "false")
              .config("spark.sql.shuffle.partitions", "2")
              .config("spark.local.dir", str(work / "spark-local"))
              .getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
-    jar_names = sorted(Path(j).name for j in args.jars.split(os.pathsep) if "kafka" in Path(j).name)
+    jar_names = sorted(Path(j).name for j in jars if "kafka" in Path(j).name)
     emit({"event": "hello", "client": "pyspark",
           "version": f"pyspark {pyspark.__version__} with {', '.join(jar_names)}"})
     run = SparkRun(spark, args.bootstrap, work)
