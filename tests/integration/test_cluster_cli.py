@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import pytest
+import yaml
 from cluster_fixtures import free_port, zookeeper, zookeeper_jar  # noqa: F401 (fixture)
 
 import clients
@@ -319,7 +320,6 @@ def test_local_zookeeper_start_stop(tmp_path):
 # -- docker/compose.yaml -------------------------------------------------------------------------
 
 def _compose() -> dict:
-    yaml = pytest.importorskip("yaml")
     return yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())
 
 

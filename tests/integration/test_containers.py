@@ -24,14 +24,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKER = ROOT / "docker"
 
 
 def _yaml(name: str) -> dict:
-    yaml = pytest.importorskip("yaml")
     return yaml.safe_load((DOCKER / name).read_text())
 
 
