@@ -5,6 +5,10 @@
   (``zk_chroot``).
 * ``make_zookeeper()`` — servers of the test's own (for stopping and
   restarting ZooKeeper under a test); stopped at the end of the test.
+* ``tcp_proxy(port)`` — a ``TcpProxy`` on 127.0.0.1 in front of a server
+  (e.g. between one broker and ZooKeeper: ``make_cluster(zk_hosts={id:
+  proxy.address})``); ``cut()`` drops every connection and refuses new ones,
+  ``restore()`` accepts again; stopped at the end of the test.
 
 A server is ready when a kazoo client connects (not after a sleep); it is
 always stopped (SIGTERM, then SIGKILL), even when the test fails. Import the
@@ -155,6 +159,136 @@ def make_zookeeper(tmp_path):
             s.stop()
 
 
+class TcpProxy:
+    """A TCP relay on 127.0.0.1 in front of ``target_port`` that a test can cut and restore.
+
+    One thread accepts; two threads per connection copy bytes each way. ``cut()``
+    closes the listening socket (new connections are refused: ECONNREFUSED) and
+    every relayed connection (both sides see the close at once); ``restore()``
+    listens on the same port again. Nothing is buffered across a cut.
+    """
+
+    def __init__(self, target_port: int, target_host: str = "127.0.0.1") -> None:
+        import threading
+
+        self.target = (target_host, target_port)
+        self.port = free_port()
+        self._lock = threading.Lock()
+        self._conns: set[socket.socket] = set()
+        self._listener: socket.socket | None = None
+        self._acceptor = None
+        self.accepted = 0  # connections relayed so far (all lives)
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Listen (again) on this proxy's port; retried while the port is briefly taken."""
+        import threading
+
+        deadline = time.monotonic() + timeout
+        while True:
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("127.0.0.1", self.port))
+                break
+            except OSError:
+                s.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        s.listen(64)
+        s.settimeout(0.1)  # the accept loop polls, so cut() needs no wake-up trick
+        self._listener = s
+        self._acceptor = threading.Thread(target=self._accept, args=(s,), daemon=True,
+                                          name=f"tcp-proxy-{self.port}")
+        self._acceptor.start()
+
+    restore = start
+
+    def _accept(self, listener: socket.socket) -> None:
+        import threading
+
+        while self._listener is listener:
+            try:
+                client, _ = listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return  # closed by cut()
+            try:
+                upstream = socket.create_connection(self.target, timeout=10)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            client.settimeout(None)
+            with self._lock:
+                if self._listener is not listener:  # cut meanwhile
+                    client.close()
+                    upstream.close()
+                    return
+                self._conns |= {client, upstream}
+                self.accepted += 1
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while True:
+                data = src.recv(65536)
+                if not data:
+                    break
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            self._close_pair(src, dst)
+
+    def _close_pair(self, *socks: socket.socket) -> None:
+        for s in socks:
+            with self._lock:
+                self._conns.discard(s)
+            try:
+                s.shutdown(socket.SHUT_RDWR)  # wakes the other pump's recv
+            except OSError:
+                pass
+            s.close()
+
+    def cut(self) -> None:
+        """Refuse new connections and drop every relayed one."""
+        with self._lock:
+            listener, self._listener = self._listener, None
+            conns, self._conns = list(self._conns), set()
+        if listener is not None:
+            listener.close()
+        if self._acceptor is not None:
+            self._acceptor.join(5)
+        self._close_pair(*conns)
+
+    stop = cut
+
+
+@pytest.fixture
+def tcp_proxy():
+    """``tcp_proxy(port)``: a started ``TcpProxy`` to 127.0.0.1:port; every one is stopped at the end."""
+    proxies: list[TcpProxy] = []
+
+    def make(port: int) -> TcpProxy:
+        p = TcpProxy(port)
+        proxies.append(p)
+        p.start()
+        return p
+
+    try:
+        yield make
+    finally:
+        for p in proxies:
+            p.stop()
+
+
 @pytest.fixture
 def zk_chroot() -> str:
     """A chroot of this test's own (ZkMetadata creates it)."""
@@ -185,7 +319,7 @@ class ClusterBroker:
     def config(self) -> dict[str, str]:
         c = self.cluster
         cfg = {"broker.id": str(self.node_id), "listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
-               "log.dirs": self.data_dir, "zookeeper.connect": c.connect,
+               "log.dirs": self.data_dir, "zookeeper.connect": c.connect_for(self.node_id),
                "zookeeper.session.timeout.ms": str(c.session_timeout_ms),
                "group.initial.rebalance.delay.ms": "0",
                "offsets.topic.replication.factor": str(min(3, c.size)),
@@ -313,7 +447,8 @@ class Cluster:
     """N kwire brokers (ids 1..N) sharing a ZooKeeper chroot of their own."""
 
     def __init__(self, zk: ZooKeeperServer, base_dir: str, size: int, overrides: dict | None,
-                 session_timeout_ms: int, per_broker: dict | None = None) -> None:
+                 session_timeout_ms: int, per_broker: dict | None = None,
+                 zk_hosts: dict | None = None) -> None:
         self.zk = zk
         self.base_dir = base_dir
         self.size = size
@@ -322,7 +457,13 @@ class Cluster:
         self.session_timeout_ms = session_timeout_ms
         self.overrides = dict(overrides or {})
         self.per_broker = dict(per_broker or {})
+        self.zk_hosts = dict(zk_hosts or {})  # broker id -> host:port it reaches ZooKeeper at
         self.brokers = [ClusterBroker(self, i) for i in range(1, size + 1)]
+
+    def connect_for(self, node_id: int) -> str:
+        """``zookeeper.connect`` of one broker: the cluster's, or through its ``zk_hosts`` entry."""
+        hosts = self.zk_hosts.get(node_id)
+        return self.connect if hosts is None else hosts + self.chroot
 
     @property
     def bootstrap(self) -> str:
@@ -462,16 +603,17 @@ class Cluster:
 
 @pytest.fixture
 def make_cluster(zookeeper, tmp_path, request):
-    """``make_cluster(n, overrides=None, session_timeout_ms=6000, per_broker=None)``: started, all
-    registered, a controller elected. Everything is killed at the end; a failing test's output
+    """``make_cluster(n, overrides=None, session_timeout_ms=6000, per_broker=None, zk_hosts=None)``:
+    started, all registered, a controller elected (``zk_hosts``: broker id -> the host:port that
+    broker reaches ZooKeeper at, e.g. a ``tcp_proxy``). Everything is killed at the end; a failing test's output
     gets the brokers' logs."""
     clusters: list[Cluster] = []
     failed_before = request.session.testsfailed
 
     def make(n: int = 3, overrides: dict | None = None, session_timeout_ms: int = 6000,
-             per_broker: dict | None = None) -> Cluster:
+             per_broker: dict | None = None, zk_hosts: dict | None = None) -> Cluster:
         c = Cluster(zookeeper, str(tmp_path / f"cluster-{len(clusters)}"), n, overrides,
-                    session_timeout_ms, per_broker)
+                    session_timeout_ms, per_broker, zk_hosts)
         clusters.append(c)
         c.start()
         return c

@@ -1,0 +1,200 @@
+"""The leader's ISR writes in ``ReplicaManager``: a lost version race marks the partition stale.
+
+``kwire.replication.manager`` writes an ISR change conditional on the state
+znode's version it last saw. When the write loses (INVALID_UPDATE_VERSION: the
+controller elected a new leader, or changed the ISR, meanwhile) and the image
+has not shown the newer state yet, the partition is *stale*: no more ISR
+proposals, and the ISR kept in memory is the committed one (never the one that
+failed), until the image brings the newer state. Kafka's ZooKeeper-mode
+``Partition.shrinkIsr`` does the same ("Cached zkVersion not equal to that in
+zookeeper, skip updating ISR").
+
+Real pieces: the ReplicaManager, a LogManager on a temporary dir, the
+purgatory, a ``ZkImage`` fed with the records ZooKeeper's watches would give.
+Stand-ins: the broker object (only the attributes the ReplicaManager reads)
+and the ZooKeeper writes (``update_partition_state`` returns a future the test
+settles, as ``ZkMetadata``'s writer thread would).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from concurrent.futures import Future
+
+import pytest
+
+from kwire.cluster.zk_image import ZkImage
+from kwire.config import BrokerConfig
+from kwire.log import LogConfig, LogManager
+from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.records.builder import build_batch
+from kwire.replication import manager as manager_mod
+from kwire.replication.manager import ReplicaManager
+from kwire.server.purgatory import Purgatory
+
+NODE = 1
+TOPIC = "t"
+KEY = (TOPIC, 0)
+LAG_MS = 1000
+
+
+class _Metadata:
+    """The image, its listeners, and ISR writes the test settles."""
+
+    def __init__(self) -> None:
+        self.image = ZkImage(NODE)
+        self.listeners = []
+        self.writes: list[tuple[list[int], int, Future]] = []  # (isr, expected version, future)
+
+    def add_listener(self, fn) -> None:
+        self.listeners.append(fn)
+
+    def topic(self, name: str):
+        return self.image.topics.get(name)
+
+    def update_partition_state(self, name, partition, leader, leader_epoch, isr, expected_zk_version):
+        fut: Future = Future()
+        self.writes.append((list(isr), expected_zk_version, fut))
+        return fut
+
+    def deliver(self, records: list[dict]) -> None:
+        for r in records:
+            self.image.replay(r)
+        for fn in self.listeners:
+            fn(records)
+
+
+class _Broker:
+    """What ReplicaManager reads of ``kwire.broker.Broker`` (logs, purgatory, configs, listeners)."""
+
+    def __init__(self, tmp_path, metadata: _Metadata) -> None:
+        self.node_id = NODE
+        self.config = BrokerConfig.load(None, {"log.dirs": str(tmp_path),
+                                               "replica.lag.time.max.ms": str(LAG_MS)})
+        self.metadata = metadata
+        self.logs = LogManager([str(tmp_path)], 0)
+        self.purgatory = Purgatory()
+        self.leadership: list[tuple[str, int, bool, int]] = []
+        self._topic_configs: dict = {}
+
+    def topic_log_config(self, _t) -> LogConfig:
+        return LogConfig()
+
+    def topic_min_insync_replicas(self, _t) -> int:
+        return 2
+
+    def _notify_leadership(self, topic, partition, is_leader, epoch) -> None:
+        self.leadership.append((topic, partition, is_leader, epoch))
+
+    def not_leader_error(self, topic, partition) -> KafkaError:
+        return KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, f"not the leader of {topic}-{partition}")
+
+    def _remove_logs(self, topic, partitions) -> None:
+        for p in partitions:
+            self.logs.delete_partition(topic, p)
+
+
+def _state(leader: int, epoch: int, isr: list[int], version: int) -> dict:
+    return {"type": "zk_partition_state", "name": TOPIC, "partition": 0,
+            "state": {"leader": leader, "leader_epoch": epoch, "isr": isr, "controller_epoch": 1,
+                      "zk_version": version}}
+
+
+@pytest.fixture
+def cluster(tmp_path, monkeypatch):
+    """A ReplicaManager leading t-0 (replicas and ISR [1, 2, 3], epoch 0, state version 0) with one
+    record appended that no follower has; the clock is the test's (``clock[0]``, ms)."""
+    clock = [time.time_ns() // 1_000_000]
+    monkeypatch.setattr(manager_mod, "_now_ms", lambda: clock[0])
+    md = _Metadata()
+    broker = _Broker(tmp_path, md)
+    md.image.replay({"type": "zk_brokers", "brokers": [{"id": i, "host": "127.0.0.1", "port": 9000 + i}
+                                                       for i in (1, 2, 3)]})
+    md.image.replay({"type": "zk_topic", "name": TOPIC, "id": str(uuid.uuid4()), "partitions": {"0": [1, 2, 3]}})
+    md.image.replay(_state(NODE, 0, [1, 2, 3], 0))
+    mgr = ReplicaManager(broker)
+    mgr.sync_logs()
+    md.add_listener(mgr._on_records)
+    mgr.sync()  # no fetchers: start() would run them on a loop; the leader side needs none
+    plog = broker.logs.get(*KEY)
+    mgr.append(plog, build_batch([(None, b"unreplicated")]), clock[0])
+    yield mgr, md, broker, clock
+    broker.logs.close()
+
+
+def test_lost_version_race_marks_stale_and_stops_proposing(cluster):
+    mgr, md, _broker, clock = cluster
+    st = mgr.leader_state(*KEY)
+    assert st is not None and st.isr == (1, 2, 3) and st.high_watermark == 0
+    # the followers stay silent past replica.lag.time.max.ms: a shrink is proposed at version 0
+    clock[0] += LAG_MS + 1
+    mgr.check_isr_shrink()
+    assert [(isr, v) for isr, v, _ in md.writes] == [([1], 0)]
+    assert st.pending == (1,) and st.maximal_isr == {1, 2, 3}  # acks=all still waits for 2 and 3
+    # meanwhile the controller moved the state on (a new leader elsewhere): the write loses
+    md.writes[0][2].set_exception(KafkaError(ErrorCode.INVALID_UPDATE_VERSION, "version 0 is stale"))
+    assert KEY in mgr._stale
+    assert st.pending is None and st.isr == (1, 2, 3)  # the failed ISR is never taken as committed
+    # acks=all cannot complete (the HW waits for 2 and 3) and is not refused with a shrunken ISR
+    assert st.check_enough_replicas(1) == (False, ErrorCode.NONE)
+    assert st.append_error(-1) == ErrorCode.NONE
+    # stale: no more proposals against the version known to be old, however long it waits
+    for _ in range(3):
+        clock[0] += LAG_MS
+        mgr.check_isr_shrink()
+    assert len(md.writes) == 1
+    # the image brings the newer state: broker 2 leads at epoch 1; this broker follows, no longer stale
+    md.deliver([_state(2, 1, [2, 3], 1)])
+    assert mgr.leader_state(*KEY) is None and KEY not in mgr._stale
+    assert mgr.following[KEY] == (2, 1)
+    with pytest.raises(KafkaError) as e:
+        mgr.append(mgr.broker.logs.get(*KEY), build_batch([(None, b"late")]), clock[0])
+    assert e.value.code == ErrorCode.NOT_LEADER_OR_FOLLOWER
+
+
+def test_stale_until_the_controllers_isr_shows_then_proposals_resume(cluster):
+    mgr, md, _broker, clock = cluster
+    st = mgr.leader_state(*KEY)
+    clock[0] += LAG_MS + 1
+    mgr.check_isr_shrink()
+    md.writes[0][2].set_exception(KafkaError(ErrorCode.INVALID_UPDATE_VERSION, "stale"))
+    assert KEY in mgr._stale
+    # the controller's change at the same leader epoch (it dropped broker 3) is adopted...
+    md.deliver([_state(NODE, 0, [1, 2], 1)])
+    assert mgr.leader_state(*KEY) is st and st.isr == (1, 2) and KEY not in mgr._stale
+    # ...and the next shrink is written against the version the image showed
+    clock[0] += LAG_MS + 1
+    mgr.check_isr_shrink()
+    assert [(isr, v) for isr, v, _ in md.writes[1:]] == [([1], 1)]
+    md.writes[1][2].set_result(2)
+    assert st.isr == (1,) and st.pending is None and mgr._versions[KEY] == 2
+
+
+def test_a_lost_race_the_image_already_showed_is_not_stale(cluster):
+    mgr, md, _broker, clock = cluster
+    st = mgr.leader_state(*KEY)
+    clock[0] += LAG_MS + 1
+    mgr.check_isr_shrink()
+    # the newer state (same epoch, the controller's ISR) reaches the image before the write's answer
+    md.deliver([_state(NODE, 0, [1, 3], 1)])
+    md.writes[0][2].set_exception(KafkaError(ErrorCode.INVALID_UPDATE_VERSION, "stale"))
+    assert KEY not in mgr._stale and st.isr == (1, 3) and st.pending is None
+    clock[0] += LAG_MS + 1
+    mgr.check_isr_shrink()
+    assert [(isr, v) for isr, v, _ in md.writes[1:]] == [([1], 1)]
+
+
+def test_zookeeper_unreachable_is_not_stale_and_keeps_the_isr(cluster):
+    """The deposed-leader case (ZooKeeper cut off): the write fails without a version answer, the
+    ISR stays, and the shrink is tried again at the next check (it may succeed once ZooKeeper is back)."""
+    mgr, md, _broker, clock = cluster
+    st = mgr.leader_state(*KEY)
+    clock[0] += LAG_MS + 1
+    mgr.check_isr_shrink()
+    md.writes[0][2].set_exception(KafkaError(ErrorCode.REQUEST_TIMED_OUT, "ZooKeeper is not reachable"))
+    assert KEY not in mgr._stale and st.isr == (1, 2, 3) and st.pending is None
+    assert st.check_enough_replicas(1) == (False, ErrorCode.NONE)
+    clock[0] += LAG_MS
+    mgr.check_isr_shrink()
+    assert [(isr, v) for isr, v, _ in md.writes] == [([1], 0), ([1], 0)]
