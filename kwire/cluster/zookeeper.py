@@ -774,12 +774,17 @@ class ZkMetadata(ImageReads):
         if len(set(replicas)) != len(replicas):
             return KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                               f"Duplicate replica ids in partition reassignment replica list: {list(replicas)}")
-        live = sorted(self.image.brokers)
-        if any(b not in self.image.brokers for b in replicas):
+        if any(b < 0 for b in replicas):
+            return KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                              f"Invalid broker id in replica list: {list(replicas)}")
+        original = [r for r in p.replicas if r not in (p.adding_replicas or [])]
+        # Kafka's KafkaController.validateReplicas: only the replicas being added must be live
+        # (registered); a dead broker that already holds a replica may stay in the target
+        adding = [r for r in replicas if r not in original]
+        if any(b not in self.image.brokers for b in adding):
             return KafkaError(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                               f"Replica assignment has brokers that are not alive. Replica list: "
-                              f"{list(replicas)}, live broker list: {live}")
-        original = [r for r in p.replicas if r not in (p.adding_replicas or [])]
+                              f"{adding}, live broker list: {sorted(self.image.brokers)}")
         if not allow_replication_factor_change and len(replicas) != len(original):
             return KafkaError(ErrorCode.INVALID_REPLICATION_FACTOR,
                               f"The replication factor is changed from {len(original)} to {len(replicas)} "

@@ -7,8 +7,9 @@ module shapes the answer. Per partition, as Kafka's controller
 * an unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION;
 * ``replicas`` null cancels the partition's reassignment: with none in
   progress, NO_REASSIGNMENT_IN_PROGRESS (85);
-* an empty replica list, a broker named twice, or a broker that is not
-  registered: INVALID_REPLICA_ASSIGNMENT (39) with Kafka's messages;
+* an empty replica list, a broker named twice, a negative broker id, or a
+  broker that is not registered: INVALID_REPLICA_ASSIGNMENT (39) with
+  Kafka's messages;
 * v1 (KIP-860) ``allow_replication_factor_change`` false and a target of
   another size: INVALID_REPLICATION_FACTOR; the response echoes the flag;
 * a target equal to the current replicas: NONE, and nothing changes.
@@ -19,9 +20,12 @@ no-op and no reassignment is ever left in progress. The top-level error is
 NONE; ``timeout_ms`` is not needed. v0 is flexible.
 
 Cluster mode (``broker.cluster_mode``, ZooKeeper; Kafka 2.4+'s KIP-455
-layout): the checks above (a broker that is not live answers
-INVALID_REPLICA_ASSIGNMENT "Replica assignment has brokers that are not
-alive. ...") then ``ZkMetadata.alter_reassignments`` writes the topic znode:
+layout): the checks above, where "registered" means live, as Kafka's
+``KafkaController.validateReplicas``: a replica being ADDED on a broker
+without a /brokers/ids znode (never started, or dead: its session ended)
+answers INVALID_REPLICA_ASSIGNMENT "Replica assignment has brokers that are
+not alive. ...", and nothing is written; a dead broker that already holds a
+replica may stay in the target. Then ``ZkMetadata.alter_reassignments`` writes the topic znode:
 replicas = target + original, ``adding_replicas`` and ``removing_replicas``.
 The answer comes once ZooKeeper has it; the controller completes the move
 when every target replica is in the ISR (see ``kwire.cluster.controller``).

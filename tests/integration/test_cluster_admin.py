@@ -283,8 +283,64 @@ def test_reassignment_moves_data_and_cancel_reverts(make_cluster):
             assert again[kp] is kafka.errors.NoReassignmentInProgressError
         finally:
             c.broker(paused).resume()
+
+        # a broker that WAS registered and died (kill -9, its /brokers/ids znode gone with its
+        # session): adding a replica on it is refused as Kafka's controller does
+        # (KafkaController.validateReplicas), and nothing changes; a dead broker that already holds
+        # a replica may stay in a target (only added replicas must be live)
+        x = _name("dead")
+        c.create_topic(x, partitions=1, replication_factor=3, assignment={0: [a, b, paused]})
+        c.broker(paused).kill()
+        _wait(lambda: not _zk_exists(c, f"/brokers/ids/{paused}"), c.session_timeout_ms / 1000 + 30,
+              f"broker {paused}'s registration to go with its session")
+        c.wait_until(lambda md: paused not in md.brokers, 30, "the controller's view without it",
+                     bootstrap=c.broker(ctl).bootstrap)
+        code, message = _raw_reassign(c, ctl, k, [a, paused])
+        assert code == ErrorCode.INVALID_REPLICA_ASSIGNMENT, (code, message)
+        assert "not alive" in message and f"[{paused}]" in message, message
+        assert kadmin.alter_partition_reassignments({kp: [paused, b]}, timeout_ms=30000)[kp] is \
+            kafka.errors.InvalidReplicationAssignmentError
+        assert not kadmin.list_partition_reassignments()
+        for node in (a, b):
+            p = c.metadata([k], bootstrap=c.broker(node).bootstrap).topics[k].partitions[0]
+            assert p.replicas == [a, b] and sorted(p.isr) == [a, b], (node, p)
+        xp = kafka.TopicPartition(x, 0)
+        assert _raw_reassign(c, ctl, x, [paused, a]) == (ErrorCode.NONE, None)  # b leaves once paused is back
+        assert kadmin.list_partition_reassignments()[xp]["removing_replicas"] == [b]
+        assert kadmin.alter_partition_reassignments({xp: None}, timeout_ms=30000)[xp] is None
+        # cancelled: every original replica kept (in the order the in-progress znode had, target first,
+        # as Kafka's ReplicaAssignment.reassignTo(originReplicas) leaves it)
+        c.wait_until(lambda md: md.topics[x].partitions[0].replicas == [paused, a, b], 30, "reverted",
+                     topics=[x], bootstrap=c.broker(ctl).bootstrap)
+        assert not kadmin.list_partition_reassignments()
     finally:
         kadmin.close()
+
+
+def _zk_exists(c, path: str) -> bool:
+    from kazoo.client import KazooClient
+
+    zk = KazooClient(c.connect, timeout=10)
+    zk.start(timeout=30)
+    try:
+        return zk.exists(path) is not None
+    finally:
+        zk.stop()
+        zk.close()
+
+
+def _raw_reassign(c, node: int, topic: str, replicas: list[int]) -> tuple[int, str | None]:
+    """AlterPartitionReassignments for partition 0 to broker ``node``: (error code, message)."""
+    from kwire.protocol.generated.alter_partition_reassignments_request import (
+        AlterPartitionReassignmentsRequest, ReassignablePartition, ReassignableTopic)
+
+    with KafkaClient(c.broker(node).bootstrap) as kc:
+        kc.metadata([])
+        resp = kc.request(45, AlterPartitionReassignmentsRequest(timeout_ms=30000, topics=[ReassignableTopic(
+            name=topic, partitions=[ReassignablePartition(partition_index=0, replicas=replicas)])]), node=node)
+    assert resp.error_code == 0
+    (part,) = resp.responses[0].partitions
+    return part.error_code, part.error_message
 
 
 def test_sigterm_moves_leadership_before_the_leader_exits(make_cluster):
