@@ -1,4 +1,4 @@
-"""Storage fault injection for tests: raise ``OSError`` at a named write site.
+"""Storage fault injection for tests: raise ``OSError`` (or stall) at a named write site.
 
 Every storage write site in kwire calls ``faults.check("<site>")`` just
 before it touches the disk. Unarmed (always, in production) ``check`` is a
@@ -29,18 +29,29 @@ Arming, in-process::
 
     faults.arm("offset_index", errno.ENOSPC)          # every call fails
     faults.arm("log", errno.EACCES, count=1)          # only the next one
+    faults.arm("clean", faults.STALL, skip=4)         # the 5th call blocks
     faults.disarm()                                   # all sites
+
+``STALL`` instead of an errno blocks the calling thread at the site (it
+sleeps in a loop) until the site is disarmed or the faults file changes,
+after writing ``kwire faults: <site> stalled in pid <pid> at
+<path>`` to file descriptor 2: a test waits for that line, then kills the
+process -9 at a known point (e.g. the cleaner's worker between two cleaned
+segments). ``skip`` lets that many calls through before the fault fires.
 
 Arming a ``python -m kwire serve`` subprocess: set ``KWIRE_FAULTS_FILE`` to a
 path before it starts. The file (absent or empty = no faults) holds entries
-``site=ERRNO_NAME[:count]`` separated by spaces, commas or newlines, e.g.
-``offset_index=ENOSPC`` or ``log=EACCES:1``. An entry may end in ``@PATH``
+``site=ERRNO_NAME[:count][+skip]`` separated by spaces, commas or newlines, e.g.
+``offset_index=ENOSPC``, ``log=EACCES:1`` or ``clean=STALL+3`` (``STALL`` may
+stand for the errno name). An entry may end in ``@PATH``
 (no spaces or commas): it then fires only at sites that pass a path at or
 under PATH (``load`` passes the partition directory), e.g. ``load=EIO@/data/b``
 fails the loading of log dir ``/data/b`` only. It is re-read whenever its
 size or mtime changes, so a test rewrites it to inject and clear faults while
 the broker runs; a count is per version of the file. Only with the variable
-set does ``check`` stat the file (then on every call; tests only).
+set does ``check`` stat the file (then on every call; tests only). Each
+process counts for itself: the cleaner's worker process reads the file too,
+and its calls to ``check`` are not the broker's.
 
 Not here: faults on reads other than ``load``, partial writes (a short write
 is simulated by the sites that write in a loop only as a whole failure).
@@ -56,7 +67,10 @@ SITES = ("log", "offset_index", "time_index", "segment_create", "producer_snapsh
          "clean")
 ENV_FILE = "KWIRE_FAULTS_FILE"
 
-# site -> [errno, remaining count or None for always, path prefix or None]
+STALL = -1  # in place of an errno: block at the site instead of raising
+
+# site -> [errno or STALL, remaining count or None for always, path prefix or None,
+#          calls still to let through]
 _armed: dict[str, list] = {}
 _file: str | None = None
 _file_sig: tuple | None = None
@@ -70,19 +84,37 @@ def _raise_if_armed(site: str, path: str | None = None) -> None:
     entry = _armed.get(site)
     if entry is None:
         return
-    code, left, under = entry
+    code, left, under, skip = entry
     if under is not None:  # only for paths at or under it
         path = os.path.abspath(path) if path is not None else ""
         if path != under and not path.startswith(os.path.join(under, "")):
             return
+    if skip > 0:
+        entry[3] = skip - 1
+        return
     if left is not None:
         if left <= 0:
             return
         entry[1] = left - 1
+    if code == STALL:
+        _stall(site, path, entry)
+        return
     raise OSError(code, f"{os.strerror(code)} (injected fault at {site})")
 
 
-def _check_file(site: str, path: str | None = None) -> None:
+def _stall(site: str, path: str | None, entry: list) -> None:
+    """Block until ``entry`` is no longer the site's (disarmed, or the file changed)."""
+    import time
+
+    os.write(2, f"kwire faults: {site} stalled in pid {os.getpid()} at {path}\n".encode())
+    while _armed.get(site) is entry:
+        time.sleep(0.05)
+        if _file is not None:
+            _reload()
+
+
+def _reload() -> None:
+    """Re-read the faults file if its size, mtime or inode changed."""
     global _file_sig
     try:
         st = os.stat(_file)
@@ -98,6 +130,10 @@ def _check_file(site: str, path: str | None = None) -> None:
                     _armed.update(parse(f.read()))
             except (OSError, ValueError):
                 pass
+
+
+def _check_file(site: str, path: str | None = None) -> None:
+    _reload()
     _raise_if_armed(site, path)
 
 
@@ -105,29 +141,36 @@ check = _noop
 
 
 def parse(spec: str) -> dict[str, list]:
-    """``site=ERRNO_NAME[:count][@path]`` entries -> {site: [errno, count or None, path or None]}."""
+    """``site=ERRNO_NAME[:count][+skip][@path]`` entries ->
+    {site: [errno or STALL, count or None, path or None, skip]}."""
     out: dict[str, list] = {}
     for item in spec.replace(",", " ").split():
         item, at, under = item.partition("@")
         site, _, rest = item.partition("=")
+        rest, _, skip = rest.partition("+")
         name, _, count = rest.partition(":")
         if site not in SITES:
             raise ValueError(f"unknown fault site {site!r}")
-        code = getattr(_errno, name, None) if not name.isdigit() else int(name)
+        if name == "STALL":
+            code = STALL
+        else:
+            code = getattr(_errno, name, None) if not name.isdigit() else int(name)
         if not isinstance(code, int):
             raise ValueError(f"unknown errno {name!r}")
-        out[site] = [code, int(count) if count else None, os.path.abspath(under) if at else None]
+        out[site] = [code, int(count) if count else None, os.path.abspath(under) if at else None,
+                     int(skip) if skip else 0]
     return out
 
 
 def arm(site: str, code: int = _errno.ENOSPC, count: int | None = None,
-        under: str | None = None) -> None:
-    """Make ``check(site)`` raise ``OSError(code)`` (``count`` times, or until disarmed);
-    with ``under``, only for calls passing a path under that directory."""
+        under: str | None = None, skip: int = 0) -> None:
+    """Make ``check(site)`` raise ``OSError(code)`` (or stall, with ``STALL``), ``count``
+    times or until disarmed, after letting ``skip`` calls through; with ``under``, only for
+    calls passing a path under that directory."""
     global check
     if site not in SITES:
         raise ValueError(f"unknown fault site {site!r}")
-    _armed[site] = [code, count, os.path.abspath(under) if under else None]
+    _armed[site] = [code, count, os.path.abspath(under) if under else None, skip]
     if check is _noop:
         check = _raise_if_armed
 

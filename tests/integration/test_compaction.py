@@ -22,8 +22,9 @@ configs as a Kafka user sets them: ``cleanup.policy=compact``, tiny segments
   without key") by the broker for kafka-python and confluent-kafka;
 * an idempotent producer's last batch, emptied by the cleaner and kept as an empty batch
   (Kafka keeps it for the producer's state), alone in its segment: every client reads past it;
-* ``kwire serve`` killed -9 while cleaning, restarted: the log is complete, and the
-  cleaner's worker process did not outlive the broker;
+* ``kwire serve`` killed -9 mid-pass (its worker held by ``clean=STALL+N`` between two
+  cleaned segments), restarted: the half-made files are gone, the log is complete before
+  and after the cleaner's next pass, and the worker process did not outlive the broker;
 * ``clean=EIO`` (KWIRE_FAULTS_FILE) in a ``kwire serve``: the pass is abandoned, the log
   unchanged and served, the dir online; restarted without the fault, it is cleaned;
 * a Kafka Connect-style config topic (compacted, RF 1, one partition): connector configs
@@ -330,6 +331,16 @@ def _children(pid: int) -> set[int]:
     return out
 
 
+def _descendants(pid: int) -> set[int]:
+    out = set()
+    todo = [pid]
+    while todo:
+        kids = _children(todo.pop()) - out
+        out |= kids
+        todo += kids
+    return out
+
+
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -338,33 +349,68 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_kill_9_while_cleaning_then_restart(spawn_broker, tmp_path, topic_name):
-    """A ``kwire serve`` killed -9 while its cleaner works: the restarted broker serves a
-    complete log (latest value of every key, nothing duplicated) and its cleaner process
-    did not outlive it."""
+def test_kill_9_while_cleaning_then_restart(spawn_broker, tmp_path, topic_name, monkeypatch):
+    """A ``kwire serve`` killed -9 in the middle of a cleaning pass: its worker process held
+    (``clean=STALL+N`` in KWIRE_FAULTS_FILE) after writing its first cleaned segment in full
+    and creating the second. The restarted broker removed the half-made files, serves a
+    complete log (the latest value of every key, nothing duplicated or invented), cleans it,
+    and still serves the latest value of every key; the worker did not outlive the broker."""
+    from kwire.log import faults
+
+    spec = tmp_path / "faults"
+    spec.write_text("")
+    monkeypatch.setenv(faults.ENV_FILE, str(spec))
     d = tmp_path / "data"
     b = spawn_broker(d)
     kp = KafkaPythonClient(b.bootstrap)
-    kp.create_topic(topic_name, 1, dict(CONFIGS, **{"internal.segment.bytes": "1048576"}))
+    # segments roll by size only (so none rolls between the count below and the pass), and
+    # min.compaction.lag.ms holds the cleaner off while they are written
+    kp.create_topic(topic_name, 1, {"cleanup.policy": "compact", "internal.segment.bytes": "65536",
+                                    "min.cleanable.dirty.ratio": "0.01",
+                                    "min.compaction.lag.ms": HOLD_MS})
     sent = []
-    for rnd in range(8):
-        sent += kp.produce(topic_name, [Msg(b"key-%04d" % k, b"r%d-" % rnd + b"v" * 900, partition=0)
-                                        for k in range(500)], linger_ms=5)
-    wait_until(lambda: f"cleaning {topic_name}-0" in b.log_text, timeout=60)
-    kids = _children(b.proc.pid)
+    for rnd in range(6):
+        sent += kp.produce(topic_name, [Msg(b"key-%04d" % k, b"r%d-" % rnd + b"v" * 300,
+                                            partition=0) for k in range(200)], linger_ms=5)
+    part = d / f"{topic_name}-0"
+    closed = len([n for n in os.listdir(part) if n.endswith(".log")]) - 1
+    assert closed >= 4
+    # The worker calls the clean site once per dirty segment while mapping, then once per
+    # segment and once per cleaned group while writing; each segment is a group of its own
+    # (two are more than segment.bytes). Letting closed + 2 calls through stalls it at the
+    # first segment of the second group: the first group's files complete, the second's
+    # .log.cleaned just created.
+    spec.write_text(f"clean=STALL+{closed + 2}\n")
+    alter_topic(b.bootstrap, topic_name, {"min.compaction.lag.ms": "0"})
+    wait_until(lambda: "kwire faults: clean stalled in pid" in b.log_text, timeout=60)
+    kids = _descendants(b.proc.pid)  # the forkserver, and the worker it forked
+    stalled = int(b.log_text.split("kwire faults: clean stalled in pid ")[1].split()[0])
+    assert stalled in kids  # the worker process, not the broker's loop
+    files = os.listdir(part)
+    assert len([n for n in files if n.endswith(".log.cleaned")]) == 2, files
+    assert len([n for n in files if n.endswith(".cleanend")]) == 1, files
     b.kill()
     wait_until(lambda: not any(_alive(k) for k in kids), timeout=30)  # the worker went too
+
+    spec.write_text("")
     b2 = spawn_broker(d)
-    last = latest_per_key(sent)
-    got = KafkaPythonClient(b2.bootstrap).consume(topic_name, [0], len(sent), timeout=8)
-    offsets = [r.offset for r in got]
-    assert offsets == sorted(set(offsets))  # nothing duplicated, in order
+    assert not [n for n in os.listdir(part) if n.endswith((".cleaned", ".cleanend", ".swap"))]
+    last = {k: r.value for k, r in latest_per_key(sent).items()}
     by_offset = {r.offset: (r.key, r.value) for r in sent}
-    assert all(by_offset[r.offset] == (r.key, r.value) for r in got)  # nothing invented
-    latest_seen = {}
-    for r in got:
-        latest_seen[r.key] = r.value
-    assert latest_seen == {k: r.value for k, r in last.items()}  # no latest value lost
+
+    def check_complete(got) -> None:
+        offsets = [r.offset for r in got]
+        assert offsets == sorted(set(offsets))  # nothing duplicated, in order
+        assert all(by_offset[r.offset] == (r.key, r.value) for r in got)  # nothing invented
+        assert {r.key: r.value for r in got} == last  # no latest value lost
+
+    # the cleaner may start again at once: whatever it reached, the log reads complete
+    got = KafkaPythonClient(b2.bootstrap).consume(topic_name, [0], len(sent), timeout=8)
+    check_complete(got)
+    wait_until(lambda: f"cleaned {topic_name}-0" in b2.log_text, timeout=60)
+    got = ConfluentClient(b2.bootstrap).consume(topic_name, [0], len(sent), timeout=8)
+    check_complete(got)
+    assert len(got) < len(sent)
 
 
 def test_io_error_while_cleaning_leaves_the_log_as_it_was(spawn_broker, tmp_path, topic_name,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import time
 
 import pytest
 
@@ -336,3 +337,42 @@ def test_fault_file_arms_and_clears(tmp_path, monkeypatch):
     faults.check("offset_index")
     with pytest.raises(ValueError):
         faults.parse("nosuchsite=ENOSPC")
+
+
+def test_skip_and_stall(tmp_path, monkeypatch, capfd):
+    """``+skip`` lets calls through first; ``STALL`` blocks the caller at the site, announced on
+    fd 2, until the faults file changes (or the site is disarmed)."""
+    import threading
+
+    assert faults.parse("clean=STALL:1+3@/x")["clean"] == [faults.STALL, 1, "/x", 3]
+    faults.arm("log", errno.EIO, count=1, skip=2)
+    try:
+        faults.check("log")
+        faults.check("log")
+        with pytest.raises(OSError):
+            faults.check("log")
+        faults.check("log")
+    finally:
+        faults.disarm()
+
+    spec = tmp_path / "faults"
+    monkeypatch.setattr(faults, "_file", str(spec))
+    monkeypatch.setattr(faults, "check", faults._check_file)
+    monkeypatch.setattr(faults, "_file_sig", None)
+    spec.write_text("clean=STALL+1\n")
+    passed = []
+
+    def worker():
+        for i in range(3):
+            faults.check("clean", str(tmp_path))
+            passed.append(i)
+
+    t = threading.Thread(target=worker, daemon=True)
+    t.start()
+    deadline = time.time() + 30
+    while "clean stalled in pid" not in capfd.readouterr().err and time.time() < deadline:
+        time.sleep(0.05)
+    assert time.time() < deadline and passed == [0]  # held at the second call
+    spec.write_text("\n")  # another version of the file: the stall ends
+    t.join(30)
+    assert not t.is_alive() and passed == [0, 1, 2]
