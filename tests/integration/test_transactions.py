@@ -488,12 +488,14 @@ def test_aiokafka_consume_transform_produce_with_send_offsets_to_transaction(bro
 CTP_SCRIPT = r'''
 import sys, confluent_kafka as ck
 b, src, dst, group, tid = sys.argv[1:6]
+hold = int(sys.argv[6])  # after this many committed transactions, stop inside the next one
 c = ck.Consumer({"bootstrap.servers": b, "group.id": group, "auto.offset.reset": "earliest",
                  "enable.auto.commit": False, "isolation.level": "read_committed",
                  "session.timeout.ms": 6000, "heartbeat.interval.ms": 500})
 c.subscribe([src])
 p = ck.Producer({"bootstrap.servers": b, "transactional.id": tid})
 p.init_transactions(30)
+committed = 0
 while True:
     msgs = [m for m in c.consume(5, 0.5) if not m.error()]
     if not msgs:
@@ -501,15 +503,28 @@ while True:
     p.begin_transaction()
     for m in msgs:
         p.produce(dst, value=b"out-" + m.value(), partition=m.partition())
+    p.flush(30)  # the records are on the broker, in the open transaction
     p.send_offsets_to_transaction(c.position(c.assignment()), c.consumer_group_metadata(), 30)
+    if committed == hold:
+        print("open", len(msgs), flush=True)
+        sys.stdin.readline()  # the parent never writes: wait here, mid-transaction, for kill -9
     p.commit_transaction(30)
+    committed += 1
     print("batch", len(msgs), flush=True)
 '''
 
 
 def test_consume_transform_produce_killed_and_restarted_is_exactly_once(broker, tmp_path):
+    """A confluent-kafka consume-transform-produce loop in a child process commits 5
+    transactions, then writes the records and offsets of a 6th and is killed with kill -9
+    before committing it (the transaction is Ongoing at the coordinator, its records on the
+    broker). Restarted with the same transactional id, it fences and aborts that one and goes
+    on: read_committed, the output holds every input exactly once; the dead transaction's
+    records are in the log (read_uncommitted), aborted."""
     import subprocess
     import sys
+
+    from test_transactions_java import describe
 
     b = broker.bootstrap
     src, dst = _topic(b, 2), _topic(b, 2)
@@ -521,26 +536,33 @@ def test_consume_transform_produce_killed_and_restarted_is_exactly_once(broker, 
         plain.produce(src, value=b"%d" % i, partition=i % 2)
     plain.flush(30)
 
-    def start():
-        return subprocess.Popen([sys.executable, str(script), b, src, dst, group, tid],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    def start(hold: int):
+        return subprocess.Popen([sys.executable, str(script), b, src, dst, group, tid, str(hold)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                text=True)
 
-    proc = start()
-    batches = 0
-    for line in proc.stdout:  # kill -9 mid-stream, after a few committed transactions
-        batches += line.startswith("batch")
-        if batches >= 5:
-            break
-    proc.kill()
-    proc.wait(30)
-    proc = start()  # same transactional id: fences the dead one's open transaction, if any
+    proc = start(hold=5)
+    batches, in_flight = 0, 0
+    try:
+        for line in proc.stdout:
+            batches += line.startswith("batch")
+            if line.startswith("open"):
+                in_flight = int(line.split()[1])
+                break
+        assert (batches, in_flight > 0) == (5, True)
+        state, _pid, _epoch, partitions = describe(b, tid)
+        assert state == "Ongoing" and {t for t, _ in partitions} == {dst, "__consumer_offsets"}
+    finally:
+        proc.kill()  # kill -9 inside the open transaction
+        proc.wait(30)
+    proc = start(hold=-1)  # same transactional id: fences the dead one and aborts its transaction
     try:
         out = _consume(b, dst, "read_committed", 300, timeout=90, settle=3)
     finally:
         proc.kill()
         proc.wait(30)
-    assert batches >= 5
     assert sorted(out) == sorted(b"out-%d" % i for i in range(300))  # each input exactly once
+    assert len(_consume(b, dst, "read_uncommitted", 300 + in_flight)) == 300 + in_flight
 
 
 def test_restart_completes_a_prepared_but_unmarked_commit(make_broker, tmp_path, monkeypatch):
