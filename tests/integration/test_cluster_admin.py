@@ -390,17 +390,46 @@ def test_a_controller_paused_past_its_session_is_replaced_and_fenced(make_cluste
     assert all(p.leader >= 0 for p in info.partitions.values())
 
 
+def _read_values(bootstrap: str, topic: str, n: int, timeout: float = 60.0) -> list[bytes]:
+    """The first ``n`` values of partition 0 through kafka-python's consumer, without a group (no
+    coordinator, so nothing that needs a metadata write)."""
+    consumer = kafka.KafkaConsumer(bootstrap_servers=bootstrap.split(","), group_id=None,
+                                   enable_auto_commit=False, consumer_timeout_ms=1000)
+    try:
+        tp = kafka.TopicPartition(topic, 0)
+        consumer.assign([tp])
+        consumer.seek_to_beginning(tp)
+        out: list[bytes] = []
+        deadline = time.monotonic() + timeout
+        while len(out) < n and time.monotonic() < deadline:
+            for records in consumer.poll(timeout_ms=500).values():
+                out.extend(r.value for r in records)
+        return out
+    finally:
+        consumer.close()
+
+
 def test_zookeeper_restart_refuses_then_accepts_metadata_writes(make_zookeeper, tmp_path):
     zk = make_zookeeper()
-    c = Cluster(zk, str(tmp_path / "cluster"), 2, {}, 6000)
+    c = Cluster(zk, str(tmp_path / "cluster"), 3, {"min.insync.replicas": "2"}, 6000)
     try:
         c.start()
         t = _name("zk")
-        c.create_topic(t, partitions=1, replication_factor=2)
+        c.create_topic(t, partitions=1, replication_factor=3)
+        before = [b"before-%d" % i for i in range(50)]
+        _produce(c.bootstrap, t, before)
+        leader = c.leader_of(t, 0)
         zk.stop()
+        stopped = time.monotonic()
         with KafkaClient(c.bootstrap) as kc:
             # reads from the image keep working
-            assert kc.metadata([t]).topics[t].partitions[0].leader in (1, 2)
+            p = kc.metadata([t]).topics[t].partitions[0]
+            assert p.leader == leader and sorted(p.isr) == [1, 2, 3]
+        # the leadership they have keeps serving: acks=all (ISR intact, min.insync.replicas=2 met)
+        # is acknowledged and a consumer reads it back
+        during = [b"during-%d" % i for i in range(50)]
+        _produce(c.bootstrap, t, during)
+        assert _read_values(c.bootstrap, t, 100) == before + during
         # a metadata write is refused at once, with Kafka's retriable code and a message naming ZooKeeper
         started = time.monotonic()
         with KafkaClient(c.bootstrap) as kc:
@@ -414,12 +443,30 @@ def test_zookeeper_restart_refuses_then_accepts_metadata_writes(make_zookeeper, 
         err = _confluent_error(admin.create_topics([NewTopic("down-confluent", 1, 2)],
                                                    request_timeout=20)["down-confluent"])
         assert err is not None and err.code() == confluent_kafka.KafkaError.REQUEST_TIMED_OUT, err
+        # and keeps serving for longer than the session timeout: with ZooKeeper gone nobody can expire
+        # a session (a restarted server gives each a fresh timeout), so no leadership is given up
+        still, errors = [], []
+        producer = confluent_kafka.Producer({"bootstrap.servers": c.bootstrap, "acks": "all",
+                                             "message.timeout.ms": 30000})
+        while time.monotonic() - stopped < 1.5 * c.session_timeout_ms / 1000:
+            still.append(b"still-down-%d" % len(still))
+            producer.produce(t, still[-1], partition=0, on_delivery=lambda err, _m: err and errors.append(err))
+            assert producer.flush(30) == 0 and not errors, errors  # each one acknowledged before the next
+            producer.poll(0.1)
         zk.start()
         again = _name("back")
         c.wait_until(lambda md: True, 30)  # a broker answers
         _wait(lambda: _try_create(c, again), 60, "a topic creation accepted after ZooKeeper came back", interval=0.5)
         c.wait_until(lambda md: md.topics.get(again) is not None and md.topics[again].partitions[0].leader >= 0,
                      30, "the new topic led", topics=[again])
+        # everything resumes on the same leadership, and nothing acknowledged was lost
+        after = [b"after-%d" % i for i in range(50)]
+        _produce(c.bootstrap, t, after)
+        want = before + during + still + after
+        assert _read_values(c.bootstrap, t, len(want)) == want
+        p = c.describe(t).partitions[0]
+        assert p.leader == leader and sorted(p.isr) == [1, 2, 3]
+        assert "down-confluent" not in c.metadata().topics
     finally:
         c.close()
 
