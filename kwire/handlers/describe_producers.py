@@ -1,7 +1,9 @@
 """DescribeProducers (key 61), v0: the active producers of partitions this broker leads.
 
 Per partition, from the log's producer state (``kwire.log.producer_state``):
-producer id, epoch, last sequence, last timestamp, coordinator epoch and the
+producer id, epoch, last sequence, last timestamp (of its last batch or
+marker), the coordinator epoch of its last marker (-1 before its first one;
+``kafka-transactions.sh abort`` sends it back in WriteTxnMarkers) and the
 first offset of its open transaction (-1 when none). UNKNOWN_TOPIC_OR_PARTITION
 for a partition that does not exist, NOT_LEADER_OR_FOLLOWER where this broker
 does not lead it (the admin client asks each partition's leader).

@@ -5,13 +5,22 @@ partition of a finished transaction (``kwire.transactions.markers``). Each
 marker is appended as a control batch (producer id and epoch of the
 transaction, the coordinator epoch in its value) to every named partition
 this broker leads, with acks=all semantics in cluster mode; per partition:
-UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, or the append's error
-(INVALID_PRODUCER_EPOCH for a marker older than the producer's epoch, as
-Kafka's producer state check). Markers on ``__consumer_offsets`` complete
-the group coordinator's pending transactional offsets. Without ACLs Kafka
-accepts this API from any principal (CLUSTER_ACTION authorization applies
-only with an authorizer); kwire, which has none, does the same.
-v0 was removed in Kafka 4.0.
+UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, or the append's error.
+The partition log checks each marker as Kafka's
+``ProducerAppendInfo.appendEndTxnMarker``: INVALID_PRODUCER_EPOCH for a
+producer epoch below the one the partition knows, then
+TRANSACTION_COORDINATOR_FENCED for a coordinator epoch below the last one a
+marker of that producer carried (a zombie coordinator); either way nothing is
+written. Markers on ``__consumer_offsets`` complete the group coordinator's
+pending transactional offsets (not when refused).
+
+Authorization (kwire.security): the server's cluster gate
+(``authorizer.CLUSTER_GATED``) answers CLUSTER_AUTHORIZATION_FAILED on every
+partition unless the principal has CLUSTER_ACTION (brokers) or ALTER (an
+operator aborting a hanging transaction, KIP-664) on the cluster, as Kafka;
+without an authorizer any principal may send it, as in Kafka.
+v0 was removed in Kafka 4.0. Not here: v2's ``transaction_version`` is read
+but not used (Kafka's stricter epoch rule for transactions v2 markers).
 """
 
 from __future__ import annotations

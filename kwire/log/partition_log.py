@@ -62,7 +62,9 @@ step fails; the producer state is rebuilt aside and swapped in (``truncation.py`
 
 Transactions: the producer state tracks open transactions (the LSO stays
 below the oldest one's first offset); markers close them and aborts go to the
-aborted-transaction index (``txn_index.py``, rebuilt on load).
+aborted-transaction index (``txn_index.py``, rebuilt on load). A marker the
+coordinator appends is checked first (``ProducerStateManager.check_end_txn``:
+INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED; nothing written).
 
 Not here: compaction (``cleaner.py`` rewrites closed segments and swaps them in;
 the read path steps over segments it emptied),
@@ -93,6 +95,7 @@ from kwire.records.batch import (
     set_log_append_time,
     set_partition_leader_epoch,
 )
+from kwire.records.control import ABORT
 
 from . import search, truncation
 from .checkpoint import fsync_dir
@@ -102,7 +105,7 @@ from .producer_state import ProducerStateManager, list_snapshots, snapshot_path
 from .recovery import load_segments
 from .region import FileRegion
 from .segment import INT32_MAX, LogDirFailure, LogSegment
-from .txn_index import AbortedTxn, TxnIndex, marker_is_abort
+from .txn_index import AbortedTxn, TxnIndex, read_marker
 from .validate import AppendOrigin, validate_records
 
 log = logging.getLogger("kwire.log")
@@ -258,8 +261,8 @@ class PartitionLog:
         scanned = 0
         for seg, pos, h in self._iter_headers(start):
             if h.is_control and h.producer_id >= 0:  # a marker: maybe an aborted transaction
-                self._end_txn(h, h.base_offset, seg.read_bytes(pos, LOG_OVERHEAD + h.batch_length),
-                              seg.base_offset)
+                batch = seg.read_bytes(pos, LOG_OVERHEAD + h.batch_length)
+                self._end_txn(h, h.base_offset, read_marker(h, batch), seg.base_offset)
             else:
                 self.producer_state.replay_header(h)
             scanned += 1
@@ -295,13 +298,31 @@ class PartitionLog:
         """Aborted transactions overlapping [start, end) (read_committed fetches)."""
         return self.txn_index.aborted_between(max(start, self._log_start_offset), end)
 
-    def _end_txn(self, h, offset: int, batch, segment_base: int) -> None:
-        """A control batch at ``offset`` (bytes ``batch``): close the producer's transaction,
-        and index it if the marker aborted it."""
-        first = self.producer_state.end_txn(h.producer_id, h.producer_epoch, offset)
-        if first >= 0 and marker_is_abort(h, batch):
+    def _end_txn(self, h, offset: int, marker, segment_base: int) -> None:
+        """A control batch at ``offset`` holding ``marker`` (``read_marker``; None when
+        empty or unreadable): close the producer's transaction, record the coordinator
+        epoch, and index the transaction if the marker aborted it."""
+        first = self.producer_state.end_txn(
+            h.producer_id, h.producer_epoch, offset,
+            None if marker is None else marker.coordinator_epoch, h.max_timestamp)
+        if first >= 0 and marker is not None and marker.control_type == ABORT:
             self.txn_index.add(AbortedTxn(h.producer_id, first, offset, self.last_stable_offset),
                                segment_base)
+
+    def _check_markers(self, buf, spans) -> dict[int, object]:
+        """Before a coordinator's append is written: every marker in it (position ->
+        ``read_marker``), each checked against the producer state (KafkaError
+        INVALID_PRODUCER_EPOCH / TRANSACTION_COORDINATOR_FENCED, as Kafka's
+        ``appendEndTxnMarker``)."""
+        markers = {}
+        for pos, h in spans:
+            if not h.attributes & CONTROL_MASK or h.producer_id < 0:
+                continue
+            m = read_marker(h, buf[pos:pos + LOG_OVERHEAD + h.batch_length])
+            if m is not None:
+                self.producer_state.check_end_txn(h.producer_id, h.producer_epoch, m.coordinator_epoch)
+            markers[pos] = m
+        return markers
 
     @property
     def size_bytes(self) -> int:
@@ -375,6 +396,8 @@ class PartitionLog:
         spans = validate_records(buf, cfg, now_ms, origin, txn_verified=txn_verified)
         log_append = cfg.log_append_time
         first = spans[0].header
+        # transaction markers (only the coordinator's: validate refuses clients' control batches)
+        markers = self._check_markers(buf, spans) if origin is AppendOrigin.COORDINATOR else None
         if first.producer_id >= 0 and origin is AppendOrigin.CLIENT:
             dup = self.producer_state.check(first.producer_id, first.producer_epoch,
                                             first.base_sequence, first.last_sequence)
@@ -416,7 +439,8 @@ class PartitionLog:
                                            h.last_sequence, offset, last, ts,
                                            h.is_transactional)
             elif h.producer_id >= 0:  # a transaction marker (the coordinator's)
-                self._end_txn(h, offset, buf[pos:pos + size], self._segments[-1].base_offset)
+                self._end_txn(h, offset, markers.get(pos) if markers else None,
+                             self._segments[-1].base_offset)
             offset = last + 1
         return AppendResult(base, last_offset, now_ms if log_append else -1,
                             self._log_start_offset, False)
@@ -543,8 +567,9 @@ class PartitionLog:
                     last_offset, now_ms)
         # memory only from here on: nothing can fail
         for h, (bpos, bsize, _l, _t) in zip(spans, infos):
-            if h.is_control and h.producer_id >= 0:
-                self._end_txn(h, h.base_offset, buf[bpos:bpos + bsize], self._segments[-1].base_offset)
+            if h.is_control and h.producer_id >= 0:  # a leader's marker: replayed, not checked
+                self._end_txn(h, h.base_offset, read_marker(h, buf[bpos:bpos + bsize]),
+                              self._segments[-1].base_offset)
             else:
                 self.producer_state.replay_header(h)
         return FollowerAppendResult(first, last_offset, spans[-1].partition_leader_epoch, pos)

@@ -40,7 +40,15 @@ the state of every batch below that offset. Format (big-endian, kwire's own)::
 
 Transactions: a transactional batch of a producer with no open transaction
 opens one at its base offset (``current_txn_first_offset``); a control batch
-(COMMIT or ABORT marker, written by the transaction coordinator) closes it.
+(COMMIT or ABORT marker, written by the transaction coordinator) closes it
+and records the coordinator epoch it carries (``coordinator_epoch``, -1 until
+the producer's first marker). ``check_end_txn`` refuses a marker from the
+coordinator as Kafka's ``ProducerAppendInfo.appendEndTxnMarker`` does: first
+an epoch below the producer's (INVALID_PRODUCER_EPOCH), then a coordinator
+epoch below the last one seen (TRANSACTION_COORDINATOR_FENCED: a zombie
+coordinator, e.g. the previous leader of a ``__transaction_state``
+partition). Markers replayed from the log or a leader are not checked (Kafka
+only logs there) and set the coordinator epoch whatever it is.
 ``first_unstable_offset()`` is the first offset of the oldest open
 transaction: the partition's last stable offset (LSO) stays below it. Open
 transactions live in the snapshot (``current_txn_first_offset``), so they
@@ -158,10 +166,29 @@ class ProducerStateManager:
         """First offset of the oldest open transaction (None: none open)."""
         return min(self.ongoing.values()) if self.ongoing else None
 
+    def check_end_txn(self, producer_id: int, epoch: int, coordinator_epoch: int) -> None:
+        """Validate a marker from the transaction coordinator before it is written
+        (Kafka's checks, in Kafka's order); raises KafkaError."""
+        entry = self._producers.get(producer_id)
+        if entry is None:  # Kafka's empty entry: epoch -1, coordinator epoch -1
+            current_epoch = current_coordinator_epoch = -1
+        else:
+            current_epoch, current_coordinator_epoch = entry.epoch, entry.coordinator_epoch
+        if epoch < current_epoch:
+            raise KafkaError(ErrorCode.INVALID_PRODUCER_EPOCH,
+                             f"Epoch of producer {producer_id} is {epoch}, which is smaller than "
+                             f"the last seen epoch {current_epoch}")
+        if current_coordinator_epoch > coordinator_epoch:
+            raise KafkaError(ErrorCode.TRANSACTION_COORDINATOR_FENCED,
+                             f"Invalid coordinator epoch for producerId {producer_id}: "
+                             f"{coordinator_epoch} (zombie), {current_coordinator_epoch} (current)")
+
     def end_txn(self, producer_id: int, epoch: int, marker_offset: int,
-                coordinator_epoch: int = -1) -> int:
+                coordinator_epoch: int | None = None, timestamp: int | None = None) -> int:
         """A COMMIT/ABORT marker at ``marker_offset``: close the producer's open
-        transaction; returns its first offset (-1 if none was open)."""
+        transaction; returns its first offset (-1 if none was open). The marker's
+        coordinator epoch and timestamp are recorded when given (None: the marker
+        could not be read; the known values stay)."""
         entry = self._producers.get(producer_id)
         if entry is None:
             entry = self._producers[producer_id] = ProducerStateEntry(producer_id, epoch)
@@ -170,8 +197,10 @@ class ProducerStateManager:
             entry.batches.clear()
         first = entry.current_txn_first_offset
         entry.current_txn_first_offset = -1
-        if coordinator_epoch >= 0:
+        if coordinator_epoch is not None:
             entry.coordinator_epoch = coordinator_epoch
+        if timestamp is not None and timestamp >= 0:
+            entry.last_timestamp = timestamp
         self.ongoing.pop(producer_id, None)
         return first
 
@@ -222,7 +251,9 @@ class ProducerStateManager:
 
     def replay_header(self, h) -> int:
         """Replay one batch header; for a control batch, the first offset of the
-        transaction it closed (-1 if none), else -1."""
+        transaction it closed (-1 if none), else -1. A header alone does not tell
+        the marker's coordinator epoch: callers that have the batch's bytes call
+        ``end_txn`` with it instead (``PartitionLog._end_txn``)."""
         if h.producer_id < 0:
             return -1
         if h.is_control:

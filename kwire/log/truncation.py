@@ -37,11 +37,13 @@ import logging
 import os
 
 from kwire.protocol.errors import KafkaError
+from kwire.records.batch import LOG_OVERHEAD
 
 from . import faults
 from .checkpoint import fsync_dir
 from .producer_state import ProducerStateManager, list_snapshots, snapshot_path
 from .segment import LogDirFailure, LogSegment
+from .txn_index import read_marker
 
 log = logging.getLogger("kwire.log")
 
@@ -188,10 +190,15 @@ def _producer_state_at(plog, offset: int) -> ProducerStateManager:
                         plog.partition, e)
             state.clear()
     start = max(snap if snap is not None else 0, plog._segments[0].base_offset)
-    for _seg, _pos, h in plog._iter_headers(start):
+    for seg, pos, h in plog._iter_headers(start):
         if h.base_offset >= offset:
             break
-        state.replay_header(h)
+        if h.is_control and h.producer_id >= 0:  # a marker: its coordinator epoch too
+            m = read_marker(h, seg.read_bytes(pos, LOG_OVERHEAD + h.batch_length))
+            state.end_txn(h.producer_id, h.producer_epoch, h.base_offset,
+                          None if m is None else m.coordinator_epoch, h.max_timestamp)
+        else:
+            state.replay_header(h)
     return state
 
 

@@ -39,7 +39,7 @@ from bisect import bisect_left
 from typing import NamedTuple
 
 from kwire.records.batch import HEADER_SIZE
-from kwire.records.control import ABORT, control_type
+from kwire.records.control import ABORT, EndTxnMarker, parse_end_txn_marker
 from kwire.records.decode import parse_records
 
 log = logging.getLogger("kwire.log")
@@ -57,19 +57,30 @@ class AbortedTxn(NamedTuple):
     last_stable_offset: int
 
 
-def marker_is_abort(h, batch: bytes) -> bool:
-    """Whether the control batch ``batch`` (whole, header ``h``) holds an ABORT marker.
-    Control batches are never compressed; an unreadable marker counts as COMMIT (not indexed)."""
+def read_marker(h, batch: bytes) -> EndTxnMarker | None:
+    """The COMMIT/ABORT marker (type, coordinator epoch) in the control batch ``batch``
+    (whole, header ``h``); None for an empty control batch (the cleaner emptied it) or an
+    unreadable one (logged). Control batches are never compressed, but a compressed one
+    is read too."""
     try:
         from kwire.records.compression import NONE, decompress
         section = bytes(batch[HEADER_SIZE:])
         if h.attributes & 0x07 != NONE:
             section = decompress(h.attributes & 0x07, section, 1 << 20)
         records = parse_records(h, section)
-        return bool(records) and control_type(records[0].key) == ABORT
+        if not records:
+            return None
+        return parse_end_txn_marker(records[0].key, records[0].value)
     except Exception as e:  # CorruptRecordError and friends
         log.warning("unreadable control batch at offset %d: %s", h.base_offset, e)
-        return False
+        return None
+
+
+def marker_is_abort(h, batch: bytes) -> bool:
+    """Whether the control batch ``batch`` holds an ABORT marker (an unreadable marker counts
+    as COMMIT: not indexed)."""
+    m = read_marker(h, batch)
+    return m is not None and m.control_type == ABORT
 
 
 def encode_entries(entries) -> bytes:

@@ -54,6 +54,7 @@ from kwire.records.builder import build_batch
 from kwire.records.control import ABORT, COMMIT, build_end_txn_batch
 from kwire.records.decode import decode_batches
 
+from .markers import FINAL_MARKER_CODES
 from .records import RecordError, decode_key, decode_value, encode_key, encode_value
 from .state import Markers, TxnShard, Write
 
@@ -301,7 +302,7 @@ class TransactionCoordinator:
                 if self.broker.is_leader(topic, part):
                     code = self.write_marker_locally(topic, part, m.producer_id, m.producer_epoch,
                                                      coordinator_epoch, m.commit)
-                    if code in (E.NONE, E.INVALID_PRODUCER_EPOCH):  # fenced: Kafka stops too
+                    if code in FINAL_MARKER_CODES:
                         left.discard(tp)
                 else:
                     pstate = self.broker.metadata.partition(topic, part)
@@ -326,12 +327,10 @@ class TransactionCoordinator:
 
     def write_marker_locally(self, topic: str, partition: int, producer_id: int, producer_epoch: int,
                              coordinator_epoch: int, commit: bool) -> E:
-        """Append one COMMIT/ABORT marker to a partition led here (also WriteTxnMarkers)."""
-        plog = self.broker.get_log(topic, partition)
-        entry = plog.producer_state.producers.get(producer_id) if plog is not None else None
-        if entry is not None and producer_epoch < entry.epoch:
-            # Kafka's appendEndTxnMarker: a marker older than the producer's epoch is fenced
-            return E.INVALID_PRODUCER_EPOCH
+        """Append one COMMIT/ABORT marker to a partition led here (also WriteTxnMarkers).
+        The log checks it as Kafka's appendEndTxnMarker: INVALID_PRODUCER_EPOCH for a
+        producer epoch below the partition's, TRANSACTION_COORDINATOR_FENCED for a
+        coordinator epoch below the last marker's (nothing written either way)."""
         now = now_ms()
         batch = build_end_txn_batch(COMMIT if commit else ABORT, producer_id=producer_id,
                                     producer_epoch=producer_epoch, coordinator_epoch=coordinator_epoch,

@@ -30,6 +30,12 @@ log = logging.getLogger("kwire.transactions")
 API_KEY = 27
 VERSION = 1
 TIMEOUT_S = 30.0
+# a partition answered with these gets no more markers: written, or fenced. Kafka's
+# TransactionMarkerRequestCompletionHandler stops on INVALID_PRODUCER_EPOCH and
+# TRANSACTION_COORDINATOR_FENCED (a newer producer or coordinator took over); kwire then
+# carries on as for a written marker.
+FINAL_MARKER_CODES = (ErrorCode.NONE, ErrorCode.INVALID_PRODUCER_EPOCH,
+                      ErrorCode.TRANSACTION_COORDINATOR_FENCED)
 
 
 class MarkerSender:
@@ -87,7 +93,7 @@ class MarkerSender:
         for m in resp.markers or ():
             for t in m.topics or ():
                 for p in t.partitions or ():
-                    if p.error_code in (ErrorCode.NONE, ErrorCode.INVALID_PRODUCER_EPOCH):
+                    if p.error_code in FINAL_MARKER_CODES:
                         done.add((t.name, p.partition_index))
                     else:
                         log.info("marker for producer %d on %s-%d: %s", producer_id, t.name,

@@ -637,6 +637,71 @@ def test_admin_list_describe_and_abort_a_hanging_transaction(broker):
         admin.close()
 
 
+def test_write_txn_markers_from_an_older_coordinator_is_fenced(broker):
+    """A raw WriteTxnMarkers whose coordinator epoch is below the one of the producer's last
+    marker (a zombie coordinator) answers TRANSACTION_COORDINATOR_FENCED and writes nothing:
+    the open transaction stays open (log end, LSO, read_committed view unchanged).
+    DescribeProducers reports the coordinator epoch of each producer's last marker."""
+    from clients import Wire
+    from kwire.protocol.errors import ErrorCode as E
+    from kwire.protocol.generated import describe_producers_request as dp, write_txn_markers_request as wtm
+
+    b = broker.bootstrap
+    topic = _topic(b, 1)
+    p = _producer(b, f"zc-{uuid.uuid4().hex[:6]}")
+    p.begin_transaction()
+    for i in range(3):
+        p.produce(topic, value=b"c%d" % i, partition=0)
+    p.commit_transaction(30)                     # 0-2 and the COMMIT marker at 3 (coordinator epoch 0)
+    p.begin_transaction()
+    for i in range(2):
+        p.produce(topic, value=b"open%d" % i, partition=0)
+    p.flush(30)                                  # 4-5: open
+    deadline = time.monotonic() + 20
+    while _lso_and_hw(b, topic) != (4, 6) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _lso_and_hw(b, topic) == (4, 6)
+    wire = Wire(b)
+    try:
+        def producers() -> dict[int, tuple]:
+            r = wire(61, 0, dp.DescribeProducersRequest(topics=[dp.TopicRequest(name=topic, partition_indexes=[0])]))
+            part = r.topics[0].partitions[0]
+            assert part.error_code == 0
+            return {s.producer_id: (s.producer_epoch, s.coordinator_epoch, s.current_txn_start_offset)
+                    for s in part.active_producers}
+
+        [(pid, (epoch, coordinator_epoch, start))] = producers().items()
+        assert (coordinator_epoch, start) == (0, 4)  # from the COMMIT marker; the open one at 4
+
+        def marker(producer_id, producer_epoch, coordinator_epoch, commit=True):
+            r = wire(27, 1, wtm.WriteTxnMarkersRequest(markers=[wtm.WritableTxnMarker(
+                producer_id=producer_id, producer_epoch=producer_epoch, transaction_result=commit,
+                coordinator_epoch=coordinator_epoch,
+                topics=[wtm.WritableTxnMarkerTopic(name=topic, partition_indexes=[0])])]))
+            return r.markers[0].topics[0].partitions[0].error_code
+
+        assert marker(pid, epoch, -5) == E.TRANSACTION_COORDINATOR_FENCED
+        assert marker(pid, epoch, -1, commit=False) == E.TRANSACTION_COORDINATOR_FENCED
+        assert _lso_and_hw(b, topic) == (4, 6)   # nothing written, the transaction still open
+        assert producers()[pid] == (epoch, 0, 4)
+        assert sorted(_consume(b, topic, "read_committed", 3)) == [b"c0", b"c1", b"c2"]
+        # a coordinator with a higher epoch is accepted; from then on epoch 4 is a zombie
+        other = pid + 1000
+        assert marker(other, 0, 5) == E.NONE     # no transaction of its own: just the marker (6)
+        assert producers()[other] == (0, 5, -1)
+        assert marker(other, 0, 4) == E.TRANSACTION_COORDINATOR_FENCED
+        assert _lso_and_hw(b, topic) == (4, 7)
+    finally:
+        wire.close()
+    p.commit_transaction(30)                     # the real coordinator (epoch 0) still commits
+    deadline = time.monotonic() + 20
+    while _lso_and_hw(b, topic)[0] != 8 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _lso_and_hw(b, topic) == (8, 8)
+    assert sorted(_consume(b, topic, "read_committed", 5)) == sorted(
+        [b"c0", b"c1", b"c2", b"open0", b"open1"])
+
+
 def test_producer_carries_on_across_a_broker_restart(spawn_broker, tmp_path):
     """SIGTERM mid-transaction, same port: the producer keeps producing and commits; the
     coordinator state, the producer state (sequences) and the open transaction survived."""

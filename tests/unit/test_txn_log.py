@@ -28,9 +28,9 @@ def txn(lg, pid, seq, n=2, epoch=0):
     return r
 
 
-def marker(lg, pid, kind, epoch=0):
-    b = build_end_txn_batch(kind, producer_id=pid, producer_epoch=epoch, coordinator_epoch=0,
-                            timestamp=NOW)
+def marker(lg, pid, kind, epoch=0, coordinator_epoch=0):
+    b = build_end_txn_batch(kind, producer_id=pid, producer_epoch=epoch,
+                            coordinator_epoch=coordinator_epoch, timestamp=NOW)
     r = lg.append_as_leader(bytearray(b), 0, NOW, origin=AppendOrigin.COORDINATOR)
     lg.update_high_watermark(lg.log_end_offset)
     return r
@@ -94,3 +94,45 @@ def test_retention_takes_index_files_and_entries(tmp_path):
     assert lg.aborted_transactions(0, lg.log_end_offset) == []
     assert len(lg.txn_index) == 0
     assert not any(n.endswith(".txnindex") for n in os.listdir(lg.dir))
+
+
+def test_marker_of_an_older_coordinator_is_refused_and_the_epoch_survives_recovery(tmp_path):
+    """A marker whose coordinator epoch is below the producer's last one is refused with
+    TRANSACTION_COORDINATOR_FENCED before anything is written; the coordinator epoch comes
+    back from the snapshot, from the markers themselves when the snapshots are gone, and
+    after a truncation."""
+    lg = open_log(tmp_path)
+    txn(lg, 1, 0)                                   # 0-1
+    marker(lg, 1, COMMIT, coordinator_epoch=3)      # 2
+    txn(lg, 2, 0, epoch=1)                          # 3-4: pid 2 at epoch 1
+    marker(lg, 2, COMMIT, epoch=1, coordinator_epoch=3)  # 5
+    txn(lg, 1, 2)                                   # 6-7: open
+    end, lso = lg.log_end_offset, lg.last_stable_offset
+    assert (end, lso) == (8, 6)
+    for stale in (2, -1, -5):
+        with pytest.raises(KafkaError) as e:
+            marker(lg, 1, COMMIT, coordinator_epoch=stale)
+        assert e.value.code == ErrorCode.TRANSACTION_COORDINATOR_FENCED
+    with pytest.raises(KafkaError) as e:  # a stale producer epoch is reported first
+        marker(lg, 2, ABORT, epoch=0, coordinator_epoch=1)
+    assert e.value.code == ErrorCode.INVALID_PRODUCER_EPOCH
+    assert (lg.log_end_offset, lg.last_stable_offset) == (end, lso)  # nothing written
+    assert lg.producer_state.producers[1].coordinator_epoch == 3
+    assert lg.aborted_transactions(0, end) == []
+    marker(lg, 1, ABORT, coordinator_epoch=3)       # 8: the same coordinator
+    assert lg.last_stable_offset == 9
+    lg.close()
+    again = open_log(tmp_path)                      # from the snapshot
+    assert again.producer_state.producers[1].coordinator_epoch == 3
+    again.close()
+    for name in os.listdir(tmp_path / "t-0"):
+        if name.endswith(".snapshot"):
+            os.unlink(tmp_path / "t-0" / name)
+    third = open_log(tmp_path)                      # from the markers' values
+    assert third.producer_state.producers[1].coordinator_epoch == 3
+    third.truncate_to(8)                            # the ABORT goes; the COMMITs stay
+    assert third.producer_state.producers[1].coordinator_epoch == 3
+    assert third.producer_state.ongoing == {1: 6}
+    with pytest.raises(KafkaError) as e:
+        marker(third, 1, ABORT, coordinator_epoch=1)
+    assert e.value.code == ErrorCode.TRANSACTION_COORDINATOR_FENCED

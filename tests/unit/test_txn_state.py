@@ -117,6 +117,39 @@ def test_producer_state_tracks_open_transactions(tmp_path):
     assert again.end_txn(2, 1, 23) == 15 and again.first_unstable_offset() is None
 
 
+def test_producer_state_fences_markers_of_an_older_coordinator(tmp_path):
+    """Kafka's appendEndTxnMarker checks: the producer epoch first, then the coordinator epoch
+    against the last marker's (an unknown producer counts as -1 for both)."""
+    ps = ProducerStateManager(str(tmp_path), 60000)
+
+    def refused(pid, epoch, coordinator_epoch):
+        with pytest.raises(KafkaError) as e:
+            ps.check_end_txn(pid, epoch, coordinator_epoch)
+        return e.value.code
+
+    assert refused(9, 0, -5) == E.TRANSACTION_COORDINATOR_FENCED  # below the empty entry's -1
+    ps.check_end_txn(9, 0, -1)
+    ps.replay(1, 2, 0, 1, 10, 11, 0, transactional=True)
+    assert ps.producers[1].coordinator_epoch == -1  # no marker yet
+    ps.check_end_txn(1, 2, 4)
+    assert ps.end_txn(1, 2, 12, coordinator_epoch=4, timestamp=77) == 10
+    assert (ps.producers[1].coordinator_epoch, ps.producers[1].last_timestamp) == (4, 77)
+    ps.check_end_txn(1, 2, 4)  # the same coordinator again (a resent marker)
+    ps.check_end_txn(1, 3, 5)  # a newer one
+    assert refused(1, 2, 3) == E.TRANSACTION_COORDINATOR_FENCED
+    assert refused(1, 1, 9) == E.INVALID_PRODUCER_EPOCH  # the epoch is checked first
+    assert refused(1, 1, 3) == E.INVALID_PRODUCER_EPOCH
+    ps.end_txn(1, 2, 13)  # an unreadable marker: the known coordinator epoch stays
+    assert ps.producers[1].coordinator_epoch == 4
+    ps.take_snapshot(14)  # the snapshot keeps it (the format always had the field)
+    again = ProducerStateManager(str(tmp_path), 60000)
+    assert again.load_latest_snapshot(14) == 14
+    assert again.producers[1].coordinator_epoch == 4
+    with pytest.raises(KafkaError) as e:
+        again.check_end_txn(1, 2, 3)
+    assert e.value.code == E.TRANSACTION_COORDINATOR_FENCED
+
+
 def test_txn_index_persists_truncates_and_answers_ranges(tmp_path):
     idx = TxnIndex(str(tmp_path))
     idx.add(AbortedTxn(1, 0, 5, 0), 0)
