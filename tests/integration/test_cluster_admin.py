@@ -172,6 +172,21 @@ def test_failover_preferred_election_and_unclean_election_off_then_on(make_clust
     c.broker(1).kill()
     md = c.wait_until(lambda md: md.topics[t].partitions[0].leader in (2, 3), 30, "failover", topics=[t])
     assert 1 not in md.topics[t].partitions[0].isr
+    # while broker 1 is dead (its session, hence its registration, ended: that is what moved the
+    # leader), placement counts only the live brokers, as Kafka's does
+    assert sorted(md.brokers) == [2, 3]
+    admin = AdminClient({"bootstrap.servers": c.live_bootstrap})
+    rf3, rf2 = _name("rf3"), _name("rf2")
+    futs = admin.create_topics([NewTopic(rf3, 2, 3), NewTopic(rf2, 4, 2)], request_timeout=60)
+    err = _confluent_error(futs[rf3])
+    assert err is not None and err.code() == confluent_kafka.KafkaError.INVALID_REPLICATION_FACTOR, err
+    assert "Replication factor: 3 larger than available brokers: 2." in err.str()
+    assert _confluent_error(futs[rf2]) is None
+    md = c.wait_until(lambda md: rf2 in md.topics and all(p.leader >= 0 for p in md.topics[rf2].partitions.values()),
+                      30, f"{rf2} led", topics=[rf2, rf3])
+    assert rf3 not in md.topics or md.topics[rf3].error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    parts = md.topics[rf2].partitions.values()
+    assert len(parts) == 4 and all(sorted(p.replicas) == [2, 3] and sorted(p.isr) == [2, 3] for p in parts)
     c.broker(1).start()
     c.wait_until(lambda md: 1 in md.topics[t].partitions[0].isr, 60, "broker 1 back in the ISR", topics=[t])
     assert c.leader_of(t, 0) != 1, "no automatic rebalance when it is off"
