@@ -1,10 +1,16 @@
 """DescribeLogDirs (key 35), v1-5: per data directory, its partitions and sizes (KIP-113).
 
 One result per configured log dir (``log.dirs``), by absolute path. Each lists
-the partitions it holds, grouped by topic: the partition's size on disk (all
-its segments), ``offset_lag`` (how far the log end offset trails the high
-watermark; 0 on a leader, and every kwire partition is a leader) and
-``is_future_key`` false (there are no AlterReplicaLogDirs moves).
+every replica this broker holds there -- in a cluster, followers' replicas as
+well as the partitions it leads -- grouped by topic: the replica's size on
+disk (all its segments), ``offset_lag`` and ``is_future_key`` false (there
+are no AlterReplicaLogDirs moves). ``offset_lag`` is Kafka's
+``ReplicaManager.getLogEndOffsetLag`` for a current replica, max(local HW -
+local LEO, 0): 0 on leaders and followers alike, since a log's HW never
+passes its LEO (a follower clamps the leader's HW to its own LEO); it is not
+the follower's distance from the leader (Kafka only measures that for a
+future replica against the current one). Each broker answers for itself: an
+admin client asks every broker to see every replica.
 
 ``topics`` null means every partition; otherwise only the listed partitions
 (topics absent from a dir are left out rather than listed empty).

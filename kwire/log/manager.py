@@ -416,7 +416,14 @@ class LogManager:
             files.unregister(d, self.fd_cache)
 
     def describe_log_dirs(self) -> list[dict]:
-        """Per log dir: path, error (0), total/usable bytes, and per partition its size."""
+        """Per log dir: path, error (0), total/usable bytes, and per partition (every replica this
+        broker holds, leader or follower) its size and offset lag.
+
+        ``offset_lag`` is Kafka's ``ReplicaManager.getLogEndOffsetLag`` for a current (not future)
+        replica: max(HW - LEO, 0) of the local log. The local HW never exceeds the local LEO (a
+        follower's HW is the leader's clamped to its own LEO, as Kafka's ``updateHighWatermark``),
+        so it is 0, as Kafka reports it; only AlterReplicaLogDirs' future replicas, which kwire
+        does not have, would lag."""
         out = []
         for d in self.log_dirs:
             if d in self.offline_dirs:  # as Kafka: the error, no partitions, unknown sizes
@@ -428,8 +435,8 @@ class LogManager:
                 total, usable = usage.total, usage.free
             except OSError:
                 total = usable = -1
-            parts = [{"topic": t, "partition": p, "size": lg.size_bytes, "offset_lag": 0,
-                      "is_future": False}
+            parts = [{"topic": t, "partition": p, "size": lg.size_bytes,
+                      "offset_lag": max(lg.high_watermark - lg.log_end_offset, 0), "is_future": False}
                      for (t, p), lg in sorted(self._logs.items()) if self._dir_of[(t, p)] == d]
             out.append({"path": d, "error": 0, "total_bytes": total, "usable_bytes": usable,
                         "partitions": parts})

@@ -119,6 +119,7 @@ def test_create_delete_and_grow_topics_with_both_admin_clients(make_cluster):
         dirs = _wait(lambda: (lambda d: d if sum(len(v) for v in d.values()) == 9 else None)(_replica_dirs(c, rf3)),
                      30, "nine replica logs")
         assert all(v == [f"{rf3}-0", f"{rf3}-1", f"{rf3}-2"] for v in dirs.values())
+        _check_describe_log_dirs(c, kadmin, (rf3, dflt, manual))
         vo = _name()
         kadmin.create_topics([KNewTopic(vo, 1, 3)], validate_only=True)
         assert vo not in c.metadata().topics
@@ -152,6 +153,54 @@ def test_create_delete_and_grow_topics_with_both_admin_clients(make_cluster):
         assert sorted(n.id for n in desc.nodes) == [1, 2, 3] and desc.controller.id == c.controller_id()
     finally:
         kadmin.close()
+
+
+def _log_dirs(kadmin, topics) -> dict[int, dict]:
+    """kafka-python's describe_log_dirs (one DescribeLogDirs per broker): {broker: {(topic,
+    partition): (log dir, size, offset lag, is future)}} for ``topics``."""
+    out: dict[int, dict] = {}
+    for per_broker in kadmin.describe_log_dirs():
+        got = out[per_broker["broker"]] = {}
+        for d in per_broker["log_dirs"]:
+            assert d["error_code"] == 0, d
+            for t in d["topics"]:
+                if t["name"] in topics:
+                    for p in t["partitions"]:
+                        got[(t["name"], p["partition_index"])] = (d["log_dir"], p["partition_size"],
+                                                                  p["offset_lag"], p["is_future_key"])
+    return out
+
+
+def _check_describe_log_dirs(c, kadmin, topics) -> None:
+    """Every broker lists every replica it holds, leader or follower, with its size on disk (equal
+    on every replica once replicated) and Kafka's offset lag (0 for a current replica)."""
+    for i, name in enumerate(topics):
+        for p in c.describe(name).partitions:
+            with KafkaClient(c.bootstrap) as kc:
+                kc.produce(name, p, build_batch([(None, b"ld-%d-%d-%d" % (i, p, n)) for n in range(p + 1)]),
+                           acks=-1)
+    md = c.metadata(list(topics))
+    holders = {b: {(n, p) for n in topics for p, i in md.topics[n].partitions.items() if b in i.replicas}
+               for b in (1, 2, 3)}
+    assert all(holders.values()) and any(md.topics[n].partitions[p].leader != b
+                                         for b, held in holders.items() for n, p in held)
+
+    def replicated():
+        got = _log_dirs(kadmin, topics)
+        sizes: dict = {}
+        for b, parts in got.items():
+            for key, (_d, size, _lag, _f) in parts.items():
+                sizes.setdefault(key, set()).add(size)
+        return got if all(len(v) == 1 for v in sizes.values()) and set(got) == {1, 2, 3} else None
+
+    got = _wait(replicated, 30, "every replica's size equal to its leader's")
+    for b, parts in got.items():
+        assert set(parts) == holders[b], (b, sorted(parts), sorted(holders[b]))
+        for (name, p), (log_dir, size, lag, future) in parts.items():
+            assert log_dir == c.broker(b).data_dir and lag == 0 and future is False
+            on_disk = sum(os.path.getsize(os.path.join(log_dir, f"{name}-{p}", f))
+                          for f in os.listdir(os.path.join(log_dir, f"{name}-{p}")) if f.endswith(".log"))
+            assert size == on_disk > 0, (b, name, p, size, on_disk)
 
 
 def _leave_only_broker_1_in_the_isr(c, topic: str) -> None:
