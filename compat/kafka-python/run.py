@@ -29,7 +29,8 @@ Steps:
    (``KAFKA_URI=tcp://HOST:PORT``); its configuration is up to you, and
    kafka-python's tests assume the settings of their own fixture broker
    (group.min.session.timeout.ms=1000, advertised.listeners set, 4 partitions
-   by default; see KWIRE_OVERRIDES). Without it, a kwire broker is started
+   by default, an ACL authorizer open to all while no ACL matches; see
+   KWIRE_OVERRIDES). Without it, a kwire broker is started
    with compat.broker.KwireBroker and exactly those settings, and stopped after.
    ``KAFKA_VERSION`` (``--kafka-version``, default 4.3.0: kwire implements
    Kafka 4.3's API versions) selects version-gated tests and is what the
@@ -99,6 +100,9 @@ KWIRE_OVERRIDES = {
     "offsets.topic.replication.factor": "1",
     "group.min.session.timeout.ms": "1000",
     "group.initial.rebalance.delay.ms": "0",
+    # the fixture's _acl_config: Kafka's ACL authorizer, open while a resource has no ACLs
+    "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+    "allow.everyone.if.no.acl.found": "true",
 }
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
