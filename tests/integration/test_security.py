@@ -4,14 +4,19 @@ A CA, a broker certificate (127.0.0.1 / localhost) and a client certificate
 are made by the test with ``cryptography``. Brokers are in-process
 (``make_broker``) on one listener each, so the advertised address is the
 listener the clients use. Covered: kafka-python, confluent-kafka
-(librdkafka), aiokafka and kcat produce/consume over SSL, mutual TLS with the
-principal from the certificate DN, SASL_PLAINTEXT and SASL_SSL with PLAIN,
-SCRAM-SHA-256 and SCRAM-SHA-512 (credentials created with
-AlterUserScramCredentials by confluent-kafka's admin and by ``kwire users``);
-bad input on the wire: a wrong password (SASL_AUTHENTICATION_FAILED, the
-connection closed, no state touched), a request before authentication (the
-connection closed), an unknown mechanism (UNSUPPORTED_SASL_MECHANISM with the
-enabled list), a malformed SCRAM message, a plaintext client on a TLS
+(librdkafka), aiokafka and kcat produce and read back over SSL, over mutual
+TLS (the principal from the certificate DN), over SASL_PLAINTEXT and SASL_SSL
+with PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 (a parametrized matrix: each
+client with at least one mechanism on each protocol, every mechanism with
+several clients; credentials created with AlterUserScramCredentials by
+confluent-kafka's admin and by ``kwire users``); the settings are written
+once in librdkafka's names (``sasl_sec``) and turned into each client's
+(``roundtrip``). The Java client is in test_security_java.py. A wrong
+password fails with each client's own authentication error and creates
+nothing. Bad input on the wire: a wrong password (SASL_AUTHENTICATION_FAILED,
+the connection closed, no state touched), a request before authentication
+(the connection closed), an unknown mechanism (UNSUPPORTED_SASL_MECHANISM
+with the enabled list), a malformed SCRAM message, a plaintext client on a TLS
 listener, SaslHandshake v0 raw framing, 1,000 wrong logins while another
 client keeps its latency.
 """
@@ -271,6 +276,60 @@ def kcat_roundtrip(bootstrap: str, topic: str, xs: list[str], n: int = 5) -> Non
     assert r.stdout.split() == [f"{topic}-k{i}" for i in range(n)]
 
 
+# -- one set of security settings (librdkafka's names) for every client ---------------------------
+_KAFKA_PYTHON_NAMES = {"security.protocol": "security_protocol", "sasl.mechanism": "sasl_mechanism",
+                       "sasl.username": "sasl_plain_username", "sasl.password": "sasl_plain_password",
+                       "ssl.ca.location": "ssl_cafile", "ssl.certificate.location": "ssl_certfile",
+                       "ssl.key.location": "ssl_keyfile"}
+
+
+def kafka_python_kw(sec: dict) -> dict:
+    return {_KAFKA_PYTHON_NAMES[k]: v for k, v in sec.items()}
+
+
+def aiokafka_kw(sec: dict) -> dict:
+    """kafka-python's names, with the ssl_* files as one ``ssl_context`` (aiokafka takes only that)."""
+    from aiokafka.helpers import create_ssl_context
+
+    kw = kafka_python_kw(sec)
+    files = {k: kw.pop(k) for k in ("ssl_cafile", "ssl_certfile", "ssl_keyfile") if k in kw}
+    if files:
+        kw["ssl_context"] = create_ssl_context(cafile=files.get("ssl_cafile"), certfile=files.get("ssl_certfile"),
+                                               keyfile=files.get("ssl_keyfile"))
+    return kw
+
+
+def kcat_x(sec: dict) -> list[str]:
+    return [f"{k}={v}" for k, v in sec.items()]
+
+
+def roundtrip(client: str, bootstrap: str, topic: str, sec: dict) -> None:
+    """Produce to ``topic`` and read it back with ``client``, its security settings from ``sec``."""
+    if client == "confluent":
+        confluent_roundtrip(bootstrap, topic, sec)
+    elif client == "kafka-python":
+        kafka_python_roundtrip(bootstrap, topic, kafka_python_kw(sec))
+    elif client == "aiokafka":
+        aiokafka_roundtrip(bootstrap, topic, aiokafka_kw(sec))
+    else:
+        assert client == "kcat", client
+        kcat_roundtrip(bootstrap, topic, kcat_x(sec))
+
+
+# the users of PLAIN_JAAS (PLAIN) and of the brokers' SCRAM credentials
+USERS = {"PLAIN": ("alice", "alice-secret"), "SCRAM-SHA-256": ("bob", "bob-secret"),
+         "SCRAM-SHA-512": ("bob", "bob-secret")}
+
+
+def sasl_sec(mechanism: str, protocol: str = "SASL_PLAINTEXT", certs=None, password: str | None = None) -> dict:
+    user, secret = USERS[mechanism]
+    sec = {"security.protocol": protocol, "sasl.mechanism": mechanism, "sasl.username": user,
+           "sasl.password": password or secret}
+    if certs is not None:
+        sec["ssl.ca.location"] = certs.ca
+    return sec
+
+
 def sessions(broker) -> list:
     return [c.session for c in list(broker.server.connections) if c.session is not None]
 
@@ -300,8 +359,6 @@ def test_mutual_tls_principal_is_the_certificate_dn(mtls_broker, certs):
     p.produce("mtls", b"v")
     assert p.flush(30) == 0
     assert "User:CN=alice,O=kwire" in {str(s.principal) for s in sessions(mtls_broker)}
-    kafka_python_roundtrip(b, "mtls-kp", {"security_protocol": "SSL", "ssl_cafile": certs.ca,
-                                          "ssl_certfile": certs.client_cert, "ssl_keyfile": certs.client_key})
     # without a client certificate the handshake is refused
     host, port = b.rsplit(":", 1)
     with socket.create_connection((host, int(port)), timeout=20) as raw:
@@ -310,6 +367,14 @@ def test_mutual_tls_principal_is_the_certificate_dn(mtls_broker, certs):
                 s.sendall(_api_versions_frame())
                 if not s.recv(4):
                     raise ConnectionError("closed")
+
+
+@pytest.mark.parametrize("client", ["confluent", "kafka-python", "aiokafka", "kcat"])
+def test_mutual_tls_clients(mtls_broker, certs, client):
+    # ssl.client.auth=required: a client that did not present its certificate is refused (above)
+    roundtrip(client, mtls_broker.bootstrap, f"mtls-{client}",
+              {"security.protocol": "SSL", "ssl.ca.location": certs.ca,
+               "ssl.certificate.location": certs.client_cert, "ssl.key.location": certs.client_key})
 
 
 def _api_versions_frame() -> bytes:
@@ -362,31 +427,26 @@ def _read(s, n: int) -> bytes:
 
 
 # -- SASL with real clients ---------------------------------------------------------------------
-def test_sasl_plain_and_scram_clients(sasl_broker):
-    b = sasl_broker.bootstrap
-    confluent_roundtrip(b, "sasl-confluent-512", {"security.protocol": "SASL_PLAINTEXT",
-                                                  "sasl.mechanism": "SCRAM-SHA-512",
-                                                  "sasl.username": "bob", "sasl.password": "bob-secret"})
-    kafka_python_roundtrip(b, "sasl-kp-256", {"security_protocol": "SASL_PLAINTEXT",
-                                              "sasl_mechanism": "SCRAM-SHA-256",
-                                              "sasl_plain_username": "bob", "sasl_plain_password": "bob-secret"})
-    aiokafka_roundtrip(b, "sasl-aio-plain", {"security_protocol": "SASL_PLAINTEXT", "sasl_mechanism": "PLAIN",
-                                             "sasl_plain_username": "alice",
-                                             "sasl_plain_password": "alice-secret"})
-    kcat_roundtrip(b, "sasl-kcat", ["security.protocol=SASL_PLAINTEXT", "sasl.mechanism=SCRAM-SHA-256",
-                                    "sasl.username=bob", "sasl.password=bob-secret"])
-    counts = sasl_broker.server.security.authenticated
-    assert counts["User:bob"] >= 4 and counts["User:alice"] >= 2, counts
+@pytest.mark.parametrize("client,mechanism", [
+    ("confluent", "SCRAM-SHA-512"), ("kafka-python", "SCRAM-SHA-256"), ("kafka-python", "SCRAM-SHA-512"),
+    ("aiokafka", "PLAIN"), ("aiokafka", "SCRAM-SHA-512"), ("kcat", "SCRAM-SHA-256"), ("kcat", "PLAIN")])
+def test_sasl_plain_and_scram_clients(sasl_broker, client, mechanism):
+    sec = sasl_sec(mechanism)
+    principal = f"User:{sec['sasl.username']}"
+    before = sasl_broker.server.security.authenticated[principal]
+    roundtrip(client, sasl_broker.bootstrap, f"sasl-{client}-{mechanism}".lower(), sec)
+    # the producer's and the consumer's connections, at least
+    assert sasl_broker.server.security.authenticated[principal] >= before + 2
 
 
-def test_sasl_ssl_clients(sasl_ssl_broker, certs):
-    b = sasl_ssl_broker.bootstrap
-    confluent_roundtrip(b, "saslssl-confluent", {"security.protocol": "SASL_SSL", "ssl.ca.location": certs.ca,
-                                                 "sasl.mechanism": "SCRAM-SHA-256",
-                                                 "sasl.username": "bob", "sasl.password": "bob-secret"})
-    kafka_python_roundtrip(b, "saslssl-kp", {"security_protocol": "SASL_SSL", "ssl_cafile": certs.ca,
-                                             "sasl_mechanism": "PLAIN", "sasl_plain_username": "alice",
-                                             "sasl_plain_password": "alice-secret"})
+@pytest.mark.parametrize("client,mechanism", [
+    ("confluent", "SCRAM-SHA-256"), ("kafka-python", "PLAIN"), ("aiokafka", "SCRAM-SHA-512"), ("kcat", "PLAIN")])
+def test_sasl_ssl_clients(sasl_ssl_broker, certs, client, mechanism):
+    sec = sasl_sec(mechanism, "SASL_SSL", certs)
+    principal = f"User:{sec['sasl.username']}"
+    before = sasl_ssl_broker.server.security.authenticated[principal]
+    roundtrip(client, sasl_ssl_broker.bootstrap, f"saslssl-{client}-{mechanism}".lower(), sec)
+    assert sasl_ssl_broker.server.security.authenticated[principal] >= before + 2
 
 
 def test_scram_credentials_are_managed_and_described(sasl_broker):
@@ -486,19 +546,67 @@ def test_wrong_password_fails_and_closes(sasl_broker):
     r = _scram_login(w, "bob", "not-bob", "SCRAM-SHA-256")
     assert r.error_code == 58 and "invalid credentials" in r.error_message
     assert w.closed_by_peer()
-    # a real client with a wrong password gets an authentication error, and nothing was created
-    from confluent_kafka import KafkaError, Producer
-
-    errors = []
-    p = Producer({"bootstrap.servers": sasl_broker.bootstrap, "security.protocol": "SASL_PLAINTEXT",
-                  "sasl.mechanism": "SCRAM-SHA-256", "sasl.username": "bob", "sasl.password": "nope",
-                  "error_cb": errors.append, "message.timeout.ms": 5000})
-    p.produce("never-created", b"v")
-    deadline = time.monotonic() + 30
-    while not any(e.code() == KafkaError._AUTHENTICATION for e in errors) and time.monotonic() < deadline:
-        p.poll(0.2)
-    assert any(e.code() == KafkaError._AUTHENTICATION for e in errors), errors
     assert set(md.image.topics) == topics_before
+
+
+def _refused(client: str, bootstrap: str, sec: dict, caplog) -> None:
+    """``client`` with a wrong password fails with its own authentication error."""
+    import logging
+
+    if client == "confluent":
+        from confluent_kafka import KafkaError, Producer
+
+        errors = []
+        p = Producer({"bootstrap.servers": bootstrap, **sec, "error_cb": errors.append, "message.timeout.ms": 5000})
+        p.produce("never-created", b"v")
+        deadline = time.monotonic() + 30
+        while not any(e.code() == KafkaError._AUTHENTICATION for e in errors) and time.monotonic() < deadline:
+            p.poll(0.2)
+        assert any(e.code() == KafkaError._AUTHENTICATION for e in errors), errors
+    elif client == "kafka-python":
+        # kafka-python retries the bootstrap until its timeout; the SASL error is what it reports (logs)
+        from kafka import KafkaProducer
+        from kafka.errors import KafkaTimeoutError, SaslAuthenticationFailedError
+
+        with caplog.at_level(logging.ERROR, logger="kafka"):
+            with pytest.raises(KafkaTimeoutError, match="Unable to bootstrap"):
+                KafkaProducer(bootstrap_servers=bootstrap, bootstrap_timeout_ms=5000, **kafka_python_kw(sec))
+        reported = [a for r in caplog.records if r.name.startswith("kafka.") for a in r.args or ()]
+        assert any(isinstance(a, SaslAuthenticationFailedError) for a in reported), caplog.text
+    elif client == "aiokafka":
+        import asyncio
+
+        from aiokafka import AIOKafkaProducer
+        from aiokafka.errors import KafkaConnectionError, SaslAuthenticationFailed
+
+        async def start() -> None:
+            p = AIOKafkaProducer(bootstrap_servers=bootstrap, **aiokafka_kw(sec))
+            try:
+                await p.start()
+            finally:
+                await p.stop()
+        with caplog.at_level(logging.ERROR, logger="aiokafka"):
+            with pytest.raises(KafkaConnectionError, match="Unable to bootstrap"):
+                asyncio.run(start())
+        reported = [a for r in caplog.records if r.name.startswith("aiokafka") for a in r.args or ()]
+        assert any(isinstance(a, SaslAuthenticationFailed) for a in reported), caplog.text
+    else:
+        from clients import kcat
+
+        args = [a for x in kcat_x(sec) for a in ("-X", x)]
+        r = kcat("-b", bootstrap, *args, "-P", "-t", "never-created", input="v\n", timeout=60)
+        assert r.returncode != 0
+        assert "Local: Authentication failure" in r.stderr and "SASL authentication error" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("client,mechanism", [
+    ("confluent", "SCRAM-SHA-256"), ("kafka-python", "SCRAM-SHA-512"), ("aiokafka", "PLAIN"),
+    ("kcat", "SCRAM-SHA-256")])
+def test_wrong_password_real_clients(sasl_broker, client, mechanism, caplog):
+    md = sasl_broker.server.broker.metadata
+    topics_before = set(md.image.topics)
+    _refused(client, sasl_broker.bootstrap, sasl_sec(mechanism, password="nope"), caplog)
+    assert set(md.image.topics) == topics_before  # nothing was created
 
 
 def test_request_before_authentication_closes(sasl_broker):
