@@ -11,7 +11,10 @@ changed size. A scrape of 10,000 single-partition topics takes about 0.3 s of
 this thread; the interpreter switches threads every ``sys.getswitchinterval()``
 (5 ms), so the event loop is delayed by a few ms at a time, not blocked for
 the scrape (``tests/integration/test_metrics.py`` measures the loop's
-worst stall during such a scrape).
+worst stall during such a scrape). The one network call: a group
+coordinator's consumer lag for partitions another broker leads needs that
+leader's high watermark, asked with ListOffsets from this same thread
+(``kwire.metrics.end_offsets``: cached, bounded, backed off on failure).
 
 Names follow the Prometheus JMX exporter's rendering of Kafka's MBeans
 (``kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec,topic=t`` ->
@@ -34,6 +37,7 @@ import time
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
+from kwire.metrics.end_offsets import RemoteEndOffsets
 from kwire.metrics.requests import BUCKETS, RequestMetrics
 
 log = logging.getLogger("kwire.metrics")
@@ -71,6 +75,10 @@ class BrokerCollector(Collector):
         self.broker = server.broker
         self.rm = request_metrics
         self.api_names = _api_names()
+        self.remote_end_offsets = RemoteEndOffsets(self.broker)
+
+    def close(self) -> None:
+        self.remote_end_offsets.close()
 
     def collect(self):
         t0 = time.perf_counter()
@@ -293,15 +301,16 @@ class BrokerCollector(Collector):
                                     "Committed offset of the group in the partition.",
                                     labels=["consumergroup", "topic", "partition"])
         lag = GaugeMetricFamily("kafka_consumergroup_lag",
-                                "High watermark minus the committed offset (partitions led by this "
-                                "broker; kafka_exporter's name).", labels=["consumergroup", "topic", "partition"])
+                                "High watermark minus the committed offset (kafka_exporter's name). The "
+                                "high watermark of a partition led by another broker is asked of its "
+                                "leader (ListOffsets, cached for a few seconds).",
+                                labels=["consumergroup", "topic", "partition"])
         lag_sum = GaugeMetricFamily("kafka_consumergroup_lag_sum", "Sum of the group's lag.",
                                     labels=["consumergroup"])
         shards = _snapshot(lambda: list(coord.shards.values()))
         total = 0
         by_state: dict[str, int] = {}
-        series = 0
-        logs = broker.logs
+        committed: list[tuple[str, str, int, int]] = []  # (group, topic, partition, offset)
         for shard in shards:
             groups = _snapshot(lambda: list(shard.groups.items()))
             total += len(groups)
@@ -310,25 +319,43 @@ class BrokerCollector(Collector):
                 by_state[state] = by_state.get(state, 0) + 1
                 gm = getattr(group, "members", None)
                 members.add_metric([gid], len(gm) if gm is not None else 0)
-            offsets = _snapshot(lambda: list(shard.offsets.offsets.items()))
-            for gid, by_topic in offsets:
-                glag = 0
+            for gid, by_topic in _snapshot(lambda: list(shard.offsets.offsets.items())):
                 for topic, parts in _snapshot(lambda: list(by_topic.items())):
                     for p, value in _snapshot(lambda: list(parts.items())):
-                        if series >= MAX_LAG_SERIES:
-                            break
-                        if series & 255 == 255:
-                            time.sleep(0)
-                        plog = logs.get(topic, p)
-                        labels = [gid, topic, str(p)]
-                        current.add_metric(labels, value.offset)
-                        series += 1
-                        if plog is None or (broker.replicas is not None and not broker.is_leader(topic, p)):
-                            continue
-                        lg = max(plog.high_watermark - value.offset, 0)
-                        glag += lg
-                        lag.add_metric(labels, lg)
-                lag_sum.add_metric([gid], glag)
+                        if len(committed) < MAX_LAG_SERIES:
+                            committed.append((gid, topic, p, value.offset))
+        # High watermarks: this broker's log where it leads the partition (or is the only
+        # broker); the leader's answer otherwise, asked here in the scrape thread.
+        hws: dict[tuple[str, int], int] = {}
+        remote: set[tuple[str, int]] = set()
+        logs = broker.logs
+        for i, (_gid, topic, p, _off) in enumerate(committed):
+            if i & 255 == 255:
+                time.sleep(0)
+            tp = (topic, p)
+            if tp in hws or tp in remote:
+                continue
+            if broker.replicas is None or broker.is_leader(topic, p):
+                plog = logs.get(topic, p)
+                if plog is not None:
+                    hws[tp] = plog.high_watermark
+            else:
+                remote.add(tp)
+        if remote:
+            hws.update(self.remote_end_offsets.high_watermarks(sorted(remote)))
+        sums: dict[str, int] = {}
+        for gid, topic, p, offset in committed:
+            labels = [gid, topic, str(p)]
+            current.add_metric(labels, offset)
+            hw = hws.get((topic, p))
+            sums.setdefault(gid, 0)
+            if hw is None:
+                continue  # leader unknown or unreachable: no lag series rather than a wrong one
+            lg = max(hw - offset, 0)
+            sums[gid] += lg
+            lag.add_metric(labels, lg)
+        for gid, glag in sums.items():
+            lag_sum.add_metric([gid], glag)
         ngroups.add_metric([], total)
         for s, n in sorted(by_state.items()):
             states.add_metric([s], n)

@@ -89,3 +89,4 @@ class MetricsServer:
 
     def close(self) -> None:
         self.endpoint.close()
+        self.collector.close()  # its connections to other brokers (consumer lag)

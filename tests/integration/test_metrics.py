@@ -11,7 +11,10 @@
 * bad HTTP (unknown path, unknown method, a garbage request line) answers 4xx
   and the Kafka listener keeps serving;
 * a scrape with thousands of topics is bounded and does not stall the event
-  loop (the worst gap between ticks of a loop timer during scrapes).
+  loop (the worst gap between ticks of a loop timer during scrapes);
+* in a 3-broker cluster a group's coordinator exports the lag of every
+  partition, also those led by other brokers (asked of the leader), and a
+  paused leader costs a scrape a bounded wait.
 """
 
 from __future__ import annotations
@@ -245,6 +248,84 @@ def test_cluster_replication_metrics_and_console(make_cluster):
                60, what="the ISR to expand again")
     assert val(scrape(laddr), "kafka_server_replicamanager_isrexpands_total") >= 1
     producer.close()
+
+
+def test_cluster_coordinator_exports_lag_of_partitions_led_elsewhere(make_cluster):
+    """The group's coordinator exports kafka_consumergroup_lag for every partition, also those
+    whose leader is another broker (their high watermark asked of the leader), with the right values."""
+    from kafka import OffsetAndMetadata
+
+    from kwire.client import KafkaClient
+
+    ports = {i: free_port() for i in (1, 2, 3)}
+    # a long ZooKeeper session: a broker paused below keeps its leadership meanwhile
+    c = make_cluster(3, session_timeout_ms=30000, per_broker={i: {"metrics.port": m} for i, m in ports.items()})
+    topic, group = "lag-everywhere", "lag-group"
+    info = c.create_topic(topic, partitions=3, replication_factor=3,
+                          assignment={0: [1, 2, 3], 1: [2, 3, 1], 2: [3, 1, 2]})
+    assert sorted(p.leader for p in info.partitions.values()) == [1, 2, 3]
+    producer = KafkaProducer(bootstrap_servers=c.bootstrap.split(","), acks="all")
+    produced = {0: 4, 1: 6, 2: 8}
+    for p, n in produced.items():
+        for i in range(n):
+            producer.send(topic, f"{p}-{i}".encode(), partition=p)
+    producer.flush(timeout=60)
+    consumer = KafkaConsumer(topic, bootstrap_servers=c.bootstrap.split(","), group_id=group,
+                             enable_auto_commit=False, auto_offset_reset="earliest")
+    try:
+        wait_until(lambda: consumer.poll(timeout_ms=200) is not None and len(consumer.assignment()) == 3,
+                   60, what="the consumer to be assigned all three partitions")
+        committed = {0: 1, 1: 2, 2: 3}
+        consumer.commit({TopicPartition(topic, p): OffsetAndMetadata(o, None, -1) for p, o in committed.items()})
+        with KafkaClient(c.bootstrap) as kc:
+            coordinator = kc.find_coordinator(group)
+        caddr = ("127.0.0.1", ports[coordinator])
+        led_elsewhere = [p for p, pi in info.partitions.items() if pi.leader != coordinator]
+        assert len(led_elsewhere) >= 2
+
+        def lags(m) -> dict[int, float | None]:
+            return {p: m.get(("kafka_consumergroup_lag", frozenset({("consumergroup", group), ("topic", topic),
+                                                                      ("partition", str(p))})))
+                    for p in produced}
+
+        want = {p: produced[p] - committed[p] for p in produced}  # 3, 4, 5
+        wait_until(lambda: lags(scrape(caddr)) == want, 60,
+                   what=f"the coordinator (broker {coordinator}) to export lag {want}")
+        m = scrape(caddr)
+        assert val(m, "kafka_consumergroup_lag_sum", consumergroup=group) == sum(want.values())
+        assert all(val(m, "kafka_consumergroup_current_offset", consumergroup=group, topic=topic, partition=p)
+                   == committed[p] for p in produced)
+        for other in (i for i in ports if i != coordinator):  # only the coordinator knows the group
+            assert all(v is None for v in lags(scrape(("127.0.0.1", ports[other]))).values()), other
+        # The lag follows the remote leader's high watermark (after the short cache).
+        p = led_elsewhere[0]
+        for i in range(5):
+            producer.send(topic, b"more", partition=p)
+        producer.flush(timeout=60)
+        want[p] += 5
+        wait_until(lambda: lags(scrape(caddr)) == want, 60, what=f"partition {p}'s lag to grow by 5")
+        # A leader that does not answer (paused) costs a scrape one bounded wait (then it is
+        # left alone for a while): its partition has no lag series once the cached value
+        # expires, and the other partitions' lag is still exported.
+        leader = info.partitions[p].leader
+        c.broker(leader).pause()
+        try:
+            def without_paused_leader() -> bool:
+                t0 = time.monotonic()
+                got = lags(scrape(caddr))
+                took.append(time.monotonic() - t0)
+                assert {q: v for q, v in got.items() if q != p} == {q: v for q, v in want.items() if q != p}
+                return got[p] is None
+
+            took: list[float] = []
+            wait_until(without_paused_leader, 30, what=f"partition {p}'s lag to go with its leader paused")
+            assert max(took) < 20, f"a scrape waited {max(took):.1f} s on a paused leader"
+        finally:
+            c.broker(leader).resume()
+        wait_until(lambda: lags(scrape(caddr)) == want, 60, what="the lag to come back with the leader")
+    finally:
+        consumer.close()
+        producer.close()
 
 
 def test_cleanable_ratio_of_compacted_partitions_is_exported_and_described(make_broker):
