@@ -17,14 +17,16 @@ nothing. Bad input on the wire: a wrong password (SASL_AUTHENTICATION_FAILED,
 the connection closed, no state touched), a request before authentication
 (the connection closed), an unknown mechanism (UNSUPPORTED_SASL_MECHANISM
 with the enabled list), a malformed SCRAM message, a plaintext client on a TLS
-listener, SaslHandshake v0 raw framing, 1,000 wrong logins while another
-client keeps its latency.
+listener, each answered with Kafka's error code (or closed, as Kafka) and
+logged by the broker (a WARNING naming the client's address), SaslHandshake v0
+raw framing, 1,000 wrong logins while another client keeps its latency.
 """
 
 from __future__ import annotations
 
 import datetime
 import ipaddress
+import logging
 import socket
 import ssl
 import struct
@@ -385,7 +387,8 @@ def _api_versions_frame() -> bytes:
                                                                           client_software_version="1")))
 
 
-def test_plaintext_client_on_tls_listener_is_closed(tls_broker, certs):
+def test_plaintext_client_on_tls_listener_is_closed(tls_broker, certs, caplog):
+    caplog.set_level(logging.WARNING, logger="kwire")
     host, port = tls_broker.bootstrap.rsplit(":", 1)
     with socket.create_connection((host, int(port)), timeout=20) as s:
         s.sendall(_api_versions_frame())
@@ -395,6 +398,8 @@ def test_plaintext_client_on_tls_listener_is_closed(tls_broker, certs):
         except ConnectionResetError:
             data = b""
         assert data == b""  # no Kafka response: the TLS handshake failed and the socket closed
+    broker_logged(caplog, "kwire.server", "closing connection from 127.0.0.1 on listener SSL",
+                  "TLS handshake failed")
     # the listener still serves TLS clients
     with socket.create_connection((host, int(port)), timeout=20) as raw:
         with certs.client_context().wrap_socket(raw, server_hostname="localhost") as s:
@@ -424,6 +429,17 @@ def _read(s, n: int) -> bytes:
             raise ConnectionError("closed")
         buf += chunk
     return buf
+
+
+def broker_logged(caplog, logger: str, *parts: str) -> None:
+    """Wait for a WARNING-or-above record of ``logger`` (the in-process broker logs from its own
+    thread) whose message contains every one of ``parts``; call ``caplog.set_level`` first."""
+    from clients import wait_until
+
+    def found() -> bool:
+        return any(r.name == logger and r.levelno >= logging.WARNING and all(p in r.getMessage() for p in parts)
+                   for r in list(caplog.records))
+    wait_until(found, timeout=10, what=f"a {logger} log line with {parts}")
 
 
 # -- SASL with real clients ---------------------------------------------------------------------
@@ -609,35 +625,49 @@ def test_wrong_password_real_clients(sasl_broker, client, mechanism, caplog):
     assert set(md.image.topics) == topics_before  # nothing was created
 
 
-def test_request_before_authentication_closes(sasl_broker):
+def test_request_before_authentication_closes(sasl_broker, caplog):
     from kwire.protocol.generated.metadata_request import MetadataRequest
 
+    caplog.set_level(logging.WARNING, logger="kwire")
     w = _sasl_wire(sasl_broker.bootstrap)
+    port = w.sock.getsockname()[1]
     w.send(3, 12, MetadataRequest(topics=None, allow_auto_topic_creation=True))
     assert w.closed_by_peer()
+    broker_logged(caplog, "kwire.server", f"closing connection from 127.0.0.1:{port}:",
+                  "unexpected metadata request during SASL authentication")
     # also after a handshake, before SaslAuthenticate
     w = _sasl_wire(sasl_broker.bootstrap, "PLAIN")
+    port = w.sock.getsockname()[1]
     w.send(3, 12, MetadataRequest(topics=None, allow_auto_topic_creation=True))
     assert w.closed_by_peer()
+    broker_logged(caplog, "kwire.server", f"closing connection from 127.0.0.1:{port}:",
+                  "unexpected metadata request during SASL authentication")
 
 
-def test_unknown_mechanism_lists_enabled_ones(sasl_broker):
+def test_unknown_mechanism_lists_enabled_ones(sasl_broker, caplog):
     from kwire.protocol.generated.sasl_handshake_request import SaslHandshakeRequest
 
+    caplog.set_level(logging.WARNING, logger="kwire")
     w = _sasl_wire(sasl_broker.bootstrap)
+    port = w.sock.getsockname()[1]
     r = w(17, 1, SaslHandshakeRequest(mechanism="GSSAPI"))
     assert r.error_code == 33
     assert r.mechanisms == ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
     assert w.closed_by_peer()
+    broker_logged(caplog, "kwire.security", f"127.0.0.1:{port}: unsupported SASL mechanism 'GSSAPI'",
+                  "(enabled: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)")
 
 
 @pytest.mark.parametrize("token", [b"garbage", b"n,,n=bob", b"p=tls-unique,,n=bob,r=abc",
                                    "n,,n=b\u00f6b=,r=x".encode()])
-def test_malformed_scram_message(sasl_broker, token):
+def test_malformed_scram_message(sasl_broker, token, caplog):
+    caplog.set_level(logging.WARNING, logger="kwire")
     w = _sasl_wire(sasl_broker.bootstrap, "SCRAM-SHA-256")
+    port = w.sock.getsockname()[1]
     r = _authenticate(w, token)
     assert r.error_code == 58
     assert w.closed_by_peer()
+    broker_logged(caplog, "kwire.security", f"127.0.0.1:{port}: SASL SCRAM-SHA-256 authentication failed")
 
 
 def test_handshake_v0_raw_tokens(sasl_broker):
@@ -804,14 +834,15 @@ def test_oauthbearer_unsecured_jws(tmp_path_factory):
 
 
 def test_tls_client_on_a_plaintext_listener_is_closed(broker, certs, caplog):
-    import logging
-
+    caplog.set_level(logging.WARNING, logger="kwire")
     host, port = broker.bootstrap.rsplit(":", 1)
-    with caplog.at_level(logging.WARNING, logger="kwire.server"):
-        with socket.create_connection((host, int(port)), timeout=20) as raw:
-            with pytest.raises((ssl.SSLError, ConnectionError, OSError)):
-                certs.client_context().wrap_socket(raw, server_hostname="localhost")
-    assert any("closing connection" in r.getMessage() for r in caplog.records)
+    with socket.create_connection((host, int(port)), timeout=20) as raw:
+        local = raw.getsockname()[1]
+        with pytest.raises((ssl.SSLError, ConnectionError, OSError)):
+            certs.client_context().wrap_socket(raw, server_hostname="localhost")
+    # the ClientHello read as a Kafka frame: a size far over socket.request.max.bytes
+    broker_logged(caplog, "kwire.server", f"closing connection from 127.0.0.1:{local}: frame size",
+                  "socket.request.max.bytes")
     from clients import Wire
     from kwire.protocol.generated.metadata_request import MetadataRequest
 
