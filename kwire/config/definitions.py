@@ -25,7 +25,8 @@ Names, types, defaults and validators follow Kafka 4.x (including the KIP-1030
 default changes: ``message.timestamp.after.max.ms`` = 1 hour, ``segment.bytes``
 at least 1 MiB, ``num.recovery.threads.per.data.dir`` = 2). The ZooKeeper-mode
 configs of Kafka 3.x (``zookeeper.connect``, ``zookeeper.session.timeout.ms``,
-``zookeeper.connection.timeout.ms``, ``controlled.shutdown.*``) are kwire's own
+``zookeeper.connection.timeout.ms``, ``inter.broker.protocol.version``,
+``controlled.shutdown.*``) are kwire's own
 entries: setting ``zookeeper.connect`` makes the broker part of a replicated
 cluster kept in ZooKeeper (issue 12). Where kwire's default differs from Kafka's,
 the ConfigDef keeps Kafka's in ``kafka_default`` and its doc says why:
@@ -59,6 +60,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from . import kafka43
+from .ibp import DEFAULT as _IBP_DEFAULT
+from .ibp import validate_ibp
 from .listeners import parse_listeners
 from .types import (
     DOUBLE_MAX,
@@ -263,6 +266,11 @@ _broker("zookeeper.connect", T.STRING, None, None,
 _broker("zookeeper.session.timeout.ms", T.INT, 18000, None, "ZooKeeper session timeout.")
 _broker("zookeeper.connection.timeout.ms", T.INT, None, None,
         "How long to wait for the first ZooKeeper connection; null = the session timeout.")
+_broker("inter.broker.protocol.version", T.STRING, _IBP_DEFAULT, validate_ibp,
+        "Kafka 3.x's IBP, as it selects how a follower validates its log against a new leader "
+        "(kwire.config.ibp): from 2.7-IV1 by Fetch's diverging epoch; below it by "
+        "OffsetForLeaderEpoch before fetching, with Kafka's Fetch version for that IBP. No other "
+        "effect in kwire (record format, AlterPartition).")
 _broker("controlled.shutdown.enable", T.BOOLEAN, True, None,
         "On SIGTERM, move leadership away (through the controller) before stopping.")
 _broker("controlled.shutdown.max.retries", T.INT, 3, None, "Controlled shutdown attempts.")

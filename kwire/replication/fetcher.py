@@ -1,7 +1,7 @@
 """The follower's replica fetchers: one asyncio task per leader broker.
 
-Kafka's ``ReplicaFetcherManager`` / ``ReplicaFetcherThread`` (ZooKeeper mode,
-truncation on fetch as in Kafka >= 2.7) over asyncio. ``ReplicaFetcherManager``
+Kafka's ``ReplicaFetcherManager`` / ``ReplicaFetcherThread`` (ZooKeeper mode)
+over asyncio. ``ReplicaFetcherManager``
 keeps, for every partition this broker follows, a ``PartitionFetcher`` (the
 pure per-partition state machine of ``kwire.replication.follower``) and hands
 it to the ``_LeaderFetcher`` of its leader (``num.replica.fetchers`` = 1: one
@@ -12,7 +12,9 @@ A leader fetcher's loop:
 * connect to ``endpoint(leader_id)`` (resolved again on every reconnect: the
   leader may have moved or restarted on the same port); ApiVersions first,
   then every API at the highest version both the leader and kwire's codec
-  support. Connection loss, a timeout (``replica.socket.timeout.ms`` beyond
+  support (Fetch at most Kafka's version for ``inter.broker.protocol.version``
+  below 2.7-IV1: 11 from 2.3-IV1; OffsetForLeaderEpoch at most the IBP's).
+  Connection loss, a timeout (``replica.socket.timeout.ms`` beyond
   the request's wait) or an unknown endpoint: close, back off
   ``replica.fetch.backoff.ms``, reconnect.
 * Fetch (session id 0, epoch -1: a full, sessionless fetch every time; no
@@ -32,6 +34,15 @@ A leader fetcher's loop:
   was in flight ignores it). Partitions that need the leader's offsets (after
   OFFSET_OUT_OF_RANGE) get two ListOffsets requests (-2, -1) with this
   broker's replica id before the next Fetch.
+* how a follower validates its log against a new leader (Kafka's
+  ``isTruncationOnFetchSupported``): with ``inter.broker.protocol.version`` >=
+  2.7-IV1 and a leader that speaks Fetch v12+, from Fetch's diverging epoch
+  (KIP-595/KIP-320); otherwise partitions of a new leader epoch first ask
+  OffsetForLeaderEpoch (API 23, this broker's replica id, current leader epoch
+  for fencing) where their latest epoch ends in the leader's log and truncate
+  to the answer (KIP-101/KIP-279), repeating while the leader's epoch was
+  unknown to them, then fetch (``PartitionFetcher.epoch_lookup`` /
+  ``on_epoch_end_offset``). The choice is made per connection (ApiVersions).
 * after any change of a partition's LEO, HW or log start:
   ``on_appended(topic, partition)``.
 
@@ -66,6 +77,7 @@ import uuid
 from typing import Callable, Iterable
 
 from kwire import __version__
+from kwire.config.ibp import fetch_version_cap, offset_for_leader_epoch_version_cap, parse_ibp, truncation_on_fetch
 from kwire.protocol import codec
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.api_versions_request import ApiVersionsRequest
@@ -81,12 +93,18 @@ from kwire.protocol.generated.list_offsets_request import (
     ListOffsetsTopic,
 )
 from kwire.protocol.generated.metadata_request import MetadataRequest, MetadataRequestTopic
+from kwire.protocol.generated.offset_for_leader_epoch_request import (
+    OffsetForLeaderEpochRequest,
+    OffsetForLeaderPartition,
+    OffsetForLeaderTopic,
+)
 from kwire.protocol.primitives import ProtocolError
-from kwire.replication.follower import FetchPartitionData, Outcome, PartitionFetcher, State
+from kwire.replication.follower import EpochLookup, FetchPartitionData, Outcome, PartitionFetcher, State
 
 log = logging.getLogger("kwire.replication.fetcher")
 
-API_FETCH, API_LIST_OFFSETS, API_METADATA, API_API_VERSIONS = 1, 2, 3, 18
+API_FETCH, API_LIST_OFFSETS, API_METADATA, API_API_VERSIONS, API_OFFSET_FOR_LEADER_EPOCH = 1, 2, 3, 18, 23
+FETCH_DIVERGING_EPOCH_MIN = 12  # Fetch carries last_fetched_epoch / diverging_epoch from v12
 FETCH_TOPIC_ID_MIN = 13  # Fetch names topics by id from v13
 FETCH_REPLICA_STATE_MIN = 15  # the replica id moves into replica_state (KIP-903)
 METADATA_TOPIC_ID_MIN = 10  # Metadata answers topic ids from v10
@@ -200,6 +218,10 @@ class ReplicaFetcherManager:
         self.fetch_wait_max_ms = int(config["replica.fetch.wait.max.ms"])
         self.response_max_bytes = int(config["replica.fetch.response.max.bytes"])
         self.socket_timeout_ms = int(config["replica.socket.timeout.ms"])
+        ibp = parse_ibp(config["inter.broker.protocol.version"])
+        self.truncation_on_fetch = truncation_on_fetch(ibp)  # Kafka's isTruncationOnFetchSupported
+        self.fetch_version_cap = fetch_version_cap(ibp)  # None: the newest both sides speak
+        self.epoch_version_cap = offset_for_leader_epoch_version_cap(ibp)
         self._entries: dict[TopicPartition, _Entry] = {}
         self._fetchers: dict[int, _LeaderFetcher] = {}
         self._stopping: set[asyncio.Task] = set()  # tasks of fetchers stopped while running
@@ -227,7 +249,8 @@ class ReplicaFetcherManager:
                 if entry is not None:
                     self._detach(entry)
                 entry = _Entry(key, PartitionFetcher(plog, leader_id, leader_epoch, now,
-                                                     fetch_backoff_ms=self.fetch_backoff_ms),
+                                                     fetch_backoff_ms=self.fetch_backoff_ms,
+                                                     truncate_on_fetch=self.truncation_on_fetch),
                                leader_id)
                 self._entries[key] = entry
             log.info("%s-%d: following leader %d at epoch %d from offset %d", key[0], key[1],
@@ -309,6 +332,9 @@ class _LeaderFetcher:
         self._topic_names: dict[uuid.UUID, str] = {}
         self._stopped = False
         self._failing = False  # the last connection attempt or request failed
+        # truncation from Fetch's diverging epoch: the IBP allows it and (once connected) the
+        # leader speaks Fetch v12+; else OffsetForLeaderEpoch before fetching
+        self.truncate_on_fetch = mgr.truncation_on_fetch
 
     def __repr__(self) -> str:
         return f"replica fetcher for leader {self.leader_id}"
@@ -360,23 +386,33 @@ class _LeaderFetcher:
         self._wake.clear()
         requested: list[tuple[_Entry, FetchPartitionData]] = []
         lookups: list[_Entry] = []
+        epochs: list[tuple[_Entry, EpochLookup]] = []
         next_ready_ms = None
         for entry in list(self.partitions.values()):
             f = entry.fetcher
             try:
+                before = self._positions(f.log)
+                f.set_truncate_on_fetch(self.truncate_on_fetch)
                 data = f.fetch_partition(now)
+                ask = f.epoch_lookup(now) if data is None else None
             except Exception as e:  # a truncation that failed in an unexpected way
                 self._fail(entry, f"preparing the fetch: {e!r}")
                 continue
+            self._notify_if_moved(entry, before)
             if data is not None:
                 requested.append((entry, data))
+            elif ask is not None:
+                epochs.append((entry, ask))
             elif f.state is State.LOOKUP_OFFSETS:
                 lookups.append(entry)
-            elif f.state is State.FETCHING:
+            elif f.state in (State.FETCHING, State.TRUNCATING):
                 next_ready_ms = f.delay_until_ms if next_ready_ms is None else min(
                     next_ready_ms, f.delay_until_ms)
-        if lookups:
-            await self._lookup_offsets(lookups)
+        if lookups or epochs:
+            if lookups:
+                await self._lookup_offsets(lookups)
+            if epochs:
+                await self._truncate_to_epoch_end_offsets(epochs)
             return
         if not requested:  # everything backs off or failed: wait for time or new partitions
             timeout = None if next_ready_ms is None else max(0, next_ready_ms - now) / 1000
@@ -390,7 +426,7 @@ class _LeaderFetcher:
     # -- Fetch --------------------------------------------------------------------------
     async def _fetch(self, requested: list[tuple[_Entry, FetchPartitionData]]) -> None:
         mgr = self.mgr
-        version = self._version(API_FETCH)
+        version = self._version(API_FETCH, mgr.fetch_version_cap)
         topics: dict[str, list[FetchPartition]] = {}
         for entry, d in requested:
             topics.setdefault(entry.key[0], []).append(FetchPartition(
@@ -463,6 +499,39 @@ class _LeaderFetcher:
             log.debug("%s-%d: fetch error %d from leader %d", entry.key[0], entry.key[1],
                       error_code, self.leader_id)
         self._notify_if_moved(entry, before)
+
+    # -- OffsetForLeaderEpoch (truncation before fetching) ------------------------------------
+    async def _truncate_to_epoch_end_offsets(self, asks: list[tuple[_Entry, EpochLookup]]) -> None:
+        """Where each partition's latest epoch ends in the leader's log, then truncate there
+        (Kafka's ``truncateToEpochEndOffsets``). An answer is applied only to a partition still
+        ours, at the leader epoch it was asked with."""
+        version = self._version(API_OFFSET_FOR_LEADER_EPOCH, self.mgr.epoch_version_cap)
+        topics: dict[str, list[OffsetForLeaderPartition]] = {}
+        for entry, ask in asks:
+            topics.setdefault(entry.key[0], []).append(OffsetForLeaderPartition(
+                partition=entry.key[1], current_leader_epoch=ask.current_leader_epoch,
+                leader_epoch=ask.leader_epoch))
+        req = OffsetForLeaderEpochRequest(replica_id=self.mgr.node_id, topics=[
+            OffsetForLeaderTopic(topic=t, partitions=ps) for t, ps in topics.items()])
+        resp = await self._request(API_OFFSET_FOR_LEADER_EPOCH, version, req)
+        answers = {(tr.topic, pr.partition): pr for tr in resp.topics or () for pr in tr.partitions or ()}
+        now = _now_ms()
+        for entry, ask in asks:
+            f = entry.fetcher
+            if self.partitions.get(entry.key) is not entry or f.leader_epoch != ask.current_leader_epoch:
+                continue  # removed, moved or re-led while the request was in flight
+            pr = answers.get(entry.key)
+            before = self._positions(f.log)
+            try:
+                if pr is None:
+                    f.on_epoch_end_offset(ErrorCode.UNKNOWN_SERVER_ERROR, -1, -1, ask.current_leader_epoch, now)
+                else:
+                    f.on_epoch_end_offset(pr.error_code, pr.leader_epoch, pr.end_offset,
+                                          ask.current_leader_epoch, now)
+            except Exception as e:
+                log.exception("%s-%d: truncating to the leader's epoch end offset failed", *entry.key)
+                self._fail(entry, f"truncating to the leader's epoch end offset: {e!r}")
+            self._notify_if_moved(entry, before)
 
     # -- ListOffsets (after OFFSET_OUT_OF_RANGE) ------------------------------------------
     async def _lookup_offsets(self, lookups: list[_Entry]) -> None:
@@ -565,7 +634,11 @@ class _LeaderFetcher:
         except BaseException:
             self._disconnect()
             raise
-        log.info("%s: connected to %s:%d", self, host, port)
+        fetch = self._versions.get(API_FETCH)
+        self.truncate_on_fetch = self.mgr.truncation_on_fetch and fetch is not None \
+            and fetch[1] >= FETCH_DIVERGING_EPOCH_MIN
+        log.info("%s: connected to %s:%d (%s)", self, host, port,
+                 "truncation on fetch" if self.truncate_on_fetch else "OffsetForLeaderEpoch before fetching")
         self._failing = False
 
     async def _negotiate(self) -> None:
@@ -590,13 +663,18 @@ class _LeaderFetcher:
             return
         raise _ConnectionFailed("no common ApiVersions version")
 
-    def _version(self, api_key: int) -> int:
+    def _version(self, api_key: int, cap: int | None = None) -> int:
+        """The newest version both sides speak, at most ``cap`` (an IBP's version; one below
+        kwire's codec is raised to the codec's oldest)."""
         spec = codec.APIS[api_key]
         theirs = self._versions.get(api_key)
         if theirs is None:
             raise _ConnectionFailed(f"the leader does not support {spec.name}")
+        lo = max(spec.min_version, theirs[0])
         hi = min(spec.max_version, theirs[1])
-        if hi < max(spec.min_version, theirs[0]):
+        if cap is not None:
+            hi = min(hi, max(cap, lo))
+        if hi < lo:
             raise _ConnectionFailed(f"no common {spec.name} version with the leader")
         return hi
 

@@ -2,7 +2,22 @@
 
 A sans-I/O state machine over the follower's ``PartitionLog`` (Kafka's
 ``AbstractFetcherThread`` / ``ReplicaFetcherThread`` decisions for one
-partition, with truncation on fetch, which Kafka uses since 2.7). The driver
+partition). It validates its log against a new leader in one of Kafka's two
+ways (``truncate_on_fetch``, chosen by the driver from
+``inter.broker.protocol.version`` and the leader's Fetch versions):
+
+* truncation on fetch (Kafka >= 2.7, IBP >= 2.7-IV1; KIP-595/KIP-320): a new
+  leader epoch starts FETCHING at once with ``last_fetched_epoch``; the leader
+  answers a ``diverging_epoch`` when our log is not a prefix of its own;
+* OffsetForLeaderEpoch first (KIP-101/KIP-279, IBP below 2.7-IV1 or a leader
+  without Fetch v12): a new leader epoch starts TRUNCATING; ``epoch_lookup``
+  says what to ask (our latest epoch, with the current leader epoch for
+  fencing), ``on_epoch_end_offset`` truncates to the answer; when the leader's
+  epoch was unknown to us the truncation is partial and the lookup repeats with
+  our new latest epoch, else the partition goes FETCHING (``last_fetched_epoch``
+  is then not sent: -1).
+
+The driver
 (``kwire.replication.fetcher``, one task per leader) asks ``fetch_partition(now_ms)``
 what to put in its Fetch request for this partition, sends the request to
 the leader, and hands the partition's answer to ``on_fetch_response``; when
@@ -42,11 +57,11 @@ Per Fetch answer (Kafka's ``processFetchRequest``):
 * a storage error or any unexpected failure while appending or truncating:
   the partition fails (``markPartitionFailed``) until ``become_follower``.
 
-The OffsetForLeaderEpoch path is kept for a partition whose log has no
-epochs yet (Kafka's Truncating state): it asks for nothing and truncates to
-the fetch offset, as Kafka's ``truncateToHighWatermark`` does; and
-``on_epoch_end_offset`` applies an OffsetForLeaderEpoch answer with the same
-truncation rule as a diverging epoch, for drivers that use API 23.
+A TRUNCATING partition whose log has no epochs yet asks for nothing: it
+truncates to the fetch offset, as Kafka's ``truncateToHighWatermark`` does.
+``on_epoch_end_offset`` applies the same truncation rule as a diverging epoch
+(``getOffsetTruncationState``). Its errors: FENCED_LEADER_EPOCH as for Fetch;
+UNKNOWN_LEADER_EPOCH / NOT_LEADER_OR_FOLLOWER retry soon; others back off.
 
 Not here: fetch sessions, quotas, throttling, the request building itself.
 """
@@ -108,11 +123,19 @@ class TruncationState(NamedTuple):
     complete: bool
 
 
+class EpochLookup(NamedTuple):
+    """What this partition asks OffsetForLeaderEpoch (API 23)."""
+
+    current_leader_epoch: int  # fencing: the leader epoch we follow
+    leader_epoch: int  # our latest epoch: where does it end in the leader's log?
+
+
 class PartitionFetcher:
     def __init__(self, plog, leader_id: int, leader_epoch: int, now_ms: int, *,
-                 fetch_backoff_ms: int = 1000) -> None:
+                 fetch_backoff_ms: int = 1000, truncate_on_fetch: bool = True) -> None:
         self.log = plog
         self.fetch_backoff_ms = fetch_backoff_ms
+        self.truncate_on_fetch = truncate_on_fetch
         self.become_follower(leader_id, leader_epoch, now_ms)
 
     # -- leadership -------------------------------------------------------------
@@ -128,22 +151,53 @@ class PartitionFetcher:
         self.leader_epoch = leader_epoch
         self.fetch_offset = self.log.log_end_offset
         self.last_fetched_epoch = self.log.latest_epoch
-        self.state = State.FETCHING if self.last_fetched_epoch >= 0 else State.TRUNCATING
+        self.state = State.FETCHING if self.truncate_on_fetch and self.last_fetched_epoch >= 0 \
+            else State.TRUNCATING
+        # the log is known to be a prefix of this leader's (a fetch that carried our last epoch
+        # was answered without divergence, or an OffsetForLeaderEpoch truncation completed)
+        self.epoch_checked = False
         self.delay_until_ms = now_ms
         self.failure: str | None = None
+
+    def set_truncate_on_fetch(self, enabled: bool) -> None:
+        """The driver's choice for the leader's connection (IBP, the leader's Fetch versions).
+
+        Turned off before this leader epoch was checked: the log is validated with
+        OffsetForLeaderEpoch before the next fetch. Turned on while waiting for that lookup:
+        the next fetch, carrying our last epoch, does the check.
+        """
+        if enabled == self.truncate_on_fetch:
+            return
+        self.truncate_on_fetch = enabled
+        if not enabled and self.state is State.FETCHING and not self.epoch_checked:
+            self.state = State.TRUNCATING
+        elif enabled and self.state is State.TRUNCATING and self.log.latest_epoch >= 0:
+            self._fetch_from_log_end()
 
     # -- requests ---------------------------------------------------------------
     def ready(self, now_ms: int) -> bool:
         return self.state is State.FETCHING and now_ms >= self.delay_until_ms
 
     def fetch_partition(self, now_ms: int) -> FetchPartitionData | None:
-        """This partition's part of the next Fetch, or None (backing off, failed, busy)."""
-        if self.state is State.TRUNCATING:
-            self._truncate(TruncationState(self.fetch_offset, True))  # to the HW-like start
+        """This partition's part of the next Fetch, or None (backing off, failed, truncating)."""
+        if self.state is State.TRUNCATING and self.log.latest_epoch < 0:
+            # no epochs to ask about: Kafka's truncateToHighWatermark (to the HW-like start)
+            if self._truncate(TruncationState(self.fetch_offset, True)):
+                self.epoch_checked = True
         if not self.ready(now_ms):
             return None
-        return FetchPartitionData(self.fetch_offset, self.last_fetched_epoch, self.leader_epoch,
-                                  self.log.log_start_offset)
+        return FetchPartitionData(self.fetch_offset,
+                                  self.last_fetched_epoch if self.truncate_on_fetch else -1,
+                                  self.leader_epoch, self.log.log_start_offset)
+
+    def epoch_lookup(self, now_ms: int) -> EpochLookup | None:
+        """TRUNCATING with epochs and not backing off: what to ask OffsetForLeaderEpoch."""
+        if self.state is not State.TRUNCATING or now_ms < self.delay_until_ms:
+            return None
+        latest = self.log.latest_epoch
+        if latest < 0:
+            return None  # fetch_partition truncates it without asking
+        return EpochLookup(self.leader_epoch, latest)
 
     # -- answers ----------------------------------------------------------------
     def on_fetch_response(self, requested: FetchPartitionData, error_code: int, *,
@@ -155,9 +209,13 @@ class PartitionFetcher:
             return Outcome.NOTHING  # the partition moved on (truncated, re-led) meanwhile
         code = _code(error_code)
         if code is E.NONE:
-            if diverging_epoch is not None and diverging_epoch[0] >= 0 and diverging_epoch[1] >= 0:
+            if self.truncate_on_fetch:
+                self.epoch_checked = True  # the leader compared our last fetched epoch with its log
+            if self.truncate_on_fetch and diverging_epoch is not None and diverging_epoch[0] >= 0 \
+                    and diverging_epoch[1] >= 0:
                 # truncate first; the answer's HW and log start are not applied (they would
                 # describe a log that is not ours yet): the next fetch brings them
+                self.epoch_checked = False  # the next fetch, with our new last epoch, checks again
                 state = self.offset_truncation_state(*diverging_epoch)
                 log.info("%s-%d: leader %d says our log diverges at epoch %d end %d: truncating "
                          "to %d", self.log.topic, self.log.partition, self.leader_id,
@@ -221,14 +279,32 @@ class PartitionFetcher:
 
     def on_epoch_end_offset(self, error_code: int, leader_epoch: int, end_offset: int,
                             requested_epoch: int, now_ms: int) -> Outcome:
-        """An OffsetForLeaderEpoch answer for our latest epoch (``maybeTruncateToEpochEndOffsets``)."""
+        """The OffsetForLeaderEpoch answer to ``epoch_lookup`` (Kafka's
+        ``maybeTruncateToEpochEndOffsets``): truncate, then fetch -- or, when the leader's
+        epoch was unknown to us, truncate to the end of our epoch below it and ask again."""
+        if self.state is not State.TRUNCATING:
+            return Outcome.NOTHING  # re-led or failed meanwhile
         code = _code(error_code)
         if code is E.FENCED_LEADER_EPOCH:
             return self._fenced(requested_epoch, now_ms)
+        if code is E.UNKNOWN_LEADER_EPOCH or code is E.NOT_LEADER_OR_FOLLOWER:
+            # the leader has not seen its own election yet: it will within milliseconds
+            return self._backoff(now_ms, f"OffsetForLeaderEpoch error {code.name}",
+                                 min(self.fetch_backoff_ms, LEADERSHIP_RETRY_MS))
         if code is not E.NONE:
             return self._backoff(now_ms, f"OffsetForLeaderEpoch error {code.name}")
+        asked = self.log.latest_epoch
         state = self.offset_truncation_state(leader_epoch, end_offset)
-        return Outcome.TRUNCATED if self._truncate(state) else Outcome.FAILED
+        log.info("%s-%d: OffsetForLeaderEpoch: leader %d ends epoch %d (we asked for %d) at %d: "
+                 "truncating to %d%s", self.log.topic, self.log.partition, self.leader_id, leader_epoch,
+                 asked, end_offset, state.offset, "" if state.complete else ", then asking again")
+        if not self._truncate(state):
+            return Outcome.FAILED
+        if state.complete or self.truncate_on_fetch:
+            self.epoch_checked = state.complete
+        else:
+            self.state = State.TRUNCATING  # our new latest epoch is asked about next
+        return Outcome.TRUNCATED
 
     # -- truncation rule ----------------------------------------------------------
     def offset_truncation_state(self, leader_epoch: int, end_offset: int) -> TruncationState:

@@ -5,7 +5,10 @@ fetcher (``kwire.replication.fetcher``): after a load of 10,000 records
 produced with acks=all, every replica's log of every partition is
 byte-identical to its leader's (same batches, offsets and leader epochs); a
 follower killed during the load and started again catches up to the same
-bytes.
+bytes; a deposed leader's divergent tail is truncated, through Fetch's
+diverging epoch by default and through OffsetForLeaderEpoch (API 23) before
+fetching with ``inter.broker.protocol.version=2.6`` (Kafka's rule: truncation
+on fetch from IBP 2.7-IV1), counted on the new leader's Prometheus endpoint.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from __future__ import annotations
 import glob
 import os
 import time
+import urllib.request
 
-from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)
+import pytest
+from cluster_fixtures import free_port, make_cluster, zookeeper  # noqa: F401 (fixtures)
 from kwire.client import KafkaClient
 from kwire.records.builder import build_batch
 
@@ -100,16 +105,35 @@ def _count(data_dir: str, topic: str, partition: int) -> int:
     return n
 
 
-def test_a_deposed_leader_truncates_its_unreplicated_tail(make_cluster):
+def _offset_for_leader_epoch_requests(metrics_port: int) -> float:
+    """OffsetForLeaderEpoch requests a broker answered (its Prometheus endpoint)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    body = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=30).read().decode()
+    for fam in text_string_to_metric_families(body):
+        for sample in fam.samples:
+            if sample.name == "kafka_network_requestmetrics_requests_total" and \
+                    sample.labels.get("request") == "OffsetForLeaderEpoch":
+                return sample.value
+    return 0.0
+
+
+@pytest.mark.parametrize("ibp", ["3.9-IV0", "2.6"])
+def test_a_deposed_leader_truncates_its_unreplicated_tail(make_cluster, ibp):
     """The issue's scenario over TCP: the leader appends records no follower has (acks=1
     while both followers are stopped), dies; a follower leads a new epoch and takes new
-    records; the old leader comes back as a follower, learns from the Fetch's diverging
-    epoch that its tail is not the leader's, truncates it and copies the new leader's log.
+    records; the old leader comes back as a follower, learns that its tail is not the
+    leader's, truncates it and copies the new leader's log. With the default IBP it learns
+    it from the Fetch's diverging epoch (KIP-595/KIP-320); with IBP 2.6 from an
+    OffsetForLeaderEpoch answer before its first fetch (KIP-101/KIP-279), as Kafka does
+    below 2.7-IV1: the new leader counts those requests, and answers no other way.
 
     A stopped (SIGSTOP) follower has at most one Fetch parked at the leader, which the
     first acks=1 batch may answer: that batch may survive; the second cannot reach anyone.
     """
-    c = make_cluster(3, overrides={"replica.fetch.backoff.ms": "200"}, session_timeout_ms=4000)
+    metrics = {i: free_port() for i in (1, 2, 3)}
+    c = make_cluster(3, overrides={"replica.fetch.backoff.ms": "200", "inter.broker.protocol.version": ibp},
+                     session_timeout_ms=4000, per_broker={i: {"metrics.port": m} for i, m in metrics.items()})
     c.create_topic("div", partitions=1, replication_factor=3)
     old = c.broker(c.leader_of("div", 0))
     followers = [b for b in c.brokers if b is not old]
@@ -131,6 +155,7 @@ def test_a_deposed_leader_truncates_its_unreplicated_tail(make_cluster):
                  {b.node_id for b in followers}, timeout=60, what="a new leader")
     with KafkaClient(c.bootstrap) as client:
         client.produce("div", 0, build_batch([(b"k", b"new", [])] * 20), acks=-1)
+    mark = len(old.lines)
     old.start()
     deadline = time.monotonic() + 60
     while True:
@@ -143,3 +168,14 @@ def test_a_deposed_leader_truncates_its_unreplicated_tail(make_cluster):
     ours = _log_bytes(old.data_dir, "div", 0)
     assert b"never-replicated" not in ours and b"new" in ours
     assert _count(old.data_dir, "div", 0) in (70, 80)  # 50 + 20 new (+ 10 if they made it)
+    # how the old leader found its divergence: by Kafka's rule for the IBP, and only that way
+    since = "\n".join(old.lines[mark:])
+    asked = _offset_for_leader_epoch_requests(metrics[leader.node_id])
+    if ibp == "2.6":
+        assert "OffsetForLeaderEpoch: leader %d ends epoch" % leader.node_id in since, since[-3000:]
+        assert "diverges at epoch" not in since
+        assert asked >= 1
+    else:
+        assert "leader %d says our log diverges at epoch" % leader.node_id in since, since[-3000:]
+        assert "OffsetForLeaderEpoch:" not in since
+        assert asked == 0

@@ -653,9 +653,25 @@ def test_kafka43_facts_are_well_formed_and_all_known():
 
 @pytest.mark.parametrize("name", ["message.format.version", "log.message.format.version",
                                   "message.downconversion.enable",
-                                  "log.message.downconversion.enable", "inter.broker.protocol.version"])
+                                  "log.message.downconversion.enable"])
 def test_names_removed_in_kafka_4_are_unknown(name):
     assert name not in BROKER_CONFIGS and name not in TOPIC_CONFIGS
+
+
+def test_inter_broker_protocol_version_is_a_zookeeper_mode_config():
+    """Removed in Kafka 4 like zookeeper.connect, kept like it: a Kafka 3.x ZooKeeper-mode config
+    (it selects how followers validate their logs, kwire.config.ibp)."""
+    from kwire.config.ibp import fetch_version_cap, parse_ibp, truncation_on_fetch
+
+    assert BrokerConfig.load(None, {})["inter.broker.protocol.version"] == "3.9-IV0"
+    assert BrokerConfig.load(None, {"inter.broker.protocol.version": "2.6"})["inter.broker.protocol.version"] == "2.6"
+    for bad in ("4.0", "2.x", "", "0.7"):
+        with pytest.raises(ConfigError, match="inter.broker.protocol.version"):
+            BrokerConfig.load(None, {"inter.broker.protocol.version": bad})
+    # Kafka's isTruncationOnFetchSupported: 2.7-IV1 and later; "2.7" is 2.7's latest IV
+    assert [truncation_on_fetch(parse_ibp(v)) for v in ("2.6", "2.7-IV0", "2.7-IV1", "2.7", "3.9-IV0")] == \
+        [False, False, True, True, True]
+    assert [fetch_version_cap(parse_ibp(v)) for v in ("2.6", "2.3-IV1", "2.3-IV0", "2.7")] == [11, 11, 10, None]
 
 
 def test_kafka43_validators_from_valid_values():

@@ -250,6 +250,42 @@ def test_truncates_a_diverging_epoch_and_converges(leader, tmp_path):
     plog.close()
 
 
+def test_ibp_below_2_7_truncates_with_offset_for_leader_epoch_before_fetching(leader, tmp_path, caplog):
+    """inter.broker.protocol.version=2.6 (Kafka: no truncation on fetch below 2.7-IV1): the same
+    divergent log is cut by an OffsetForLeaderEpoch answer before the first Fetch (v11, which has
+    no diverging epoch), and ends byte-identical to the leader's."""
+    import logging
+
+    for i in range(4):
+        leader.produce(_batch(f"l{i}", 2))
+    first = leader.client.fetch(leader.topic, 0, 0, max_bytes=1)
+    plog = _follower_log(tmp_path, leader.topic)
+    plog.append_as_follower(memoryview(first), _now_ms())
+    plog.append_as_follower(_with_epoch(_batch("stale", 10), 1, 2), _now_ms())
+    caplog.set_level(logging.INFO, logger="kwire.replication")
+
+    async def run():
+        mgr = _manager(leader, **{"inter.broker.protocol.version": "2.6"})
+        assert not mgr.truncation_on_fetch and mgr.fetch_version_cap == 11
+        mgr.add_partitions({(leader.topic, 0): (plog, LEADER_ID, 0)})
+        f = mgr.partitions()[(leader.topic, 0)]
+        assert f.state is State.TRUNCATING
+        mgr.start()
+        try:
+            await _until(lambda: plog.log_end_offset == 8 and plog.latest_epoch == 0,
+                         "truncation and the copy of the leader's epoch 0")
+        finally:
+            await mgr.close()
+
+    asyncio.run(run())
+    assert _log_bytes(plog.dir) == _log_bytes(leader.part_dir())
+    text = caplog.text
+    # asked for our epoch 1; the leader's largest epoch <= 1 is 0, ending at its LEO 8: cut to 2
+    assert "OffsetForLeaderEpoch: leader 1 ends epoch 0 (we asked for 1) at 8: truncating to 2" in text
+    assert "OffsetForLeaderEpoch before fetching" in text and "diverges" not in text
+    plog.close()
+
+
 def test_a_failed_partition_does_not_stop_the_others(make_broker, tmp_path, topic_name):
     ld = Leader(make_broker, tmp_path / "leader", topic_name, partitions=2)
     try:

@@ -321,33 +321,104 @@ def test_offset_for_leader_epoch_handler_fences_and_answers(tmp_path):
     assert ask(4, 1) == (E.NOT_LEADER_OR_FOLLOWER, -1, -1)
 
 
+def epoch_rounds(f: PartitionFetcher, leader: Node, limit: int = 5) -> list[tuple[int, int, int]]:
+    """Answer ``f``'s OffsetForLeaderEpoch lookups from ``leader`` with the handler's code until it
+    fetches; the (asked epoch, answered epoch, end offset) of each round."""
+    rounds = []
+    while (ask := f.epoch_lookup(NOW)) is not None:
+        assert len(rounds) < limit, rounds
+        out = type("EEO", (), {"leader_epoch": -1, "end_offset": -1})()
+        err = ofle.epoch_end_offset(leader.broker, leader.broker.tstate, "t", 0, ask.current_leader_epoch,
+                                    ask.leader_epoch, out)
+        assert f.on_epoch_end_offset(err, out.leader_epoch, out.end_offset, ask.current_leader_epoch,
+                                     NOW) is Outcome.TRUNCATED
+        rounds.append((ask.leader_epoch, out.leader_epoch, out.end_offset))
+    assert f.state is State.FETCHING
+    return rounds
+
+
 def test_offset_for_leader_epoch_answers_drive_the_same_truncation(tmp_path):
-    """A driver that asks API 23 instead of relying on Fetch's diverging epoch ends at the
-    same place: the handler's answer for our latest epoch, applied by on_epoch_end_offset."""
+    """Without truncation on fetch (IBP below 2.7-IV1), a new leader epoch starts TRUNCATING: the
+    handler's answer for our latest epoch, applied by on_epoch_end_offset, ends where Fetch's
+    diverging epoch would; the fetches then carry no last fetched epoch."""
     a, b, c = Node(tmp_path, 1), Node(tmp_path, 2), Node(tmp_path, 3)
     a.lead(1).write("x", "y")
-    fb, fc = PartitionFetcher(b.log, 1, 1, NOW), PartitionFetcher(c.log, 1, 1, NOW)
+    fb = PartitionFetcher(b.log, 1, 1, NOW, truncate_on_fetch=False)
+    fc = PartitionFetcher(c.log, 1, 1, NOW, truncate_on_fetch=False)
     sync(fb, a)
     sync(fc, a)
     a.write("tail")
     sync(fb, a)  # b has the tail, c has not
     c.lead(2).write("z")
     fb.become_follower(3, 2, NOW)
-    rounds = 0
-    while True:
-        rounds += 1
-        assert rounds < 5
-        ask = b.log.latest_epoch
-        out = type("EEO", (), {"leader_epoch": -1, "end_offset": -1})()
-        err = ofle.epoch_end_offset(c.broker, c.broker.tstate, "t", 0, 2, ask, out)
-        before = b.log.log_end_offset
-        assert fb.on_epoch_end_offset(err, out.leader_epoch, out.end_offset, 2, NOW) is \
-            Outcome.TRUNCATED
-        if b.log.log_end_offset == before:
-            break
+    assert fb.state is State.TRUNCATING and fb.fetch_partition(NOW) is None  # no fetch before the lookup
+    assert epoch_rounds(fb, c) == [(1, 1, 4)]
     assert b.log.log_end_offset == 4  # the tail (offsets 4, 5) is gone
+    assert fb.fetch_partition(NOW).last_fetched_epoch == -1
     sync(fb, c)
     assert_same_log(b.log, c.log)
+
+
+def test_offset_for_leader_epoch_unknown_epoch_truncates_in_rounds(tmp_path):
+    """KIP-279's case: the leader answers an epoch the follower never had; the follower truncates
+    to the end of its epoch below it and asks again with its new latest epoch."""
+    a, b, c = Node(tmp_path, 1), Node(tmp_path, 2), Node(tmp_path, 3)
+    a.lead(1).write("x")
+    fb = PartitionFetcher(b.log, 1, 1, NOW, truncate_on_fetch=False)
+    fc = PartitionFetcher(c.log, 1, 1, NOW, truncate_on_fetch=False)
+    sync(fb, a)
+    sync(fc, a)
+    c.lead(2).write("c2")  # only c has epoch 2
+    a.lead(3).write("a3")  # a (never saw epoch 2) leads 3; b copies it
+    fb.become_follower(1, 3, NOW)
+    assert epoch_rounds(fb, a) == [(1, 1, 2)]  # nothing to cut: epoch 1 ends at 2 at a too
+    sync(fb, a)
+    assert b.log.latest_epoch == 3 and b.log.log_end_offset == 4
+    c.lead(4).write("c4")
+    fb.become_follower(3, 4, NOW)
+    # asks epoch 3 -> c's largest <= 3 is 2, ending at 4; b never had 2: back to the end of 1, ask 1
+    assert epoch_rounds(fb, c) == [(3, 2, 4), (1, 1, 2)]
+    assert b.log.log_end_offset == 2
+    sync(fb, c)
+    assert_same_log(b.log, c.log)
+
+
+def test_offset_for_leader_epoch_errors(tmp_path):
+    a, b = Node(tmp_path, 1), Node(tmp_path, 2)
+    a.lead(1).write("x")
+    fb = PartitionFetcher(b.log, 1, 1, NOW, truncate_on_fetch=False, fetch_backoff_ms=1000)
+    sync(fb, a)
+    fb.become_follower(1, 2, NOW)
+    ask = fb.epoch_lookup(NOW)
+    assert ask == (2, 1)
+    # the leader has not seen its election yet: retried soon, still truncating first
+    assert fb.on_epoch_end_offset(E.UNKNOWN_LEADER_EPOCH, -1, -1, 2, NOW) is Outcome.BACKOFF
+    assert fb.state is State.TRUNCATING and fb.epoch_lookup(NOW) is None
+    assert fb.epoch_lookup(NOW + LEADERSHIP_RETRY_MS) == ask
+    assert fb.on_epoch_end_offset(E.KAFKA_STORAGE_ERROR, -1, -1, 2, NOW) is Outcome.BACKOFF
+    assert fb.epoch_lookup(NOW + 999) is None and fb.epoch_lookup(NOW + 1000) == ask
+    # fenced with our current epoch: we are behind, wait for the new leadership
+    assert fb.on_epoch_end_offset(E.FENCED_LEADER_EPOCH, -1, -1, 2, NOW) is Outcome.FAILED
+    assert fb.on_epoch_end_offset(E.NONE, 1, 2, 2, NOW) is Outcome.NOTHING  # failed: ignored
+    assert b.log.log_end_offset == 2
+
+
+def test_switching_truncation_mode_with_the_leaders_versions(tmp_path):
+    """A leader without Fetch v12 (no diverging epoch): a partition whose epoch was not checked yet
+    asks OffsetForLeaderEpoch first; one already checked keeps fetching."""
+    a, b = Node(tmp_path, 1), Node(tmp_path, 2)
+    a.lead(1).write("x")
+    fb = PartitionFetcher(b.log, 1, 1, NOW)  # truncation on fetch
+    sync(fb, a)
+    fb.set_truncate_on_fetch(False)
+    assert fb.state is State.FETCHING  # checked by the fetches it made at this epoch
+    fb.set_truncate_on_fetch(True)
+    fb.become_follower(1, 2, NOW)
+    assert fb.state is State.FETCHING and not fb.epoch_checked
+    fb.set_truncate_on_fetch(False)
+    assert fb.state is State.TRUNCATING and fb.fetch_partition(NOW) is None
+    fb.set_truncate_on_fetch(True)  # back: the next fetch carries our last epoch
+    assert fb.state is State.FETCHING and fb.fetch_partition(NOW).last_fetched_epoch == 1
 
 
 def test_follower_takes_the_leaders_high_watermark_and_log_start(tmp_path):
