@@ -65,6 +65,7 @@ from kwire.records.builder import build_batch
 from kwire.records.control import COMMIT, control_type
 from kwire.records.decode import decode_batches
 from kwire.records.errors import CorruptRecordError
+from kwire.server.purgatory import REBALANCE
 
 log = logging.getLogger("kwire.coordinator")
 
@@ -431,7 +432,7 @@ class GroupCoordinator:
                 key = ("group-coordinator", id(response))
                 purgatory = self.broker.purgatory
                 response.add_callback(lambda r: purgatory.notify(key))
-                await purgatory.wait([key], lambda k, n: response.done, MAX_WAIT_S)
+                await purgatory.wait([key], lambda k, n: response.done, MAX_WAIT_S, REBALANCE)
             if not response.done:
                 return if_unloaded
             barrier = self._barriers.pop(id(response), None)

@@ -56,6 +56,7 @@ from __future__ import annotations
 from kwire.broker.broker import replica_key
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
+from kwire.server.purgatory import FETCH
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
 from kwire.protocol.generated.fetch_response import (
     AbortedTransaction,
@@ -209,7 +210,7 @@ def _wait_then_respond(broker, req, results, total, read_all, session, replica: 
         keys += [(r.topic, r.partition) for r in results if r.topic is not None]  # leadership changes
     else:
         keys = [(r.topic, r.partition) for r in results if r.topic is not None]
-    woken = broker.purgatory.watch(keys, check, req.max_wait_ms / 1000)
+    woken = broker.purgatory.watch(keys, check, req.max_wait_ms / 1000, FETCH)
     return _respond_when_woken(woken, acc, total, results, read_all, session)
 
 

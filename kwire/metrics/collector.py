@@ -268,23 +268,12 @@ class BrokerCollector(Collector):
         yield pool
         purg = GaugeMetricFamily("kafka_server_delayedoperationpurgatory_purgatorysize",
                                  "Requests waiting in purgatory: Fetch (long-poll fetches, consumers and "
-                                 "followers), Produce (acks=all waiting for the ISR), Rebalance (JoinGroup/"
-                                 "SyncGroup responses).", labels=["delayedOperation"])
-        counts = {"Fetch": 0, "Produce": 0, "Rebalance": 0}
-        watchers = self.broker.purgatory._watchers
-        ops = set()
-        for s in _snapshot(lambda: list(watchers.values())):
-            ops.update(_snapshot(lambda s=s: list(s)))
-        for op in ops:
-            mod = getattr(op.check, "__module__", "") or ""
-            if mod.startswith("kwire.handlers.fetch"):
-                counts["Fetch"] += 1
-            elif mod.startswith("kwire.replication"):
-                counts["Produce"] += 1
-            else:
-                counts["Rebalance"] += 1
-        for k, v in counts.items():
-            purg.add_metric([k], v)
+                                 "followers), Produce (acks=all waiting for the ISR), Rebalance (group "
+                                 "coordinator responses: JoinGroup/SyncGroup, commits waiting to "
+                                 "replicate).", labels=["delayedOperation"])
+        # the kind each waiter registered with (kwire.server.purgatory)
+        for kind, n in self.broker.purgatory.sizes().items():
+            purg.add_metric([kind], n)
         yield purg
 
     # -- groups ----------------------------------------------------------------------------------

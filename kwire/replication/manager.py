@@ -45,6 +45,7 @@ from collections import deque
 
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.replication.leader_state import LeaderState
+from kwire.server.purgatory import PRODUCE
 
 log = logging.getLogger("kwire.replication")
 
@@ -466,7 +467,7 @@ class ReplicaManager:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return ErrorCode.REQUEST_TIMED_OUT
-            await self.broker.purgatory.wait([key], lambda _k, _n: status()[0], remaining)
+            await self.broker.purgatory.wait([key], lambda _k, _n: status()[0], remaining, PRODUCE)
             done, err = status()
             if done:
                 return err

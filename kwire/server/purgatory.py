@@ -7,24 +7,40 @@ partition)`` — and are woken by ``notify(key, nbytes)``, which the broker call
 after every append and high-watermark change. Nothing polls: an append wakes
 exactly the operations watching its partition.
 
-Each waiting operation is a ``DelayedOperation`` whose ``on_notify(key,
+Each waiting operation is a ``DelayedOperation`` whose ``check(key,
 nbytes)`` returns True once it can complete; it is then resolved and removed
 from every key it watched. Timeouts are the event loop's timers.
+
+Every operation is registered with its kind, named as Kafka's purgatories are
+(``FETCH``, ``PRODUCE``, ``REBALANCE``): ``sizes()`` counts the waiting ones by
+kind for the ``kafka_server_delayedoperationpurgatory_purgatorysize`` metric.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Callable, Hashable, Iterable
+
+#: Kinds of delayed operations (Kafka's purgatory names, the metric's delayedOperation label).
+FETCH = "Fetch"  # long-poll fetches: consumers' and followers'
+PRODUCE = "Produce"  # acks=all appends waiting for the ISR (also the coordinators' own writes)
+# Group coordinator responses waiting: JoinGroup / SyncGroup for the rest of the group, and in
+# a cluster a commit until its records replicate (that one also counts under PRODUCE meanwhile:
+# the coordinator's append waits for the ISR like any acks=all produce).
+REBALANCE = "Rebalance"
+KINDS = (FETCH, PRODUCE, REBALANCE)
 
 
 class DelayedOperation:
-    __slots__ = ("keys", "check", "future")
+    __slots__ = ("keys", "check", "future", "kind")
 
-    def __init__(self, keys: tuple, check: Callable[[Hashable, int], bool], future: asyncio.Future) -> None:
+    def __init__(self, keys: tuple, check: Callable[[Hashable, int], bool], future: asyncio.Future,
+                 kind: str) -> None:
         self.keys = keys
         self.check = check
         self.future = future
+        self.kind = kind
 
 
 class Purgatory:
@@ -32,9 +48,9 @@ class Purgatory:
         self._watchers: dict[Hashable, set[DelayedOperation]] = {}
 
     def watch(self, keys: Iterable[Hashable], check: Callable[[Hashable, int], bool],
-              timeout_s: float) -> asyncio.Future:
+              timeout_s: float, kind: str) -> asyncio.Future:
         """Start watching ``keys`` now; the future resolves True when a notify passes
-        ``check``, False at the timeout.
+        ``check``, False at the timeout. ``kind``: one of ``KINDS``.
 
         Registration is synchronous on purpose: a handler that read the log and
         found too little must watch before it returns, because the task that
@@ -44,8 +60,10 @@ class Purgatory:
         whole timeout. Cancelling the future (e.g. the connection closes) also
         unregisters it.
         """
+        if kind not in KINDS:
+            raise ValueError(f"unknown delayed operation kind {kind!r}")
         loop = asyncio.get_running_loop()
-        op = DelayedOperation(tuple(keys), check, loop.create_future())
+        op = DelayedOperation(tuple(keys), check, loop.create_future(), kind)
         for k in op.keys:
             self._watchers.setdefault(k, set()).add(op)
         handle = loop.call_later(max(timeout_s, 0.0), _expire, op.future)
@@ -57,9 +75,10 @@ class Purgatory:
         op.future.add_done_callback(done)
         return op.future
 
-    async def wait(self, keys: Iterable[Hashable], check: Callable[[Hashable, int], bool], timeout_s: float) -> bool:
+    async def wait(self, keys: Iterable[Hashable], check: Callable[[Hashable, int], bool], timeout_s: float,
+                   kind: str) -> bool:
         """Wait until ``check(key, nbytes)`` returns True for a notify, or the timeout. True if woken."""
-        return await self.watch(keys, check, timeout_s)
+        return await self.watch(keys, check, timeout_s, kind)
 
     def notify(self, key: Hashable, nbytes: int = 0) -> None:
         ops = self._watchers.get(key)
@@ -81,6 +100,28 @@ class Purgatory:
     @property
     def waiting(self) -> int:
         return len({op for s in self._watchers.values() for op in s})
+
+    def sizes(self) -> dict[str, int]:
+        """Waiting operations by kind (each once, however many keys it watches).
+
+        Safe from another thread (the metrics scrape): it only takes snapshots
+        (``list()`` of a dict's values or of a set is atomic under the GIL) and
+        takes them again if the loop changed a dict under it meanwhile.
+        """
+        for attempt in range(3):
+            try:
+                ops: set[DelayedOperation] = set()
+                for s in list(self._watchers.values()):
+                    ops.update(list(s))
+                break
+            except RuntimeError:  # changed size during iteration: the loop moved; try again
+                if attempt == 2:
+                    raise
+                time.sleep(0)
+        counts = dict.fromkeys(KINDS, 0)
+        for op in ops:
+            counts[op.kind] += 1
+        return counts
 
     def wake_all(self) -> None:
         """Resolve every waiting operation now (used on shutdown)."""

@@ -12,6 +12,10 @@
   and the Kafka listener keeps serving;
 * a scrape with thousands of topics is bounded and does not stall the event
   loop (the worst gap between ticks of a loop timer during scrapes);
+* purgatory sizes by the kind each waiter registered with: a long-poll fetch
+  is Fetch while it waits; in a cluster an acks=all produce waiting on a
+  paused follower is Produce on the leader; a partition whose only replica's
+  broker stopped is counted offline;
 * in a 3-broker cluster a group's coordinator exports the lag of every
   partition, also those led by other brokers (asked of the leader), and a
   paused leader costs a scrape a bounded wait.
@@ -119,6 +123,43 @@ def test_counters_move_with_traffic(make_broker, topic_name):
     used = {n for e in exprs for n in re.findall(r"\b((?:kafka|process)_[a-z_]+)\b", e)}
     exported = {k[0] for k in m3}
     assert used and used <= exported, sorted(used - exported)
+
+
+def purgatory(m, kind: str) -> float:
+    return val(m, "kafka_server_delayedoperationpurgatory_purgatorysize", delayedOperation=kind)
+
+
+def test_purgatory_size_counts_a_waiting_long_poll_fetch(make_broker, topic_name):
+    """A fetch parked at the log end is a Fetch delayed operation while it waits, and only then."""
+    import threading
+
+    from kwire.client import KafkaClient, NewTopic
+    from kwire.records.builder import build_batch
+
+    b = make_broker(overrides={"metrics.port": "0"})
+    addr = b.server.metrics_server.addresses[0]
+    with KafkaClient(b.bootstrap) as admin:
+        admin.create_topics([NewTopic(topic_name, 1)])
+    m = scrape(addr)
+    assert (purgatory(m, "Fetch"), purgatory(m, "Produce"), purgatory(m, "Rebalance")) == (0, 0, 0)
+    got: list = []
+
+    def long_poll() -> None:
+        with KafkaClient(b.bootstrap) as c:
+            got.append(c.fetch(topic_name, 0, 0, max_wait_ms=60000))
+
+    t = threading.Thread(target=long_poll, daemon=True)
+    t.start()
+    try:
+        wait_until(lambda: purgatory(scrape(addr), "Fetch") == 1, 30, what="the long poll in the Fetch purgatory")
+        m = scrape(addr)
+        assert (purgatory(m, "Produce"), purgatory(m, "Rebalance")) == (0, 0)  # single node: acks=all never waits
+    finally:
+        with KafkaClient(b.bootstrap) as c:  # the append wakes it
+            c.produce(topic_name, 0, build_batch([(b"k", b"wake")]), acks=-1)
+        t.join(30)
+    assert not t.is_alive() and got and got[0], "the long poll did not return the record"
+    wait_until(lambda: purgatory(scrape(addr), "Fetch") == 0, 30, what="the Fetch purgatory to empty")
 
 
 def _raw(addr, data: bytes) -> bytes:
@@ -326,6 +367,43 @@ def test_cluster_coordinator_exports_lag_of_partitions_led_elsewhere(make_cluste
     finally:
         consumer.close()
         producer.close()
+
+
+def test_cluster_produce_purgatory_and_offline_partitions(make_cluster):
+    """acks=all waiting on a paused follower is a Produce delayed operation on the leader; a
+    partition whose only replica's broker stopped counts as offline on the others."""
+    ports = {i: free_port() for i in (1, 2, 3)}
+    # A follower lagging 60 s before the ISR shrinks: the produce waits on it that long.
+    c = make_cluster(3, overrides={"replica.lag.time.max.ms": "60000"}, session_timeout_ms=30000,
+                     per_broker={i: {"metrics.port": m} for i, m in ports.items()})
+    topic = "purgatory-produce"
+    c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
+    c.create_topic("offline-soon", partitions=1, replication_factor=1, assignment={0: [3]})
+    laddr = ("127.0.0.1", ports[c.leader_of(topic, 0)])
+    assert c.leader_of(topic, 0) == 1
+    producer = KafkaProducer(bootstrap_servers=c.bootstrap.split(","), acks="all", request_timeout_ms=120000)
+    try:
+        producer.send(topic, b"first", partition=0).get(timeout=60)
+        assert purgatory(scrape(laddr), "Produce") == 0
+        c.broker(2).pause()
+        try:
+            pending = producer.send(topic, b"waits for broker 2", partition=0)
+            wait_until(lambda: purgatory(scrape(laddr), "Produce") >= 1, 45,
+                       what="the acks=all produce in the leader's Produce purgatory")
+            assert not pending.is_done
+        finally:
+            c.broker(2).resume()
+        assert pending.get(timeout=60).offset == 1
+        wait_until(lambda: purgatory(scrape(laddr), "Produce") == 0, 30, what="the Produce purgatory to empty")
+    finally:
+        producer.close()
+
+    assert val(scrape(laddr), "kafka_controller_kafkacontroller_offlinepartitionscount") == 0
+    c.broker(3).stop()
+    wait_until(lambda: val(scrape(laddr), "kafka_controller_kafkacontroller_offlinepartitionscount") >= 1, 60,
+               what="broker 1 to count offline-soon-0 (its only replica stopped) as offline")
+    wait_until(lambda: val(scrape(("127.0.0.1", ports[2])), "kafka_controller_kafkacontroller_offlinepartitionscount")
+               == 1, 60, what="broker 2 to count the one offline partition")
 
 
 def test_cleanable_ratio_of_compacted_partitions_is_exported_and_described(make_broker):
