@@ -24,6 +24,13 @@ Sites::
                      cleaner_swap.py; the partition directory is the path)
     load             loading a partition directory at start-up, once per partition
                      (recovery.py; a read fault: the log manager starts the dir offline)
+    marker           appending a transaction marker (COMMIT/ABORT control batch from the
+                     transaction coordinator) to a partition (partition_log.py; the
+                     partition directory is the path). It fails the append before any
+                     byte is written: KAFKA_STORAGE_ERROR, not a log-dir I/O error; the
+                     coordinator retries, so an armed site holds that partition's markers
+                     back (a crash between PrepareCommit/PrepareAbort and the markers).
+                     Use an errno, never STALL: markers are written on the event loop
 
 Arming, in-process::
 
@@ -46,7 +53,8 @@ path before it starts. The file (absent or empty = no faults) holds entries
 stand for the errno name). An entry may end in ``@PATH``
 (no spaces or commas): it then fires only at sites that pass a path at or
 under PATH (``load`` passes the partition directory), e.g. ``load=EIO@/data/b``
-fails the loading of log dir ``/data/b`` only. It is re-read whenever its
+fails the loading of log dir ``/data/b`` only, ``marker=EIO@/data/t-1`` the
+markers of partition 1 of topic ``t``. It is re-read whenever its
 size or mtime changes, so a test rewrites it to inject and clear faults while
 the broker runs; a count is per version of the file. Only with the variable
 set does ``check`` stat the file (then on every call; tests only). Each
@@ -64,7 +72,7 @@ import os
 
 SITES = ("log", "offset_index", "time_index", "segment_create", "producer_snapshot",
          "leader_epoch", "flush", "truncate", "segment_delete", "checkpoint", "metadata", "load",
-         "clean")
+         "clean", "marker")
 ENV_FILE = "KWIRE_FAULTS_FILE"
 
 STALL = -1  # in place of an errno: block at the site instead of raising

@@ -64,7 +64,8 @@ Transactions: the producer state tracks open transactions (the LSO stays
 below the oldest one's first offset); markers close them and aborts go to the
 aborted-transaction index (``txn_index.py``, rebuilt on load). A marker the
 coordinator appends is checked first (``ProducerStateManager.check_end_txn``:
-INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED; nothing written).
+INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED; nothing written), and
+passes the ``marker`` fault site (tests hold one partition's markers back).
 
 Not here: compaction (``cleaner.py`` rewrites closed segments and swaps them in;
 the read path steps over segments it emptied),
@@ -97,7 +98,7 @@ from kwire.records.batch import (
 )
 from kwire.records.control import ABORT
 
-from . import search, truncation
+from . import faults, search, truncation
 from .checkpoint import fsync_dir
 from .config import LogConfig
 from .leader_epoch import LeaderEpochCache
@@ -313,7 +314,9 @@ class PartitionLog:
         """Before a coordinator's append is written: every marker in it (position ->
         ``read_marker``), each checked against the producer state (KafkaError
         INVALID_PRODUCER_EPOCH / TRANSACTION_COORDINATOR_FENCED, as Kafka's
-        ``appendEndTxnMarker``)."""
+        ``appendEndTxnMarker``). The ``marker`` fault site (the partition directory is
+        the path) fails the append here, before any byte is written, with
+        KAFKA_STORAGE_ERROR; nothing was touched, so it is not a log-dir I/O error."""
         markers = {}
         for pos, h in spans:
             if not h.attributes & CONTROL_MASK or h.producer_id < 0:
@@ -321,6 +324,12 @@ class PartitionLog:
             m = read_marker(h, buf[pos:pos + LOG_OVERHEAD + h.batch_length])
             if m is not None:
                 self.producer_state.check_end_txn(h.producer_id, h.producer_epoch, m.coordinator_epoch)
+            try:
+                faults.check("marker", self.dir)
+            except OSError as e:
+                log.warning("%s-%d: marker for producer %d not written: %s", self.topic,
+                            self.partition, h.producer_id, e)
+                raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR, f"marker not written: {e}") from e
             markers[pos] = m
         return markers
 

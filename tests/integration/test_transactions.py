@@ -8,10 +8,11 @@ transactional offsets commit with the transaction (consume-transform-produce,
 also killed with kill -9 and restarted: every input exactly once in the
 output); an abandoned transaction is aborted after ``transaction.timeout.ms``
 and the LSO advances; broker restarts (SIGTERM, kill -9) with an open
-transaction and with a prepared-but-unmarked commit; a producer carrying on
-across a restart; the admin APIs (List/DescribeTransactions,
-DescribeProducers, aborting a hanging transaction with WriteTxnMarkers); bad
-input answered with Kafka's error codes (also a TxnOffsetCommit from a member of
+transaction and with a prepared-but-unmarked commit or abort (a broker process
+whose markers for one partition the ``marker`` fault site holds back); a
+producer carrying on across a restart; the admin APIs (List/DescribeTransactions,
+DescribeProducers, aborting a hanging transaction with WriteTxnMarkers);
+markers of an older coordinator epoch fenced; bad input answered with Kafka's error codes (also a TxnOffsetCommit from a member of
 an older generation: ILLEGAL_GENERATION, nothing pending, the transaction as it was).
 kafka-python and aiokafka: commit and abort, read_committed consumers stopping at
 the LSO of an open transaction (end offsets too) while read_uncommitted ones
@@ -21,6 +22,7 @@ consume-transform-produce with send_offsets_to_transaction.
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 
@@ -599,6 +601,106 @@ def test_restart_completes_a_prepared_but_unmarked_commit(make_broker, tmp_path,
         time.sleep(0.2)
     assert _lso_and_hw(br2.bootstrap, topic) == (5, 5)
     assert sorted(_consume(br2.bootstrap, topic, "read_committed", 4)) == [b"v%d" % i for i in range(4)]
+
+
+def _txn_state(bootstrap: str, tid: str) -> str:
+    from clients import Wire
+    from kwire.protocol.generated import describe_transactions_request as dt
+
+    wire = Wire(bootstrap)
+    try:
+        s = wire(65, 0, dt.DescribeTransactionsRequest(transactional_ids=[tid])).transaction_states[0]
+    finally:
+        wire.close()
+    assert s.error_code == 0, s
+    return s.transaction_state
+
+
+def _aborted_ranges(partition_dir) -> list[tuple[int, int]]:
+    """(first offset, marker offset) of every entry of the partition's .txnindex files."""
+    import struct
+
+    out = []
+    for f in sorted(partition_dir.glob("*.txnindex")):
+        data = f.read_bytes()
+        for pos in range(0, len(data) - len(data) % 34, 34):
+            _v, _pid, first, last, _lso = struct.unpack_from(">hqqqq", data, pos)
+            out.append((first, last))
+    return out
+
+
+def _wait_for(what, want, timeout: float = 45.0):
+    deadline = time.monotonic() + timeout
+    got = what()
+    while got != want and time.monotonic() < deadline:
+        time.sleep(0.3)
+        got = what()
+    return got
+
+
+@pytest.mark.parametrize("stop", ["sigterm", "kill9"])
+@pytest.mark.parametrize("outcome", ["commit", "abort"])
+def test_broker_process_dies_between_prepare_and_a_marker(spawn_broker, tmp_path, monkeypatch, outcome, stop):
+    """A real broker process (SIGTERM / kill -9) stops after EndTxn made PrepareCommit or
+    PrepareAbort durable in __transaction_state and wrote the marker of partition 0, but not
+    the marker of partition 1 (the ``marker`` fault site, armed through KWIRE_FAULTS_FILE,
+    holds it back). After the restart the coordinator finds the prepared transaction, writes
+    the markers, completes it; partition 1's LSO reaches its end, its .txnindex holds the
+    aborted ranges, and read_committed consumers see exactly the committed records."""
+    from kwire.log import faults
+
+    spec = tmp_path / "faults"
+    monkeypatch.setenv(faults.ENV_FILE, str(spec))
+
+    def arm(text: str) -> None:  # replace, so the broker sees a new file
+        (tmp_path / "faults.new").write_text(text)
+        os.replace(tmp_path / "faults.new", spec)
+
+    data = tmp_path / "data"
+    br = spawn_broker(data)
+    topic = _topic(br.bootstrap, 2)
+    tid = f"die-{uuid.uuid4().hex[:6]}"
+    p = _producer(br.bootstrap, tid)
+
+    def transaction(prefix: str, n: int, commit: bool) -> list[bytes]:
+        values = [b"%s%d-%d" % (prefix.encode(), part, i) for part in (0, 1) for i in range(n)]
+        p.begin_transaction()
+        for v in values:
+            p.produce(topic, value=v, partition=int(v[1:2]))
+        p.flush(30)
+        (p.commit_transaction if commit else p.abort_transaction)(30)
+        return values
+
+    committed = transaction("c", 3, True)      # offsets 0-2, COMMIT at 3 in each partition
+    aborted = transaction("a", 2, False)       # 4-5, ABORT at 6
+    assert _wait_for(lambda: _lso_and_hw(br.bootstrap, topic, 1), (7, 7)) == (7, 7)
+    arm(f"marker=EIO@{data / f'{topic}-1'}")
+    held = transaction("x", 3, outcome == "commit")  # 7-9; the marker at 10 only in partition 0
+    prepared = "PrepareCommit" if outcome == "commit" else "PrepareAbort"
+    assert _txn_state(br.bootstrap, tid) == prepared
+    assert _wait_for(lambda: _lso_and_hw(br.bootstrap, topic, 0), (11, 11)) == (11, 11)
+    assert _lso_and_hw(br.bootstrap, topic, 1) == (7, 10)  # held below the prepared transaction
+    assert _txn_state(br.bootstrap, tid) == prepared
+    assert f"{topic}-1: marker for producer" in br.log_text  # the fault did fire
+    if stop == "sigterm":
+        assert br.terminate() == 0
+    else:
+        br.kill()
+    arm("")
+    br2 = spawn_broker(data)
+    b = br2.bootstrap
+    assert _wait_for(lambda: _lso_and_hw(b, topic, 1), (11, 11)) == (11, 11)
+    lso0, hw0 = _lso_and_hw(b, topic, 0)
+    assert lso0 == hw0 and hw0 in (11, 12)  # 12: the coordinator resent partition 0's marker too
+    done = "CompleteCommit" if outcome == "commit" else "CompleteAbort"
+    assert _wait_for(lambda: _txn_state(b, tid), done) == done
+    want_aborted = [(4, 6)] + ([(7, 10)] if outcome == "abort" else [])
+    assert _aborted_ranges(data / f"{topic}-1") == want_aborted
+    assert _aborted_ranges(data / f"{topic}-0") == want_aborted
+    visible = committed + (held if outcome == "commit" else [])
+    assert sorted(_consume(b, topic, "read_committed", len(visible))) == sorted(visible)
+    everything = committed + aborted + held
+    assert sorted(_consume(b, topic, "read_uncommitted", len(everything))) == sorted(everything)
 
 
 def test_admin_list_describe_and_abort_a_hanging_transaction(broker):
