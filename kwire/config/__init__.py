@@ -33,8 +33,9 @@ What it deliberately does not do
 * No logging and no persistence: ``BrokerConfig.warnings`` is for the caller to
   log (``kwire.cli`` logs it as ``kwire.config``), and dynamic configs are stored
   by the cluster metadata, which replays them with ``set_dynamic``.
-* No SSL/SASL (their configs are known, but a listener that would need them is
-  refused at start-up), ``listener.name.<name>.*`` or config providers.
+* No checks of the SSL/SASL settings or the authorizer (``BrokerConfig`` keeps
+  ``listener.name.<name>.*`` names and hands them to ``kwire.security.settings``,
+  which refuses at start-up what kwire cannot serve), and no config providers.
 
 Invariants
 ----------

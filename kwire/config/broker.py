@@ -339,10 +339,12 @@ _KNOWN_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 def _check_safety(v: Mapping[str, Any], listeners: list[Listener], protocols: Mapping[str, str]) -> None:
     """Refuse settings kwire cannot honour whose silent absence would change safety.
 
-    Security protocols other than PLAINTEXT (directly or through
-    listener.security.protocol.map), an authorizer, a broker-to-broker security protocol,
-    and KRaft settings that make this node part of a larger quorum: kwire would otherwise
-    serve plaintext, allow everything, or come up as a separate single-node cluster.
+    A listener whose security protocol (directly or through listener.security.protocol.map)
+    is not one of Kafka's four, a broker-to-broker security protocol other than PLAINTEXT
+    (the replica fetchers speak plaintext), and KRaft settings that make this node part of a
+    larger quorum: kwire would otherwise serve plaintext, or come up as a separate
+    single-node cluster. The security settings themselves (keystores, SASL mechanisms and
+    JAAS configs, the authorizer class) are checked by ``kwire.security.settings``.
     """
     for listener in listeners:
         proto = protocols[listener.name]
@@ -352,8 +354,8 @@ def _check_safety(v: Mapping[str, Any], listeners: list[Listener], protocols: Ma
         what = ("is not a security protocol" if proto not in _KNOWN_PROTOCOLS
                 else "is not implemented by kwire")
         raise ConfigError(f"{key}: listener {listener.name} uses security protocol {proto}, which "
-                          f"{what}; kwire would serve it as plaintext. Only PLAINTEXT listeners "
-                          "are supported.", key)
+                          f"{what}; kwire would serve it as plaintext. Use one of "
+                          f"{', '.join(IMPLEMENTED_PROTOCOLS)}.", key)
     if v["security.inter.broker.protocol"] not in INTER_BROKER_PROTOCOLS:
         raise ConfigError(f"security.inter.broker.protocol={v['security.inter.broker.protocol']} is "
                           "not implemented by kwire (only PLAINTEXT).", "security.inter.broker.protocol")

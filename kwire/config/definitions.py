@@ -37,9 +37,10 @@ factor and min ISR have Kafka's code defaults (3, 2); DEV_DEFAULTS gives 1.
 
 What it deliberately does not do
 --------------------------------
-* No ``listener.name.<name>.*`` prefixed configs, config providers
-  (``${file:...}``) or password encryption; SSL/SASL configs are known (from
-  Kafka 4.3's list) but kwire serves only PLAINTEXT. Kafka 4 removed
+* No ``listener.name.<name>.*`` prefixed configs (``BrokerConfig`` keeps them as
+  text for ``kwire.security``), config providers (``${file:...}``) or password
+  encryption; the SSL/SASL configs are Kafka 4.3's, served by
+  ``kwire.security``. Kafka 4 removed
   ``message.format.version``, ``message.timestamp.difference.max.ms`` and
   ``message.downconversion.enable``, so they are unknown here too.
 * ``listeners`` and ``listener.security.protocol.map`` are per-broker updatable

@@ -734,6 +734,11 @@ def test_protocol_map_to_an_unimplemented_protocol_refused():
         BrokerConfig.load(None, ["listeners=CLIENT://127.0.0.1:0",
                                  "listener.security.protocol.map=CLIENT:SASL_SSL"])
     assert e.value.name == "ssl.keystore.location"  # SASL_SSL is served (issue 14), with a keystore
+    with pytest.raises(ConfigError) as e:  # not one of Kafka's four protocols
+        BrokerConfig.load(None, ["listeners=CLIENT://127.0.0.1:0", "listener.security.protocol.map=CLIENT:TLS"])
+    assert e.value.name == "listener.security.protocol.map"
+    assert "TLS, which is not a security protocol" in str(e.value)
+    assert "Use one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL" in str(e.value)
     cfg = BrokerConfig.load(None, ["listeners=CLIENT://127.0.0.1:0",
                                    "listener.security.protocol.map=CLIENT:PLAINTEXT",
                                    "ssl.keymanager.algorithm=PKIX"])  # harmless without SSL listeners
