@@ -12,6 +12,7 @@
 * ``partition_for(group_id, n)`` — Kafka's ``abs(groupId.hashCode()) % n`` with
   Java's ``String.hashCode`` over UTF-16 code units and ``Utils.abs``
   (``Integer.MIN_VALUE`` maps to 0).
+* ``internal_segment_config(size)`` — the segment size of an internal topic.
 """
 
 from __future__ import annotations
@@ -158,3 +159,18 @@ def partition_for(group_id: str, num_partitions: int) -> int:
     """The ``__consumer_offsets`` partition of a group: Kafka's ``Utils.abs(hash) % n``."""
     h = java_string_hash(group_id)
     return (0 if h == -(1 << 31) else abs(h)) % num_partitions
+
+
+SEGMENT_BYTES_MIN = 1048576  # the topic config segment.bytes' minimum (Kafka 4)
+
+
+def internal_segment_config(size: int) -> dict[str, str]:
+    """The segment-size topic config of an internal topic whose broker setting
+    (``offsets.topic.segment.bytes``, ``transaction.state.log.segment.bytes``; at least 1)
+    is ``size``: ``segment.bytes``, or below segment.bytes' 1 MiB minimum Kafka's
+    ``internal.segment.bytes``, as Kafka's own metadata log does with its internal segment
+    size. Otherwise a small setting (tests of compaction use a few KB) would make the
+    topic's creation fail, and with it every FindCoordinator."""
+    if size < SEGMENT_BYTES_MIN:
+        return {"internal.segment.bytes": str(size)}
+    return {"segment.bytes": str(size)}

@@ -6,7 +6,8 @@ I/O the shards must not do:
 
 * creates ``__consumer_offsets`` when first needed (FindCoordinator, or any
   group request), with ``offsets.topic.num.partitions`` partitions,
-  ``cleanup.policy=compact`` and ``segment.bytes`` = ``offsets.topic.segment.bytes``;
+  ``cleanup.policy=compact`` and ``segment.bytes`` = ``offsets.topic.segment.bytes``
+  (``internal.segment.bytes`` below segment.bytes' 1 MiB minimum);
 * on start, loads every shard by replaying its partition from the log start to
   the high watermark (in chunks of ``offsets.load.buffer.size``, yielding to the
   loop between chunks); requests for a loading shard answer
@@ -56,7 +57,8 @@ import asyncio
 import logging
 import time
 
-from kwire.coordinator.base import CoordinatorError, OpContext, Pending, Result, partition_for
+from kwire.coordinator.base import (CoordinatorError, OpContext, Pending, Result,
+                                    internal_segment_config, partition_for)
 from kwire.coordinator.records import RecordError, decode_record, encode_record
 from kwire.coordinator.shard import CoordinatorConfig, GroupCoordinatorShard
 from kwire.protocol.errors import ErrorCode as E, KafkaError
@@ -262,7 +264,8 @@ class GroupCoordinator:
         if self.broker.metadata.topic(GROUP_METADATA_TOPIC) is not None:
             return
         cfg = self.broker.config
-        configs = {"cleanup.policy": "compact", "segment.bytes": str(cfg["offsets.topic.segment.bytes"])}
+        configs = {"cleanup.policy": "compact",
+                   **internal_segment_config(cfg["offsets.topic.segment.bytes"])}
         try:
             if self.cluster_mode:
                 self._create_replicated(configs)

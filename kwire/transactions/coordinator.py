@@ -6,7 +6,8 @@ shards must not do:
 * creates ``__transaction_state`` on first use (FindCoordinator key type 1,
   InitProducerId) with ``transaction.state.log.num.partitions`` partitions,
   ``cleanup.policy=compact``, ``segment.bytes`` =
-  ``transaction.state.log.segment.bytes``; in cluster mode with
+  ``transaction.state.log.segment.bytes`` (``internal.segment.bytes`` below 1 MiB,
+  ``coordinator.base.internal_segment_config``); in cluster mode with
   ``transaction.state.log.replication.factor`` replicas and
   ``min.insync.replicas`` = ``transaction.state.log.min.isr`` once that many
   brokers are alive (COORDINATOR_NOT_AVAILABLE before);
@@ -47,7 +48,7 @@ import asyncio
 import logging
 import time
 
-from kwire.coordinator.base import CoordinatorError, partition_for
+from kwire.coordinator.base import CoordinatorError, internal_segment_config, partition_for
 from kwire.log.validate import AppendOrigin
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.builder import build_batch
@@ -201,8 +202,8 @@ class TransactionCoordinator:
         if self.broker.metadata.topic(TRANSACTION_STATE_TOPIC) is not None:
             return
         configs = {"cleanup.policy": "compact", "compression.type": "uncompressed",
-                   "segment.bytes": str(self._cfg("transaction.state.log.segment.bytes")),
-                   "unclean.leader.election.enable": "false"}
+                   "unclean.leader.election.enable": "false",
+                   **internal_segment_config(self._cfg("transaction.state.log.segment.bytes"))}
         try:
             if self.cluster_mode:
                 creating = self._creating
