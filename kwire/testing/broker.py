@@ -18,7 +18,7 @@
   waits for one partition, not fifty) and no initial rebalance delay.
 * ``mode="thread"`` (the default) runs the broker in this process, on its own
   event loop in a daemon thread: about 5 ms from ``start()`` to a broker that
-  answers, against about 0.3 s for ``mode="process"`` (``python -m kwire
+  answers, against 0.6-0.9 s for ``mode="process"`` (``python -m kwire
   serve``: a fresh interpreter importing kwire). Use ``"process"`` to kill the
   broker with SIGKILL (``kill()``) or to keep its CPU use off the test's GIL.
 * ``stop()`` stops it (clients see their real connection errors), ``start()`` or

@@ -4,14 +4,16 @@ Each plugin test writes a test module into ``tmp_path`` and runs it with a
 *separate* ``python -m pytest`` (its own rootdir, no conftest of ours), so
 the fixtures come from the installed ``pytest11`` entry point exactly as in a
 user's project. The generated tests drive kafka-python, confluent-kafka,
-aiokafka (under pytest-asyncio) and kcat against ``kwire_broker``, including
+aiokafka (under pytest-asyncio), kcat and ``kwire.client`` (kwire's own
+client, which the fixture's helpers use) against ``kwire_broker``, including
 ``.stop()`` in the middle of a test, where each client's own error must
 surface; per-test configs by marker and by indirect parametrization;
 ``.restart()`` keeping data; pytest-xdist workers each with their own brokers;
 ``kwire_shared_broker`` isolating tests by topic prefix; ``kwire_cluster``
 (ZooKeeper from the Debian jars) and its skip reason without them; and the
 README's two numbers (fixture set-up to first produce, 100 tests each with a
-fresh broker), printed and held to the issue's goals.
+fresh broker), printed on every run (the 100-test wall time is held to a
+looser bound than the 30 s goal, for loaded CI machines).
 
 The ``kwire.testing.Broker`` context manager is checked in this process: no
 thread, port or directory left after the block, even on an exception, and a
@@ -184,6 +186,23 @@ async def test_aiokafka(kwire_broker):
         await producer.stop()
 
 
+def test_kwire_client(kwire_broker):
+    from kwire.client import KafkaConnectionError
+    from kwire.records.builder import build_batch
+
+    topic = kwire_broker.create_topic("audit")
+    with kwire_broker.client(timeout=5) as c:  # kwire's own client, which the fixture's helpers use
+        assert c.produce(topic, 0, build_batch([(b"k", b"from kwire.client")])) == 0
+        assert [r.value for r in kwire_broker.consume(topic)] == [b"from kwire.client"]
+        kwire_broker.stop()
+        with pytest.raises(KafkaConnectionError) as err:
+            c.produce(topic, 0, build_batch([(b"k", b"lost")]))
+    with pytest.raises(KafkaConnectionError) as helper_err:  # the helpers surface it as it is
+        kwire_broker.produce(topic, "lost too")
+    assert "Connection refused" in str(helper_err.value), helper_err.value
+    print("KWIRE-CLIENT-ERROR", err.value.name, "|", err.value, "|", helper_err.value)
+
+
 def test_kcat(kwire_broker):
     topic = kwire_broker.create_topic("lines")
     p = subprocess.run(["kcat", "-b", kwire_broker.bootstrap, "-P", "-t", topic, "-K:"],
@@ -206,8 +225,15 @@ def test_four_clients_with_a_fresh_broker_each_and_a_broker_stopped_mid_test(tmp
     if shutil.which("kcat") is None:
         pytest.skip("kcat is not installed (apt-get install kcat)")
     p = run_pytest(tmp_path, FOUR_CLIENTS)
-    assert_outcome(p, passed=4)
+    assert_outcome(p, passed=5)
     out = p.stdout
+    m = re.search(r"KWIRE-CLIENT-ERROR NETWORK_EXCEPTION \| (.*) \| (.*)", out)
+    assert m, out[-3000:]
+    # the open connection broke (the Produce is not resent: it may have reached the broker), or,
+    # if the close was seen first, the reconnect was refused
+    assert re.search(r"Produce request to 127\.0\.0\.1:\d+ failed|cannot connect to 127\.0\.0\.1:\d+: "
+                     r"Connection refused", m.group(1)), m.group(0)
+    assert re.search(r"cannot connect to 127\.0\.0\.1:\d+: Connection refused", m.group(2)), m.group(0)
     assert "KAFKA-PYTHON-ERROR KafkaTimeoutError" in out
     assert re.search(r"CONFLUENT-ERROR \[.*'_(TRANSPORT|ALL_BROKERS_DOWN)'", out), out[-3000:]
     assert re.search(r"AIOKAFKA-ERROR (KafkaConnectionError|NodeNotReadyError|KafkaTimeoutError|"
@@ -360,17 +386,21 @@ def test_fresh_broker(timed_broker, i):
 '''
 
 
-def test_100_tests_with_a_fresh_broker_each(tmp_path):
+def test_100_tests_with_a_fresh_broker_each(tmp_path, capsys):
     t0 = time.perf_counter()
     p = run_pytest(tmp_path, TIMING)
     wall = time.perf_counter() - t0
     assert_outcome(p, passed=100)
     firsts = {int(i): float(s) for i, s in re.findall(r"SETUP-TO-FIRST-PRODUCE (\d+) ([\d.]+)", p.stdout)}
     m = re.search(r"100 passed.* in ([\d.]+)s", summary(p))
-    print(f"\n100 tests, each with a fresh kwire_broker: pytest {m.group(1) if m else '?'} s, "
-          f"wall {wall:.1f} s incl. interpreter start; set-up to first produce: "
-          + ", ".join(f"test {i}: {s * 1000:.1f} ms" for i, s in sorted(firsts.items())))
-    assert wall < 60  # the goal is < 30 s on 2 cores; measured about 3 s (loaded machines vary)
+    figure = (f"100 tests, each with a fresh kwire_broker: pytest {m.group(1) if m else '?'} s, "
+              f"wall {wall:.1f} s incl. interpreter start (goal < 30 s); set-up to first produce: "
+              + ", ".join(f"test {i}: {s * 1000:.1f} ms" for i, s in sorted(firsts.items())))
+    with capsys.disabled():  # shown in every run, passing or not, not only under -s
+        print(f"\n[kwire.testing] {figure}")
+    # The goal is < 30 s on 2 cores (measured 3-4 s idle, 8-18 s beside other test suites); the
+    # bound is looser so that a CI machine loaded by other jobs does not fail on it.
+    assert wall < 60, figure
     # after the first (which imports the broker, ~0.3 s once per process) the goal is < 0.2 s:
     # measured 5-30 ms; on a machine loaded by other test runs single ones reach ~0.15 s
     later = [firsts[i] for i in (1, 50, 99)]
