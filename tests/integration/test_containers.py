@@ -5,9 +5,10 @@ point (``kwire serve`` with overrides kwire's own config loader accepts), the
 ports it exposes (Kafka, metrics, console) and its volume (``log.dirs``), its
 HEALTHCHECK; ``docker/compose.single.yaml`` (one node: every exposed port
 published 1:1, the volume on /data, a health check, the console on) and the
-health checks and metrics port of ``docker/compose.yaml`` (ZooKeeper + 3
-brokers; its other checks are in test_cluster_cli.py); and the README's
-Containers section naming the same ports, volume, files and health command.
+health checks, published metrics ports (one host port per broker) and console
+(on kwire-1 only) of ``docker/compose.yaml`` (ZooKeeper + 3 brokers; its other
+checks are in test_cluster_cli.py); and the README's Containers section
+naming the same ports, volume, files and health command.
 
 ``kwire health`` itself runs for real: exit 0 against a live broker (also
 with ``--require-controller``, and exactly the command line the compose
@@ -107,19 +108,53 @@ def test_single_node_compose():
     assert _port(test[i + 1]) == _port(props["listeners"])
 
 
-def test_cluster_compose_health_checks_and_metrics():
+def _published(svc: dict) -> dict[int, int]:
+    """container port -> host port of a service's ``ports``."""
+    out = {}
+    for mapping in svc["ports"]:
+        host, container = str(mapping).split(":")
+        assert int(container) not in out, f"container port {container} published twice"
+        out[int(container)] = int(host)
+    return out
+
+
+def test_cluster_compose_health_checks_metrics_and_console():
     img = Image()
     doc = _yaml("compose.yaml")
     brokers = {n: s for n, s in doc["services"].items() if n.startswith("kwire-")}
     assert len(brokers) == 3
-    for name, svc in brokers.items():
+    host_ports: list[int] = []
+    consoles = []
+    for name, svc in sorted(brokers.items()):
         props = {**img.base, **_overrides(svc["command"])}
+        _accepted(props)
         assert svc["healthcheck"]["test"][:3] == ["CMD", "kwire", "health"]
         assert "--require-controller" in svc["healthcheck"]["test"]
         # the check runs inside the broker's container, against its own listener
         assert _port(svc["environment"]["KWIRE_HEALTH_BOOTSTRAP"]) == _port(props["listeners"])
         assert svc["environment"]["KWIRE_HEALTH_BOOTSTRAP"].startswith("127.0.0.1:")
-        assert [str(_port(props["metrics.listeners"]))] == [str(p) for p in svc["expose"]]
+        metrics = _port(props["metrics.listeners"])
+        assert [str(metrics)] == [str(p) for p in svc["expose"]]
+        published = _published(svc)
+        kafka = _port(props["listeners"])
+        assert published[kafka] == kafka  # the advertised port works from the host
+        assert metrics in published, f"{name}: metrics port {metrics} not published"
+        assert "console.port" not in props
+        if "console.listeners" in props:
+            console = _port(props["console.listeners"])
+            assert props["console.listeners"] == f"HTTP://0.0.0.0:{console}" and console in img.expose
+            assert published[console] == console
+            consoles.append(name)
+        assert set(published) <= {kafka, metrics} | ({_port(props["console.listeners"])}
+                                                      if "console.listeners" in props else set())
+        host_ports += published.values()
+    assert consoles == ["kwire-1"]  # the console on one broker: it shows the whole cluster
+    assert len(host_ports) == len(set(host_ports)), f"a host port is published twice: {sorted(host_ports)}"
+    assert sorted(_published(brokers[n])[9404] for n in brokers) == [9404, 9405, 9406]
+    header = (DOCKER / "compose.yaml").read_text().split("\nx-kwire-broker")[0]
+    for words in ("9404 (kwire-1), 9405 (kwire-2) and 9406 (kwire-3)", "console runs on kwire-1",
+                  "http://localhost:8080/"):
+        assert words in header, f"compose.yaml's header comment does not say {words!r}"
 
 
 def _readme_section(title_word: str) -> str:
@@ -139,6 +174,17 @@ def test_readme_names_the_images_ports_volume_and_health_command():
         assert str(port) in section, f"README's container section does not name port {port}"
     for word in ("/data", "kwire health", "compose.single.yaml", "compose.yaml", "docker/Dockerfile"):
         assert word in section, f"README's container section does not mention {word}"
+    # the cluster compose file's host ports: metrics per broker, the console on kwire-1
+    doc = _yaml("compose.yaml")
+    kafka = []
+    for name, svc in doc["services"].items():
+        if name.startswith("kwire-"):
+            listen = _port(_overrides(svc["command"])["listeners"])
+            kafka.append(listen)
+            for container, host in _published(svc).items():
+                if container != listen:  # Kafka's ports are named as a range
+                    assert str(host) in section, f"README's container section does not name {name}'s port {host}"
+    assert f"{min(kafka)}-{max(kafka)}" in section and "console on `kwire-1`" in section
 
 
 # -- kwire health ----------------------------------------------------------------------------------
