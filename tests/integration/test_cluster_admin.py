@@ -517,6 +517,9 @@ def test_zookeeper_restart_refuses_then_accepts_metadata_writes(make_zookeeper, 
             producer.produce(t, still[-1], partition=0, on_delivery=lambda err, _m: err and errors.append(err))
             assert producer.flush(30) == 0 and not errors, errors  # each one acknowledged before the next
             producer.poll(0.1)
+        for b in c.brokers:  # every broker still has the leadership and ISR it had
+            q = c.metadata([t], bootstrap=b.bootstrap).topics[t].partitions[0]
+            assert (q.leader, sorted(q.isr)) == (leader, [1, 2, 3]), (b.node_id, q)
         zk.start()
         again = _name("back")
         c.wait_until(lambda md: True, 30)  # a broker answers
@@ -528,8 +531,8 @@ def test_zookeeper_restart_refuses_then_accepts_metadata_writes(make_zookeeper, 
         _produce(c.bootstrap, t, after)
         want = before + during + still + after
         assert _read_values(c.bootstrap, t, len(want)) == want
-        p = c.describe(t).partitions[0]
-        assert p.leader == leader and sorted(p.isr) == [1, 2, 3]
+        c.wait_until(lambda md: sorted(md.topics[t].partitions[0].isr) == [1, 2, 3], 60, "the full ISR",
+                     topics=[t])
         assert "down-confluent" not in c.metadata().topics
     finally:
         c.close()
