@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Transactional vs non-transactional throughput against a ``kwire serve`` it starts (issue 13).
 
-    python scripts/bench-transactions.py [--count 200000] [--size 1024] [--per-txn 1000] [--runs 3]
+    python scripts/bench-transactions.py [--count 200000] [--size 1024] [--per-txn 1000] [--rounds 5]
 
 Same run, same broker, confluent-kafka (librdkafka) clients, 1 KiB records on
 a 3-partition topic:
@@ -13,14 +13,21 @@ a 3-partition topic:
   data (every ``--per-txn`` records one COMMIT marker per partition; goal:
   read_committed >= 90 %).
 
-Each figure is the median of ``--runs`` runs after one warm-up run (fresh
-topics each run, the order of the two sides alternating). Prints
-one line per figure and the ratios.
+Each side is timed from its client's start (a producer from its creation, so
+both get their producer id inside the span; a consumer from ``assign()``) to
+its last record acknowledged or received: both sides pay the same start-up.
+
+One warm-up round, then ``--rounds`` rounds, each on fresh topics with the
+order of the two sides of each pair alternating from round to round (neither
+side always runs on the warmer machine). Prints each round's figures and
+ratios, then for each ratio the median and range over the rounds, and the
+load average before and after.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import subprocess
@@ -66,11 +73,13 @@ def produce(bootstrap: str, name: str, size: int, count: int, per_txn: int | Non
            "batch.size": 1 << 20, "queue.buffering.max.messages": 1_000_000}
     if per_txn:
         cfg["transactional.id"] = f"bench-{uuid.uuid4().hex[:6]}"
-    p = ck.Producer(cfg)
     value = b"x" * size
+    # from the producer's creation: both sides get their producer id in the timed span (the
+    # idempotent one lazily, before its first batch; the transactional one in init_transactions)
+    start = time.perf_counter()
+    p = ck.Producer(cfg)
     if per_txn:
         p.init_transactions(30)
-    start = time.perf_counter()
     for i in range(count):
         if per_txn and i % per_txn == 0:
             p.begin_transaction()
@@ -92,21 +101,37 @@ def consume(bootstrap: str, name: str, count: int, isolation: str) -> float:
     c = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": f"b-{uuid.uuid4().hex[:6]}",
                      "auto.offset.reset": "earliest", "enable.auto.commit": False,
                      "isolation.level": isolation, "fetch.max.bytes": 52428800})
-    c.assign([ck.TopicPartition(name, p, ck.OFFSET_BEGINNING) for p in range(3)])
     got = 0
-    start = None
+    start = time.perf_counter()  # from assign(): start-up counts for both isolation levels alike
+    c.assign([ck.TopicPartition(name, p, ck.OFFSET_BEGINNING) for p in range(3)])
     deadline = time.monotonic() + 300
     while got < count and time.monotonic() < deadline:
         for m in c.consume(10000, 1.0):
             if not m.error():
-                if start is None:
-                    start = time.perf_counter()
                 got += 1
     elapsed = time.perf_counter() - start
     c.close()
-    if got < count:
+    if got != count:
         raise SystemExit(f"consumed {got} of {count} ({isolation})")
     return got / elapsed
+
+
+def one_round(bootstrap: str, a, flip: bool) -> dict[str, float]:
+    """Both produce sides, then both consume sides over the transactional data."""
+    t = topic(bootstrap)
+    r: dict[str, float] = {}
+    for side in (("txn", "plain") if flip else ("plain", "txn")):
+        if side == "txn":
+            r["txn"] = produce(bootstrap, t, a.size, a.count, a.per_txn)
+        else:
+            r["plain"] = produce(bootstrap, topic(bootstrap), a.size, a.count, None)
+    for isolation in (("read_committed", "read_uncommitted") if flip else ("read_uncommitted", "read_committed")):
+        r[isolation] = consume(bootstrap, t, a.count, isolation)
+    return r
+
+
+def spread(values: list[float]) -> str:
+    return f"median {statistics.median(values):.1%} (range {min(values):.1%}-{max(values):.1%})"
 
 
 def main() -> None:
@@ -114,39 +139,36 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=200_000)
     ap.add_argument("--size", type=int, default=1024)
     ap.add_argument("--per-txn", type=int, default=1000)
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} CPUs")
+    rounds = []
     with tempfile.TemporaryDirectory() as d:
         proc, bootstrap = start_broker(d)
         try:
-            plain, txn, rc, ru = [], [], [], []
-            for run in range(a.runs + 1):  # run 0 warms up (page cache, JIT-free but lazy imports)
-                t = topic(bootstrap)
-                if run % 2:  # alternate the order: neither side always runs on a warmer machine
-                    r_txn = produce(bootstrap, t, a.size, a.count, a.per_txn)
-                    r_plain = produce(bootstrap, topic(bootstrap), a.size, a.count, None)
-                    r_rc = consume(bootstrap, t, a.count, "read_committed")
-                    r_ru = consume(bootstrap, t, a.count, "read_uncommitted")
-                else:
-                    r_plain = produce(bootstrap, topic(bootstrap), a.size, a.count, None)
-                    r_txn = produce(bootstrap, t, a.size, a.count, a.per_txn)
-                    r_ru = consume(bootstrap, t, a.count, "read_uncommitted")
-                    r_rc = consume(bootstrap, t, a.count, "read_committed")
-                if run:
-                    plain.append(r_plain)
-                    txn.append(r_txn)
-                    ru.append(r_ru)
-                    rc.append(r_rc)
+            one_round(bootstrap, a, flip=False)  # warm-up (page cache, lazy imports), not counted
+            for i in range(a.rounds):
+                r = one_round(bootstrap, a, flip=i % 2 == 1)
+                rounds.append(r)
+                print(f"round {i + 1}: produce plain {r['plain']:8.0f} txn {r['txn']:8.0f} records/s "
+                      f"({r['txn'] / r['plain']:6.1%}); consume read_uncommitted {r['read_uncommitted']:8.0f} "
+                      f"read_committed {r['read_committed']:8.0f} records/s "
+                      f"({r['read_committed'] / r['read_uncommitted']:6.1%})", flush=True)
         finally:
             proc.terminate()
             proc.wait(60)
     m = statistics.median
-    print(f"produce idempotent, no transactions : {m(plain):10.0f} records/s  runs {[round(x) for x in plain]}")
-    print(f"produce transactional (1 txn/{a.per_txn}) : {m(txn):10.0f} records/s  runs {[round(x) for x in txn]}")
-    print(f"  ratio {m(txn) / m(plain):.1%} (goal >= 80 %)")
-    print(f"consume read_uncommitted            : {m(ru):10.0f} records/s  runs {[round(x) for x in ru]}")
-    print(f"consume read_committed              : {m(rc):10.0f} records/s  runs {[round(x) for x in rc]}")
-    print(f"  ratio {m(rc) / m(ru):.1%} (goal >= 90 %)")
+    for key, label in (("plain", "produce idempotent, no transactions"),
+                       ("txn", f"produce transactional (1 txn/{a.per_txn})"),
+                       ("read_uncommitted", "consume read_uncommitted"),
+                       ("read_committed", "consume read_committed")):
+        xs = [r[key] for r in rounds]
+        print(f"{label:38s}: median {m(xs):8.0f} records/s (range {min(xs):.0f}-{max(xs):.0f})")
+    print(f"transactional / plain produce         : {spread([r['txn'] / r['plain'] for r in rounds])}"
+          " (goal >= 80 %)")
+    print(f"read_committed / read_uncommitted     : "
+          f"{spread([r['read_committed'] / r['read_uncommitted'] for r in rounds])} (goal >= 90 %)")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
