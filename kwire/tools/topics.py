@@ -19,6 +19,15 @@ Shaped after Kafka's ``kafka-topics.sh``, as subcommands instead of
   the partitions that match (and no summary lines): ISR smaller than the
   replicas (with a leader); no leader, or a leader that is not a live broker;
   ISR smaller than the topic's ``min.insync.replicas`` (with a leader).
+  Compacted partitions get ``CleanableRatio: R`` (dirty / total bytes of the
+  log below its active segment, as the cleaner chooses by). Kafka has no API
+  for it, only a metric, so it is read from the brokers' Prometheus endpoints
+  (``kwire_log_cleanable_ratio``): those given with ``--metrics URL``, or else
+  each leader's, found through its broker configs (``metrics.listeners``, or
+  ``metrics.port`` on a broker reached over loopback). When a compacted
+  partition's ratio cannot be had (no endpoint configured, ``metrics.port=0``,
+  unreachable), a note on stderr says why and how to get it; stdout is then
+  kafka-topics.sh's lines alone.
 * ``alter --topic T [--partitions N] [--config k=v]... [--delete-config k]...
   [--if-exists]``: CreatePartitions to grow to N, then IncrementalAlterConfigs
   (SET / DELETE). Unlike kafka-topics.sh, configs are altered here too rather
@@ -35,7 +44,7 @@ import argparse
 import re
 import sys
 
-from kwire.client import RESOURCE_TOPIC, KafkaClient, KafkaClientError, NewTopic
+from kwire.client import RESOURCE_BROKER, RESOURCE_TOPIC, KafkaClient, KafkaClientError, NewTopic
 from kwire.protocol.errors import ErrorCode
 
 from .common import (
@@ -88,8 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--unavailable-partitions", action="store_true",
                    help="only partitions without a leader, or whose leader is not a live broker")
     d.add_argument("--metrics", metavar="URL", action="append",
-                   help="a broker's metrics endpoint (http://HOST:PORT, repeatable): adds each "
-                        "compacted partition's CleanableRatio (Kafka has no API for it)")
+                   help="a broker's metrics endpoint (http://HOST:PORT, repeatable) to read each "
+                        "compacted partition's CleanableRatio from (Kafka has no API for it); "
+                        "default: each leader's endpoint, from its metrics.listeners / "
+                        "metrics.port broker config")
     d.add_argument("--under-min-isr-partitions", action="store_true",
                    help="only partitions whose ISR is smaller than min.insync.replicas")
 
@@ -164,18 +175,40 @@ def _describe(client: KafkaClient, args) -> int:
         raise ToolError(", ".join(f"Topic '{n}' does not exist as expected" for n in missing))
     filtered = (args.under_replicated_partitions or args.unavailable_partitions
                 or args.under_min_isr_partitions)
-    ratios = _cleanable_ratios(args.metrics) if getattr(args, "metrics", None) else {}
-    out = []
+    shown_names = []
+    topic_configs = {}
     for name in names:
         t = md.topics[name]
         if args.exclude_internal and t.is_internal:
             continue
         if t.error_code:
             raise KafkaClientError(t.error_code, f"topic {name!r}")
-        parts = [t.partitions[i] for i in sorted(t.partitions)]
-        configs = None
+        shown_names.append(name)
         if not filtered or args.under_min_isr_partitions:
-            configs = client.describe_configs(RESOURCE_TOPIC, name)
+            topic_configs[name] = client.describe_configs(RESOURCE_TOPIC, name)
+    # compacted partitions, by leader: those that have a cleanable ratio to show
+    compacted = {(name, p.partition): p.leader for name, configs in topic_configs.items()
+                 if any(c.name == "cleanup.policy" and "compact" in (c.value or "").split(",")
+                        for c in configs)
+                 for p in md.topics[name].partitions.values()}
+    why: list[str] = []
+    if args.metrics:
+        ratios = _cleanable_ratios(args.metrics)
+    else:
+        ratios, why = _discovered_ratios(client, md, compacted) if compacted else ({}, [])
+    unreported = sorted(k for k in compacted if k not in ratios)
+    if unreported and not why:
+        why.append("the metrics read do not report " + ", ".join(f"{t}-{p}" for t, p in unreported))
+    if unreported:
+        print("Note: CleanableRatio of compacted partitions is not shown: Kafka has no API "
+              "for it; kwire reads it from the brokers' metrics endpoint, and "
+              + "; ".join(why) + ". Start the brokers with metrics.listeners=HTTP://HOST:PORT "
+              "(or metrics.port=PORT), or pass --metrics http://HOST:PORT.", file=sys.stderr)
+    out = []
+    for name in shown_names:
+        t = md.topics[name]
+        parts = [t.partitions[i] for i in sorted(t.partitions)]
+        configs = topic_configs.get(name)
         if not filtered:
             shown = ",".join(f"{c.name}={'' if c.value is None else c.value}"
                              for c in sorted(configs, key=lambda c: c.name) if not c.is_default)
@@ -209,7 +242,59 @@ def _describe(client: KafkaClient, args) -> int:
     return EXIT_OK
 
 
-def _cleanable_ratios(urls: list[str]) -> dict[tuple[str, int], float]:
+LOOPBACK = ("127.", "localhost", "::1")
+
+
+def _metrics_url(client: KafkaClient, md, node: int) -> tuple[str | None, str | None]:
+    """(URL of broker ``node``'s metrics endpoint, or None and why) from its broker configs."""
+    try:
+        configs = {c.name: c.value for c in client.describe_configs(RESOURCE_BROKER, str(node))}
+    except KafkaClientError as e:
+        return None, f"broker {node}'s configs could not be read ({e})"
+    broker = md.brokers.get(node)
+    kafka_host = broker.host if broker is not None else "127.0.0.1"
+    for listener in (configs.get("metrics.listeners") or "").split(","):
+        _scheme, sep, addr = listener.strip().rpartition("://")
+        if not sep:
+            continue
+        host, _, port = addr.rpartition(":")
+        host = host.strip("[]")
+        if port.isdigit() and int(port) > 0:
+            if host in ("", "0.0.0.0", "::"):  # every interface: the one clients reach it on
+                host = kafka_host
+            return f"http://{host}:{port}/metrics", None
+    port = configs.get("metrics.port")
+    if port and port.isdigit() and int(port) > 0:
+        if kafka_host.startswith(LOOPBACK):  # metrics.port serves on 127.0.0.1 only
+            return f"http://127.0.0.1:{port}/metrics", None
+        return None, f"broker {node}'s metrics.port={port} serves on its own 127.0.0.1 only"
+    if port == "0":
+        return None, (f"broker {node} serves its metrics on a free port (metrics.port=0), "
+                      "which its configs cannot tell")
+    return None, f"broker {node} has no metrics endpoint (metrics.listeners and metrics.port unset)"
+
+
+def _discovered_ratios(client: KafkaClient, md, compacted: dict[tuple[str, int], int]
+                       ) -> tuple[dict[tuple[str, int], float], list[str]]:
+    """The ratios of ``compacted`` ((topic, partition) -> leader) from each leader's own
+    endpoint, and why some could not be had."""
+    ratios: dict[tuple[str, int], float] = {}
+    why: list[str] = []
+    for node in sorted({n for n in compacted.values() if n >= 0}):
+        url, reason = _metrics_url(client, md, node)
+        if url is not None:
+            try:
+                ratios.update(_cleanable_ratios([url], timeout=3))
+            except ToolError as e:
+                reason = str(e)
+        if reason:
+            why.append(reason)
+    if any(n < 0 for n in compacted.values()):
+        why.append("a partition without a leader has no broker to ask")
+    return ratios, why
+
+
+def _cleanable_ratios(urls: list[str], timeout: float = 10) -> dict[tuple[str, int], float]:
     """``kwire_log_cleanable_ratio`` of every compacted partition the brokers at ``urls`` hold
     (the first broker that reports a partition wins: its replicas' ratios are alike)."""
     from urllib.request import urlopen
@@ -223,7 +308,7 @@ def _cleanable_ratios(urls: list[str]) -> dict[tuple[str, int], float]:
         if not url.rstrip("/").endswith("/metrics"):
             url = url.rstrip("/") + "/metrics"
         try:
-            with urlopen(url, timeout=10) as r:
+            with urlopen(url, timeout=timeout) as r:
                 text = r.read().decode()
         except OSError as e:
             raise ToolError(f"could not read the metrics at {url}: {e}") from None

@@ -6,7 +6,8 @@ Every tool runs as a subprocess against the module's in-process broker (the
 * topics: create (partitions, configs), list (regex, internal), describe
   (partition lines with leader/leader epoch/replicas/isr, non-default configs
   only, positional topic names, the under-replicated / unavailable / under-min-
-  ISR filters),
+  ISR filters, a note on stderr when a compacted topic's CleanableRatio has no
+  metrics endpoint to come from),
   alter (more partitions, set and delete configs), delete; and the errors
   (already exists, unknown topic, fewer partitions) with exit code 1;
 * produce -> consume round trip: keys split off by the separator, headers,
@@ -141,6 +142,24 @@ def test_describe_shows_only_non_default_configs(broker, topic_name):
     create(broker, topic_name, 1)
     summary, _ = describe(broker, topic_name)
     assert "cleanup.policy" not in configs_of(summary)  # a default is not listed
+
+
+def test_describe_compacted_topic_without_a_metrics_endpoint_says_why(broker, topic_name):
+    """CleanableRatio comes only from a metrics endpoint (Kafka has no API for it); the module's
+    broker has none, so describe prints Kafka's lines and a note on stderr saying why and how."""
+    create(broker, topic_name, 2, "--config", "cleanup.policy=compact")
+    out = ok(topics(broker, "describe", "--topic", topic_name))
+    lines = out.stdout.decode().splitlines()
+    assert len(lines) == 3 and "CleanableRatio" not in out.stdout.decode()
+    assert "CleanableRatio of compacted partitions is not shown" in out.stderr
+    assert "broker 0 has no metrics endpoint" in out.stderr
+    assert "--metrics http://HOST:PORT" in out.stderr
+    plain = topic_name + "-plain"
+    create(broker, plain, 1)
+    assert ok(topics(broker, "describe", "--topic", plain)).stderr == ""  # nothing to say
+    # an unreachable endpoint given by the user is an error, as before
+    bad = topics(broker, "describe", "--topic", topic_name, "--metrics", "127.0.0.1:1")
+    assert bad.returncode == 1 and "could not read the metrics" in bad.stderr
 
 
 def test_describe_all_topics(broker, topic_name):
