@@ -109,7 +109,7 @@ def test_emfile_while_loading_is_not_a_dir_failure(tmp_path):
 
 
 def test_fault_entries_may_name_a_directory():
-    assert faults.parse("load=EIO:2@/data/b") == {"load": [errno.EIO, 2, "/data/b"]}
+    assert faults.parse("load=EIO:2@/data/b") == {"load": [errno.EIO, 2, "/data/b", 0]}
     faults.arm("load", errno.EIO, under="/data/b")
     faults.check("load", "/data/a/t-0")
     faults.check("load", "/data/bb/t-0")
