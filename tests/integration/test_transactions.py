@@ -22,6 +22,7 @@ consume-transform-produce with send_offsets_to_transaction.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 import uuid
@@ -994,7 +995,10 @@ def test_fencing_with_kafka_python_and_aiokafka(broker):
         first.commit_transaction()
     first.close(timeout=5)
 
+    unretrieved: list[dict] = []
+
     async def aio() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda loop, ctx: unretrieved.append(ctx))
         atid = f"aiof-{uuid.uuid4().hex[:6]}"
         p1 = aiokafka.AIOKafkaProducer(bootstrap_servers=b, transactional_id=atid)
         await p1.start()
@@ -1008,9 +1012,16 @@ def test_fencing_with_kafka_python_and_aiokafka(broker):
         try:
             with pytest.raises(aiokafka.errors.ProducerFenced):
                 await p1.send_and_wait(topic, value=b"zombie-2", partition=1)
-                await p1.commit_transaction()
         finally:
             await p1.stop()
 
     asyncio.run(aio())
+    # The fenced producer leaves futures holding ProducerFenced that nobody can await (its
+    # transaction can neither commit nor abort). Collected at an arbitrary later moment, the
+    # default handler would log them with a formatted traceback, and on Python 3.11.7 that
+    # breaks an ast.parse running at the moment (pytest's import rewriting at session end:
+    # "SystemError: AST constructor recursion depth mismatch"). The loop's handler (set in
+    # aio) keeps them instead; collect them now and check that they are only that.
+    gc.collect()
+    assert {type(ctx.get("exception")) for ctx in unretrieved} <= {aiokafka.errors.ProducerFenced}
     assert sorted(_consume(b, topic, "read_committed", 2)) == [b"aio-winner", b"kp-winner"]
