@@ -18,9 +18,10 @@ Kafka 4.x's ``ProducerAppendInfo`` does for client appends:
   includes a retry older than the retained five.
 * unknown producer id: any sequence is accepted. Since KIP-360 (Kafka 2.5)
   the broker cannot tell "new producer" from "state lost to retention or
-  DeleteRecords", so it takes the first batch as the new starting point (the
-  transactions-v2 rule that demands 0 applies only to verified transactional
-  producers, which kwire does not have yet).
+  DeleteRecords", so it takes the first batch as the new starting point.
+  Kafka 4.x demands 0 here from a transactions-v2 producer whose batch was
+  verified with the coordinator (KIP-890); ``check`` is not told whether a
+  batch was verified, so kwire does not apply that rule.
 
 ``replay`` applies a batch without checks (loading from the log; Kafka treats
 that as the REPLICATION origin). A new epoch clears the retained batches.
