@@ -199,6 +199,49 @@ def make_msgs(n: int, *, tag: str = "m", base_ts: int | None = None, value_size:
     return msgs
 
 
+def read_values(bootstrap: str, topic: str, n: int, timeout: float = 30.0, linger: float = 0.0) -> list[bytes]:
+    """The first ``n`` values of partition 0 through a confluent-kafka consumer (assign, no
+    group); with ``linger``, keep polling that many seconds more, so a record beyond ``n``
+    that should not be there shows up in the result."""
+    import uuid
+
+    from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
+
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"g-{uuid.uuid4().hex[:6]}",
+                  "enable.auto.commit": False, "topic.metadata.refresh.interval.ms": 500})
+    try:
+        c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
+        out: list[bytes] = []
+        deadline = time.monotonic() + timeout
+        while len(out) < n and time.monotonic() < deadline:
+            m = c.poll(0.5)
+            if m is not None and not m.error():
+                out.append(m.value())
+        end = time.monotonic() + linger
+        while time.monotonic() < end:
+            m = c.poll(0.2)
+            if m is not None and not m.error():
+                out.append(m.value())
+        return out
+    finally:
+        c.close()
+
+
+def wire_size(bootstrap: str, topic: str, partition: int = 0) -> int:
+    """The partition's size as DescribeLogDirs reports it, through kafka-python's admin."""
+    from kafka.admin import KafkaAdminClient
+
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=20_000)
+    try:
+        (per_broker,) = admin.describe_log_dirs({topic: [partition]})
+    finally:
+        admin.close()
+    sizes = [p["partition_size"] for d in per_broker["log_dirs"] for t in d["topics"]
+             if t["name"] == topic for p in t["partitions"] if p["partition_index"] == partition]
+    assert len(sizes) == 1, per_broker
+    return sizes[0]
+
+
 CODEC_IDS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
 
 

@@ -37,6 +37,7 @@ import uuid
 
 import pytest
 from cluster_fixtures import make_cluster, tcp_proxy, zookeeper  # noqa: F401 (fixtures)
+from clients import read_values
 
 from kwire.client import KafkaClient
 from kwire.protocol.errors import ErrorCode
@@ -61,28 +62,6 @@ def _produce_acked(bootstrap: str, topic: str, values: list[bytes]) -> None:
         p.produce(topic, v, partition=0, on_delivery=lambda err, _m: err and errors.append(err))
     assert p.flush(90) == 0
     assert not errors, errors
-
-
-def _read_all(bootstrap: str, topic: str, n: int, timeout: float = 60.0) -> list[bytes]:
-    c = confluent_kafka.Consumer({"bootstrap.servers": bootstrap, "group.id": f"g-{uuid.uuid4().hex[:6]}",
-                                  "enable.auto.commit": False, "topic.metadata.refresh.interval.ms": 500})
-    try:
-        c.assign([confluent_kafka.TopicPartition(topic, 0, confluent_kafka.OFFSET_BEGINNING)])
-        out: list[bytes] = []
-        deadline = time.monotonic() + timeout
-        while len(out) < n and time.monotonic() < deadline:
-            m = c.poll(0.5)
-            if m is not None and not m.error():
-                out.append(m.value())
-        # anything beyond n would be a record that should not be there: poll a little longer
-        end = time.monotonic() + 2
-        while time.monotonic() < end:
-            m = c.poll(0.2)
-            if m is not None and not m.error():
-                out.append(m.value())
-        return out
-    finally:
-        c.close()
 
 
 def _produce_pinned(bootstrap: str, topic: str, value: bytes, timeout_ms: int) -> int:
@@ -198,7 +177,7 @@ def test_deposed_leader_cut_from_zookeeper_never_acks_and_rejoins_as_follower(
     assert md.topics[topic].partitions[0].leader == new
 
     # nothing acknowledged is lost, nothing refused is there: read from the new leader, in order
-    got = _read_all(c.broker(new).bootstrap, topic, len(acked))
+    got = read_values(c.broker(new).bootstrap, topic, len(acked), timeout=60.0, linger=2.0)
     assert got == acked, f"read {len(got)} records, acked {len(acked)}"
     # the deposed leader truncated its tail and holds exactly the new leader's log
     deadline = time.monotonic() + 60

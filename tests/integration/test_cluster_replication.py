@@ -12,7 +12,7 @@ import uuid
 
 import pytest
 from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)
-from clients import decoded_batches
+from clients import decoded_batches, read_values
 
 from kwire.client import KafkaClient, KafkaClientError
 from kwire.protocol.errors import ErrorCode
@@ -45,23 +45,6 @@ def _produce_kafka_python(bootstrap: str, topic: str, values: list[bytes]) -> No
             f.get(timeout=60)
     finally:
         p.close(10)
-
-
-def _read_all(bootstrap: str, topic: str, n: int, timeout: float = 30.0) -> list[bytes]:
-    """The first ``n`` values of partition 0 through a confluent-kafka consumer (assign, no group)."""
-    c = confluent_kafka.Consumer({"bootstrap.servers": bootstrap, "group.id": f"g-{uuid.uuid4().hex[:6]}",
-                                  "enable.auto.commit": False, "topic.metadata.refresh.interval.ms": 500})
-    try:
-        c.assign([confluent_kafka.TopicPartition(topic, 0, confluent_kafka.OFFSET_BEGINNING)])
-        out: list[bytes] = []
-        deadline = time.monotonic() + timeout
-        while len(out) < n and time.monotonic() < deadline:
-            m = c.poll(0.5)
-            if m is not None and not m.error():
-                out.append(m.value())
-        return out
-    finally:
-        c.close()
 
 
 def _raw_produce(c, topic: str, value: bytes, acks: int = -1, timeout_ms: int = 30000) -> int:
@@ -138,11 +121,11 @@ def test_acks_all_with_two_clients_then_read_from_the_new_leader(make_cluster):
                       30, "a new leader", topics=[topic])
     new, new_epoch = md.topics[topic].partitions[0].leader, md.topics[topic].partitions[0].leader_epoch
     assert new != old and new_epoch > old_epoch
-    got = _read_all(c.bootstrap, topic, 100)
+    got = read_values(c.bootstrap, topic, 100)
     assert got == [b"ck-%d" % i for i in range(50)] + [b"kp-%d" % i for i in range(50)]
     # the survivors still take acks=all writes (ISR of two = min.insync.replicas)
     _produce_confluent(c.bootstrap, topic, [b"after"])
-    assert _read_all(c.bootstrap, topic, 101)[-1] == b"after"
+    assert read_values(c.bootstrap, topic, 101)[-1] == b"after"
 
     # the new leader fences a client that still carries the old leader's epoch, and does not know an
     # epoch newer than its own (KIP-320); with its own epoch, everything is answered
@@ -364,4 +347,4 @@ def test_divergent_tail_is_truncated_and_hw_bounds_consumers(make_cluster):
     while values(old) != kept:
         assert time.monotonic() < deadline, f"old leader's log: {values(old)}"
         time.sleep(0.1)
-    assert _read_all(c.bootstrap, topic, len(kept)) == kept
+    assert read_values(c.bootstrap, topic, len(kept)) == kept

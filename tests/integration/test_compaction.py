@@ -39,7 +39,7 @@ import time
 import pytest
 
 from clients import (AIOKafkaClient, ConfluentClient, KafkaPythonClient, Msg, kcat, kcat_path,
-                     wait_until)
+                     wait_until, wire_size)
 
 import javaclient
 
@@ -137,21 +137,6 @@ def seen_by_all(b, topic: str, count: int) -> dict[str, list[tuple]]:
     if javaclient.jar_dir() is not None:
         seen["java"] = read_java(b.bootstrap, topic, logs_of(b).get(topic, 0).high_watermark)
     return seen
-
-
-def wire_size(bootstrap: str, topic: str, partition: int = 0) -> int:
-    """The partition's size as DescribeLogDirs reports it, through kafka-python's admin."""
-    from kafka.admin import KafkaAdminClient
-
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=20_000)
-    try:
-        (per_broker,) = admin.describe_log_dirs({topic: [partition]})
-    finally:
-        admin.close()
-    sizes = [p["partition_size"] for d in per_broker["log_dirs"] for t in d["topics"]
-             if t["name"] == topic for p in t["partitions"] if p["partition_index"] == partition]
-    assert len(sizes) == 1, per_broker
-    return sizes[0]
 
 
 def alter_topic(bootstrap: str, topic: str, configs: dict[str, str]) -> None:

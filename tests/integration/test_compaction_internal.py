@@ -32,7 +32,7 @@ import uuid
 
 import pytest
 
-from clients import KafkaPythonClient, wait_until
+from clients import KafkaPythonClient, wait_until, wire_size
 
 ck = pytest.importorskip("confluent_kafka")
 
@@ -48,21 +48,6 @@ SMALL = {"offsets.topic.num.partitions": "1", "offsets.topic.segment.bytes": "16
 def start(make_broker, d, *, cleaner: bool):
     return make_broker(data_dir=d, overrides=dict(SMALL, **{
         "log.cleaner.enable": "true" if cleaner else "false"}))
-
-
-def wire_size(bootstrap: str, topic: str, partition: int = 0) -> int:
-    """The partition's size as DescribeLogDirs reports it (kafka-python's admin)."""
-    from kafka.admin import KafkaAdminClient
-
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=20_000)
-    try:
-        (per_broker,) = admin.describe_log_dirs({topic: [partition]})
-    finally:
-        admin.close()
-    sizes = [p["partition_size"] for d in per_broker["log_dirs"] for t in d["topics"]
-             if t["name"] == topic for p in t["partitions"] if p["partition_index"] == partition]
-    assert len(sizes) == 1, per_broker
-    return sizes[0]
 
 
 def wait_compacted(b, topic: str, partition: int = 0) -> None:

@@ -224,7 +224,15 @@ def _with_epoch(batch: bytes, epoch: int, base_offset: int) -> bytearray:
     return b
 
 
-def test_truncates_a_diverging_epoch_and_converges(leader, tmp_path):
+@pytest.mark.parametrize("ibp", [None, "2.6"])
+def test_truncates_a_diverging_epoch_and_converges(leader, tmp_path, caplog, ibp):
+    """A follower holding a deposed leader's epoch-1 batches the leader never had ends
+    byte-identical to the leader's log. By default (inter.broker.protocol.version >= 2.7-IV1)
+    the leader's Fetch answer carries the diverging epoch; with 2.6 (Kafka: no truncation on
+    fetch below 2.7-IV1) an OffsetForLeaderEpoch answer cuts the log before the first Fetch
+    (v11, which has no diverging epoch)."""
+    import logging
+
     for i in range(4):
         leader.produce(_batch(f"l{i}", 2))  # leader: offsets 0..7, epoch 0
     first = leader.client.fetch(leader.topic, 0, 0, max_bytes=1)  # the first batch: 0..1
@@ -233,13 +241,19 @@ def test_truncates_a_diverging_epoch_and_converges(leader, tmp_path):
     # a deposed leader's epoch-1 batches the leader never had: offsets 2..11
     plog.append_as_follower(_with_epoch(_batch("stale", 10), 1, 2), _now_ms())
     assert (plog.log_end_offset, plog.latest_epoch) == (12, 1)
+    caplog.set_level(logging.INFO, logger="kwire.replication")
 
     async def run():
-        mgr = _manager(leader)
+        mgr = _manager(leader, **({"inter.broker.protocol.version": ibp} if ibp else {}))
+        assert mgr.truncation_on_fetch == (ibp is None)
         mgr.add_partitions({(leader.topic, 0): (plog, LEADER_ID, 0)})
+        if ibp:
+            assert mgr.fetch_version_cap == 11
+            assert mgr.partitions()[(leader.topic, 0)].state is State.TRUNCATING
         mgr.start()
         try:
-            # the leader answers diverging epoch (0, 8): cut to our end of epoch 0 (2), refetch
+            # diverging epoch (0, 8) or OffsetForLeaderEpoch (0 ends at 8): cut to our end of
+            # epoch 0 (2), then refetch the leader's epoch 0
             await _until(lambda: plog.log_end_offset == 8 and plog.latest_epoch == 0,
                          "truncation and the copy of the leader's epoch 0")
         finally:
@@ -248,41 +262,13 @@ def test_truncates_a_diverging_epoch_and_converges(leader, tmp_path):
     asyncio.run(run())
     assert _log_bytes(plog.dir) == _log_bytes(leader.part_dir())
     plog.close()
-
-
-def test_ibp_below_2_7_truncates_with_offset_for_leader_epoch_before_fetching(leader, tmp_path, caplog):
-    """inter.broker.protocol.version=2.6 (Kafka: no truncation on fetch below 2.7-IV1): the same
-    divergent log is cut by an OffsetForLeaderEpoch answer before the first Fetch (v11, which has
-    no diverging epoch), and ends byte-identical to the leader's."""
-    import logging
-
-    for i in range(4):
-        leader.produce(_batch(f"l{i}", 2))
-    first = leader.client.fetch(leader.topic, 0, 0, max_bytes=1)
-    plog = _follower_log(tmp_path, leader.topic)
-    plog.append_as_follower(memoryview(first), _now_ms())
-    plog.append_as_follower(_with_epoch(_batch("stale", 10), 1, 2), _now_ms())
-    caplog.set_level(logging.INFO, logger="kwire.replication")
-
-    async def run():
-        mgr = _manager(leader, **{"inter.broker.protocol.version": "2.6"})
-        assert not mgr.truncation_on_fetch and mgr.fetch_version_cap == 11
-        mgr.add_partitions({(leader.topic, 0): (plog, LEADER_ID, 0)})
-        f = mgr.partitions()[(leader.topic, 0)]
-        assert f.state is State.TRUNCATING
-        mgr.start()
-        try:
-            await _until(lambda: plog.log_end_offset == 8 and plog.latest_epoch == 0,
-                         "truncation and the copy of the leader's epoch 0")
-        finally:
-            await mgr.close()
-
-    asyncio.run(run())
-    assert _log_bytes(plog.dir) == _log_bytes(leader.part_dir())
     text = caplog.text
-    # asked for our epoch 1; the leader's largest epoch <= 1 is 0, ending at its LEO 8: cut to 2
-    assert "OffsetForLeaderEpoch: leader 1 ends epoch 0 (we asked for 1) at 8: truncating to 2" in text
-    assert "OffsetForLeaderEpoch before fetching" in text and "diverges" not in text
+    if ibp:
+        # asked for our epoch 1; the leader's largest epoch <= 1 is 0, ending at its LEO 8: cut to 2
+        assert "OffsetForLeaderEpoch: leader 1 ends epoch 0 (we asked for 1) at 8: truncating to 2" in text
+        assert "OffsetForLeaderEpoch before fetching" in text and "diverges" not in text
+    else:
+        assert "OffsetForLeaderEpoch:" not in text
     plog.close()
 
 
