@@ -15,6 +15,7 @@ Config keys are Kafka's; pass them as ``{"log.segment.bytes": "1024"}`` via
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -133,6 +134,23 @@ class BrokerProcess:
         rc = self.proc.wait(timeout)
         self._pump.join(5)
         return rc
+
+
+@pytest.fixture
+def faults_file(tmp_path, monkeypatch):
+    """Arm fault sites of ``kwire serve`` subprocesses started by this test through
+    KWIRE_FAULTS_FILE (kwire/log/faults.py): ``faults_file("site=ENOSPC ...")`` replaces the
+    file whole, so a broker never reads it half-written and sees every change; ``""`` disarms."""
+    from kwire.log import faults
+
+    spec = tmp_path / "faults"
+    spec.write_text("")
+    monkeypatch.setenv(faults.ENV_FILE, str(spec))
+
+    def arm(text: str) -> None:
+        (tmp_path / "faults.new").write_text(text)
+        os.replace(tmp_path / "faults.new", spec)
+    return arm
 
 
 @pytest.fixture

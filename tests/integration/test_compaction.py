@@ -334,17 +334,14 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_kill_9_while_cleaning_then_restart(spawn_broker, tmp_path, topic_name, monkeypatch):
+def test_kill_9_while_cleaning_then_restart(spawn_broker, tmp_path, topic_name, faults_file):
     """A ``kwire serve`` killed -9 in the middle of a cleaning pass: its worker process held
     (``clean=STALL+N`` in KWIRE_FAULTS_FILE) after writing its first cleaned segment in full
     and creating the second. The restarted broker removed the half-made files, serves a
     complete log (the latest value of every key, nothing duplicated or invented), cleans it,
     and still serves the latest value of every key; the worker did not outlive the broker."""
-    from kwire.log import faults
 
-    spec = tmp_path / "faults"
-    spec.write_text("")
-    monkeypatch.setenv(faults.ENV_FILE, str(spec))
+    arm = faults_file
     d = tmp_path / "data"
     b = spawn_broker(d)
     kp = KafkaPythonClient(b.bootstrap)
@@ -365,7 +362,7 @@ def test_kill_9_while_cleaning_then_restart(spawn_broker, tmp_path, topic_name, 
     # (two are more than segment.bytes). Letting closed + 2 calls through stalls it at the
     # first segment of the second group: the first group's files complete, the second's
     # .log.cleaned just created.
-    spec.write_text(f"clean=STALL+{closed + 2}\n")
+    arm(f"clean=STALL+{closed + 2}\n")
     alter_topic(b.bootstrap, topic_name, {"min.compaction.lag.ms": "0"})
     wait_until(lambda: "kwire faults: clean stalled in pid" in b.log_text, timeout=60)
     kids = _descendants(b.proc.pid)  # the forkserver, and the worker it forked
@@ -377,7 +374,7 @@ def test_kill_9_while_cleaning_then_restart(spawn_broker, tmp_path, topic_name, 
     b.kill()
     wait_until(lambda: not any(_alive(k) for k in kids), timeout=30)  # the worker went too
 
-    spec.write_text("")
+    arm("")
     b2 = spawn_broker(d)
     assert not [n for n in os.listdir(part) if n.endswith((".cleaned", ".cleanend", ".swap"))]
     last = {k: r.value for k, r in latest_per_key(sent).items()}
@@ -399,15 +396,13 @@ def test_kill_9_while_cleaning_then_restart(spawn_broker, tmp_path, topic_name, 
 
 
 def test_io_error_while_cleaning_leaves_the_log_as_it_was(spawn_broker, tmp_path, topic_name,
-                                                          monkeypatch):
+                                                          faults_file):
     """``clean=EIO`` through KWIRE_FAULTS_FILE (it reaches the cleaner's worker process): the
     pass is abandoned, the log is unchanged and keeps serving, the dir stays online; restarted
     without the fault, the broker cleans it."""
-    from kwire.log import faults
 
-    spec = tmp_path / "faults"
-    spec.write_text("clean=EIO\n")
-    monkeypatch.setenv(faults.ENV_FILE, str(spec))
+    arm = faults_file
+    arm("clean=EIO\n")
     d = tmp_path / "data"
     b = spawn_broker(d)
     kp = KafkaPythonClient(b.bootstrap)
@@ -425,7 +420,7 @@ def test_io_error_while_cleaning_leaves_the_log_as_it_was(spawn_broker, tmp_path
     part = d / f"{topic_name}-0"
     assert not [n for n in os.listdir(part) if ".cleaned" in n or n.endswith(".cleanend")]
     b.terminate()
-    spec.write_text("")
+    arm("")
     b2 = spawn_broker(d)
     wait_until(lambda: f"cleaned {topic_name}-0" in b2.log_text, timeout=60)
     from kwire.records.decode import decode_batches

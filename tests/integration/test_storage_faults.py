@@ -396,14 +396,8 @@ def test_failed_undo_takes_one_log_dir_offline_and_the_other_keeps_serving(make_
 
 
 def test_single_offline_dir_keeps_the_broker_up_across_restarts(spawn_broker, tmp_path, topic_name,
-                                                                monkeypatch):
-    spec = tmp_path / "faults"
-    monkeypatch.setenv(faults.ENV_FILE, str(spec))
-
-    def arm(text: str) -> None:  # replace, so the broker sees a new file
-        (tmp_path / "faults.new").write_text(text)
-        os.replace(tmp_path / "faults.new", spec)
-
+                                                                faults_file):
+    arm = faults_file
     data = tmp_path / "data"
     b = spawn_broker(data)
     create_topic(b.bootstrap, topic_name, 1, {"index.interval.bytes": "0"})

@@ -23,7 +23,6 @@ consume-transform-produce with send_offsets_to_transaction.
 from __future__ import annotations
 
 import gc
-import os
 import time
 import uuid
 
@@ -641,22 +640,15 @@ def _wait_for(what, want, timeout: float = 45.0):
 
 @pytest.mark.parametrize("stop", ["sigterm", "kill9"])
 @pytest.mark.parametrize("outcome", ["commit", "abort"])
-def test_broker_process_dies_between_prepare_and_a_marker(spawn_broker, tmp_path, monkeypatch, outcome, stop):
+def test_broker_process_dies_between_prepare_and_a_marker(spawn_broker, tmp_path, faults_file, outcome, stop):
     """A real broker process (SIGTERM / kill -9) stops after EndTxn made PrepareCommit or
     PrepareAbort durable in __transaction_state and wrote the marker of partition 0, but not
     the marker of partition 1 (the ``marker`` fault site, armed through KWIRE_FAULTS_FILE,
     holds it back). After the restart the coordinator finds the prepared transaction, writes
     the markers, completes it; partition 1's LSO reaches its end, its .txnindex holds the
     aborted ranges, and read_committed consumers see exactly the committed records."""
-    from kwire.log import faults
 
-    spec = tmp_path / "faults"
-    monkeypatch.setenv(faults.ENV_FILE, str(spec))
-
-    def arm(text: str) -> None:  # replace, so the broker sees a new file
-        (tmp_path / "faults.new").write_text(text)
-        os.replace(tmp_path / "faults.new", spec)
-
+    arm = faults_file
     data = tmp_path / "data"
     br = spawn_broker(data)
     topic = _topic(br.bootstrap, 2)
