@@ -91,8 +91,9 @@ client's), record attributes (unused in v2).
 Transactions: ``txn_verified`` is the seam for the transaction coordinator's
 KIP-890 verification (Kafka's VerificationGuard). It is a callable
 ``(producer_id, producer_epoch) -> bool`` saying whether the producer has an
-ongoing transaction that includes this partition; None (today: there is no
-coordinator) means no producer can be in a transaction.
+ongoing transaction that includes this partition. The produce handler passes
+the transaction coordinator's check (kwire/transactions); None (appends that
+come from no producer request) means no producer can be in a transaction.
 """
 
 from __future__ import annotations
