@@ -97,3 +97,43 @@ def test_unreachable_zookeeper_exits_1_naming_the_address(tmp_path):
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert addr in proc.stderr and "zookeeper.connection.timeout.ms" in proc.stderr
     assert time.monotonic() - started < 30
+
+
+def test_a_broker_started_from_server_properties_joins_the_cluster(make_cluster, tmp_path):
+    """``kwire serve server.properties`` with the keys of a Kafka 3.x ZooKeeper-mode broker
+    (broker.id, listeners, log.dirs, zookeeper.connect with a chroot) joins a running cluster:
+    every broker's Metadata lists both, and SIGTERM stops it with exit code 0."""
+    import signal
+
+    c = make_cluster(1)
+    port = free_port()
+    props = tmp_path / "server.properties"
+    props.write_text("# as kafka-server-start.sh would take it\n"
+                     "broker.id=2\n"
+                     f"listeners=PLAINTEXT://127.0.0.1:{port}\n"
+                     f"log.dirs={tmp_path / 'data-2'}\n"
+                     f"zookeeper.connect={c.connect}\n"
+                     "zookeeper.session.timeout.ms=6000\n")
+    log = tmp_path / "broker-2.log"
+    with open(log, "w") as out:  # a file, not a pipe nobody drains
+        proc = subprocess.Popen([sys.executable, "-m", "kwire", "serve", str(props)],
+                                stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                views = [c.metadata([]), c.metadata([], bootstrap=f"127.0.0.1:{port}")]
+                if all(sorted(v.brokers) == [1, 2] for v in views):
+                    break
+            except Exception:  # noqa: BLE001 - the new broker may not listen yet
+                pass
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "broker 2 never joined the cluster"
+            time.sleep(0.2)
+        assert views[0].controller_id == views[1].controller_id
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
