@@ -8,7 +8,10 @@ this broker leads, with acks=all semantics in cluster mode; per partition:
 UNKNOWN_TOPIC_OR_PARTITION, NOT_LEADER_OR_FOLLOWER, or the append's error.
 The partition log checks each marker as Kafka's
 ``ProducerAppendInfo.appendEndTxnMarker``: INVALID_PRODUCER_EPOCH for a
-producer epoch below the one the partition knows, then
+producer epoch below the one the partition knows -- with v2's
+``transaction_version`` 2 (transactions v2, the coordinator bumped the epoch)
+also for an equal one, unless the producer has no open transaction in the
+partition (a resent marker: written again) -- then
 TRANSACTION_COORDINATOR_FENCED for a coordinator epoch below the last one a
 marker of that producer carried (a zombie coordinator); either way nothing is
 written. Markers on ``__consumer_offsets`` complete the group coordinator's
@@ -19,8 +22,8 @@ Authorization (kwire.security): the server's cluster gate
 partition unless the principal has CLUSTER_ACTION (brokers) or ALTER (an
 operator aborting a hanging transaction, KIP-664) on the cluster, as Kafka;
 without an authorizer any principal may send it, as in Kafka.
-v0 was removed in Kafka 4.0. Not here: v2's ``transaction_version`` is read
-but not used (Kafka's stricter epoch rule for transactions v2 markers).
+v0 was removed in Kafka 4.0; v1 carries no ``transaction_version`` (0: the
+pre-v2 rule).
 """
 
 from __future__ import annotations
@@ -57,7 +60,8 @@ async def handle(ctx, req):
                     code = ErrorCode.NOT_LEADER_OR_FOLLOWER
                 else:
                     code = tc.write_marker_locally(t.name, p, m.producer_id, m.producer_epoch,
-                                                   m.coordinator_epoch, bool(m.transaction_result))
+                                                   m.coordinator_epoch, bool(m.transaction_result),
+                                                   m.transaction_version)
                 r = WritableTxnMarkerPartitionResult(partition_index=p, error_code=code)
                 if code == ErrorCode.NONE and broker.cluster_mode:
                     plog = broker.get_log(t.name, p)

@@ -63,7 +63,8 @@ step fails; the producer state is rebuilt aside and swapped in (``truncation.py`
 Transactions: the producer state tracks open transactions (the LSO stays
 below the oldest one's first offset); markers close them and aborts go to the
 aborted-transaction index (``txn_index.py``, rebuilt on load). A marker the
-coordinator appends is checked first (``ProducerStateManager.check_end_txn``:
+coordinator appends is checked first (``ProducerStateManager.check_end_txn``
+with the transaction version the coordinator gave:
 INVALID_PRODUCER_EPOCH, TRANSACTION_COORDINATOR_FENCED; nothing written), and
 passes the ``marker`` fault site (tests hold one partition's markers back).
 
@@ -310,20 +311,22 @@ class PartitionLog:
             self.txn_index.add(AbortedTxn(h.producer_id, first, offset, self.last_stable_offset),
                                segment_base)
 
-    def _check_markers(self, buf, spans) -> dict[int, object]:
+    def _check_markers(self, buf, spans, transaction_version: int = 0) -> dict[int, object]:
         """Before a coordinator's append is written: every marker in it (position ->
         ``read_marker``), each checked against the producer state (KafkaError
         INVALID_PRODUCER_EPOCH / TRANSACTION_COORDINATOR_FENCED, as Kafka's
-        ``appendEndTxnMarker``). The ``marker`` fault site (the partition directory is
-        the path) fails the append here, before any byte is written, with
-        KAFKA_STORAGE_ERROR; nothing was touched, so it is not a log-dir I/O error."""
+        ``appendEndTxnMarker`` with the coordinator's ``transaction_version``). The
+        ``marker`` fault site (the partition directory is the path) fails the append
+        here, before any byte is written, with KAFKA_STORAGE_ERROR; nothing was
+        touched, so it is not a log-dir I/O error."""
         markers = {}
         for pos, h in spans:
             if not h.attributes & CONTROL_MASK or h.producer_id < 0:
                 continue
             m = read_marker(h, buf[pos:pos + LOG_OVERHEAD + h.batch_length])
             if m is not None:
-                self.producer_state.check_end_txn(h.producer_id, h.producer_epoch, m.coordinator_epoch)
+                self.producer_state.check_end_txn(h.producer_id, h.producer_epoch, m.coordinator_epoch,
+                                                  transaction_version)
             try:
                 faults.check("marker", self.dir)
             except OSError as e:
@@ -382,7 +385,7 @@ class PartitionLog:
 
     def append_as_leader(self, records, leader_epoch: int, now_ms: int, *,
                          origin: AppendOrigin = AppendOrigin.CLIENT,
-                         txn_verified=None) -> AppendResult:
+                         txn_verified=None, transaction_version: int = 0) -> AppendResult:
         """Validate, assign offsets in place, write once. ``records`` should be writable.
 
         A read-only buffer (``bytes``) is copied first. Raises ``KafkaError``.
@@ -392,6 +395,9 @@ class PartitionLog:
         the in-memory state (LEO, indexes, stats, producer state, epochs,
         segment list) is as before; the client gets KAFKA_STORAGE_ERROR. When
         that undo fails, or an fsync fails, the log dir goes offline.
+
+        ``transaction_version``: the coordinator's, for the markers of a COORDINATOR
+        append (Kafka's epoch rule for transactions v2 markers, ``check_end_txn``).
         """
         if self.offline:
             raise self._offline_error()
@@ -406,7 +412,8 @@ class PartitionLog:
         log_append = cfg.log_append_time
         first = spans[0].header
         # transaction markers (only the coordinator's: validate refuses clients' control batches)
-        markers = self._check_markers(buf, spans) if origin is AppendOrigin.COORDINATOR else None
+        markers = (self._check_markers(buf, spans, transaction_version)
+                   if origin is AppendOrigin.COORDINATOR else None)
         if first.producer_id >= 0 and origin is AppendOrigin.CLIENT:
             dup = self.producer_state.check(first.producer_id, first.producer_epoch,
                                             first.base_sequence, first.last_sequence)

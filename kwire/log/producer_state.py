@@ -45,7 +45,11 @@ opens one at its base offset (``current_txn_first_offset``); a control batch
 and records the coordinator epoch it carries (``coordinator_epoch``, -1 until
 the producer's first marker). ``check_end_txn`` refuses a marker from the
 coordinator as Kafka's ``ProducerAppendInfo.appendEndTxnMarker`` does: first
-an epoch below the producer's (INVALID_PRODUCER_EPOCH), then a coordinator
+an epoch below the producer's (INVALID_PRODUCER_EPOCH; for a transactions v2
+marker -- ``transaction_version`` 2, which the coordinator sends with it -- an
+epoch equal to the producer's too, as the coordinator bumps the epoch before
+every v2 marker, unless the producer has no open transaction here: then it
+is a resent marker and is written again, KAFKA-19999), then a coordinator
 epoch below the last one seen (TRANSACTION_COORDINATOR_FENCED: a zombie
 coordinator, e.g. the previous leader of a ``__transaction_state``
 partition). Markers replayed from the log or a leader are not checked (Kafka
@@ -167,18 +171,37 @@ class ProducerStateManager:
         """First offset of the oldest open transaction (None: none open)."""
         return min(self.ongoing.values()) if self.ongoing else None
 
-    def check_end_txn(self, producer_id: int, epoch: int, coordinator_epoch: int) -> None:
+    def check_end_txn(self, producer_id: int, epoch: int, coordinator_epoch: int,
+                      transaction_version: int = 0) -> None:
         """Validate a marker from the transaction coordinator before it is written
-        (Kafka's checks, in Kafka's order); raises KafkaError."""
+        (Kafka's checks, in Kafka's order); raises KafkaError. ``transaction_version``
+        is the one the coordinator sent with the marker (WriteTxnMarkers v2; 0 before)."""
         entry = self._producers.get(producer_id)
-        if entry is None:  # Kafka's empty entry: epoch -1, coordinator epoch -1
+        if entry is None:  # Kafka's empty entry: epoch -1, coordinator epoch -1, no transaction
             current_epoch = current_coordinator_epoch = -1
+            open_txn = False
         else:
             current_epoch, current_coordinator_epoch = entry.epoch, entry.coordinator_epoch
-        if epoch < current_epoch:
-            raise KafkaError(ErrorCode.INVALID_PRODUCER_EPOCH,
-                             f"Epoch of producer {producer_id} is {epoch}, which is smaller than "
-                             f"the last seen epoch {current_epoch}")
+            open_txn = entry.current_txn_first_offset >= 0
+        # Transactions v2: the coordinator bumps the epoch before every marker, so a valid
+        # marker is strictly above the epoch the partition knows; an equal one is late or
+        # a duplicate. Before v2 markers carry the transaction's own epoch.
+        if transaction_version >= 2:
+            invalid, comparison = epoch <= current_epoch, "<="
+        else:
+            invalid, comparison = epoch < current_epoch, "<"
+        if invalid:
+            if transaction_version >= 2 and epoch == current_epoch and not open_txn:
+                # KAFKA-19999: the transaction already ended here (a marker resent after a
+                # coordinator reload, or one whose response was lost); written again
+                log.info("Idempotent transaction marker retry detected for producer %d epoch %d. "
+                         "Transaction already completed, allowing duplicate marker write.",
+                         producer_id, epoch)
+            else:
+                raise KafkaError(ErrorCode.INVALID_PRODUCER_EPOCH,
+                                 f"Epoch of producer {producer_id} is {epoch}, which is "
+                                 f"{comparison} the last seen epoch {current_epoch} "
+                                 f"(TV{transaction_version})")
         if current_coordinator_epoch > coordinator_epoch:
             raise KafkaError(ErrorCode.TRANSACTION_COORDINATOR_FENCED,
                              f"Invalid coordinator epoch for producerId {producer_id}: "

@@ -23,9 +23,13 @@ shards must not do:
   (``broker.wait_replicated``); then markers are written: to partitions this
   broker leads by a local append (origin COORDINATOR), to others through
   ``markers.MarkerSender`` (WriteTxnMarkers to their leader, as Kafka's
-  TransactionMarkerChannelManager); markers on ``__consumer_offsets`` also
-  complete the group coordinator's pending transactional offsets. Once every
-  marker is written, Complete* is written;
+  TransactionMarkerChannelManager), with the transaction's client version
+  (``transaction_version``: the leader's epoch rule for transactions v2);
+  markers on ``__consumer_offsets`` also complete the group coordinator's
+  pending transactional offsets. Once every marker is written, Complete* is
+  written; a fenced marker (INVALID_PRODUCER_EPOCH,
+  TRANSACTION_COORDINATOR_FENCED) cancels the rest and Complete* is not
+  written, as Kafka's TransactionMarkerRequestCompletionHandler;
 * timers: every ``transaction.abort.timed.out.transaction.cleanup.interval.ms``
   abandoned transactions are fenced and aborted; every
   ``transaction.remove.expired.transaction.cleanup.interval.ms`` idle ids
@@ -55,7 +59,7 @@ from kwire.records.builder import build_batch
 from kwire.records.control import ABORT, COMMIT, build_end_txn_batch
 from kwire.records.decode import decode_batches
 
-from .markers import FINAL_MARKER_CODES
+from .markers import DONE_MARKER_CODES, FENCED_MARKER_CODES, RETRIABLE_MARKER_CODES
 from .records import RecordError, decode_key, decode_value, encode_key, encode_value
 from .state import Markers, TxnShard, Write
 
@@ -288,12 +292,21 @@ class TransactionCoordinator:
 
     # -- markers -------------------------------------------------------------------------
     async def _write_markers(self, p: int, shard: TxnShard, w: Write) -> None:
+        """Write the markers of ``w`` until every partition is done, then Complete*, as
+        Kafka's TransactionMarkerRequestCompletionHandler: NONE (and UNSUPPORTED_VERSION /
+        UNSUPPORTED_FOR_MESSAGE_FORMAT) take the partition off, the retriable errors and a
+        failed request retry it with its leader of then; INVALID_PRODUCER_EPOCH or
+        TRANSACTION_COORDINATOR_FENCED for any partition (a newer producer epoch or
+        coordinator took over) cancel the rest: no more markers and no Complete*, the
+        transaction stays Prepare* until a coordinator reloads the partition. Any other
+        error is unexpected (Kafka throws in its handler): logged, the markers cancelled."""
         m: Markers = w.markers
         left = set(m.partitions)
         while left and not self._closed:
             if self.shards.get(p) is not shard:
                 return  # no longer the coordinator: the new one resends them
             coordinator_epoch = self.epochs.get(p, 0)
+            codes: dict[tuple[str, int], E] = {}
             remote: dict[int, list[tuple[str, int]]] = {}
             for tp in sorted(left):
                 topic, part = tp
@@ -301,10 +314,9 @@ class TransactionCoordinator:
                     left.discard(tp)  # the topic was deleted: nothing to mark
                     continue
                 if self.broker.is_leader(topic, part):
-                    code = self.write_marker_locally(topic, part, m.producer_id, m.producer_epoch,
-                                                     coordinator_epoch, m.commit)
-                    if code in FINAL_MARKER_CODES:
-                        left.discard(tp)
+                    codes[tp] = self.write_marker_locally(topic, part, m.producer_id, m.producer_epoch,
+                                                          coordinator_epoch, m.commit,
+                                                          m.transaction_version)
                 else:
                     pstate = self.broker.metadata.partition(topic, part)
                     if pstate.leader >= 0:
@@ -314,9 +326,27 @@ class TransactionCoordinator:
 
                 if self.sender is None:
                     self.sender = MarkerSender(self.broker)
-                done = await self.sender.send(remote, m.producer_id, m.producer_epoch,
-                                              coordinator_epoch, m.commit)
-                left -= done
+                codes.update(await self.sender.send(remote, m.producer_id, m.producer_epoch,
+                                                    coordinator_epoch, m.commit, m.transaction_version))
+            if self.shards.get(p) is not shard:
+                return
+            stop = None
+            for tp, code in sorted(codes.items()):
+                if code in DONE_MARKER_CODES:
+                    left.discard(tp)
+                elif code in FENCED_MARKER_CODES:
+                    log.info("Sending %s's transaction marker for partition %s-%d has permanently "
+                             "failed with error %s with the current coordinator epoch %d; cancel "
+                             "sending any more transaction markers to the brokers",
+                             w.transactional_id, tp[0], tp[1], code.name, coordinator_epoch)
+                    stop = stop or code
+                elif code not in RETRIABLE_MARKER_CODES:
+                    log.error("Unexpected error %s while sending txn marker for %s (%s-%d); "
+                              "cancel sending transaction markers", code.name, w.transactional_id,
+                              tp[0], tp[1])
+                    stop = stop or code
+            if stop is not None:
+                return
             if left:
                 await asyncio.sleep(MARKER_RETRY_S)
         if left or self.shards.get(p) is not shard:
@@ -327,17 +357,19 @@ class TransactionCoordinator:
             log.warning("completing transaction %s failed: %s", w.transactional_id, e.code.name)
 
     def write_marker_locally(self, topic: str, partition: int, producer_id: int, producer_epoch: int,
-                             coordinator_epoch: int, commit: bool) -> E:
+                             coordinator_epoch: int, commit: bool, transaction_version: int = 0) -> E:
         """Append one COMMIT/ABORT marker to a partition led here (also WriteTxnMarkers).
         The log checks it as Kafka's appendEndTxnMarker: INVALID_PRODUCER_EPOCH for a
-        producer epoch below the partition's, TRANSACTION_COORDINATOR_FENCED for a
+        producer epoch below the partition's (``transaction_version`` 2: not above it,
+        unless the transaction already ended there), TRANSACTION_COORDINATOR_FENCED for a
         coordinator epoch below the last marker's (nothing written either way)."""
         now = now_ms()
         batch = build_end_txn_batch(COMMIT if commit else ABORT, producer_id=producer_id,
                                     producer_epoch=producer_epoch, coordinator_epoch=coordinator_epoch,
                                     timestamp=now)
         try:
-            self.broker.append(topic, partition, bytearray(batch), now, origin=AppendOrigin.COORDINATOR)
+            self.broker.append(topic, partition, bytearray(batch), now, origin=AppendOrigin.COORDINATOR,
+                               transaction_version=transaction_version)
         except KafkaError as e:
             log.warning("marker for producer %d to %s-%d failed: %s", producer_id, topic, partition,
                         e.code.name)

@@ -92,6 +92,10 @@ class Markers(NamedTuple):
     producer_id: int
     producer_epoch: int
     partitions: tuple[tuple[str, int], ...]
+    # the transaction's client version, sent with every marker (WriteTxnMarkers v2): the
+    # partition leader applies the transactions v2 epoch rule when it is 2 (Kafka's
+    # TxnMarkerEntry.transactionVersion, from clientTransactionVersion)
+    transaction_version: int = 0
 
 
 class Write(NamedTuple):
@@ -146,7 +150,7 @@ class TxnShard:
             if md.state in (TxnState.PREPARE_COMMIT, TxnState.PREPARE_ABORT):
                 out.append(Write(md.transactional_id, md.value(), Markers(
                     md.state == TxnState.PREPARE_COMMIT, md.producer_id, md.producer_epoch,
-                    md.partitions)))
+                    md.partitions, md.client_version)))
         return out
 
     # -- operations -----------------------------------------------------------------------
@@ -179,7 +183,8 @@ class TxnShard:
     def _fence_and_abort(self, md: TxnMetadata, now: int) -> Write:
         epoch = min(md.producer_epoch + 1, MAX_EPOCH - 1)
         v = md.value(producer_epoch=epoch, state=TxnState.PREPARE_ABORT, last_update_ms=now)
-        return Write(md.transactional_id, v, Markers(False, md.producer_id, epoch, md.partitions))
+        return Write(md.transactional_id, v, Markers(False, md.producer_id, epoch, md.partitions,
+                                                     md.client_version))
 
     def _check(self, tid: str, pid: int, epoch: int) -> tuple[E, TxnMetadata | None]:
         md = self.txns.get(tid)
@@ -225,7 +230,7 @@ class TxnShard:
         if s == TxnState.ONGOING:
             state = TxnState.PREPARE_COMMIT if commit else TxnState.PREPARE_ABORT
             v = md.value(state=state, last_update_ms=now)
-            return E.NONE, [Write(tid, v, Markers(commit, pid, epoch, md.partitions))]
+            return E.NONE, [Write(tid, v, Markers(commit, pid, epoch, md.partitions, md.client_version))]
         if (s, commit) in ((TxnState.COMPLETE_COMMIT, True), (TxnState.COMPLETE_ABORT, False)):
             return E.NONE, []
         if (s, commit) in ((TxnState.PREPARE_COMMIT, True), (TxnState.PREPARE_ABORT, False)):
@@ -265,7 +270,7 @@ class TxnShard:
                      next_producer_id=next_pid, client_version=2, last_update_ms=now,
                      start_ms=md.start_ms if s == TxnState.ONGOING else now)
         response = (E.NONE, next_pid, 0) if next_pid >= 0 else (E.NONE, pid, bumped)
-        return response, [Write(tid, v, Markers(commit, pid, bumped, partitions))]
+        return response, [Write(tid, v, Markers(commit, pid, bumped, partitions, 2))]
 
     def complete(self, tid: str, now: int) -> list[Write]:
         """Every marker of a Prepare* transaction is written: Complete* (transactions v2 after

@@ -12,7 +12,9 @@ transaction and with a prepared-but-unmarked commit or abort (a broker process
 whose markers for one partition the ``marker`` fault site holds back); a
 producer carrying on across a restart; the admin APIs (List/DescribeTransactions,
 DescribeProducers, aborting a hanging transaction with WriteTxnMarkers);
-markers of an older coordinator epoch fenced; bad input answered with Kafka's error codes (also a TxnOffsetCommit from a member of
+markers of an older coordinator epoch fenced; WriteTxnMarkers v2 with transaction
+version 2 refusing a marker at the open transaction's epoch; the coordinator cancelling
+the markers of a fenced transaction (no Complete*); bad input answered with Kafka's error codes (also a TxnOffsetCommit from a member of
 an older generation: ILLEGAL_GENERATION, nothing pending, the transaction as it was).
 kafka-python and aiokafka: commit and abort, read_committed consumers stopping at
 the LSO of an open transaction (end offsets too) while read_uncommitted ones
@@ -795,6 +797,111 @@ def test_write_txn_markers_from_an_older_coordinator_is_fenced(broker):
     assert _lso_and_hw(b, topic) == (8, 8)
     assert sorted(_consume(b, topic, "read_committed", 5)) == sorted(
         [b"c0", b"c1", b"c2", b"open0", b"open1"])
+
+
+def _open_transaction(b: str, topic: str, prefix: str, n: int = 2):
+    """A confluent-kafka producer with an open transaction of ``n`` records in partition 0;
+    (producer, transactional id, producer id, epoch as DescribeProducers reports them)."""
+    from clients import Wire
+    from kwire.protocol.generated import describe_producers_request as dp
+
+    tid = f"{prefix}-{uuid.uuid4().hex[:6]}"
+    p = _producer(b, tid)
+    p.begin_transaction()
+    for i in range(n):
+        p.produce(topic, value=b"%s%d" % (prefix.encode(), i), partition=0)
+    p.flush(30)
+    assert _wait_for(lambda: _lso_and_hw(b, topic), (0, n)) == (0, n)
+    wire = Wire(b)
+    try:
+        r = wire(61, 0, dp.DescribeProducersRequest(topics=[dp.TopicRequest(name=topic, partition_indexes=[0])]))
+    finally:
+        wire.close()
+    [s] = r.topics[0].partitions[0].active_producers
+    assert s.current_txn_start_offset == 0
+    return p, tid, s.producer_id, s.producer_epoch
+
+
+def _raw_marker(b: str, topic: str, version: int, producer_id: int, producer_epoch: int,
+                coordinator_epoch: int = 0, commit: bool = False, transaction_version: int = 0) -> int:
+    """One WriteTxnMarkers for partition 0 of ``topic``, as a coordinator sends it; its error code."""
+    from clients import Wire
+    from kwire.protocol.generated import write_txn_markers_request as wtm
+
+    wire = Wire(b)
+    try:
+        r = wire(27, version, wtm.WriteTxnMarkersRequest(markers=[wtm.WritableTxnMarker(
+            producer_id=producer_id, producer_epoch=producer_epoch, transaction_result=commit,
+            coordinator_epoch=coordinator_epoch, transaction_version=transaction_version,
+            topics=[wtm.WritableTxnMarkerTopic(name=topic, partition_indexes=[0])])]))
+    finally:
+        wire.close()
+    return r.markers[0].topics[0].partitions[0].error_code
+
+
+def test_write_txn_markers_v2_transactions_v2_marker_must_bump_the_epoch(broker):
+    """WriteTxnMarkers v2 with ``transaction_version`` 2 (KIP-890 part 2): the coordinator
+    bumped the epoch, so a marker at the open transaction's own epoch is a stale one:
+    INVALID_PRODUCER_EPOCH, nothing written. One epoch above ends the transaction; sent again
+    after that it is a retry and is written again (Kafka's KAFKA-19999), while the old epoch
+    stays refused. Transaction version 0 keeps the old rule (the equal epoch is accepted)."""
+    from kwire.protocol.errors import ErrorCode as E
+
+    b = broker.bootstrap
+    topic = _topic(b, 1)
+    _p, _tid, pid, epoch = _open_transaction(b, topic, "tv2")           # 0-1 open at ``epoch``
+    assert _raw_marker(b, topic, 2, pid, epoch, transaction_version=2) == E.INVALID_PRODUCER_EPOCH
+    assert _raw_marker(b, topic, 2, pid, epoch, commit=True, transaction_version=2) == E.INVALID_PRODUCER_EPOCH
+    assert _lso_and_hw(b, topic) == (0, 2)                        # nothing written, still open
+    assert _raw_marker(b, topic, 2, pid, epoch + 1, transaction_version=2) == E.NONE  # ABORT at 2
+    assert _lso_and_hw(b, topic) == (3, 3)
+    assert _raw_marker(b, topic, 2, pid, epoch + 1, transaction_version=2) == E.NONE  # retry: 3
+    assert _lso_and_hw(b, topic) == (4, 4)
+    assert _raw_marker(b, topic, 2, pid, epoch, transaction_version=2) == E.INVALID_PRODUCER_EPOCH
+    assert _raw_marker(b, topic, 2, pid, epoch, transaction_version=0) == E.INVALID_PRODUCER_EPOCH
+    assert _raw_marker(b, topic, 2, pid, epoch + 1, transaction_version=0) == E.NONE  # equal, TV0: 4
+    assert _raw_marker(b, topic, 1, pid, epoch + 1) == E.NONE     # v1 has no field: TV0, 5
+    assert _lso_and_hw(b, topic) == (6, 6)
+    assert _consume(b, topic, "read_committed", 0, timeout=5, settle=1.0) == []  # aborted
+
+
+@pytest.mark.parametrize("fence", ["producer_epoch", "coordinator_epoch"])
+def test_coordinator_stops_at_a_fenced_marker_and_writes_no_complete(broker, caplog, fence):
+    """A marker the partition refuses as fenced (INVALID_PRODUCER_EPOCH: the partition knows a
+    newer producer epoch; TRANSACTION_COORDINATOR_FENCED: a newer coordinator wrote there)
+    makes the coordinator cancel the transaction's markers, as Kafka's
+    TransactionMarkerRequestCompletionHandler ("permanently failed ... cancel sending any more
+    transaction markers"): it neither retries nor writes CompleteCommit; the transaction stays
+    PrepareCommit and the partition gets no marker."""
+    import logging
+
+    from kwire.protocol.errors import ErrorCode as E
+    from kwire.transactions.coordinator import MARKER_RETRY_S
+
+    caplog.set_level(logging.INFO, logger="kwire.transactions")
+    b = broker.bootstrap
+    topic = _topic(b, 1)
+    p, tid, pid, epoch = _open_transaction(b, topic, "fz")         # 0-1 open
+    # another coordinator ends the transaction first (an ABORT at 2): with a far higher
+    # producer epoch, or with a higher coordinator epoch than this broker's (0)
+    higher = (epoch + 5, 0) if fence == "producer_epoch" else (epoch, 7)
+    assert _raw_marker(b, topic, 1, pid, *higher) == E.NONE
+    assert _lso_and_hw(b, topic) == (3, 3)
+    p.commit_transaction(30)                                       # PrepareCommit is durable
+    code = "INVALID_PRODUCER_EPOCH" if fence == "producer_epoch" else "TRANSACTION_COORDINATOR_FENCED"
+    deadline = time.monotonic() + 30
+    line = f"Sending {tid}'s transaction marker for partition {topic}-0 has permanently failed with error {code}"
+    while line not in caplog.text and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert line in caplog.text
+    # several marker retry periods later: still PrepareCommit, no further marker, no Complete*
+    until = time.monotonic() + 8 * MARKER_RETRY_S
+    while time.monotonic() < until:
+        assert _txn_state(b, tid) == "PrepareCommit"
+        time.sleep(MARKER_RETRY_S)
+    assert _lso_and_hw(b, topic) == (3, 3)
+    assert sum("permanently failed" in r.getMessage() and tid in r.getMessage()
+               for r in caplog.records) == 1                       # cancelled, not retried
 
 
 def test_producer_carries_on_across_a_broker_restart(spawn_broker, tmp_path):

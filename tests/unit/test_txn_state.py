@@ -79,7 +79,7 @@ def test_fencing_an_ongoing_transaction_aborts_it_with_a_bumped_epoch():
     run(shard.add_partitions("x", pid, epoch, [TP], 2))
     (code, _, _), writes = run(shard.init_producer_id("x", 1000, -1, -1, 3, alloc))
     assert code == E.CONCURRENT_TRANSACTIONS
-    assert writes[0].markers == (False, pid, epoch + 1, (TP,))
+    assert writes[0].markers == (False, pid, epoch + 1, (TP,), 0)
     assert shard.txns["x"].state == TxnState.PREPARE_ABORT
     assert run(shard.end_txn("x", pid, epoch, True, 3))[0] == E.PRODUCER_FENCED
     run((None, shard.complete("x", 4)))
@@ -93,7 +93,7 @@ def test_timeout_and_expiration():
     run(shard.add_partitions("x", pid, epoch, [TP], 10))
     assert shard.timed_out(500) == []
     writes = shard.timed_out(1011)
-    assert len(writes) == 1 and writes[0].markers == (False, pid, epoch + 1, (TP,))
+    assert len(writes) == 1 and writes[0].markers == (False, pid, epoch + 1, (TP,), 0)
     run((None, writes))
     run((None, shard.complete("x", 1100)))
     assert shard.expired(1200, 1000) == []
@@ -148,6 +148,58 @@ def test_producer_state_fences_markers_of_an_older_coordinator(tmp_path):
     with pytest.raises(KafkaError) as e:
         again.check_end_txn(1, 2, 3)
     assert e.value.code == E.TRANSACTION_COORDINATOR_FENCED
+
+
+def test_producer_state_transactions_v2_marker_must_be_above_the_epoch(tmp_path):
+    """Kafka's checkProducerEpoch for a marker with transaction version 2: the coordinator
+    bumped the epoch, so a marker at the epoch of the open transaction is refused
+    (INVALID_PRODUCER_EPOCH, as a lower one), one above it accepted; once the transaction
+    has ended, the same marker again is a retry (KAFKA-19999) and passes; before v2 the
+    equal epoch is the normal case."""
+    ps = ProducerStateManager(str(tmp_path), 60000)
+
+    def refused(pid, epoch, tv, coordinator_epoch=0):
+        with pytest.raises(KafkaError) as e:
+            ps.check_end_txn(pid, epoch, coordinator_epoch, tv)
+        return e.value.code
+
+    ps.replay(1, 4, 0, 1, 10, 11, 0, transactional=True)  # open transaction at epoch 4
+    assert refused(1, 4, 2) == E.INVALID_PRODUCER_EPOCH   # equal: a late marker of the old rule
+    assert refused(1, 3, 2) == E.INVALID_PRODUCER_EPOCH
+    assert refused(1, 3, 0) == E.INVALID_PRODUCER_EPOCH
+    ps.check_end_txn(1, 4, 0, 0)                          # TV0/TV1: the transaction's own epoch
+    ps.check_end_txn(1, 4, 0, 1)
+    ps.check_end_txn(1, 5, 0, 2)                          # the bumped epoch
+    assert ps.end_txn(1, 5, 12, coordinator_epoch=0) == 10
+    assert (ps.producers[1].epoch, ps.ongoing) == (5, {})
+    ps.check_end_txn(1, 5, 0, 2)                          # the same marker again: a retry
+    assert ps.end_txn(1, 5, 13, coordinator_epoch=0) == -1
+    assert refused(1, 4, 2) == E.INVALID_PRODUCER_EPOCH   # below stays refused, even ended
+    assert refused(1, 5, 2, coordinator_epoch=-3) == E.TRANSACTION_COORDINATOR_FENCED  # still checked
+    ps.replay(1, 5, 0, 0, 14, 14, 0, transactional=True)  # the next transaction at epoch 5
+    assert refused(1, 5, 2) == E.INVALID_PRODUCER_EPOCH   # now a late marker, not a retry
+    ps.check_end_txn(1, 6, 0, 2)
+    ps.check_end_txn(7, 0, -1, 2)                         # unknown producer: epoch -1, none open
+
+
+def test_markers_carry_the_transactions_client_version():
+    """The coordinator sends the transaction's client version with its markers: 2 for EndTxn
+    v5 and for fencing a v2 transaction, 0 for a v1 client, also when resent after a load."""
+    shard, run, alloc = _shard()
+    (_, pid, epoch), _ = run(shard.init_producer_id("v2", 1000, -1, -1, 1, alloc))
+    run(shard.add_partitions("v2", pid, epoch, [TP], 2, client_version=2))
+    _, writes = run(shard.end_txn_v2("v2", pid, epoch, True, 3, alloc))
+    assert writes[0].markers == (True, pid, epoch + 1, (TP,), 2)
+    assert [w.markers.transaction_version for w in shard.preparing()] == [2]
+    run((None, shard.complete("v2", 4)))
+    run(shard.add_partitions("v2", pid, epoch + 1, [TP], 5, client_version=2))
+    (code, _, _), writes = run(shard.init_producer_id("v2", 1000, -1, -1, 6, alloc))
+    assert code == E.CONCURRENT_TRANSACTIONS
+    assert writes[0].markers == (False, pid, epoch + 2, (TP,), 2)
+    (_, pid1, epoch1), _ = run(shard.init_producer_id("v1", 1000, -1, -1, 1, alloc))
+    run(shard.add_partitions("v1", pid1, epoch1, [TP], 2))
+    _, writes = run(shard.end_txn("v1", pid1, epoch1, False, 3))
+    assert writes[0].markers.transaction_version == 0
 
 
 def test_txn_index_persists_truncates_and_answers_ranges(tmp_path):
