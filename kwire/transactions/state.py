@@ -181,7 +181,10 @@ class TxnShard:
         return (E.NONE, pid, epoch), [Write(tid, v)]
 
     def _fence_and_abort(self, md: TxnMetadata, now: int) -> Write:
-        epoch = min(md.producer_epoch + 1, MAX_EPOCH - 1)
+        # a transactions v2 marker must be above the epoch of the open transaction (the
+        # leader's rule), so the bump may reach MAX_EPOCH there, as Kafka's
+        # prepareFenceProducerEpoch; the next InitProducerId then takes a new producer id
+        epoch = min(md.producer_epoch + 1, MAX_EPOCH if md.client_version >= 2 else MAX_EPOCH - 1)
         v = md.value(producer_epoch=epoch, state=TxnState.PREPARE_ABORT, last_update_ms=now)
         return Write(md.transactional_id, v, Markers(False, md.producer_id, epoch, md.partitions,
                                                      md.client_version))

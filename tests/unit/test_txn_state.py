@@ -11,7 +11,7 @@ from kwire.log.producer_state import ProducerStateManager
 from kwire.log.txn_index import AbortedTxn, TxnIndex
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.transactions.records import TxnLogValue, decode_key, decode_value, encode_key, encode_value
-from kwire.transactions.state import TxnShard, TxnState
+from kwire.transactions.state import MAX_EPOCH, TxnShard, TxnState
 
 TP = ("t", 0)
 
@@ -196,6 +196,15 @@ def test_markers_carry_the_transactions_client_version():
     (code, _, _), writes = run(shard.init_producer_id("v2", 1000, -1, -1, 6, alloc))
     assert code == E.CONCURRENT_TRANSACTIONS
     assert writes[0].markers == (False, pid, epoch + 2, (TP,), 2)
+    # a v2 transaction open at MAX_EPOCH - 1: fencing it still bumps (its marker must be above)
+    run((None, shard.complete("v2", 7)))
+    shard.txns["v2"].producer_epoch = MAX_EPOCH - 1
+    run(shard.add_partitions("v2", pid, MAX_EPOCH - 1, [TP], 8, client_version=2))
+    _, writes = run(shard.init_producer_id("v2", 1000, -1, -1, 9, alloc))
+    assert writes[0].markers == (False, pid, MAX_EPOCH, (TP,), 2)
+    run((None, shard.complete("v2", 10)))
+    (code, pid2, epoch2), _ = run(shard.init_producer_id("v2", 1000, -1, -1, 11, alloc))
+    assert code == E.NONE and pid2 != pid and epoch2 == 0
     (_, pid1, epoch1), _ = run(shard.init_producer_id("v1", 1000, -1, -1, 1, alloc))
     run(shard.add_partitions("v1", pid1, epoch1, [TP], 2))
     _, writes = run(shard.end_txn("v1", pid1, epoch1, False, 3))
