@@ -338,8 +338,9 @@ class ClusterBroker:
             args += ["--override", f"{k}={v}"]
         self.lines.append(f"----- broker {self.node_id} starting -----")
         self.paused = False
+        env = {**os.environ, **self.cluster.env.get(self.node_id, {})}
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                     stdin=subprocess.DEVNULL, start_new_session=True)
+                                     stdin=subprocess.DEVNULL, start_new_session=True, env=env)
         serving = self._serving = threading.Event()
         proc = self.proc
 
@@ -448,7 +449,7 @@ class Cluster:
 
     def __init__(self, zk: ZooKeeperServer, base_dir: str, size: int, overrides: dict | None,
                  session_timeout_ms: int, per_broker: dict | None = None,
-                 zk_hosts: dict | None = None) -> None:
+                 zk_hosts: dict | None = None, env: dict | None = None) -> None:
         self.zk = zk
         self.base_dir = base_dir
         self.size = size
@@ -458,6 +459,7 @@ class Cluster:
         self.overrides = dict(overrides or {})
         self.per_broker = dict(per_broker or {})
         self.zk_hosts = dict(zk_hosts or {})  # broker id -> host:port it reaches ZooKeeper at
+        self.env = dict(env or {})  # broker id -> environment variables of its process (over ours)
         self.brokers = [ClusterBroker(self, i) for i in range(1, size + 1)]
 
     def connect_for(self, node_id: int) -> str:
@@ -603,17 +605,18 @@ class Cluster:
 
 @pytest.fixture
 def make_cluster(zookeeper, tmp_path, request):
-    """``make_cluster(n, overrides=None, session_timeout_ms=6000, per_broker=None, zk_hosts=None)``:
-    started, all registered, a controller elected (``zk_hosts``: broker id -> the host:port that
-    broker reaches ZooKeeper at, e.g. a ``tcp_proxy``). Everything is killed at the end; a failing test's output
-    gets the brokers' logs."""
+    """``make_cluster(n, overrides=None, session_timeout_ms=6000, per_broker=None, zk_hosts=None,
+    env=None)``: started, all registered, a controller elected (``zk_hosts``: broker id -> the
+    host:port that broker reaches ZooKeeper at, e.g. a ``tcp_proxy``; ``env``: broker id -> extra
+    environment variables of that broker's process, e.g. ``KWIRE_FAULTS_FILE`` for one broker
+    only). Everything is killed at the end; a failing test's output gets the brokers' logs."""
     clusters: list[Cluster] = []
     failed_before = request.session.testsfailed
 
     def make(n: int = 3, overrides: dict | None = None, session_timeout_ms: int = 6000,
-             per_broker: dict | None = None, zk_hosts: dict | None = None) -> Cluster:
+             per_broker: dict | None = None, zk_hosts: dict | None = None, env: dict | None = None) -> Cluster:
         c = Cluster(zookeeper, str(tmp_path / f"cluster-{len(clusters)}"), n, overrides,
-                    session_timeout_ms, per_broker, zk_hosts)
+                    session_timeout_ms, per_broker, zk_hosts, env)
         clusters.append(c)
         c.start()
         return c

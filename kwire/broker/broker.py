@@ -115,7 +115,7 @@ class Broker:
             raise
         self.purgatory = Purgatory()
         # waiting fetches of a failed log dir answer KAFKA_STORAGE_ERROR at once
-        self.logs.on_dir_offline = lambda keys: [self.purgatory.notify(k, 0) for k in keys]
+        self.logs.on_dir_offline = self._dir_offline
         self.fetch_sessions = FetchSessionCache(config["max.incremental.fetch.session.cache.slots"])
         self._topic_configs: dict[str, object] = {}
         self._deleting: set[str] = set()  # topics whose removal is not yet durable
@@ -474,6 +474,14 @@ class Broker:
     # -- logs ----------------------------------------------------------------------
     def get_log(self, topic: str, partition: int) -> PartitionLog | None:
         return self.logs.get(topic, partition)
+
+    def _dir_offline(self, keys) -> None:
+        """A log dir failed: waiting fetches of its partitions answer KAFKA_STORAGE_ERROR at once;
+        in a cluster the replica manager stops their roles and tells the controller."""
+        for k in keys:
+            self.purgatory.notify(k, 0)
+        if self.replicas is not None:
+            self.replicas.dir_offline(keys)
 
     def partition_offline(self, topic: str, partition: int) -> bool:
         """True when the partition's log dir is offline: handlers answer KAFKA_STORAGE_ERROR."""

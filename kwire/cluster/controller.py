@@ -45,10 +45,18 @@ partition (decisions in ``kwire.cluster.election``):
   ``/kwire/controlled_shutdown/<id>``, see ``ZkMetadata.controlled_shutdown``):
   its partitions move to the first live ISR member that is not shutting down
   and it leaves every ISR (where another member remains);
+* a replica in an offline log dir (its broker's ``/kwire/offline_replicas/<id>``,
+  announced by a ``/log_dir_event_notification`` entry; Kafka's
+  ``onBrokerLogDirFailure`` learns the same from LeaderAndIsr responses with
+  KAFKA_STORAGE_ERROR): for that partition the broker counts as not live, so
+  a leader there is replaced by the first live ISR member in assignment order
+  (none: leader -1, ISR kept, as Kafka's offline partition) and a follower
+  there leaves the ISR (Kafka's OfflineReplica transition);
 
 each change bumps ``leader_epoch``. Topics queued under
 ``/admin/delete_topics`` are deleted (states, partitions, assignment, config,
-queue entry, in one fenced multi); ``/isr_change_notification`` is cleared.
+queue entry, in one fenced multi); ``/isr_change_notification`` and
+``/log_dir_event_notification`` are cleared once handled.
 ``rebalance`` (timer, ``auto.leader.rebalance.enable``) and ``elect_leaders``
 (the ElectLeaders API) give preferred / unclean elections.
 
@@ -130,6 +138,7 @@ class ZkController:
         self._dirty: set[str] | None = None  # topics to evaluate; None: all
         self._deletions_pending = True
         self._isr_notifications_pending = True
+        self._log_dir_events_pending = True
         self._without_id: set[str] = set()
         self.writes = 0  # state writes made (for measurements and tests)
 
@@ -155,7 +164,7 @@ class ZkController:
                     self.view.replay(r)
                 except Exception:
                     log.exception("controller view: cannot replay %s", kind)
-                if kind in ("zk_brokers", "broker_configs"):
+                if kind in ("zk_brokers", "broker_configs", "zk_offline_replicas"):
                     self._dirty = None
                 elif name is not None and self._dirty is not None:
                     self._dirty.add(name)
@@ -171,6 +180,9 @@ class ZkController:
 
     def note_isr_notifications(self) -> None:
         self._isr_notifications_pending = True
+
+    def note_log_dir_events(self) -> None:
+        self._log_dir_events_pending = True
 
     def note_topic_without_id(self, name: str) -> None:
         with self._lock:
@@ -214,7 +226,7 @@ class ZkController:
         log.info("broker %d is the controller (epoch %d)", self.broker_id, new_epoch)
         with self._lock:
             self._dirty = None
-        self._deletions_pending = self._isr_notifications_pending = True
+        self._deletions_pending = self._isr_notifications_pending = self._log_dir_events_pending = True
         self._set_active(True)
         try:
             self.reconcile()
@@ -369,6 +381,7 @@ class ZkController:
             work = []
             registered = set(self.view.brokers)
             shutting_down = set(self.shutting_down) & registered
+            offline = self.view.offline_replicas
             for name in names:
                 t = self.view.topics[name]
                 unclean = self._unclean(t)
@@ -376,13 +389,14 @@ class ZkController:
                     work.append((name, p.partition, list(p.replicas), list(p.adding_replicas or []),
                                  list(p.removing_replicas or []), p.zk_version,
                                  L.LeaderAndIsr(p.leader, p.leader_epoch, list(p.isr), p.controller_epoch,
-                                                p.zk_version), unclean))
+                                                p.zk_version), unclean,
+                                 set(offline.get((name, p.partition), ()))))
         for name in without_id:
             self._assign_topic_id(name)
         new_states: dict[str, list] = {}
         has_state: set[str] = set()
         changes = []
-        for name, p, replicas, adding, removing, version, state, unclean in work:
+        for name, p, replicas, adding, removing, version, state, unclean, offline_here in work:
             if not self.active:
                 return
             if version < 0:
@@ -396,7 +410,8 @@ class ZkController:
             except (BadVersion, NoNode) as e:
                 log.debug("partition %s-%d changed meanwhile (%s); its watch brings it back", name, p, e)
                 continue
-            change = desired_state(state, replicas, registered, shutting_down, unclean)
+            # a replica in an offline log dir is, for this partition, a broker that is gone
+            change = desired_state(state, replicas, registered - offline_here, shutting_down, unclean)
             if change is not None:
                 changes.append((name, p, state, change[0], change[1]))
         if changes:
@@ -408,6 +423,16 @@ class ZkController:
         for name, parts in new_states.items():
             if name in has_state:
                 self._create_states(name, parts, live)
+        if self._log_dir_events_pending:  # handled above (the view has the offline replicas)
+            self._log_dir_events_pending = False
+            for child in self.store.children(L.LOG_DIR_EVENT_NOTIFICATION):
+                log.info("handled the log dir failure of broker %s (%s)",
+                         L.decode_log_dir_event(self.store.get(f"{L.LOG_DIR_EVENT_NOTIFICATION}/{child}")[0]),
+                         child)
+                try:
+                    self.fenced([("delete", f"{L.LOG_DIR_EVENT_NOTIFICATION}/{child}")])
+                except NoNode:
+                    pass
         if self._isr_notifications_pending:
             self._isr_notifications_pending = False
             for child in self.store.children(L.ISR_CHANGE_NOTIFICATION):

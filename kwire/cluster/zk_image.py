@@ -12,6 +12,9 @@ the base image's records (``kwire.cluster.image``: ``cluster``,
     {"type": "zk_topic_configs", "name", "configs"}
     {"type": "zk_brokers", "brokers": [{"id", "host", "port", "rack"}]}
     {"type": "zk_controller", "id"}          {"type": "zk_controller_epoch", "epoch"}
+    {"type": "zk_offline_replicas", "brokers": {"<id>": [[topic, partition], ...]}}
+        (every broker's replicas in offline log dirs, all of /kwire/offline_replicas at once:
+        ``offline_replicas[(topic, partition)]`` is the set of brokers whose replica is offline)
 
 Each record carries the whole content of one znode, so replaying one twice,
 or an older one after a newer one of a *different* znode, does no harm. A
@@ -52,6 +55,7 @@ class ZkImage(MetadataImage):
         self.controller_epoch = L.INITIAL_CONTROLLER_EPOCH
         self._pending_configs: dict[str, dict[str, str]] = {}  # configs seen before the topic
         self._pending_states: dict[tuple[str, int], dict | None] = {}  # states seen before the topic
+        self.offline_replicas: dict[tuple[str, int], set[int]] = {}  # replicas in offline log dirs
 
     def replay(self, r: dict) -> None:
         kind = r["type"]
@@ -83,6 +87,12 @@ class ZkImage(MetadataImage):
             self.controller_id = r["id"]
         elif kind == "zk_controller_epoch":
             self.controller_epoch = r["epoch"]
+        elif kind == "zk_offline_replicas":
+            offline: dict[tuple[str, int], set[int]] = {}
+            for b, parts in r["brokers"].items():
+                for t, p in parts:
+                    offline.setdefault((t, int(p)), set()).add(int(b))
+            self.offline_replicas = offline
         else:
             super().replay(r)
 

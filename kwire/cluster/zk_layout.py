@@ -22,6 +22,15 @@ written by Kafka (and ``zookeeper-shell`` / Kafka's tools make sense of it)::
     /admin/delete_topics/<t>                   (empty; the controller deletes the topic)
     /isr_change_notification/isr_change_<seq>  {"version":1,"partitions":[{"topic":"t","partition":0}]}
     /latest_producer_id_block                  {"version":1,"broker":1,"block_start":"0","block_end":"999"}
+    /log_dir_event_notification/log_dir_event_<seq>
+                                               {"version":1,"broker":1,"event":1}  (Kafka's: a broker
+                                               lost a log dir; the controller handles and deletes it)
+    /kwire/offline_replicas/<id>  (ephemeral)  {"version":1,"partitions":[{"topic":"t","partition":0}]}
+                                               (kwire-specific: the replicas of broker <id> in offline
+                                               log dirs, what Kafka's controller learns from
+                                               LeaderAndIsr responses with KAFKA_STORAGE_ERROR; kwire
+                                               has no LeaderAndIsr. Written before the notification;
+                                               a restart, which recovers the dirs, starts without it)
     /kwire/controlled_shutdown/<id> (ephemeral) (empty; kwire-specific: a broker asking the
                                                controller to move its leaderships away before it
                                                stops, since ControlledShutdown (API 7) is gone
@@ -66,6 +75,9 @@ CONSUMERS = "/consumers"
 DEFAULT_BROKER_ENTITY = "<default>"
 CONFIG_TYPES = ("topics", "clients", "users", "brokers", "ips")
 CONTROLLED_SHUTDOWN = "/kwire/controlled_shutdown"  # kwire-specific (see the docstring)
+LOG_DIR_EVENT_PREFIX = "log_dir_event_"
+LOG_DIR_FAILURE_EVENT = 1  # Kafka's LogDirEventNotificationHandler.LogDirFailureEvent
+OFFLINE_REPLICAS = "/kwire/offline_replicas"  # kwire-specific (see the docstring)
 
 # Kafka's ZkData.PersistentZkPaths: created (empty) at start-up if missing.
 PERSISTENT_PATHS = (CONSUMERS, BROKER_IDS, TOPICS, CONFIG_CHANGES, DELETE_TOPICS, BROKER_SEQID,
@@ -112,6 +124,10 @@ def delete_topic_path(topic: str) -> str:
 
 def controlled_shutdown_path(broker_id: int) -> str:
     return f"{CONTROLLED_SHUTDOWN}/{broker_id}"
+
+
+def offline_replicas_path(broker_id: int) -> str:
+    return f"{OFFLINE_REPLICAS}/{broker_id}"
 
 
 # -- zookeeper.connect ----------------------------------------------------------------------
@@ -338,6 +354,30 @@ def encode_isr_change(partitions: list[tuple[str, int]]) -> bytes:
 
 
 def decode_isr_change(data: bytes | None) -> list[tuple[str, int]]:
+    obj = _loads(data) or {}
+    return [(e["topic"], int(e["partition"])) for e in obj.get("partitions", [])]
+
+
+# -- /log_dir_event_notification, /kwire/offline_replicas -------------------------------------------
+def encode_log_dir_event(broker_id: int) -> bytes:
+    """Kafka's LogDirEventNotificationSequenceZNode.encode (a log dir failure of ``broker_id``)."""
+    return _dumps({"version": 1, "broker": broker_id, "event": LOG_DIR_FAILURE_EVENT})
+
+
+def decode_log_dir_event(data: bytes | None) -> int | None:
+    """The broker id of a notification, None for one that cannot be read."""
+    try:
+        obj = _loads(data)
+        return int(obj["broker"]) if isinstance(obj, dict) else None
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def encode_offline_replicas(partitions: list[tuple[str, int]]) -> bytes:
+    return _dumps({"version": 1, "partitions": [{"topic": t, "partition": p} for t, p in partitions]})
+
+
+def decode_offline_replicas(data: bytes | None) -> list[tuple[str, int]]:
     obj = _loads(data) or {}
     return [(e["topic"], int(e["partition"])) for e in obj.get("partitions", [])]
 

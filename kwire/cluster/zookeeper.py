@@ -17,8 +17,11 @@ with ``ZooKeeperUnavailable`` (REQUEST_TIMED_OUT) until the session is back.
 Watched: ``/brokers/ids`` (children), each ``/brokers/topics/<t>`` (data: the
 assignment) and its partitions' ``state``, ``/config/topics/<t>``,
 ``/config/brokers/<id>`` and ``<default>``, ``/controller``,
-``/controller_epoch``; the controller also reacts to ``/admin/delete_topics``
-and ``/isr_change_notification``.
+``/controller_epoch``, ``/kwire/offline_replicas`` and
+``/log_dir_event_notification`` (children; every broker reads all of
+``/kwire/offline_replicas`` on a change, for Metadata's ``offline_replicas``);
+the controller also reacts to ``/admin/delete_topics`` and
+``/isr_change_notification``.
 
 Start-up (``start``, blocking): connect within
 ``zookeeper.connection.timeout.ms`` (else ``ZooKeeperConnectError``), create
@@ -48,6 +51,11 @@ it once the watch fires (``wait_for`` waits for that, for tools and tests).
 * ``update_partition_state``: a leader's ISR change, conditional on the state
   znode's version (INVALID_UPDATE_VERSION when it moved), plus an
   ``/isr_change_notification`` entry (Kafka before AlterPartition).
+
+* ``report_offline_replicas``: this broker's replicas in offline log dirs (Kafka's
+  ``propagateLogDirEvent``): the ephemeral ``/kwire/offline_replicas/<id>``, then a
+  ``/log_dir_event_notification/log_dir_event_<seq>``; the controller moves their
+  leadership away and drops them from ISRs. Written again after a session expiry.
 
 * ``controlled_shutdown`` (blocking, off the loop): the kwire-specific
   ephemeral ``/kwire/controlled_shutdown/<id>`` the controller watches; True
@@ -163,6 +171,7 @@ class ZkMetadata(ImageReads):
         self.fresh = False  # True when this start created the cluster id
         self._stop = threading.Event()
         self._rebalancer: threading.Thread | None = None
+        self._offline_reported: list[tuple[str, int]] | None = None  # see report_offline_replicas
 
     # -- start-up ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -170,7 +179,7 @@ class ZkMetadata(ImageReads):
         self.store.start()
         try:
             self.store.add_listener(self._on_session)  # first: an expiry during start-up re-registers
-            self.store.ensure_paths(L.PERSISTENT_PATHS + (L.CONTROLLED_SHUTDOWN,))
+            self.store.ensure_paths(L.PERSISTENT_PATHS + (L.CONTROLLED_SHUTDOWN, L.OFFLINE_REPLICAS))
             self._deliver([{"type": "cluster", "cluster_id": self._cluster_id()}])
             self._register()
             self._reserve_producer_ids_now()
@@ -236,6 +245,11 @@ class ZkMetadata(ImageReads):
             self._register()
         except KafkaError as e:
             log.error("could not register again: %s", e.message)
+        if self._offline_reported is not None:  # the ephemeral record went with the old session
+            try:
+                self._write_offline_replicas(self._offline_reported)
+            except Exception as e:
+                log.error("could not report offline replicas again: %s", e)
         self._elect()
 
     def _elect(self) -> None:
@@ -256,6 +270,35 @@ class ZkMetadata(ImageReads):
         ChildrenWatch(client, L.DELETE_TOPICS, self._on_delete_topics)
         ChildrenWatch(client, L.ISR_CHANGE_NOTIFICATION, self._on_isr_changes)
         ChildrenWatch(client, L.CONTROLLED_SHUTDOWN, self._on_shutting_down)
+        ChildrenWatch(client, L.OFFLINE_REPLICAS, self._on_offline_replicas)
+        ChildrenWatch(client, L.LOG_DIR_EVENT_NOTIFICATION, self._on_log_dir_events)
+
+    def _on_offline_replicas(self, children: list[str]) -> bool | None:
+        """A broker's record appeared or went (its session ended): read them all."""
+        if self._closed:
+            return False
+        brokers = {}
+        for c in children:
+            try:
+                data, _ = self.store.client.get(f"{L.OFFLINE_REPLICAS}/{c}")
+                brokers[c] = [list(k) for k in L.decode_offline_replicas(data)]
+            except Exception:
+                continue  # gone meanwhile, or unreadable: the next event lists the rest
+        self._deliver([{"type": "zk_offline_replicas", "brokers": brokers}])
+        self._controller_work()
+        return None
+
+    def _on_log_dir_events(self, children: list[str]) -> bool | None:
+        """A notification: some broker's record changed (written before it); read them again."""
+        if self._closed:
+            return False
+        if children:
+            self.controller.note_log_dir_events()
+            try:
+                self._on_offline_replicas(self.store.client.get_children(L.OFFLINE_REPLICAS))
+            except Exception as e:
+                log.warning("could not read %s: %s", L.OFFLINE_REPLICAS, e)
+        return None
 
     def _on_delete_topics(self, _children) -> bool | None:
         if self._closed:
@@ -680,8 +723,9 @@ class ZkMetadata(ImageReads):
         # a broker shutting down (or gone) may not join an ISR: the controller just took it out
         # (KIP-841's rule; in Kafka's ZooKeeper mode its fetchers were stopped by StopReplica)
         current = t.partitions[partition].isr
+        offline = self.image.offline_replicas.get((name, partition), ())
         ineligible = [b for b in isr if b not in current
-                      and (b in self.controller.shutting_down or b not in self.image.brokers)]
+                      and (b in self.controller.shutting_down or b not in self.image.brokers or b in offline)]
         if ineligible:
             raise KafkaError(ErrorCode.INELIGIBLE_REPLICA,
                              f"broker(s) {ineligible} cannot join the ISR of {name}-{partition}: "
@@ -702,6 +746,32 @@ class ZkMetadata(ImageReads):
             return version
 
         return self._write(write)
+
+    # -- log dir failures ------------------------------------------------------------------------------------
+    def report_offline_replicas(self, partitions: list[tuple[str, int]]):
+        """This broker's replicas in offline log dirs, for the controller and every broker's Metadata.
+
+        Sets (or creates, ephemeral) ``/kwire/offline_replicas/<id>`` with the whole list, then
+        creates Kafka's ``/log_dir_event_notification/log_dir_event_<seq>``; the future resolves
+        when both are in ZooKeeper.
+        """
+        partitions = sorted(set(partitions))
+        self._offline_reported = partitions
+        return self._write(lambda: self._write_offline_replicas(partitions))
+
+    def _write_offline_replicas(self, partitions: list[tuple[str, int]]) -> None:
+        path, data = L.offline_replicas_path(self.node_id), L.encode_offline_replicas(partitions)
+        try:
+            self.store.set(path, data)
+        except NoNode:
+            try:
+                self.store.create(path, data, ephemeral=True)
+            except NodeExists:
+                self.store.set(path, data)
+        self.store.create(f"{L.LOG_DIR_EVENT_NOTIFICATION}/{L.LOG_DIR_EVENT_PREFIX}",
+                          L.encode_log_dir_event(self.node_id), sequence=True)
+        log.info("reported %d replica(s) of broker %d in offline log dirs to the controller",
+                 len(partitions), self.node_id)
 
     # -- control plane: controlled shutdown, elections, reassignments ------------------------------------
     def controlled_shutdown(self, timeout_s: float) -> bool:

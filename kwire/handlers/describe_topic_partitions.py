@@ -61,10 +61,11 @@ def _broker_partition_limit(broker) -> int:
         return DEFAULT_PARTITION_LIMIT
 
 
-def _partition(p, live=None) -> DescribeTopicPartitionsResponsePartition:
-    """``live`` (cluster mode): the live brokers; a replica elsewhere is offline, and a
-    partition whose leader is not live answers LEADER_NOT_AVAILABLE with leader -1."""
-    offline = [] if live is None else [r for r in p.replicas if r not in live]
+def _partition(p, live=None, reported=()) -> DescribeTopicPartitionsResponsePartition:
+    """``live`` (cluster mode): the live brokers; a replica elsewhere, or in ``reported`` (its
+    broker's log dir holding it is offline), is offline, and a partition whose leader is not
+    live answers LEADER_NOT_AVAILABLE with leader -1."""
+    offline = [] if live is None else [r for r in p.replicas if r not in live or r in reported]
     leader = p.leader if live is None or p.leader in live else -1
     return DescribeTopicPartitionsResponsePartition(
         error_code=ErrorCode.LEADER_NOT_AVAILABLE if live is not None and leader < 0 else 0,
@@ -97,6 +98,7 @@ def _answer(ctx, req) -> DescribeTopicPartitionsResponse:
     md = ctx.broker.metadata
     cluster = getattr(ctx.broker, "cluster_mode", False)
     live = {b.node_id for b in md.brokers} if cluster else None
+    reported = md.image.offline_replicas if cluster else {}
     topic_ops = authorized_operations("topic")
     cursor = req.cursor
     cursor_topic = cursor.topic_name if cursor is not None else ""
@@ -143,7 +145,7 @@ def _answer(ctx, req) -> DescribeTopicPartitionsResponse:
         start = cursor.partition_index if cursor is not None and name == cursor_topic else 0
         start = max(start, 0)
         upper = min(len(t.partitions), start + remaining)
-        parts = [_partition(p, live) for p in t.partitions[start:upper]]
+        parts = [_partition(p, live, reported.get((t.name, p.partition), ())) for p in t.partitions[start:upper]]
         out.append(DescribeTopicPartitionsResponseTopic(
             error_code=0,
             name=t.name,

@@ -26,8 +26,9 @@ Cluster mode (``broker.cluster_mode``, ZooKeeper; Kafka's ZooKeeper-mode
 metadata cache): every broker answers from its image, so all give the same
 view. Brokers are the live registered ones; a partition whose leader is -1 or
 not live answers LEADER_NOT_AVAILABLE with leader -1; ``offline_replicas``
-lists the replicas whose broker is not live (and this broker for a partition
-in an offline log dir). Auto-creation asks ZooKeeper for the topic
+lists the replicas whose broker is not live, those every broker reported in
+an offline log dir (``/kwire/offline_replicas``, see ``kwire.cluster.controller``),
+and this broker for a partition in its own offline log dir. Auto-creation asks ZooKeeper for the topic
 (``default.replication.factor``, ``num.partitions``) and answers
 LEADER_NOT_AVAILABLE until it is there, as Kafka does.
 """
@@ -51,11 +52,13 @@ MIN_VERSION = 0
 MAX_VERSION = 13
 
 
-def topic_response(t, include_ops: bool, offline=None, live=None, node_id: int = -1) -> MetadataResponseTopic:
+def topic_response(t, include_ops: bool, offline=None, live=None, node_id: int = -1,
+                   reported=None) -> MetadataResponseTopic:
     """``offline(topic, partition)`` says whether a partition's log dir is offline; ``live``
-    (cluster mode) is the set of live brokers."""
+    (cluster mode) is the set of live brokers; ``reported`` (cluster mode) maps (topic,
+    partition) to the brokers whose replica is in an offline log dir."""
     if live is not None:
-        return _cluster_topic_response(t, include_ops, offline, live, node_id)
+        return _cluster_topic_response(t, include_ops, offline, live, node_id, reported or {})
     dead = [offline is not None and offline(t.name, p.partition) for p in t.partitions]
     return MetadataResponseTopic(
         error_code=0,
@@ -80,10 +83,12 @@ def topic_response(t, include_ops: bool, offline=None, live=None, node_id: int =
     )
 
 
-def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int) -> MetadataResponseTopic:
+def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int,
+                            reported) -> MetadataResponseTopic:
     partitions = []
     for p in t.partitions:
-        off = [r for r in p.replicas if r not in live]
+        gone = reported.get((t.name, p.partition), ())
+        off = [r for r in p.replicas if r not in live or r in gone]
         if offline is not None and offline(t.name, p.partition) and node_id not in off:
             off.append(node_id)
         leader = p.leader if p.leader in live and p.leader not in off else -1
@@ -120,10 +125,11 @@ def _answer(ctx, req):
     offline = broker.logs.is_offline if broker.logs.offline_dirs else None
     cluster = getattr(broker, "cluster_mode", False)
     live = {b.node_id for b in md.brokers} if cluster else None
+    reported = md.image.offline_replicas if cluster else None
     requested = req.topics
     az = authorizer_active(ctx)  # kwire.security: only topics the principal may DESCRIBE
     if requested is None or (ctx.api_version == 0 and not requested):
-        topics = [topic_response(t, include_ops, offline, live, broker.node_id) for t in md.topics.values()
+        topics = [topic_response(t, include_ops, offline, live, broker.node_id, reported) for t in md.topics.values()
                   if (not cluster or md.topic_ready(t.name))
                   and (az is None or authorizer_allowed(ctx, az, acl.DESCRIBE, acl.TOPIC, t.name))]
     else:
@@ -171,7 +177,7 @@ def _answer(ctx, req):
                                                             name=rt.name))
                         continue
                     created.append(len(topics))
-            topics.append(topic_response(t, include_ops, offline, live, broker.node_id))
+            topics.append(topic_response(t, include_ops, offline, live, broker.node_id, reported))
         fut = md.durable() if created else None
         if fut is not None:
             return _when_durable(fut, created, _response(ctx, req, md, topics))

@@ -43,7 +43,9 @@ failure), new partitions go to other dirs, and DescribeLogDirs reports the dir
 with KAFKA_STORAGE_ERROR. A partition whose creation fails is not a dir
 failure: nothing of it is registered, the caller gets KAFKA_STORAGE_ERROR
 (and removes its partial directory). The other dirs and the broker keep serving; unlike
-Kafka, the broker stays up even when every dir is offline. The dir comes back
+Kafka, a single broker stays up even when every dir is offline (in a cluster the replica
+manager halts it then, as Kafka does, so the partitions move to other replicas;
+``on_dir_offline`` is how it learns of each failure). The dir comes back
 only through a restart, which recovers it.
 
 Clean shutdown: ``close`` writes ``.kwire_cleanshutdown`` only in a dir that

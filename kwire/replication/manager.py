@@ -20,6 +20,16 @@ What it does
   race (INVALID_UPDATE_VERSION) stops proposals until the image brings the
   new state (the leader may have been deposed). A change the controller made
   (same leader epoch, new version) is adopted.
+* Log dir failure (Kafka's ``handleLogDirFailure``): ``dir_offline`` stops
+  leading and following the replicas of the failed dir (fetchers removed,
+  acks=all waiters answered) and reports every replica of this broker whose log
+  is offline to ZooKeeper (``ZkMetadata.report_offline_replicas``: the
+  per-broker record, then Kafka's ``/log_dir_event_notification``); the
+  controller moves their leadership and drops them from ISRs. The same report
+  is made at start when a dir failed to load. When the last online dir fails
+  the broker halts as Kafka does ("Shutdown broker because all log dirs ...
+  have failed"), after ending its ZooKeeper session so the controller moves
+  its leaderships at once instead of after the session timeout.
 * acks=all: ``wait_replicated`` waits in the purgatory until the HW covers the
   records (``LeaderState.check_enough_replicas``), the timeout, or the loss
   of leadership.
@@ -40,6 +50,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 import time
 from collections import deque
 
@@ -73,6 +85,8 @@ class ReplicaManager:
         self._started = False
         self._held: dict[str, set[int]] = {}  # topic -> partitions with a log here (online)
         self.isr_shrinks = self.isr_expands = 0  # ISR changes proposed as leader (metrics)
+        self._offline_reported: list[tuple[str, int]] | None = None  # last report_offline_replicas
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- start-up ------------------------------------------------------------------------
     def sync_logs(self) -> None:
@@ -107,6 +121,10 @@ class ReplicaManager:
             return
         self._started = True
         try:
+            self._loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None
+        try:
             from kwire.replication.fetcher import ReplicaFetcherManager
         except ImportError:  # the follower's side is not in this tree yet
             log.warning("kwire.replication.fetcher is missing: this broker's followers will not fetch")
@@ -116,6 +134,7 @@ class ReplicaManager:
             self.fetchers.start()
         self.metadata.add_listener(self._on_records)
         self.sync()
+        self._report_offline()  # a dir that failed to load at start-up
 
     async def close(self) -> None:
         """Stop fetching (before the logs close)."""
@@ -193,6 +212,8 @@ class ReplicaManager:
             held |= {k for k in self.leaders if k[0] in topics} | {k for k in self.following if k[0] in topics}
         for key in held - seen:
             self._remove_replica(key)
+        if self._started and self.broker.logs.offline_dirs:
+            self._report_offline()  # e.g. a partition newly given to this broker, dir unknown
 
     def _ensure_log(self, t, partition: int, now: int, *, is_new: bool = True):
         logs = self.broker.logs
@@ -237,6 +258,8 @@ class ReplicaManager:
         key = (t.name, p.partition)
         plog = self._ensure_log(t, p.partition, now)
         if plog is None or plog.offline:
+            if key in self.leaders or key in self.following:
+                self._stop_replica(key)
             return
         if p.leader == self.node_id:
             st = self.leaders.get(key)
@@ -336,6 +359,71 @@ class ReplicaManager:
         if self.broker.logs.get(*key) is not None:
             log.info("removing the log of %s-%d (topic deleted or replica moved)", *key)
         self.broker._remove_logs(key[0], [key[1]])  # also wakes the partition's waiters
+
+    # -- log dir failure -----------------------------------------------------------------
+    def dir_offline(self, keys) -> None:
+        """A log dir went offline with the logs of ``keys`` (any thread; handled on the loop)."""
+        loop = self._loop
+        if loop is not None and loop.is_running():
+            try:
+                if asyncio.get_running_loop() is loop:
+                    self._dir_offline(list(keys))
+                    return
+            except RuntimeError:
+                pass
+            loop.call_soon_threadsafe(self._dir_offline, list(keys))
+        elif self._started:
+            self._dir_offline(list(keys))
+
+    def _dir_offline(self, keys) -> None:
+        logs = self.broker.logs
+        if len(logs.offline_dirs) == len(logs.log_dirs):
+            self._halt()
+            return
+        for key in keys:
+            self._stop_replica(key)
+        self._report_offline()
+
+    def _stop_replica(self, key) -> None:
+        """Neither lead nor follow ``key`` any more; its log stays (offline) where it is."""
+        st = self.leaders.pop(key, None)
+        self._versions.pop(key, None)
+        self._stale.discard(key)
+        self._pending.pop(key, None)
+        if self.following.pop(key, None) is not None and self.fetchers is not None:
+            self.fetchers.remove_partitions([key])
+        if st is not None:
+            log.info("%s-%d: no longer leading: its log dir is offline", *key)
+            self.broker.purgatory.notify(key, 0)  # acks=all waiters answer now
+            self.broker._notify_leadership(key[0], key[1], False, st.leader_epoch)
+
+    def _report_offline(self) -> None:
+        """Tell ZooKeeper which of this broker's replicas are offline (if that changed)."""
+        logs = self.broker.logs
+        if not logs.offline_dirs:
+            return
+        offline = sorted((t.name, p.partition) for t in list(self.metadata.image.topics.values())
+                         for p in t.partitions
+                         if self.node_id in p.replicas and logs.is_offline(t.name, p.partition))
+        if offline == self._offline_reported:
+            return
+        self._offline_reported = offline
+        try:
+            self.metadata.report_offline_replicas(offline)
+        except KafkaError as e:
+            log.error("could not report the offline replicas to ZooKeeper: %s", e.message)
+
+    def _halt(self) -> None:
+        """Every log dir is offline: stop the process, as Kafka's LogManager does (Exit.halt)."""
+        logs = self.broker.logs
+        log.critical("Shutdown broker because all log dirs in %s have failed", ", ".join(logs.log_dirs))
+        # end the ZooKeeper session first (bounded): the registration goes at once and the
+        # controller moves the leaderships now rather than after zookeeper.session.timeout.ms
+        closer = threading.Thread(target=self.metadata.close, daemon=True)
+        closer.start()
+        closer.join(5.0)
+        logging.shutdown()
+        os._exit(1)
 
     # -- leader side -----------------------------------------------------------------------
     def leader_state(self, topic: str, partition: int) -> LeaderState | None:

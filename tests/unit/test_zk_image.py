@@ -70,3 +70,12 @@ def test_brokers_controller_and_base_records():
     img.replay({"type": "broker_configs", "broker": {"a": "1"}, "default": {"b": "2"}})
     assert (img.controller_id, img.controller_epoch, img.cluster_id) == (2, 7, "abc")
     assert (img.dynamic_broker_configs, img.dynamic_default_broker_configs) == ({"a": "1"}, {"b": "2"})
+
+
+def test_offline_replicas_are_replaced_whole():
+    img = ZkImage(1)
+    img.replay({"type": "zk_offline_replicas", "brokers": {"1": [["t", 0], ["t", 1]], "2": [["t", 0]]}})
+    assert img.offline_replicas == {("t", 0): {1, 2}, ("t", 1): {1}}
+    # broker 2's record is gone (its session ended): only broker 1's remain
+    img.replay({"type": "zk_offline_replicas", "brokers": {"1": [["t", 1]]}})
+    assert img.offline_replicas == {("t", 1): {1}}

@@ -193,3 +193,18 @@ def test_election_rules():
     assert elect_after_change(st(1, [1]), replicas, {2, 3}) == (L.NO_LEADER, [1])       # offline, ISR kept
     assert elect_after_change(st(L.NO_LEADER, [1]), replicas, {2, 3}) is None
     assert elect_after_change(st(L.NO_LEADER, [1]), replicas, {1, 2}) == (1, [1])       # ISR member back
+
+
+def test_log_dir_event_and_offline_replicas_json():
+    # Kafka's LogDirEventNotificationSequenceZNode: the path prefix and the JSON
+    assert L.LOG_DIR_EVENT_NOTIFICATION == "/log_dir_event_notification"
+    assert L.LOG_DIR_EVENT_NOTIFICATION in L.PERSISTENT_PATHS
+    assert json.loads(L.encode_log_dir_event(3)) == {"version": 1, "broker": 3, "event": 1}
+    assert L.decode_log_dir_event(L.encode_log_dir_event(3)) == 3
+    assert L.decode_log_dir_event(b"not json") is None and L.decode_log_dir_event(None) is None
+    assert L.offline_replicas_path(2) == "/kwire/offline_replicas/2"
+    parts = [("t", 0), ("u-x", 7)]
+    assert json.loads(L.encode_offline_replicas(parts)) == {
+        "version": 1, "partitions": [{"topic": "t", "partition": 0}, {"topic": "u-x", "partition": 7}]}
+    assert L.decode_offline_replicas(L.encode_offline_replicas(parts)) == parts
+    assert L.decode_offline_replicas(None) == []
