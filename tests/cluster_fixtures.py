@@ -318,7 +318,7 @@ class ClusterBroker:
 
     def config(self) -> dict[str, str]:
         c = self.cluster
-        cfg = {"broker.id": str(self.node_id), "listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
+        cfg = {"broker.id": str(self.node_id), "listeners": f"{c.listener}://127.0.0.1:{self.port}",
                "log.dirs": self.data_dir, "zookeeper.connect": c.connect_for(self.node_id),
                "zookeeper.session.timeout.ms": str(c.session_timeout_ms),
                "group.initial.rebalance.delay.ms": "0",
@@ -361,7 +361,7 @@ class ClusterBroker:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                md = _metadata(self.bootstrap)
+                md = _metadata(self.bootstrap, security=self.cluster.client_security)
                 if self.node_id in md.brokers:
                     return
             except Exception:
@@ -437,10 +437,10 @@ class ClusterBroker:
         return rc
 
 
-def _metadata(bootstrap: str, topics=None, timeout: float = 5.0):
+def _metadata(bootstrap: str, topics=None, timeout: float = 5.0, security=None):
     from kwire.client import KafkaClient
 
-    with KafkaClient(bootstrap, timeout=timeout) as client:
+    with KafkaClient(bootstrap, timeout=timeout, security=security) as client:
         return client.metadata(topics)
 
 
@@ -449,8 +449,12 @@ class Cluster:
 
     def __init__(self, zk: ZooKeeperServer, base_dir: str, size: int, overrides: dict | None,
                  session_timeout_ms: int, per_broker: dict | None = None,
-                 zk_hosts: dict | None = None, env: dict | None = None) -> None:
+                 zk_hosts: dict | None = None, env: dict | None = None, listener: str = "PLAINTEXT",
+                 client_security=None) -> None:
         self.zk = zk
+        # each broker's one listener (its port is the broker's), and the kwire.client security the
+        # fixture's own requests use on it (kwire.security.client.ClientSecurity, None: plaintext)
+        self.listener, self.client_security = listener, client_security
         self.base_dir = base_dir
         self.size = size
         self.chroot = f"/kwire-cluster-{uuid.uuid4().hex[:10]}"
@@ -493,7 +497,7 @@ class Cluster:
         errors = []
         for b in ([bootstrap] if bootstrap else [x.bootstrap for x in self.brokers if x.serving]):
             try:
-                return _metadata(b, topics)
+                return _metadata(b, topics, security=self.client_security)
             except Exception as e:  # a stopped or paused broker: the next one
                 errors.append(f"{b}: {e}")
         raise RuntimeError("no broker answered Metadata: " + "; ".join(errors))
@@ -533,7 +537,7 @@ class Cluster:
 
         nt = NewTopic(name, partitions, replication_factor, {k: str(v) for k, v in (configs or {}).items()},
                       assignment)
-        with KafkaClient(self.live_bootstrap, timeout=timeout) as c:
+        with KafkaClient(self.live_bootstrap, timeout=timeout, security=self.client_security) as c:
             c.create_topics([nt], timeout_ms=int(timeout * 1000))
         n = len(assignment) if assignment else partitions
 
@@ -606,17 +610,21 @@ class Cluster:
 @pytest.fixture
 def make_cluster(zookeeper, tmp_path, request):
     """``make_cluster(n, overrides=None, session_timeout_ms=6000, per_broker=None, zk_hosts=None,
-    env=None)``: started, all registered, a controller elected (``zk_hosts``: broker id -> the
-    host:port that broker reaches ZooKeeper at, e.g. a ``tcp_proxy``; ``env``: broker id -> extra
-    environment variables of that broker's process, e.g. ``KWIRE_FAULTS_FILE`` for one broker
-    only). Everything is killed at the end; a failing test's output gets the brokers' logs."""
+    env=None, listener="PLAINTEXT", client_security=None)``: started, all registered, a
+    controller elected (``zk_hosts``: broker id -> the host:port that broker reaches ZooKeeper
+    at, e.g. a ``tcp_proxy``; ``env``: broker id -> extra environment variables of that
+    broker's process, e.g. ``KWIRE_FAULTS_FILE`` for one broker only; ``listener``: the name of
+    each broker's one listener, e.g. SASL_SSL, with ``client_security`` the fixture's own
+    requests log in with). Everything is killed at the end; a failing test's output gets the
+    brokers' logs."""
     clusters: list[Cluster] = []
     failed_before = request.session.testsfailed
 
     def make(n: int = 3, overrides: dict | None = None, session_timeout_ms: int = 6000,
-             per_broker: dict | None = None, zk_hosts: dict | None = None, env: dict | None = None) -> Cluster:
+             per_broker: dict | None = None, zk_hosts: dict | None = None, env: dict | None = None,
+             listener: str = "PLAINTEXT", client_security=None) -> Cluster:
         c = Cluster(zookeeper, str(tmp_path / f"cluster-{len(clusters)}"), n, overrides,
-                    session_timeout_ms, per_broker, zk_hosts, env)
+                    session_timeout_ms, per_broker, zk_hosts, env, listener, client_security)
         clusters.append(c)
         c.start()
         return c

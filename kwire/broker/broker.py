@@ -39,6 +39,7 @@ from kwire.cluster.metadata_log import DEFAULT_SNAPSHOT_BYTES, DEFAULT_SNAPSHOT_
 from kwire.config import BrokerConfig, ConfigError, topic_config, validate_topic_configs
 from kwire.log import LogConfig, LogManager, PartitionLog
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.security.inter_broker import InterBrokerSecurity
 from kwire.server.purgatory import Purgatory
 
 log = logging.getLogger("kwire.broker")
@@ -90,13 +91,18 @@ class Broker:
         self._leadership_listeners: list = []
         self._started = False
         self.replicas = None
+        # how this broker connects to other brokers (replica fetchers, transaction markers, metrics
+        # lag lookups): the inter-broker listener and this broker's client settings of it
+        self.inter_broker = InterBrokerSecurity.from_config(config)
         if self.cluster_mode:
             from kwire.cluster.zookeeper import ZkMetadata
 
             timeout = config["zookeeper.connection.timeout.ms"]
+            protocols = config.listener_security_protocols
             self.metadata = ZkMetadata(
                 config.zookeeper_connect, self.node_id, self.host, self.port, rack=config["broker.rack"],
                 listener=adv[0], session_timeout_ms=config["zookeeper.session.timeout.ms"],
+                endpoints=[(a.name, a.host, a.port, protocols[a.name]) for a in config.advertised_listeners],
                 connection_timeout_ms=timeout if timeout is not None else config["zookeeper.session.timeout.ms"],
                 static_configs={k: str(config[k]).lower() if isinstance(config[k], bool) else str(config[k])
                                 for k in CONTROLLER_CONFIGS})

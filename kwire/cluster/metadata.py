@@ -62,7 +62,7 @@ import re
 import uuid
 from concurrent.futures import Future as ThreadFuture
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from kwire.cluster.image import INTERNAL_TOPICS, MetadataImage, PartitionState, TopicState, unify
@@ -108,6 +108,9 @@ class BrokerInfo:
     host: str
     port: int
     rack: str | None = None
+    # cluster mode: every registered endpoint, listener name -> (host, port); brokers connect to
+    # each other on the inter-broker listener's (kwire.security.inter_broker)
+    endpoints: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 @dataclass

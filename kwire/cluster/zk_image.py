@@ -10,7 +10,7 @@ the base image's records (``kwire.cluster.image``: ``cluster``,
     {"type": "zk_partition_state", "name", "partition", "state": None | {"leader", "leader_epoch",
      "isr", "controller_epoch", "zk_version"}}
     {"type": "zk_topic_configs", "name", "configs"}
-    {"type": "zk_brokers", "brokers": [{"id", "host", "port", "rack"}]}
+    {"type": "zk_brokers", "brokers": [{"id", "host", "port", "rack", "endpoints": {listener: [host, port]}}]}
     {"type": "zk_controller", "id"}          {"type": "zk_controller_epoch", "epoch"}
     {"type": "zk_offline_replicas", "brokers": {"<id>": [[topic, partition], ...]}}
         (every broker's replicas in offline log dirs, all of /kwire/offline_replicas at once:
@@ -81,7 +81,9 @@ class ZkImage(MetadataImage):
             else:
                 self._pending_configs[r["name"]] = dict(r["configs"])
         elif kind == "zk_brokers":
-            self.brokers = {b["id"]: BrokerInfo(b["id"], b["host"], b["port"], b.get("rack"))
+            self.brokers = {b["id"]: BrokerInfo(b["id"], b["host"], b["port"], b.get("rack"),
+                                                {n: (e[0], int(e[1]))
+                                                 for n, e in (b.get("endpoints") or {}).items()})
                             for b in r["brokers"]}
         elif kind == "zk_controller":
             self.controller_id = r["id"]

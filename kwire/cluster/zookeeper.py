@@ -144,11 +144,15 @@ class _TopicWatch:
 class ZkMetadata(ImageReads):
     def __init__(self, connect: str, node_id: int, host: str, port: int, *, rack: str | None = None,
                  listener: str = "PLAINTEXT", security_protocol: str = "PLAINTEXT",
+                 endpoints: list[tuple[str, str, int, str]] | None = None,
                  session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS,
                  connection_timeout_ms: int | None = None, static_configs: dict | None = None) -> None:
         self.node_id = node_id
         self.self_broker = BrokerInfo(node_id, host, port, rack)
         self.listener, self.security_protocol = listener, security_protocol
+        # every advertised listener (name, host, port, protocol), registered for the other brokers
+        # to find this one's inter-broker endpoint; the first is the one clients are told about
+        self.endpoints = list(endpoints) if endpoints else [(listener, host, port, security_protocol)]
         self.store = ZkStore(connect, session_timeout_ms=session_timeout_ms,
                              connection_timeout_ms=connection_timeout_ms)
         # static_configs: this broker's own settings the controller falls back to
@@ -205,8 +209,7 @@ class ZkMetadata(ImageReads):
 
     def _registration(self) -> bytes:
         b = self.self_broker
-        return L.encode_broker(b.node_id, b.host, b.port, listener=self.listener,
-                               security_protocol=self.security_protocol, rack=b.rack)
+        return L.encode_broker(b.node_id, b.host, b.port, endpoints=self.endpoints, rack=b.rack)
 
     def _register(self) -> None:
         """Create the ephemeral /brokers/ids/<id> (Kafka's checkedEphemeralCreate)."""
@@ -226,6 +229,8 @@ class ZkMetadata(ImageReads):
     def set_advertised(self, host: str, port: int) -> None:
         """Once the server knows its port: re-register with the new address."""
         self.self_broker.host, self.self_broker.port = host, port
+        name, _, _, proto = self.endpoints[0]
+        self.endpoints[0] = (name, host, port, proto)
         self._run(lambda: self.store.set(L.broker_path(self.node_id), self._registration()))
 
     def _on_session(self, state: str) -> None:
@@ -337,7 +342,18 @@ class ZkMetadata(ImageReads):
             except (ValueError, KeyError) as e:
                 log.warning("ignoring unreadable registration of broker %s: %s", c, e)
                 continue
-            brokers.append({"id": b.broker_id, "host": b.host, "port": b.port, "rack": b.rack})
+            endpoints = {}
+            for text in b.endpoints:
+                try:
+                    name, host, port = L._split_endpoint(text)
+                except ValueError:
+                    continue
+                endpoints.setdefault(name.upper(), [host, port])
+            # clients are told the first registered endpoint (kwire registers its first advertised
+            # listener first); the other brokers connect to the inter-broker listener's
+            first = next(iter(endpoints.values()), [b.host, b.port])
+            brokers.append({"id": b.broker_id, "host": first[0], "port": first[1], "rack": b.rack,
+                            "endpoints": endpoints})
         self._deliver([{"type": "zk_brokers", "brokers": brokers}])
         self._controller_work()
         return None

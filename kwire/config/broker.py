@@ -8,7 +8,9 @@ STATIC_BROKER_CONFIG (file and ``--override``), DYNAMIC_DEFAULT_BROKER_CONFIG
 (AlterConfigs on this broker's id). It gives typed values, a few derived
 attributes (``listeners``, ``log_dirs``, ``retention_ms``...), the cross-key
 checks Kafka makes at start-up (``broker.id`` = ``node.id``, advertised
-listeners known, every listener with a security protocol, the group session
+listeners known, every listener with a security protocol, the inter-broker
+listener (``inter.broker.listener.name`` / ``security.inter.broker.protocol``,
+``sasl.mechanism.inter.broker.protocol``, with Kafka's messages), the group session
 and heartbeat timeouts) and ``describe()`` entries in DescribeConfigs form.
 
 What it deliberately does not do
@@ -251,6 +253,7 @@ class BrokerConfig:
                                   "listener.security.protocol.map")
         _check_group_timeouts(values)
         _check_safety(values, listeners, protocols)
+        ib_listener, ib_protocol = _inter_broker(values, self._static, self.extra, advertised, protocols)
         from kwire.security import settings as security_settings  # ssl.*/sasl.* (no I/O)
 
         security_settings.check(values, self.extra, listeners, protocols)
@@ -260,6 +263,9 @@ class BrokerConfig:
         self.listeners: list[Listener] = listeners
         self.advertised_listeners: list[Listener] = advertised
         self.listener_security_protocols: dict[str, str] = protocols
+        # the listener brokers connect to each other on (Kafka's interBrokerListenerName) and its protocol
+        self.inter_broker_listener_name: str = ib_listener
+        self.inter_broker_security_protocol: str = ib_protocol
         self.log_dirs: list[str] = list(values["log.dirs"] or values["log.dir"])
         self.retention_ms: int = _first_ms(values, TOPIC_CONFIGS["retention.ms"].synonyms)
         if self.retention_ms < 0:
@@ -328,8 +334,9 @@ _REFUSED_UNKNOWN: dict[str, str] = {}
 
 # Security protocols kwire serves (kwire.security); anything else would silently serve plaintext.
 IMPLEMENTED_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-# The replica fetchers and controller connections speak plaintext only.
-INTER_BROKER_PROTOCOLS = ("PLAINTEXT",)
+# Mechanisms a broker can log in with to another broker (kwire.security.inter_broker): the
+# username/password ones. GSSAPI (Kafka's default) and OAUTHBEARER need a login module kwire lacks.
+INTER_BROKER_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 # Authorizer properties (Kafka's AclAuthorizer reads them from the broker config; they are not
 # KafkaConfig names): kept as text in ``BrokerConfig.extra``, with ``listener.name.*`` names.
 SECURITY_EXTRA_CONFIGS = ("super.users", "allow.everyone.if.no.acl.found")
@@ -340,8 +347,7 @@ def _check_safety(v: Mapping[str, Any], listeners: list[Listener], protocols: Ma
     """Refuse settings kwire cannot honour whose silent absence would change safety.
 
     A listener whose security protocol (directly or through listener.security.protocol.map)
-    is not one of Kafka's four, a broker-to-broker security protocol other than PLAINTEXT
-    (the replica fetchers speak plaintext), and KRaft settings that make this node part of a
+    is not one of Kafka's four, and KRaft settings that make this node part of a
     larger quorum: kwire would otherwise serve plaintext, or come up as a separate
     single-node cluster. The security settings themselves (keystores, SASL mechanisms and
     JAAS configs, the authorizer class) are checked by ``kwire.security.settings``.
@@ -356,9 +362,6 @@ def _check_safety(v: Mapping[str, Any], listeners: list[Listener], protocols: Ma
         raise ConfigError(f"{key}: listener {listener.name} uses security protocol {proto}, which "
                           f"{what}; kwire would serve it as plaintext. Use one of "
                           f"{', '.join(IMPLEMENTED_PROTOCOLS)}.", key)
-    if v["security.inter.broker.protocol"] not in INTER_BROKER_PROTOCOLS:
-        raise ConfigError(f"security.inter.broker.protocol={v['security.inter.broker.protocol']} is "
-                          "not implemented by kwire (only PLAINTEXT).", "security.inter.broker.protocol")
     # authorizer.class.name: checked by kwire.security.settings (Kafka's ACL authorizers only)
     if v["process.roles"] == ["broker"]:
         raise ConfigError("process.roles=broker expects a separate KRaft controller quorum; kwire "
@@ -368,6 +371,59 @@ def _check_safety(v: Mapping[str, Any], listeners: list[Listener], protocols: Ma
         if len(v[key] or []) > 1:
             raise ConfigError(f"{key} names {len(v[key])} controllers, but kwire runs a single "
                               "node and would come up as a separate single-node cluster.", key)
+
+
+def _inter_broker(v: Mapping[str, Any], static: Mapping[str, Any], extra: Mapping[str, str],
+                  advertised: list[Listener], protocols: Mapping[str, str]) -> tuple[str, str]:
+    """The inter-broker listener name and its security protocol, checked as Kafka's KafkaConfig does
+    (getInterBrokerListenerNameAndSecurityProtocol and validateValues), with Kafka's messages.
+
+    ``inter.broker.listener.name`` and an explicitly set ``security.inter.broker.protocol`` are
+    mutually exclusive; without the name, the protocol's name is the listener name. The listener
+    must be advertised (a single node that sets neither key is not held to it: it has no peers);
+    with SASL, ``sasl.mechanism.inter.broker.protocol`` must be enabled on it
+    (and be one kwire can log in with).
+    """
+    name = v["inter.broker.listener.name"]
+    if name is not None and "security.inter.broker.protocol" in static:
+        raise ConfigError("Only one of inter.broker.listener.name and security.inter.broker.protocol "
+                          "should be set.", "inter.broker.listener.name")
+    if name is not None:
+        listener = name.strip().upper()  # Kafka's ListenerName.normalised
+        key = "inter.broker.listener.name"
+        if listener not in protocols:
+            raise ConfigError(f"Listener with name {listener} defined in inter.broker.listener.name not "
+                              "found in listener.security.protocol.map.", key)
+        protocol = protocols[listener]
+    else:
+        protocol = str(v["security.inter.broker.protocol"]).upper()
+        listener, key = protocol, "security.inter.broker.protocol"
+    names = [a.name for a in advertised]
+    explicit = name is not None or "security.inter.broker.protocol" in static
+    if listener not in names and not explicit and not v["zookeeper.connect"]:
+        # kwire deviation: a single node (no zookeeper.connect) has no inter-broker traffic, so
+        # the defaults do not stop it (Kafka would ask for a PLAINTEXT listener here too)
+        return listener, protocol
+    if listener not in names:
+        hint = "" if key == "inter.broker.listener.name" else \
+            f" (security.inter.broker.protocol={protocol} names the listener {listener})"
+        raise ConfigError("inter.broker.listener.name must be a listener name defined in "
+                          "advertised.listeners. The valid options based on currently configured "
+                          f"listeners are {','.join(names)}{hint}", key)
+    if protocol in ("SASL_PLAINTEXT", "SASL_SSL"):
+        from kwire.security.settings import _get
+
+        mechanism = str(v["sasl.mechanism.inter.broker.protocol"]).upper()
+        enabled = [m.strip().upper() for m in _get(v, extra, listener, "sasl.enabled.mechanisms") or []]
+        if mechanism not in enabled:
+            raise ConfigError("sasl.mechanism.inter.broker.protocol must be included in "
+                              "sasl.enabled.mechanisms when SASL is used for inter-broker communication",
+                              "sasl.mechanism.inter.broker.protocol")
+        if mechanism not in INTER_BROKER_MECHANISMS:
+            raise ConfigError(f"sasl.mechanism.inter.broker.protocol={mechanism}: kwire's brokers log in "
+                              f"to each other with {', '.join(INTER_BROKER_MECHANISMS)} only",
+                              "sasl.mechanism.inter.broker.protocol")
+    return listener, protocol
 
 
 def _check_group_timeouts(v: Mapping[str, Any]) -> None:

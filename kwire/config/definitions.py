@@ -126,7 +126,11 @@ _broker("process.roles", T.LIST, [], OneOf("broker", "controller", each=True), _
 _broker("controller.listener.names", T.LIST, None, None, _ACCEPTED)
 _broker("controller.quorum.voters", T.LIST, [], None, _ACCEPTED)
 _broker("controller.quorum.bootstrap.servers", T.LIST, [], None, _ACCEPTED)
-_broker("inter.broker.listener.name", T.STRING, None, None, _ACCEPTED)
+_broker("inter.broker.listener.name", T.STRING, None, None,
+        "The listener brokers connect to each other on (replica fetchers, transaction markers): "
+        "each broker connects to the peer's registered endpoint of this name, with this "
+        "broker's own client settings of the listener. Mutually exclusive with an explicitly "
+        "set security.inter.broker.protocol; must be an advertised listener.")
 
 # --- network ---
 _broker("listeners", T.LIST, ["PLAINTEXT://127.0.0.1:9092"], _listeners_validator,
@@ -494,6 +498,10 @@ for _name in ("ssl.keystore.type", "ssl.keystore.location", "ssl.keystore.passwo
               # client quotas beyond byte rates (KIP-599, KIP-612; kwire.security)
               "controller.quota.window.num", "controller.quota.window.size.seconds",
               "max.connection.creation.rate"):
+    BROKER_CONFIGS[_name].acted = True
+# Inter-broker security (kwire.security.inter_broker): every broker-to-broker connection uses them.
+for _name in ("inter.broker.listener.name", "security.inter.broker.protocol",
+              "sasl.mechanism.inter.broker.protocol", "ssl.endpoint.identification.algorithm"):
     BROKER_CONFIGS[_name].acted = True
 BROKER_CONFIGS["controller.quota.window.num"].doc = (
     "Number of windows of a controller_mutation_rate quota: its token bucket holds rate * num * size.")

@@ -23,9 +23,9 @@ Bounded, so a scrape stays cheap and cannot hang on a dead broker:
 One connection per leader is kept between scrapes (re-opened when the
 leader's endpoint changes) and closed by ``close()``.
 
-Not here: TLS or SASL inter-broker listeners (it connects in plaintext to the
-endpoint the leader registered, as the replica fetchers do) and
-read_committed lag (the last stable offset).
+It connects to the leader's endpoint of the inter-broker listener with that
+listener's TLS and SASL (``kwire.security.inter_broker``), as the replica
+fetchers do. Not here: read_committed lag (the last stable offset).
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ import logging
 import threading
 import time
 from typing import Iterable
+
+from kwire.security import inter_broker
 
 log = logging.getLogger("kwire.metrics")
 
@@ -77,7 +79,8 @@ class RemoteEndOffsets:
                     by_leader.setdefault(leader, []).append(tp)
             if not by_leader:
                 return out
-            endpoints = {b.node_id: (b.host, b.port) for b in list(self.broker.metadata.brokers)}
+            security = inter_broker.of(self.broker)
+            endpoints = {b.node_id: security.endpoint(b) for b in list(self.broker.metadata.brokers)}
             deadline = now + self.budget_s
             for leader, tps in sorted(by_leader.items()):
                 if time.monotonic() > deadline or self._failed_until.get(leader, 0.0) > time.monotonic():
@@ -114,7 +117,8 @@ class RemoteEndOffsets:
             held = None
         if held is None:
             client = KafkaClient(f"{endpoint[0]}:{endpoint[1]}", client_id=f"kwire-metrics-{self.broker.node_id}",
-                                 timeout=self.timeout_s)
+                                 timeout=self.timeout_s,
+                                 security=inter_broker.of(self.broker).client_security())
             self._clients[leader] = (endpoint, client)
         else:
             client = held[1]

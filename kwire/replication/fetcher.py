@@ -9,11 +9,14 @@ task and one connection per leader broker id).
 
 A leader fetcher's loop:
 
-* connect to ``endpoint(leader_id)`` (resolved again on every reconnect: the
-  leader may have moved or restarted on the same port); ApiVersions first,
-  then every API at the highest version both the leader and kwire's codec
-  support (Fetch at most Kafka's version for ``inter.broker.protocol.version``
-  below 2.7-IV1: 11 from 2.3-IV1; OffsetForLeaderEpoch at most the IBP's).
+* connect to ``endpoint(leader_id)``, the leader's endpoint of the
+  inter-broker listener (resolved again on every reconnect: the leader may have
+  moved or restarted on the same port), with that listener's TLS (the manager's
+  ``security``, given by the broker); ApiVersions first, then SASL when the
+  listener uses it (a refused login: close, back off, retry), then every API
+  at the highest version both the leader and kwire's codec support (Fetch at
+  most Kafka's version for ``inter.broker.protocol.version`` below 2.7-IV1:
+  11 from 2.3-IV1; OffsetForLeaderEpoch at most the IBP's).
   Connection loss, a timeout (``replica.socket.timeout.ms`` beyond
   the request's wait) or an unknown endpoint: close, back off
   ``replica.fetch.backoff.ms``, reconnect.
@@ -63,7 +66,8 @@ appends happen on that thread, ``remove_partitions`` is synchronous: once it
 returns, nothing more is appended to those logs.
 
 Not here: fetch sessions, quotas/throttling, fetching from several leaders
-over one connection, ``num.replica.fetchers`` > 1, TLS/SASL.
+over one connection, ``num.replica.fetchers`` > 1, SASL re-authentication
+(KIP-368: a connection the leader closes is opened again, with a new login).
 """
 
 from __future__ import annotations
@@ -72,6 +76,7 @@ import asyncio
 import collections
 import logging
 import socket
+import ssl
 import time
 import uuid
 from typing import Callable, Iterable
@@ -207,9 +212,12 @@ class ReplicaFetcherManager:
     """Every partition this broker follows, grouped into one fetcher task per leader."""
 
     def __init__(self, node_id: int, endpoint: Callable[[int], tuple[str, int] | None], config,
-                 *, on_appended: Callable[[str, int], None]) -> None:
+                 *, on_appended: Callable[[str, int], None], security=None) -> None:
         self.node_id = node_id
         self.endpoint = endpoint
+        # kwire.security.inter_broker.InterBrokerSecurity: TLS and SASL of the inter-broker
+        # listener, given by the broker (None: plaintext)
+        self.security = security
         self.on_appended = on_appended
         self.client_id = f"broker-{node_id}-fetcher-0"
         self.fetch_backoff_ms = int(config["replica.fetch.backoff.ms"])
@@ -614,11 +622,17 @@ class _LeaderFetcher:
         host, port = addr
         loop = asyncio.get_running_loop()
         timeout = self.mgr.socket_timeout_ms / 1000
+        security = self.mgr.security
         try:
-            transport, proto = await asyncio.wait_for(
-                loop.create_connection(_FrameProtocol, host, port), timeout)
+            if security is None:
+                transport, proto = await asyncio.wait_for(
+                    loop.create_connection(_FrameProtocol, host, port), timeout)
+            else:
+                transport, proto = await security.connect(host, port, _FrameProtocol, timeout)
         except asyncio.TimeoutError:
             raise _ConnectionFailed(f"connecting to {host}:{port} timed out") from None
+        except ssl.SSLError as e:
+            raise _ConnectionFailed(f"TLS with {host}:{port} failed: {e}") from None
         sock = transport.get_extra_info("socket")
         if sock is not None:
             try:
@@ -631,6 +645,8 @@ class _LeaderFetcher:
         self._topic_names.clear()
         try:
             await self._negotiate()
+            if security is not None and security.sasl:
+                await self._login(security, host, port)
         except BaseException:
             self._disconnect()
             raise
@@ -640,6 +656,17 @@ class _LeaderFetcher:
         log.info("%s: connected to %s:%d (%s)", self, host, port,
                  "truncation on fetch" if self.truncate_on_fetch else "OffsetForLeaderEpoch before fetching")
         self._failing = False
+
+    async def _login(self, security, host: str, port: int) -> None:
+        """SASL with the leader (after ApiVersions, as Kafka's clients do)."""
+        from kwire.security.inter_broker import SaslLoginError
+
+        try:
+            await security.login(self._request)
+        except SaslLoginError as e:
+            # logged by _run (INFO once, then DEBUG each retry); the leader logs it too
+            raise _ConnectionFailed(f"SASL {security.mechanism} authentication with {host}:{port} "
+                                    f"failed: {e.message}") from None
 
     async def _negotiate(self) -> None:
         """ApiVersions at the codec's newest version, v0 when the leader does not know it."""

@@ -57,6 +57,7 @@ from collections import deque
 
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.replication.leader_state import LeaderState
+from kwire.security import inter_broker
 from kwire.server.purgatory import PRODUCE
 
 log = logging.getLogger("kwire.replication")
@@ -130,7 +131,8 @@ class ReplicaManager:
             log.warning("kwire.replication.fetcher is missing: this broker's followers will not fetch")
         else:
             self.fetchers = ReplicaFetcherManager(self.node_id, self._endpoint, self.config,
-                                                  on_appended=self._follower_appended)
+                                                  on_appended=self._follower_appended,
+                                                  security=inter_broker.of(self.broker))
             self.fetchers.start()
         self.metadata.add_listener(self._on_records)
         self.sync()
@@ -143,8 +145,9 @@ class ReplicaManager:
             await fetchers.close()
 
     def _endpoint(self, broker_id: int) -> tuple[str, int] | None:
+        """The broker's endpoint of the inter-broker listener (None: unknown, or not registered)."""
         b = self.metadata.image.brokers.get(broker_id)
-        return None if b is None else (b.host, b.port)
+        return None if b is None else inter_broker.of(self.broker).endpoint(b)
 
     # -- following the image ---------------------------------------------------------------
     def _on_records(self, records: list[dict]) -> None:

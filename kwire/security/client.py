@@ -8,7 +8,9 @@ take in ``--command-config`` (``security.protocol``, ``sasl.mechanism``,
 ``sasl.password``, ``ssl.ca.location``, ``ssl.certificate.location`` and
 ``ssl.key.location`` too). ``wrap`` puts TLS on a connected socket;
 ``login`` runs SaslHandshake v1 + SaslAuthenticate with PLAIN or SCRAM
-(``ScramClient``, RFC 5802, checking the server's signature).
+(``ScramClient``, RFC 5802, checking the server's signature); the exchange itself
+is ``sasl_exchange``, sans I/O, which the brokers' inter-broker connections
+(``kwire.security.inter_broker``) drive over asyncio too.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class ClientSecurity:
     certfile: str | None = None
     keyfile: str | None = None
     check_hostname: bool = True
+    context: ssl.SSLContext | None = None  # prebuilt (a broker's inter-broker context), else from the files
 
     @classmethod
     def from_properties(cls, props: dict[str, str]) -> "ClientSecurity":
@@ -97,39 +100,53 @@ class ClientSecurity:
     def wrap(self, sock, host: str):
         if not self.tls:
             return sock
-        ctx = ssl.create_default_context(cafile=self.cafile)
-        ctx.check_hostname = self.check_hostname
-        if self.certfile:
-            ctx.load_cert_chain(self.certfile, self.keyfile)
+        ctx = self.context
+        if ctx is None:
+            ctx = ssl.create_default_context(cafile=self.cafile)
+            ctx.check_hostname = self.check_hostname
+            if self.certfile:
+                ctx.load_cert_chain(self.certfile, self.keyfile)
         return ctx.wrap_socket(sock, server_hostname=host)
 
     def login(self, conn) -> None:
         """SaslHandshake v1 + SaslAuthenticate on ``conn`` (kwire.client._Connection)."""
         if not self.protocol.startswith("SASL"):
             return
-        from kwire.protocol.generated.sasl_authenticate_request import SaslAuthenticateRequest
-        from kwire.protocol.generated.sasl_handshake_request import SaslHandshakeRequest
-
-        def call(api_key, version, obj):
-            return conn.receive(api_key, version, conn.send(api_key, version, obj))
-
-        r = call(17, 1, SaslHandshakeRequest(mechanism=self.mechanism))
-        if r.error_code:
-            raise SaslLoginError(r.error_code, f"SASL mechanism {self.mechanism} refused (the broker "
-                                               f"enables {', '.join(r.mechanisms or [])})")
-
-        def step(token: bytes) -> bytes:
-            resp = call(36, 1, SaslAuthenticateRequest(auth_bytes=token))
-            if resp.error_code:
-                raise SaslLoginError(resp.error_code, resp.error_message or "authentication failed")
-            return bytes(resp.auth_bytes)
-
-        if self.mechanism == "PLAIN":
-            step(f"\0{self.username}\0{self.password}".encode())
+        steps = sasl_exchange(self.mechanism, self.username, self.password)
+        try:
+            request = next(steps)
+            while True:
+                api_key, version, obj = request
+                request = steps.send(conn.receive(api_key, version, conn.send(api_key, version, obj)))
+        except StopIteration:
             return
-        sc = ScramClient(self.mechanism, self.username or "", self.password or "")
-        server_first = step(sc.first())
-        sc.verify(step(sc.final(server_first)))
+
+
+def sasl_exchange(mechanism: str, username: str | None, password: str | None):
+    """The client's SaslHandshake v1 + SaslAuthenticate v1 exchange, sans I/O: a generator that
+    yields ``(api_key, version, request)`` and is sent each response; it returns when logged in
+    and raises ``SaslLoginError`` when the broker refuses (both the tools' blocking client and
+    the brokers' own asyncio connections drive it, kwire.security.inter_broker)."""
+    from kwire.protocol.generated.sasl_authenticate_request import SaslAuthenticateRequest
+    from kwire.protocol.generated.sasl_handshake_request import SaslHandshakeRequest
+
+    r = yield (17, 1, SaslHandshakeRequest(mechanism=mechanism))
+    if r.error_code:
+        raise SaslLoginError(r.error_code, f"SASL mechanism {mechanism} refused (the broker "
+                                           f"enables {', '.join(r.mechanisms or [])})")
+
+    def check(resp) -> bytes:
+        if resp.error_code:
+            raise SaslLoginError(resp.error_code, resp.error_message or "authentication failed")
+        return bytes(resp.auth_bytes)
+
+    if mechanism == "PLAIN":
+        check((yield (36, 1, SaslAuthenticateRequest(auth_bytes=f"\0{username}\0{password}".encode()))))
+        return
+    sc = ScramClient(mechanism, username or "", password or "")
+    server_first = check((yield (36, 1, SaslAuthenticateRequest(auth_bytes=sc.first()))))
+    server_final = check((yield (36, 1, SaslAuthenticateRequest(auth_bytes=sc.final(server_first)))))
+    sc.verify(server_final)
 
 
 class SaslLoginError(Exception):

@@ -27,6 +27,7 @@ from kwire.protocol.generated.write_txn_markers_request import (
     WritableTxnMarkerTopic,
     WriteTxnMarkersRequest,
 )
+from kwire.security import inter_broker
 
 log = logging.getLogger("kwire.transactions")
 
@@ -56,10 +57,8 @@ class MarkerSender:
         pass
 
     def _endpoint(self, node_id: int):
-        for b in self.broker.metadata.brokers:
-            if b.node_id == node_id:
-                return b.host, b.port
-        return None
+        """The leader's endpoint of the inter-broker listener."""
+        return inter_broker.endpoint_of(self.broker, node_id)
 
     async def send(self, by_leader: dict[int, list[tuple[str, int]]], producer_id: int,
                    producer_epoch: int, coordinator_epoch: int, commit: bool,
@@ -91,7 +90,9 @@ class MarkerSender:
         self._cid = (self._cid + 1) & 0x7FFFFFFF
         writer = None
         try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(*addr), TIMEOUT_S)
+            # the inter-broker listener's TLS and SASL (kwire.security.inter_broker)
+            reader, writer = await inter_broker.of(self.broker).open_stream(*addr, TIMEOUT_S,
+                                                                            "kwire-txn-markers")
             writer.write(codec.encode_request(API_KEY, VERSION, self._cid, "kwire-txn-markers", req))
             size = int.from_bytes(await asyncio.wait_for(reader.readexactly(4), TIMEOUT_S), "big")
             frame = await asyncio.wait_for(reader.readexactly(size), TIMEOUT_S)

@@ -43,6 +43,7 @@ from kwire.protocol.generated.add_partitions_to_txn_request import (
     AddPartitionsToTxnTransaction,
 )
 from kwire.records.batch import TRANSACTIONAL_MASK
+from kwire.security import inter_broker
 
 log = logging.getLogger("kwire.transactions")
 
@@ -130,7 +131,7 @@ async def verify_produce(tc, req, add: bool = False, writable=None) -> None:
 
 
 async def ask(broker, leader: int, tid: str, need, add: bool = False) -> dict[tuple[str, int], E]:
-    addr = next(((b.host, b.port) for b in broker.metadata.brokers if b.node_id == leader), None)
+    addr = inter_broker.endpoint_of(broker, leader)  # the leader's inter-broker endpoint
     if addr is None:
         return {}
     pid, epoch = need[0][2], need[0][3]
@@ -142,7 +143,7 @@ async def ask(broker, leader: int, tid: str, need, add: bool = False) -> dict[tu
         topics=[AddPartitionsToTxnTopic(name=t, partitions=ps) for t, ps in by_topic.items()])])
     writer = None
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(*addr), TIMEOUT_S)
+        reader, writer = await inter_broker.of(broker).open_stream(*addr, TIMEOUT_S, "kwire-txn-verification")
         writer.write(codec.encode_request(API_KEY, VERSION, 1, "kwire-txn-verification", req))
         size = int.from_bytes(await asyncio.wait_for(reader.readexactly(4), TIMEOUT_S), "big")
         frame = await asyncio.wait_for(reader.readexactly(size), TIMEOUT_S)

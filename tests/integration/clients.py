@@ -199,16 +199,18 @@ def make_msgs(n: int, *, tag: str = "m", base_ts: int | None = None, value_size:
     return msgs
 
 
-def read_values(bootstrap: str, topic: str, n: int, timeout: float = 30.0, linger: float = 0.0) -> list[bytes]:
+def read_values(bootstrap: str, topic: str, n: int, timeout: float = 30.0, linger: float = 0.0,
+                conf: dict | None = None) -> list[bytes]:
     """The first ``n`` values of partition 0 through a confluent-kafka consumer (assign, no
     group); with ``linger``, keep polling that many seconds more, so a record beyond ``n``
-    that should not be there shows up in the result."""
+    that should not be there shows up in the result. ``conf``: more consumer settings
+    (security)."""
     import uuid
 
     from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"g-{uuid.uuid4().hex[:6]}",
-                  "enable.auto.commit": False, "topic.metadata.refresh.interval.ms": 500})
+                  "enable.auto.commit": False, "topic.metadata.refresh.interval.ms": 500, **(conf or {})})
     try:
         c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
         out: list[bytes] = []

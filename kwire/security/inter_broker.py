@@ -1,0 +1,179 @@
+"""The client side of broker-to-broker connections: Kafka's inter-broker security settings.
+
+What it does
+------------
+``InterBrokerSecurity.from_config(config)`` takes what a ZooKeeper-mode Kafka 3.x
+broker uses to connect to other brokers, from the ``BrokerConfig`` (which has
+already checked ``inter.broker.listener.name`` / ``security.inter.broker.protocol``
+and ``sasl.mechanism.inter.broker.protocol``, with Kafka's messages):
+
+* the listener name: every broker connects to the *peer's* registered endpoint of
+  that name (``endpoint(broker_info)``; Kafka's ``brokerEndPoint(interBrokerListenerName)``);
+* SASL (``SASL_PLAINTEXT``, ``SASL_SSL``): the mechanism and the broker's own
+  credentials, the ``username`` / ``password`` options of the listener's JAAS config
+  for that mechanism (``listener.name.<l>.<mech>.sasl.jaas.config``, then the
+  listener's or the broker's ``sasl.jaas.config``), as Kafka's KafkaServer login
+  module section gives the broker the identity it logs in to other brokers with;
+* TLS (``SSL``, ``SASL_SSL``): a client context from the listener's configs
+  (``listener.name.<l>.ssl.*`` over ``ssl.*``): the truststore verifies the peer
+  (without one, the system's CAs, as Java's default trust store), the keystore is
+  the client certificate (TLS sends it only when the peer asks for one:
+  ``ssl.client.auth`` required / requested), and
+  ``ssl.endpoint.identification.algorithm`` (``https`` by default) checks the peer's
+  host name against its certificate.
+
+``connect`` (an asyncio protocol, for the replica fetchers), ``open_stream`` (asyncio
+streams, for one-shot requests: transaction markers, AddPartitionsToTxn
+verification), ``login`` (SASL over any async request function) and
+``client_security`` (a ``ClientSecurity`` for ``kwire.client.KafkaClient``, the
+metrics lag lookups) are the one way kwire's brokers open connections to each other.
+
+What it deliberately does not do
+--------------------------------
+* No GSSAPI or OAUTHBEARER login (``BrokerConfig`` refuses them for inter-broker SASL),
+  no re-authentication (KIP-368) of long-lived connections: a fetcher connection whose
+  session the peer expires is closed by the peer and opened again, with a new login.
+* No configs of its own: it reads the broker's, once, at start-up (the listeners'
+  security settings are read-only in kwire).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from dataclasses import dataclass
+
+from kwire.config.types import ConfigError
+from kwire.protocol import codec
+from kwire.security import jaas
+from kwire.security.client import ClientSecurity, SaslLoginError, sasl_exchange
+
+__all__ = ["InterBrokerSecurity", "SaslLoginError", "of"]
+
+
+@dataclass(frozen=True)
+class InterBrokerSecurity:
+    listener: str = "PLAINTEXT"
+    protocol: str = "PLAINTEXT"
+    mechanism: str | None = None
+    username: str | None = None
+    password: str | None = None
+    context: ssl.SSLContext | None = None
+
+    @property
+    def sasl(self) -> bool:
+        return self.protocol in ("SASL_PLAINTEXT", "SASL_SSL")
+
+    @classmethod
+    def from_config(cls, config) -> "InterBrokerSecurity":
+        """From a ``BrokerConfig`` (ConfigError: credentials or stores that cannot be used)."""
+        from kwire.security import tls
+        from kwire.security.settings import _get
+
+        if not config.zookeeper_connect:
+            return cls()  # a single node has no peers to connect to
+        listener = config.inter_broker_listener_name
+        protocol = config.inter_broker_security_protocol
+
+        def get(name: str):
+            return _get(config, config.extra, listener, name)
+
+        mechanism = username = password = None
+        if protocol in ("SASL_PLAINTEXT", "SASL_SSL"):
+            mechanism = str(config["sasl.mechanism.inter.broker.protocol"]).upper()
+            key = f"listener.name.{listener.lower()}.{mechanism.lower()}.sasl.jaas.config"
+            text = config.extra.get(key) or get("sasl.jaas.config")
+            try:
+                opts = jaas.parse(text)[2] if text else {}
+            except ValueError as e:
+                raise ConfigError(f"{key}: {e}", key) from None
+            username, password = opts.get("username"), opts.get("password")
+            if not username or password is None:
+                raise ConfigError(f"{key}: the inter-broker listener {listener} uses SASL "
+                                  f"{mechanism}, so its JAAS config needs the username and password "
+                                  "this broker logs in to other brokers with", key)
+        context = None
+        if protocol in ("SSL", "SASL_SSL"):
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context.check_hostname = str(get("ssl.endpoint.identification.algorithm") or "") != ""
+            context.verify_mode = ssl.CERT_REQUIRED
+            if tls._load_truststore(context, get) == 0:
+                context.load_default_certs()
+            tls._load_keystore(context, get)  # presented only when the peer asks (ssl.client.auth)
+        return cls(listener, protocol, mechanism, username, password, context)
+
+    # -- where ---------------------------------------------------------------------------
+    def endpoint(self, broker) -> tuple[str, int] | None:
+        """The peer's (host, port) on the inter-broker listener; None when it registered none
+        (a registration without endpoints, e.g. a single node's own entry: its host and port)."""
+        endpoints = getattr(broker, "endpoints", None)
+        if not endpoints:
+            return broker.host, broker.port
+        return endpoints.get(self.listener)
+
+    # -- how -----------------------------------------------------------------------------
+    async def connect(self, host: str, port: int, protocol_factory, timeout: float):
+        """``loop.create_connection`` with this listener's TLS (no SASL yet: see ``login``)."""
+        loop = asyncio.get_running_loop()
+        kwargs = {} if self.context is None else {"ssl": self.context, "server_hostname": host,
+                                                   "ssl_handshake_timeout": timeout}
+        return await asyncio.wait_for(loop.create_connection(protocol_factory, host, port, **kwargs), timeout)
+
+    async def login(self, call) -> None:
+        """SASL on a connected peer: ``await call(api_key, version, request)`` gives the response.
+        Raises ``SaslLoginError`` when the peer refuses the credentials or the mechanism."""
+        if not self.sasl:
+            return
+        steps = sasl_exchange(self.mechanism, self.username, self.password)
+        try:
+            request = next(steps)
+            while True:
+                request = steps.send(await call(*request))
+        except StopIteration:
+            return
+
+    async def open_stream(self, host: str, port: int, timeout: float, client_id: str):
+        """(reader, writer) to the peer, TLS and SASL done: for one-shot requests."""
+        kwargs = {} if self.context is None else {"ssl": self.context, "server_hostname": host,
+                                                   "ssl_handshake_timeout": timeout}
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, **kwargs), timeout)
+        cid = 0
+
+        async def call(api_key: int, version: int, obj):
+            nonlocal cid
+            cid += 1
+            writer.write(codec.encode_request(api_key, version, cid, client_id, obj))
+            size = int.from_bytes(await asyncio.wait_for(reader.readexactly(4), timeout), "big")
+            frame = await asyncio.wait_for(reader.readexactly(size), timeout)
+            return codec.decode_response(api_key, version, memoryview(frame))[1]
+
+        try:
+            await self.login(call)
+        except BaseException:
+            writer.close()
+            raise
+        return reader, writer
+
+    def client_security(self) -> ClientSecurity | None:
+        """For ``kwire.client.KafkaClient`` (blocking): None for PLAINTEXT."""
+        if self.protocol == "PLAINTEXT":
+            return None
+        return ClientSecurity(protocol=self.protocol, mechanism=self.mechanism, username=self.username,
+                              password=self.password, context=self.context)
+
+
+_PLAINTEXT = InterBrokerSecurity()
+
+
+def of(broker) -> InterBrokerSecurity:
+    """The broker's inter-broker settings (``Broker.inter_broker``); plaintext when it has none."""
+    return getattr(broker, "inter_broker", None) or _PLAINTEXT
+
+
+def endpoint_of(broker, node_id: int) -> tuple[str, int] | None:
+    """Node ``node_id``'s endpoint of ``broker``'s inter-broker listener, from its metadata."""
+    sec = of(broker)
+    for b in broker.metadata.brokers:
+        if b.node_id == node_id:
+            return sec.endpoint(b)
+    return None

@@ -1,0 +1,137 @@
+"""A replicated cluster whose only listener is SASL_SSL: brokers talk to each other over it.
+
+Three ``kwire serve`` brokers on one ZooKeeper chroot, each with one SASL_SSL listener
+(TLS with ``ssl.client.auth=required``: the brokers present their keystores as client
+certificates to each other; SASL PLAIN), ``inter.broker.listener.name=SASL_SSL``,
+``sasl.mechanism.inter.broker.protocol=PLAIN`` and the broker's own login in
+``listener.name.sasl_ssl.plain.sasl.jaas.config`` (``username``/``password``), an
+authorizer on and ``User:admin`` (the brokers' principal) a super user, as Kafka asks of
+the inter-broker principal (CLUSTER_ACTION). A replication-factor-3 topic gets a full ISR
+and identical logs, acks=all records written with confluent-kafka over SASL_SSL survive a
+kill -9 of the leader; a broker whose inter-broker password is wrong never joins the ISR,
+holds nothing, and the leader logs the refused login.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import time
+
+import pytest
+from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)
+from test_security import Certs
+
+from clients import read_values
+
+confluent_kafka = pytest.importorskip("confluent_kafka")
+
+TOPIC = "secure"
+
+
+def _jaas(password: str) -> str:
+    return ('org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" '
+            f'password="{password}" user_admin="admin-secret" user_alice="alice-secret";')
+
+
+@pytest.fixture(scope="module")
+def certs(tmp_path_factory):
+    return Certs(tmp_path_factory.mktemp("ib-certs"))
+
+
+def _overrides(certs) -> dict:
+    return {"inter.broker.listener.name": "SASL_SSL", "sasl.mechanism.inter.broker.protocol": "PLAIN",
+            "sasl.enabled.mechanisms": "PLAIN",
+            "listener.name.sasl_ssl.plain.sasl.jaas.config": _jaas("admin-secret"),
+            "ssl.keystore.type": "PEM", "ssl.keystore.location": certs.server_pem,
+            "ssl.truststore.type": "PEM", "ssl.truststore.location": certs.ca,
+            "ssl.client.auth": "required",
+            "authorizer.class.name": "kafka.security.authorizer.AclAuthorizer", "super.users": "User:admin",
+            "replica.lag.time.max.ms": "4000"}
+
+
+def _client_conf(certs) -> dict:
+    return {"security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "sasl.username": "admin",
+            "sasl.password": "admin-secret", "ssl.ca.location": certs.ca,
+            "ssl.certificate.location": certs.client_cert, "ssl.key.location": certs.client_key}
+
+
+def _cluster(make_cluster, certs, per_broker=None):
+    from kwire.security.client import ClientSecurity
+
+    sec = ClientSecurity.from_properties({**_client_conf(certs)})
+    return make_cluster(3, overrides=_overrides(certs), listener="SASL_SSL", client_security=sec,
+                        per_broker=per_broker)
+
+
+def _produce(c, certs, values: list[bytes]) -> None:
+    from confluent_kafka import Producer
+
+    p = Producer({"bootstrap.servers": c.live_bootstrap, "acks": "all", "enable.idempotence": True,
+                  "message.timeout.ms": 60000, **_client_conf(certs)})
+    errors = []
+    for v in values:
+        p.produce(TOPIC, v, partition=0, on_delivery=lambda err, msg: err and errors.append(err))
+    assert p.flush(90) == 0 and not errors, errors
+
+
+def _log_bytes(broker) -> bytes:
+    """The partition's segment files on one broker, concatenated (replicas are byte-identical)."""
+    files = sorted(glob.glob(os.path.join(broker.data_dir, f"{TOPIC}-0", "*.log")))
+    return b"".join(open(f, "rb").read() for f in files)
+
+
+def _eventually(fn, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while not fn():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.2)
+
+
+def test_sasl_ssl_cluster_replicates_and_survives_leader_kill(make_cluster, certs):
+    c = _cluster(make_cluster, certs)
+    c.create_topic(TOPIC, 1, 3, configs={"min.insync.replicas": 2})
+    c.wait_until(lambda md: sorted(md.topics[TOPIC].partitions[0].isr) == [1, 2, 3], 60,
+                 "a full ISR over the SASL_SSL inter-broker listener", topics=[TOPIC])
+    sent = [f"r-{i}".encode() for i in range(300)]
+    _produce(c, certs, sent)
+    _eventually(lambda: len({_log_bytes(b) for b in c.brokers}) == 1 and _log_bytes(c.brokers[0]),
+                60, "identical, non-empty logs on all three brokers")
+
+    leader = c.leader_of(TOPIC, 0)
+    c.broker(leader).kill()
+    md = c.wait_until(lambda md: md.topics[TOPIC].partitions[0].leader not in (-1, leader), 60,
+                      "a new leader after kill -9", topics=[TOPIC])
+    assert md.topics[TOPIC].partitions[0].leader in (1, 2, 3)
+    more = [f"after-{i}".encode() for i in range(50)]
+    _produce(c, certs, more)  # acks=all with the two survivors (min.insync.replicas=2)
+    got = read_values(c.live_bootstrap, TOPIC, len(sent) + len(more), timeout=60, conf=_client_conf(certs))
+    assert got == sent + more
+
+
+def test_wrong_inter_broker_password_never_joins_the_isr(make_cluster, certs):
+    c = _cluster(make_cluster, certs,
+                 per_broker={3: {"listener.name.sasl_ssl.plain.sasl.jaas.config": _jaas("wrong-password")}})
+    c.create_topic(TOPIC, 1, 3, assignment={0: [1, 2, 3]}, configs={"min.insync.replicas": 2})
+    # broker 3 cannot log in to the leader: the ISR shrinks to the two that fetch
+    c.wait_until(lambda md: sorted(md.topics[TOPIC].partitions[0].isr) == [1, 2], 60,
+                 "broker 3 out of the ISR", topics=[TOPIC])
+    leader = c.leader_of(TOPIC, 0)
+    assert leader in (1, 2)
+    sent = [f"v-{i}".encode() for i in range(100)]
+    _produce(c, certs, sent)
+    _eventually(lambda: _log_bytes(c.broker(1)) == _log_bytes(c.broker(2)) != b"", 60,
+                "brokers 1 and 2 with the same records")
+    # the leader logs each refused login of broker 3's fetcher; broker 3 says why it cannot fetch
+    _eventually(lambda: any("SASL PLAIN authentication failed" in line and "Invalid username or password" in line
+                            for line in list(c.broker(leader).lines)), 30, "the leader logging the refused login")
+    _eventually(lambda: any("SASL PLAIN authentication with" in line for line in list(c.broker(3).lines)), 30,
+                "broker 3 logging its failed login")
+    # several replica.lag.time.max.ms later: still out, and it holds none of the records
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        assert 3 not in c.describe(TOPIC).partitions[0].isr
+        time.sleep(0.5)
+    assert _log_bytes(c.broker(3)) == b""
+    assert read_values(c.live_bootstrap, TOPIC, len(sent), timeout=60, conf=_client_conf(certs)) == sent
