@@ -9,7 +9,10 @@ authorizer on and ``User:admin`` (the brokers' principal) a super user, as Kafka
 the inter-broker principal (CLUSTER_ACTION). A replication-factor-3 topic gets a full ISR
 and identical logs, acks=all records written with confluent-kafka over SASL_SSL survive a
 kill -9 of the leader; a broker whose inter-broker password is wrong never joins the ISR,
-holds nothing, and the leader logs the refused login.
+holds nothing, and the leader logs the refused login. A transaction over partitions led by
+all three brokers commits (transaction markers and AddPartitionsToTxn verification between
+brokers), and the group coordinator exports the lag of partitions led elsewhere (their high
+watermarks asked over the inter-broker listener).
 """
 
 from __future__ import annotations
@@ -135,3 +138,75 @@ def test_wrong_inter_broker_password_never_joins_the_isr(make_cluster, certs):
         time.sleep(0.5)
     assert _log_bytes(c.broker(3)) == b""
     assert read_values(c.live_bootstrap, TOPIC, len(sent), timeout=60, conf=_client_conf(certs)) == sent
+
+
+def test_transaction_markers_and_verification_cross_the_sasl_ssl_listener(make_cluster, certs):
+    """A transaction over partitions led by all three brokers commits: the coordinator's
+    WriteTxnMarkers to the other leaders and their AddPartitionsToTxn verification with the
+    coordinator go over the SASL_SSL inter-broker listener (as the brokers' super user)."""
+    from confluent_kafka import Consumer, Producer, TopicPartition
+
+    c = _cluster(make_cluster, certs)
+    c.create_topic("txn", 3, 3, assignment={0: [1, 2, 3], 1: [2, 3, 1], 2: [3, 1, 2]})
+    assert {c.leader_of("txn", p) for p in range(3)} == {1, 2, 3}
+    p = Producer({"bootstrap.servers": c.live_bootstrap, "transactional.id": "ib-txn",
+                  "transaction.timeout.ms": 60000, **_client_conf(certs)})
+    p.init_transactions(60)
+    p.begin_transaction()
+    sent = {(part, f"t-{part}-{i}".encode()) for part in range(3) for i in range(20)}
+    for part, v in sorted(sent):
+        p.produce("txn", v, partition=part)
+    p.commit_transaction(60)  # returns once every leader wrote its COMMIT marker
+
+    cons = Consumer({"bootstrap.servers": c.live_bootstrap, "group.id": "ib-reader",
+                     "isolation.level": "read_committed", "enable.auto.commit": False, **_client_conf(certs)})
+    try:
+        cons.assign([TopicPartition("txn", part, 0) for part in range(3)])
+        got = set()
+        deadline = time.monotonic() + 60
+        while len(got) < len(sent) and time.monotonic() < deadline:
+            m = cons.poll(0.5)
+            if m is not None and not m.error():
+                got.add((m.partition(), m.value()))
+    finally:
+        cons.close()
+    assert got == sent
+
+
+def test_metrics_lag_of_partitions_led_elsewhere_over_sasl_ssl(make_cluster, certs):
+    """The group coordinator's kafka_consumergroup_lag for partitions other brokers lead: their
+    high watermarks are asked of those leaders over the SASL_SSL inter-broker listener."""
+    from confluent_kafka import Consumer, Producer, TopicPartition
+
+    from cluster_fixtures import free_port
+    from kwire.security.client import ClientSecurity
+    from test_metrics import scrape
+
+    ports = {i: free_port() for i in (1, 2, 3)}
+    c = make_cluster(3, overrides=_overrides(certs), listener="SASL_SSL",
+                     client_security=ClientSecurity.from_properties(_client_conf(certs)),
+                     per_broker={i: {"metrics.port": m} for i, m in ports.items()})
+    topic, group = "lag", "ib-lag"
+    c.create_topic(topic, 3, 3, assignment={0: [1, 2, 3], 1: [2, 3, 1], 2: [3, 1, 2]})
+    p = Producer({"bootstrap.servers": c.live_bootstrap, "acks": "all", **_client_conf(certs)})
+    produced = {0: 4, 1: 6, 2: 8}
+    for part, n in produced.items():
+        for i in range(n):
+            p.produce(topic, b"x", partition=part)
+    assert p.flush(60) == 0
+    cons = Consumer({"bootstrap.servers": c.live_bootstrap, "group.id": group, **_client_conf(certs)})
+    try:
+        cons.commit(offsets=[TopicPartition(topic, part, 1) for part in produced], asynchronous=False)
+    finally:
+        cons.close()
+    want = {part: n - 1 for part, n in produced.items()}
+
+    def lags(addr) -> dict:
+        m = scrape(addr)
+        return {part: m.get(("kafka_consumergroup_lag", frozenset({("consumergroup", group), ("topic", topic),
+                                                                    ("partition", str(part))})))
+                for part in produced}
+
+    # only the coordinator exports the group; it leads one partition, the other two are asked
+    _eventually(lambda: any(lags(("127.0.0.1", port)) == want for port in ports.values()), 60,
+                f"a coordinator exporting lag {want} for all three partitions")
