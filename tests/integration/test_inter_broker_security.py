@@ -12,7 +12,8 @@ kill -9 of the leader; a broker whose inter-broker password is wrong never joins
 holds nothing, and the leader logs the refused login. A transaction over partitions led by
 all three brokers commits (transaction markers and AddPartitionsToTxn verification between
 brokers), and the group coordinator exports the lag of partitions led elsewhere (their high
-watermarks asked over the inter-broker listener).
+watermarks asked over the inter-broker listener). With SCRAM-SHA-512 between brokers, the
+followers log in once the brokers' credential exists.
 """
 
 from __future__ import annotations
@@ -210,3 +211,32 @@ def test_metrics_lag_of_partitions_led_elsewhere_over_sasl_ssl(make_cluster, cer
     # only the coordinator exports the group; it leads one partition, the other two are asked
     _eventually(lambda: any(lags(("127.0.0.1", port)) == want for port in ports.values()), 60,
                 f"a coordinator exporting lag {want} for all three partitions")
+
+
+def test_scram_inter_broker_login_once_the_credential_exists(make_cluster, certs):
+    """SCRAM-SHA-512 between brokers: the brokers' credential lives in ZooKeeper like any other,
+    so the followers' logins fail until it is created (through PLAIN, also enabled), then the
+    ISR fills."""
+    from test_security import add_scram_user
+
+    from kwire.security.client import ClientSecurity
+
+    overrides = {**_overrides(certs), "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-512",
+                 "sasl.mechanism.inter.broker.protocol": "SCRAM-SHA-512",
+                 "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config":
+                     ('org.apache.kafka.common.security.scram.ScramLoginModule required '
+                      'username="broker" password="broker-secret";'),
+                 "super.users": "User:admin;User:broker"}
+    c = make_cluster(3, overrides=overrides, listener="SASL_SSL",
+                     client_security=ClientSecurity.from_properties(_client_conf(certs)))
+    c.create_topic(TOPIC, 1, 3, assignment={0: [1, 2, 3]})
+    c.wait_until(lambda md: sorted(md.topics[TOPIC].partitions[0].isr) == [1], 60,
+                 "the ISR to shrink to the leader (no SCRAM credential for the brokers yet)", topics=[TOPIC])
+    _eventually(lambda: any("SASL SCRAM-SHA-512 authentication failed" in line for line in list(c.broker(1).lines)),
+                30, "the leader logging the refused SCRAM login")
+    add_scram_user(c.live_bootstrap, "broker", "broker-secret", client_conf=_client_conf(certs))
+    c.wait_until(lambda md: sorted(md.topics[TOPIC].partitions[0].isr) == [1, 2, 3], 60,
+                 "a full ISR once the brokers' SCRAM credential exists", topics=[TOPIC])
+    sent = [f"s-{i}".encode() for i in range(50)]
+    _produce(c, certs, sent)
+    _eventually(lambda: len({_log_bytes(b) for b in c.brokers}) == 1, 60, "identical logs on all three brokers")
