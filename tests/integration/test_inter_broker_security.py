@@ -13,7 +13,8 @@ holds nothing, and the leader logs the refused login. A transaction over partiti
 all three brokers commits (transaction markers and AddPartitionsToTxn verification between
 brokers), and the group coordinator exports the lag of partitions led elsewhere (their high
 watermarks asked over the inter-broker listener). With SCRAM-SHA-512 between brokers, the
-followers log in once the brokers' credential exists.
+followers log in once the brokers' credential exists. A brokers' principal that is not a
+super user fetches only once it holds ClusterAction.
 """
 
 from __future__ import annotations
@@ -240,3 +241,28 @@ def test_scram_inter_broker_login_once_the_credential_exists(make_cluster, certs
     sent = [f"s-{i}".encode() for i in range(50)]
     _produce(c, certs, sent)
     _eventually(lambda: len({_log_bytes(b) for b in c.brokers}) == 1, 60, "identical logs on all three brokers")
+
+
+def test_brokers_principal_needs_cluster_action(make_cluster, certs):
+    """With an authorizer, a brokers' principal that is neither a super user nor granted
+    ClusterAction cannot fetch as a follower (Kafka's rule); granting it ClusterAction on the
+    cluster lets the followers back into the ISR."""
+    from confluent_kafka.admin import AclBinding, AclOperation, AclPermissionType, AdminClient, \
+        ResourcePatternType, ResourceType
+
+    from kwire.security.client import ClientSecurity
+
+    as_alice = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="alice" '
+                'password="alice-secret" user_admin="admin-secret" user_alice="alice-secret";')
+    c = make_cluster(3, overrides={**_overrides(certs), "listener.name.sasl_ssl.plain.sasl.jaas.config": as_alice},
+                     listener="SASL_SSL", client_security=ClientSecurity.from_properties(_client_conf(certs)))
+    c.create_topic(TOPIC, 1, 3, assignment={0: [1, 2, 3]})
+    c.wait_until(lambda md: sorted(md.topics[TOPIC].partitions[0].isr) == [1], 60,
+                 "the followers (User:alice, no ClusterAction) out of the ISR", topics=[TOPIC])
+    admin = AdminClient({"bootstrap.servers": c.live_bootstrap, **_client_conf(certs)})
+    grant = AclBinding(ResourceType.BROKER, "kafka-cluster", ResourcePatternType.LITERAL, "User:alice", "*",
+                       AclOperation.CLUSTER_ACTION, AclPermissionType.ALLOW)
+    for fut in admin.create_acls([grant]).values():
+        fut.result(30)
+    c.wait_until(lambda md: sorted(md.topics[TOPIC].partitions[0].isr) == [1, 2, 3], 60,
+                 "a full ISR once User:alice holds ClusterAction", topics=[TOPIC])
