@@ -183,13 +183,13 @@ class Broker:
             return
         self.refresh_all_log_configs()
 
-    def set_advertised(self, host: str, port: int) -> None:
-        """Called by the server once it knows its port (port 0 binds a free one)."""
+    def set_advertised(self, host: str, port: int, endpoints: dict | None = None) -> None:
+        """Called by the server once it knows its port (port 0 binds a free one); ``endpoints``:
+        every advertised listener's (host, port), resolved the same way (registered in a cluster,
+        where the other brokers connect to the inter-broker listener's)."""
         self.host, self.port = host, port
         if self.cluster_mode:
-            b = self.metadata.self_broker
-            if (b.host, b.port) != (host, port):
-                self.metadata.set_advertised(host, port)  # registered again with the bound port
+            self.metadata.set_advertised(host, port, endpoints)  # registered again if anything moved
             return
         self.metadata.self_broker.host = host
         self.metadata.self_broker.port = port

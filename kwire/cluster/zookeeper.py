@@ -14,7 +14,8 @@ change within a watch round trip (well under a second). When ZooKeeper is
 unreachable the image keeps serving what it last saw; writes fail at once
 with ``ZooKeeperUnavailable`` (REQUEST_TIMED_OUT) until the session is back.
 
-Watched: ``/brokers/ids`` (children), each ``/brokers/topics/<t>`` (data: the
+Watched: ``/brokers/ids`` (children, and each registration's data: a broker
+re-registers with the ports it bound), each ``/brokers/topics/<t>`` (data: the
 assignment) and its partitions' ``state``, ``/config/topics/<t>``,
 ``/config/brokers/<id>`` and ``<default>``, ``/controller``,
 ``/controller_epoch``, ``/kwire/offline_replicas`` and
@@ -166,6 +167,7 @@ class ZkMetadata(ImageReads):
         self._listeners: list[Callable[[list[dict]], None]] = []
         self._topic_watches: dict[str, _TopicWatch] = {}
         self._watch_lock = threading.Lock()
+        self._broker_watches: set[str] = set()  # /brokers/ids children with a data watch
         self._reconcile_queued = False
         self._session_lost = False
         self._closed = False
@@ -226,11 +228,16 @@ class ZkMetadata(ImageReads):
                              f"session (another broker with broker.id={self.node_id} is running)") from None
         log.info("registered broker %d at %s:%d", self.node_id, self.self_broker.host, self.self_broker.port)
 
-    def set_advertised(self, host: str, port: int) -> None:
-        """Once the server knows its port: re-register with the new address."""
-        self.self_broker.host, self.self_broker.port = host, port
-        name, _, _, proto = self.endpoints[0]
-        self.endpoints[0] = (name, host, port, proto)
+    def set_advertised(self, host: str, port: int, endpoints: dict | None = None) -> None:
+        """Once the server knows its ports: re-register with the new addresses (``endpoints``:
+        listener name -> (host, port); the first listener's is ``host``:``port``)."""
+        b = self.self_broker
+        before = (b.host, b.port, list(self.endpoints))
+        b.host, b.port = host, port
+        resolved = {**(endpoints or {}), self.endpoints[0][0]: (host, port)}
+        self.endpoints = [(name, *resolved.get(name, (h, p)), proto) for name, h, p, proto in self.endpoints]
+        if before == (host, port, self.endpoints):
+            return
         self._run(lambda: self.store.set(L.broker_path(self.node_id), self._registration()))
 
     def _on_session(self, state: str) -> None:
@@ -333,6 +340,11 @@ class ZkMetadata(ImageReads):
             return False
         brokers = []
         for c in children:
+            if c not in self._broker_watches:
+                # a registration's data changes too (a broker re-registers once it knows the
+                # ports it bound): the other brokers must see its new endpoints
+                self._broker_watches.add(c)
+                DataWatch(self.store.client, f"{L.BROKER_IDS}/{c}", self._broker_data_watcher())
             try:
                 data, _ = self.store.client.get(f"{L.BROKER_IDS}/{c}")
             except Exception:
@@ -357,6 +369,20 @@ class ZkMetadata(ImageReads):
         self._deliver([{"type": "zk_brokers", "brokers": brokers}])
         self._controller_work()
         return None
+
+    def _broker_data_watcher(self):
+        # kept while this process runs (one per broker id ever seen): kazoo's DataWatch also
+        # follows the node through deletion and re-creation (a broker restarting)
+        def watch(data, stat, event=None) -> bool | None:
+            if self._closed:
+                return False
+            if event is not None and stat is not None:  # changed or created: read them all again
+                try:
+                    self._on_brokers(self.store.client.get_children(L.BROKER_IDS))
+                except Exception as e:
+                    log.warning("could not read %s: %s", L.BROKER_IDS, e)
+            return None
+        return watch
 
     def _on_controller(self, data, stat, event=None) -> bool | None:
         if self._closed:

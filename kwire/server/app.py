@@ -185,8 +185,9 @@ class KafkaServer:
             adv_host = self.bound[0][0] if self.bound[0][0] not in ("0.0.0.0", "::") else "127.0.0.1"
         if self.broker.cluster_mode:
             self.broker.metadata.attach_loop(loop)  # records replay on this loop from now on
-        self.broker.set_advertised(adv_host, adv_port)
-        self.security.set_endpoints(self._listener_endpoints(), adv_name)
+        endpoints = self._listener_endpoints()
+        self.broker.set_advertised(adv_host, adv_port, endpoints)  # all of them: registered in a cluster
+        self.security.set_endpoints(endpoints, adv_name)
         self.broker.start()
         if self.broker.replicas is not None:
             lag = self.config["replica.lag.time.max.ms"]

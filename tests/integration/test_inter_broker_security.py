@@ -266,3 +266,56 @@ def test_brokers_principal_needs_cluster_action(make_cluster, certs):
         fut.result(30)
     c.wait_until(lambda md: sorted(md.topics[TOPIC].partitions[0].isr) == [1, 2, 3], 60,
                  "a full ISR once User:alice holds ClusterAction", topics=[TOPIC])
+
+
+def test_inter_broker_listener_on_a_free_port_beside_the_client_one(zookeeper, tmp_path, certs):
+    """Two listeners: PLAINTEXT for clients (first, what Metadata answers) and a SASL_SSL one for
+    brokers on port 0. Each broker registers both endpoints, the second with the port it bound,
+    and the followers fetch from the leader's SASL_SSL endpoint."""
+    import json
+
+    from kazoo.client import KazooClient
+
+    from cluster_fixtures import Cluster
+
+    overrides = {k: v for k, v in _overrides(certs).items()
+                 if k not in ("authorizer.class.name", "super.users")}  # ANONYMOUS clients on PLAINTEXT
+    c = Cluster(zookeeper, str(tmp_path / "two-listeners"), 2,
+                {**overrides, "replica.lag.time.max.ms": "30000",
+                 "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,BROKER:SASL_SSL",
+                 "inter.broker.listener.name": "BROKER",
+                 "listener.name.broker.plain.sasl.jaas.config": _jaas("admin-secret")}, 6000)
+    c.per_broker = {b.node_id: {"listeners": f"PLAINTEXT://127.0.0.1:{b.port},BROKER://127.0.0.1:0"}
+                    for b in c.brokers}
+    try:
+        c.start()
+        zk = KazooClient(c.connect, timeout=10)
+        zk.start(10)
+        try:
+            regs = {i: json.loads(zk.get(f"/brokers/ids/{i}")[0]) for i in (1, 2)}
+        finally:
+            zk.stop()
+        for i, reg in regs.items():
+            assert reg["endpoints"][0] == f"PLAINTEXT://127.0.0.1:{c.broker(i).port}"
+            assert reg["endpoints"][1].startswith("BROKER://127.0.0.1:") and not reg["endpoints"][1].endswith(":0")
+            assert reg["listener_security_protocol_map"] == {"PLAINTEXT": "PLAINTEXT", "BROKER": "SASL_SSL"}
+        md = c.metadata()
+        assert {b.port for b in md.brokers.values()} == {c.broker(1).port, c.broker(2).port}
+        c.create_topic(TOPIC, 1, 2, assignment={0: [1, 2]})
+        c.wait_until(lambda md: sorted(md.topics[TOPIC].partitions[0].isr) == [1, 2], 60, "a full ISR",
+                     topics=[TOPIC])
+        from confluent_kafka import Producer
+
+        p = Producer({"bootstrap.servers": c.bootstrap, "acks": "all"})
+        for i in range(20):
+            p.produce(TOPIC, f"p-{i}".encode(), partition=0)
+        assert p.flush(60) == 0
+        _eventually(lambda: _log_bytes(c.broker(1)) == _log_bytes(c.broker(2)) != b"", 20,
+                    "the follower's copy over the BROKER listener")
+        assert any("connected to 127.0.0.1:" in line and regs[1]["endpoints"][1].rsplit(":", 1)[1] in line
+                   for line in c.broker(2).lines)
+    except BaseException:
+        print(c.log_text())  # as make_cluster does for a failing test
+        raise
+    finally:
+        c.close()
