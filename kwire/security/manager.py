@@ -160,24 +160,28 @@ class SecurityManager:
 
 
 def listener_brokers(ctx, brokers):
-    """``brokers`` as a client on this request's listener must see them: this broker's own entry
-    carries the endpoint of the listener the request came in on (Kafka answers Metadata,
-    FindCoordinator and DescribeCluster per listener). Other brokers keep theirs."""
+    """``brokers`` as a client on this request's listener must see them (Kafka answers Metadata,
+    FindCoordinator and DescribeCluster per listener): this broker's own entry carries the
+    endpoint of the listener the request came in on, and in a cluster every other broker its
+    registered endpoint of that listener name. A broker that registered none of that name keeps
+    its first endpoint (Kafka would leave it out)."""
     session = ctx.session
     if session is None:
         return brokers
-    manager = session.manager
-    endpoints = getattr(manager, "endpoints", None)
-    if not endpoints or session.listener == manager.default_listener or session.listener not in endpoints:
-        return brokers
     import copy
 
-    host, port = endpoints[session.listener]
+    manager = session.manager
+    listener = session.listener
+    endpoints = getattr(manager, "endpoints", None) or {}
     own = ctx.broker.node_id
     out = []
     for b in brokers:
         if b.node_id == own:
+            addr = endpoints.get(listener) if listener != getattr(manager, "default_listener", None) else None
+        else:
+            addr = (getattr(b, "endpoints", None) or {}).get(listener)
+        if addr is not None and tuple(addr) != (b.host, b.port):
             b = copy.copy(b)
-            b.host, b.port = host, port
+            b.host, b.port = addr
         out.append(b)
     return out

@@ -301,6 +301,14 @@ def test_inter_broker_listener_on_a_free_port_beside_the_client_one(zookeeper, t
             assert reg["listener_security_protocol_map"] == {"PLAINTEXT": "PLAINTEXT", "BROKER": "SASL_SSL"}
         md = c.metadata()
         assert {b.port for b in md.brokers.values()} == {c.broker(1).port, c.broker(2).port}
+        # Metadata on the BROKER listener names every broker's BROKER endpoint (Kafka: per listener)
+        from kwire.client import KafkaClient
+        from kwire.security.client import ClientSecurity
+
+        broker_ports = {i: int(reg["endpoints"][1].rsplit(":", 1)[1]) for i, reg in regs.items()}
+        with KafkaClient(f"127.0.0.1:{broker_ports[1]}", security=ClientSecurity.from_properties(
+                {**_client_conf(certs), "ssl.endpoint.identification.algorithm": "https"})) as kc:
+            assert {i: b.port for i, b in kc.metadata([]).brokers.items()} == broker_ports
         c.create_topic(TOPIC, 1, 2, assignment={0: [1, 2]})
         c.wait_until(lambda md: sorted(md.topics[TOPIC].partitions[0].isr) == [1, 2], 60, "a full ISR",
                      topics=[TOPIC])
