@@ -345,13 +345,18 @@ class ReplicaManager:
             self.broker.purgatory.notify(key, 0)
             self.broker._notify_leadership(key[0], key[1], False, epoch)
 
-    def _remove_replica(self, key) -> None:
+    def _drop_role(self, key):
+        """Stop leading and following ``key``: the leader state it had, or None."""
         st = self.leaders.pop(key, None)
         self._versions.pop(key, None)
         self._stale.discard(key)
         self._pending.pop(key, None)
         if self.following.pop(key, None) is not None and self.fetchers is not None:
             self.fetchers.remove_partitions([key])
+        return st
+
+    def _remove_replica(self, key) -> None:
+        st = self._drop_role(key)
         if st is not None:
             self.broker._notify_leadership(key[0], key[1], False, st.leader_epoch)
         held = self._held.get(key[0])
@@ -389,12 +394,7 @@ class ReplicaManager:
 
     def _stop_replica(self, key) -> None:
         """Neither lead nor follow ``key`` any more; its log stays (offline) where it is."""
-        st = self.leaders.pop(key, None)
-        self._versions.pop(key, None)
-        self._stale.discard(key)
-        self._pending.pop(key, None)
-        if self.following.pop(key, None) is not None and self.fetchers is not None:
-            self.fetchers.remove_partitions([key])
+        st = self._drop_role(key)
         if st is not None:
             log.info("%s-%d: no longer leading: its log dir is offline", *key)
             self.broker.purgatory.notify(key, 0)  # acks=all waiters answer now
