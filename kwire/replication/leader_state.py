@@ -98,6 +98,10 @@ class LeaderState:
         self.eligible = eligible or (lambda _replica_id: True)
         self.hold_hw_under_min_isr = hold_hw_under_min_isr
         self.pending: tuple[int, ...] | None = None  # an ISR proposed, not yet committed
+        # one continuous leadership, kept by the replica manager across epoch bumps in which this
+        # broker stays leader (its log is never truncated then): acks=all waiters of an earlier
+        # epoch of the same tenure keep waiting, as Kafka's DelayedProduce does
+        self.tenure: object = self
         self.followers: dict[int, ReplicaState] = {}
         for r in self.replicas:
             if r != leader_id:

@@ -275,7 +275,8 @@ class ReplicaManager:
 
     def _become_leader(self, t, p, plog, now: int) -> None:
         key = (t.name, p.partition)
-        was_leader = key in self.leaders
+        previous = self.leaders.get(key)
+        was_leader = previous is not None
         if key in self.following:
             del self.following[key]
             if self.fetchers is not None:
@@ -289,6 +290,8 @@ class ReplicaManager:
                          min_insync_replicas=self.broker.topic_min_insync_replicas(t),
                          eligible=lambda r: r in image.brokers,
                          hold_hw_under_min_isr=False)  # Kafka 3.x ZooKeeper mode: no KIP-966
+        if previous is not None:  # still leader, at a new epoch: the same tenure
+            st.tenure = previous.tenure
         self.leaders[key] = st
         self._versions[key] = p.zk_version
         self._stale.discard(key)
@@ -297,7 +300,7 @@ class ReplicaManager:
                  list(st.isr), plog.log_end_offset, plog.high_watermark)
         if st.maybe_increment_high_watermark(now):
             self._hw_moved(key, st, plog)
-        self.broker.purgatory.notify(key, 0)  # waiters of the previous epoch answer now
+        self.broker.purgatory.notify(key, 0)  # waiters recheck: against this state, or answer
         if was_leader:
             self.broker._notify_leadership(t.name, p.partition, False, p.leader_epoch)
         self.broker._notify_leadership(t.name, p.partition, True, p.leader_epoch)
@@ -544,10 +547,15 @@ class ReplicaManager:
         if st is None:
             return ErrorCode.NOT_LEADER_OR_FOLLOWER
 
+        tenure = st.tenure
+
         def status() -> tuple[bool, ErrorCode]:
-            if self.leaders.get(key) is not st:
+            # a leader epoch bump that leaves this broker leader keeps the wait (Kafka's
+            # DelayedProduce asks the partition while it is leader); losing leadership ends it
+            cur = self.leaders.get(key)
+            if cur is None or cur.tenure is not tenure:
                 return True, ErrorCode.NOT_LEADER_OR_FOLLOWER
-            return st.check_enough_replicas(required_offset)
+            return cur.check_enough_replicas(required_offset)
 
         done, err = status()
         if done:

@@ -198,3 +198,31 @@ def test_zookeeper_unreachable_is_not_stale_and_keeps_the_isr(cluster):
     clock[0] += LAG_MS
     mgr.check_isr_shrink()
     assert [(isr, v) for isr, v, _ in md.writes] == [([1], 0), ([1], 0)]
+
+
+def test_acks_all_waiter_survives_an_epoch_bump_that_keeps_this_broker_leader(cluster):
+    """The controller bumps the leader epoch and shrinks the ISR while this broker stays leader
+    (broker 3 died): an acks=all produce already waiting keeps waiting and completes once the
+    new ISR has the record, as Kafka's DelayedProduce does; it is NOT_LEADER_OR_FOLLOWER only
+    when leadership goes."""
+    import asyncio
+
+    mgr, md, broker, _clock = cluster
+    plog = broker.logs.get(*KEY)
+
+    async def run():
+        waiting = asyncio.ensure_future(mgr.wait_replicated(TOPIC, 0, 1, 30.0))
+        await asyncio.sleep(0)
+        md.deliver([_state(NODE, 1, [1, 2], 1)])  # same leader, epoch 1, ISR without 3
+        await asyncio.sleep(0)
+        assert not waiting.done()  # before: answered NOT_LEADER_OR_FOLLOWER at the bump
+        mgr.follower_fetch(TOPIC, 0, 2, plog.log_end_offset, 0, plog)
+        assert await asyncio.wait_for(waiting, 5) == ErrorCode.NONE
+        # a second record; then leadership moves to broker 2: the waiter answers at once
+        mgr.append(plog, build_batch([(None, b"second")]), _clock[0])
+        waiting = asyncio.ensure_future(mgr.wait_replicated(TOPIC, 0, plog.log_end_offset, 30.0))
+        await asyncio.sleep(0)
+        md.deliver([_state(2, 2, [2], 2)])
+        assert await asyncio.wait_for(waiting, 5) == ErrorCode.NOT_LEADER_OR_FOLLOWER
+
+    asyncio.run(run())
