@@ -301,6 +301,27 @@ def test_kafka_python_and_aiokafka_transactions(broker):
     assert len(_consume(b, topic, "read_uncommitted", 40)) == 40
 
 
+class _Drain:
+    """A consumer's polls until ``expect`` values arrived and nothing more for ``settle`` s
+    (or 30 s in all): ``add(batch)`` keeps a poll's values and says whether to stop."""
+
+    def __init__(self, expect: int, settle: float) -> None:
+        self.got: list[bytes] = []
+        self.expect, self.settle = expect, settle
+        self.deadline, self.quiet_until = time.monotonic() + 30, None
+
+    def add(self, batch: list[bytes]) -> bool:
+        self.got += batch
+        now = time.monotonic()
+        if batch or len(self.got) < self.expect:
+            self.quiet_until = None
+        else:
+            self.quiet_until = self.quiet_until or now + self.settle
+            if now >= self.quiet_until:
+                return True
+        return now >= self.deadline
+
+
 def _kp_read(bootstrap: str, topic: str, partitions: int, isolation: str, expect: int,
              settle: float = 2.0) -> tuple[list[bytes], dict[int, int]]:
     """kafka-python: every record of ``topic`` visible at ``isolation`` (polled until ``expect``
@@ -313,18 +334,10 @@ def _kp_read(bootstrap: str, topic: str, partitions: int, isolation: str, expect
     try:
         c.assign(tps)
         c.seek_to_beginning()
-        got: list[bytes] = []
-        deadline, quiet_until = time.monotonic() + 30, None
-        while time.monotonic() < deadline:
-            batch = [m.value for msgs in c.poll(timeout_ms=200).values() for m in msgs]
-            got += batch
-            if batch or len(got) < expect:
-                quiet_until = None
-                continue
-            quiet_until = quiet_until or time.monotonic() + settle
-            if time.monotonic() >= quiet_until:
-                break
-        return got, {tp.partition: o for tp, o in c.end_offsets(tps).items()}
+        drain = _Drain(expect, settle)
+        while not drain.add([m.value for msgs in c.poll(timeout_ms=200).values() for m in msgs]):
+            pass
+        return drain.got, {tp.partition: o for tp, o in c.end_offsets(tps).items()}
     finally:
         c.close()
 
@@ -341,18 +354,10 @@ async def _aio_read(bootstrap: str, topic: str, partitions: int, isolation: str,
     try:
         c.assign(tps)
         await c.seek_to_beginning()
-        got: list[bytes] = []
-        deadline, quiet_until = time.monotonic() + 30, None
-        while time.monotonic() < deadline:
-            batch = [m.value for msgs in (await c.getmany(timeout_ms=200)).values() for m in msgs]
-            got += batch
-            if batch or len(got) < expect:
-                quiet_until = None
-                continue
-            quiet_until = quiet_until or time.monotonic() + settle
-            if time.monotonic() >= quiet_until:
-                break
-        return got, {tp.partition: o for tp, o in (await c.end_offsets(tps)).items()}
+        drain = _Drain(expect, settle)
+        while not drain.add([m.value for msgs in (await c.getmany(timeout_ms=200)).values() for m in msgs]):
+            pass
+        return drain.got, {tp.partition: o for tp, o in (await c.end_offsets(tps)).items()}
     finally:
         await c.stop()
 
