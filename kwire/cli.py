@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 SUBCOMMANDS = {
@@ -39,20 +40,44 @@ SUBCOMMANDS = {
 }
 
 
+def _log_levels(text: str) -> tuple[str, dict[str, str]]:
+    """``INFO,kwire.replication=DEBUG`` -> ("INFO", {"kwire.replication": "DEBUG"})."""
+    root, per_logger = "INFO", {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        name, _, level = item.rpartition("=")
+        level = level.strip().upper()
+        if level not in logging.getLevelNamesMapping():
+            raise ValueError(f"unknown level {level!r} in {item!r}")
+        if name:
+            per_logger[name.strip()] = level
+        else:
+            root = level
+    return root, per_logger
+
+
 def _serve(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="kwire serve", description="Run a kwire broker.")
     p.add_argument("properties", nargs="?", help="a Kafka-style server.properties file")
     p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
                    help="set a config key, overriding the file (repeatable)")
-    p.add_argument("--log-level", default="INFO")
+    p.add_argument("--log-level", default=os.environ.get("KWIRE_LOG_LEVEL", "INFO"),
+                   help="LEVEL, or LEVEL,logger=LEVEL,... (e.g. INFO,kwire.replication=DEBUG); "
+                        "default $KWIRE_LOG_LEVEL or INFO")
     p.add_argument("--help-configs", action="store_true",
                    help="list every broker config: defaults, update mode, whether kwire acts on it")
     args = p.parse_args(argv)
     if args.help_configs:
         _print_configs()
         return 0
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stdout,
+    try:
+        root_level, per_logger = _log_levels(args.log_level)
+    except ValueError as e:
+        print(f"kwire serve: --log-level: {e}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=root_level, stream=sys.stdout,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for name, level in per_logger.items():
+        logging.getLogger(name).setLevel(level)
     from kwire.config import BrokerConfig, ConfigError
 
     overrides = {}

@@ -750,6 +750,16 @@ class ZkMetadata(ImageReads):
 
         return self._write(write, on_commit, on_abort)
 
+    def isr_eligible(self, name: str, partition: int, broker_id: int) -> bool:
+        """May ``broker_id`` join (or, outside the ISR, hold back the HW of) ``name``-``partition``?
+
+        Registered, not shutting down, and its replica not in an offline log dir (KIP-841's
+        rule, Kafka's ``isReplicaIsrEligible``; in Kafka's ZooKeeper mode a broker shutting down
+        has its fetchers stopped by StopReplica, which has the same effect). Reads memory only.
+        """
+        return (broker_id in self.image.brokers and broker_id not in self.controller.shutting_down
+                and broker_id not in self.image.offline_replicas.get((name, partition), ()))
+
     def update_partition_state(self, name: str, partition: int, leader: int, leader_epoch: int,
                                isr: list[int], expected_zk_version: int):
         """A leader's ISR change, conditional on the state znode's version; resolves to the new version.
@@ -762,12 +772,8 @@ class ZkMetadata(ImageReads):
         if t is None or not 0 <= partition < len(t.partitions):
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         controller_epoch = getattr(t.partitions[partition], "controller_epoch", 0)
-        # a broker shutting down (or gone) may not join an ISR: the controller just took it out
-        # (KIP-841's rule; in Kafka's ZooKeeper mode its fetchers were stopped by StopReplica)
         current = t.partitions[partition].isr
-        offline = self.image.offline_replicas.get((name, partition), ())
-        ineligible = [b for b in isr if b not in current
-                      and (b in self.controller.shutting_down or b not in self.image.brokers or b in offline)]
+        ineligible = [b for b in isr if b not in current and not self.isr_eligible(name, partition, b)]
         if ineligible:
             raise KafkaError(ErrorCode.INELIGIBLE_REPLICA,
                              f"broker(s) {ineligible} cannot join the ISR of {name}-{partition}: "

@@ -27,10 +27,14 @@ Kafka's rules (``Partition`` / ``Replica`` of Kafka 4.3), by name:
   *maximal* ISR (KIP-497: the committed ISR plus a replica being added) or is
   caught up and eligible, so a catching-up follower is waited for rather than
   left behind forever. The HW never decreases and never passes the leader's LEO.
+  Being caught up ends with time: the caller re-evaluates (on appends, duplicates
+  included, and periodically), as a follower outside the ISR that stops fetching
+  must stop holding the HW back.
 * ``getOutOfSyncReplicas`` (ISR shrink): ISR followers not caught up (or
   unknown); none while an ISR change is in flight.
 * ``isFollowerInSync`` / ``maybeExpandIsr`` (ISR expand): a follower outside
-  the ISR, eligible (ZooKeeper mode: its broker is alive), whose LEO is at or
+  the ISR, eligible (the caller's rule; kwire's: registered, not shutting down,
+  replica not offline -- KIP-841's ``isReplicaIsrEligible``), whose LEO is at or
   above the HW and at or above the start offset of the leader's current epoch
   (so it holds everything committed before this leader); not while a change
   is in flight.

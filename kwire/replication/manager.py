@@ -19,7 +19,12 @@ What it does
   are written to ZooKeeper conditional on the state znode's version; a lost
   race (INVALID_UPDATE_VERSION) stops proposals until the image brings the
   new state (the leader may have been deposed). A change the controller made
-  (same leader epoch, new version) is adopted.
+  (same leader epoch, new version) is adopted. The HW is also re-evaluated on
+  a producer's duplicate (retried) append, as Kafka's ``appendRecordsToLeader``
+  does, on every shrink check, and when the registered brokers change: a
+  follower outside the ISR counts only while caught up and eligible
+  (``ZkMetadata.isr_eligible``: registered, not shutting down, replica
+  online), and time alone can end that.
 * Log dir failure (Kafka's ``handleLogDirFailure``): ``dir_offline`` stops
   leading and following the replicas of the failed dir (fetchers removed,
   acks=all waiters answered) and reports every replica of this broker whose log
@@ -165,8 +170,16 @@ class ReplicaManager:
                 self.broker.apply_dynamic_configs()
         if full:
             self.sync()
+            self._recheck_high_watermarks()  # a broker gone is no longer eligible to hold a HW
         elif topics:
             self.sync(topics)
+
+    def _recheck_high_watermarks(self) -> None:
+        now = _now_ms()
+        for key, st in list(self.leaders.items()):
+            plog = self.broker.logs.get(*key)
+            if plog is not None and st.maybe_increment_high_watermark(now):
+                self._hw_moved(key, st, plog)
 
     def _configs_changed(self, name: str) -> None:
         self.broker._topic_configs.pop(name, None)
@@ -283,12 +296,11 @@ class ReplicaManager:
                 self.fetchers.remove_partitions([key])
         if p.leader_epoch >= plog.latest_epoch:
             plog.assign_epoch_start_offset(p.leader_epoch, plog.log_end_offset)
-        image = self.metadata.image
         st = LeaderState(self.node_id, p.leader_epoch, p.replicas, p.isr or [self.node_id],
                          leader_log_end_offset=plog.log_end_offset, high_watermark=plog.high_watermark,
                          now_ms=now, replica_lag_time_max_ms=self.config["replica.lag.time.max.ms"],
                          min_insync_replicas=self.broker.topic_min_insync_replicas(t),
-                         eligible=lambda r: r in image.brokers,
+                         eligible=lambda r: self.metadata.isr_eligible(key[0], key[1], r),
                          hold_hw_under_min_isr=False)  # Kafka 3.x ZooKeeper mode: no KIP-966
         if previous is not None:  # still leader, at a new epoch: the same tenure
             st.tenure = previous.tenure
@@ -442,7 +454,13 @@ class ReplicaManager:
         if st is None:
             raise self.broker.not_leader_error(*key)
         result = plog.append_as_leader(records, st.leader_epoch, now, **kw)
-        if not result.duplicate:
+        if result.duplicate:
+            # a producer's retry: Kafka's appendRecordsToLeader re-evaluates the HW after every
+            # append, duplicates included -- a follower that stopped being caught up since the
+            # last evaluation no longer holds it back, and the retry's acks=all can complete
+            if st.maybe_increment_high_watermark(now):
+                self._hw_moved(key, st, plog)
+        else:
             nbytes = len(records)
             pending = self._pending.get(key)
             if pending is None:
@@ -493,6 +511,10 @@ class ReplicaManager:
             if plog is None:
                 continue
             st.leader_log_end_offset = plog.log_end_offset
+            # a follower outside the ISR holds the HW back only while it is caught up: once it
+            # stops fetching, time alone ends that, with no append or fetch to notice it
+            if st.maybe_increment_high_watermark(now):
+                self._hw_moved(key, st, plog)
             out = st.shrink_candidates(now)
             if out:
                 self._propose(key, st, [r for r in st.isr if r not in out], "shrink")

@@ -496,6 +496,9 @@ def serve(config: BrokerConfig) -> int:
         gc.callbacks.append(_freeze_survivors)  # and, mostly, what later full collections leave
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, server.request_stop)
+        from kwire.server.diagnostics import log_dump
+
+        loop.add_signal_handler(signal.SIGUSR2, log_dump, server.broker)
         print(f"kwire serving on {server.broker.host}:{server.broker.port} "
               f"(data in {', '.join(config.log_dirs)})", flush=True)
         await server.wait_stopped()

@@ -7,6 +7,8 @@ raw error codes. Kafka 3.x ZooKeeper-mode semantics are the specification.
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 import uuid
 
@@ -172,6 +174,17 @@ def test_paused_follower_leaves_the_isr_and_rejoins(make_cluster):
     finally:
         c.broker(victim).resume()
     _wait_isr(c, topic, [1, 2, 3])
+    # kill -USR2: each broker logs its replication state (what diagnosed the verifier's stall)
+    leader = c.leader_of(topic, 0)
+    for b in (c.broker(leader), c.broker(victim)):
+        os.kill(b.pid, signal.SIGUSR2)
+    lead = f"leading {topic}-0: epoch "
+    follow = f"  {topic}-0: fetching epoch "
+    c.wait_until(lambda _md: lead in c.broker(leader).log_text()
+                 and f"fetcher for leader {leader}: task running" in c.broker(victim).log_text()
+                 and follow in c.broker(victim).log_text(), 10, "the diagnostics")
+    dumped = next(line for line in c.broker(leader).lines if lead in line)
+    assert "ISR [" in dumped and f"{victim}: LEO " in dumped, dumped
 
 
 def test_not_enough_replicas_and_request_timed_out(make_cluster):

@@ -432,3 +432,34 @@ def test_serve_help():
                        timeout=60)
     assert p.returncode == 0, p.stderr
     assert "usage: kwire serve" in p.stdout and "--override" in p.stdout, p.stdout
+
+
+def test_log_level_per_logger(serve_cli, tmp_path):
+    """``--log-level LEVEL,logger=LEVEL``: the root level, and loggers of one's choice above or below it."""
+    quiet = serve_cli(write_properties(tmp_path / "a.properties", tmp_path / "a"), "--log-level", "WARNING")
+    quiet.wait_serving()
+    assert quiet.stop() == 0, quiet.text
+    assert not [line for line in quiet.lines if " INFO " in line], quiet.text  # the root level holds
+
+    chatty = serve_cli(write_properties(tmp_path / "b.properties", tmp_path / "b"),
+                       "--log-level", "WARNING,kwire.server=INFO")
+    chatty.wait_serving()
+    assert chatty.stop() == 0, chatty.text
+    info = [line for line in chatty.lines if " INFO " in line]
+    assert info and all(" kwire.server" in line for line in info), chatty.text
+
+    p = subprocess.run([sys.executable, "-m", "kwire", "serve", "--log-level", "INFO,kwire.server=LOUD"],
+                       cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and "LOUD" in p.stderr and "Traceback" not in p.stderr, (p.stdout, p.stderr)
+
+
+def test_sigusr2_logs_diagnostics_and_keeps_serving(serve_cli, tmp_path, topic_name):
+    b = serve_cli(write_properties(tmp_path / "server.properties", tmp_path / "logs"))
+    bs = b.wait_serving()
+    b.proc.send_signal(signal.SIGUSR2)
+    wait_until(lambda: any("diagnostics (SIGUSR2)" in line for line in b.lines), 10, what="the dump")
+    wait_until(lambda: any("asyncio tasks" in line for line in b.lines), 10, what="the task list")
+    create_topic(bs, topic_name, 1)  # still serving
+    assert b.stop() == 0, b.text
+    assert "Traceback" not in b.text, b.text

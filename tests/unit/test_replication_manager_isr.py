@@ -1,4 +1,4 @@
-"""The leader's ISR writes in ``ReplicaManager``: a lost version race marks the partition stale.
+"""The leader's ISR writes and HW in ``ReplicaManager``: lost version races, followers outside the ISR.
 
 ``kwire.replication.manager`` writes an ISR change conditional on the state
 znode's version it last saw. When the write loses (INVALID_UPDATE_VERSION: the
@@ -8,6 +8,13 @@ proposals, and the ISR kept in memory is the committed one (never the one that
 failed), until the image brings the newer state. Kafka's ZooKeeper-mode
 ``Partition.shrinkIsr`` does the same ("Cached zkVersion not equal to that in
 zookeeper, skip updating ISR").
+
+A follower outside the ISR holds the HW back only while it is caught up and
+eligible (Kafka's ``maybeIncrementLeaderHW``): a broker shutting down is not
+eligible, and one that stops fetching stops holding the HW back once
+``replica.lag.time.max.ms`` has passed, even when nothing else happens but a
+producer's retries (the stall the failover verifier found: every acks=all
+produce timed out, retried as a duplicate, and nothing re-evaluated the HW).
 
 Real pieces: the ReplicaManager, a LogManager on a temporary dir, the
 purgatory, a ``ZkImage`` fed with the records ZooKeeper's watches would give.
@@ -46,12 +53,16 @@ class _Metadata:
         self.image = ZkImage(NODE)
         self.listeners = []
         self.writes: list[tuple[list[int], int, Future]] = []  # (isr, expected version, future)
+        self.shutting_down: set[int] = set()  # /kwire/controlled_shutdown, as the controller sees it
 
     def add_listener(self, fn) -> None:
         self.listeners.append(fn)
 
     def topic(self, name: str):
         return self.image.topics.get(name)
+
+    def isr_eligible(self, name, partition, broker_id) -> bool:  # ZkMetadata's rule
+        return broker_id in self.image.brokers and broker_id not in self.shutting_down
 
     def update_partition_state(self, name, partition, leader, leader_epoch, isr, expected_zk_version):
         fut: Future = Future()
@@ -226,3 +237,73 @@ def test_acks_all_waiter_survives_an_epoch_bump_that_keeps_this_broker_leader(cl
         assert await asyncio.wait_for(waiting, 5) == ErrorCode.NOT_LEADER_OR_FOLLOWER
 
     asyncio.run(run())
+
+
+def _fetch(mgr, broker, replica: int, offset: int) -> None:
+    """Follower ``replica``'s Fetch from ``offset`` reached the leader (the Fetch handler's call)."""
+    plog = broker.logs.get(*KEY)
+    mgr.follower_fetch(TOPIC, 0, replica, offset, 0, plog)
+
+
+def _isr_without_2(mgr, md, broker, clock):
+    """The controller took broker 2 out of the ISR with a new epoch (a broker shutting down, or
+    gone); 2 is then caught up once more by one last fetch at the leader's end; 3 is behind by one
+    append. Returns the leader state and the log."""
+    md.deliver([_state(NODE, 1, [1, 3], 1)])
+    st = mgr.leader_state(*KEY)
+    plog = broker.logs.get(*KEY)
+    _fetch(mgr, broker, 3, plog.log_end_offset)
+    _fetch(mgr, broker, 2, plog.log_end_offset)  # its last fetch: caught up, now
+    mgr.append(plog, build_batch([(None, b"acks=all")]), clock[0])
+    _fetch(mgr, broker, 3, plog.log_end_offset)
+    return st, plog
+
+
+def test_a_broker_shutting_down_does_not_hold_back_the_high_watermark(cluster):
+    mgr, md, broker, clock = cluster
+    md.shutting_down.add(2)
+    st, plog = _isr_without_2(mgr, md, broker, clock)
+    assert st.isr == (1, 3) and plog.log_end_offset == 2
+    # 2 fetched at the leader's end moments ago, but it is shutting down: the ISR's 3 decides alone
+    assert st.high_watermark == plog.high_watermark == 2
+    assert st.check_enough_replicas(2) == (True, ErrorCode.NONE)
+    assert not md.writes  # and it is never proposed back into the ISR
+
+
+def test_a_silent_follower_outside_the_isr_stops_holding_the_high_watermark_after_the_lag_time(cluster):
+    mgr, md, broker, clock = cluster
+    st, plog = _isr_without_2(mgr, md, broker, clock)
+    # its fetch proposed it back into the ISR; that write fails (ZooKeeper unreachable)
+    assert [isr for isr, _v, _f in md.writes] == [[1, 3, 2]]
+    md.writes[0][2].set_exception(KafkaError(ErrorCode.REQUEST_TIMED_OUT, "ZooKeeper is not reachable"))
+    assert st.pending is None and st.isr == (1, 3)
+    # 2 is registered, not shutting down, and caught up within replica.lag.time.max.ms: it counts
+    # (KIP-497's rule), so the HW waits for it
+    assert plog.log_end_offset == 2 and st.high_watermark == plog.high_watermark == 1
+    assert st.check_enough_replicas(2) == (False, ErrorCode.NONE)
+    # 2 never fetches again; with no append and no fetch that moves an offset, the periodic check
+    # notices that it is no longer caught up
+    clock[0] += LAG_MS + 1
+    mgr.check_isr_shrink()
+    assert st.high_watermark == plog.high_watermark == 2
+    assert st.check_enough_replicas(2) == (True, ErrorCode.NONE)
+
+
+def test_a_producers_retry_re_evaluates_the_high_watermark(cluster):
+    """An idempotent producer whose acks=all timed out retries the same batch: a duplicate, not
+    appended again, yet it re-evaluates the HW as Kafka's ``appendRecordsToLeader`` does."""
+    mgr, md, broker, clock = cluster
+    md.deliver([_state(NODE, 1, [1, 3], 1)])
+    st = mgr.leader_state(*KEY)
+    plog = broker.logs.get(*KEY)
+    _fetch(mgr, broker, 3, plog.log_end_offset)
+    _fetch(mgr, broker, 2, plog.log_end_offset)
+    md.writes[0][2].set_exception(KafkaError(ErrorCode.REQUEST_TIMED_OUT, "ZooKeeper is not reachable"))
+    batch = build_batch([(None, b"idempotent")], producer_id=7, producer_epoch=0, base_sequence=0)
+    mgr.append(plog, bytearray(batch), clock[0])
+    _fetch(mgr, broker, 3, plog.log_end_offset)
+    assert st.high_watermark == 1 and plog.log_end_offset == 2  # 2 is still caught up: it waits
+    clock[0] += LAG_MS + 1
+    retry = mgr.append(plog, bytearray(batch), clock[0])
+    assert retry.duplicate and plog.log_end_offset == 2
+    assert st.high_watermark == plog.high_watermark == 2
