@@ -190,7 +190,7 @@ class LogCleaner:
         self._job = None  # (key, plog, plan, future)
         self._next_check = 0
         self.stats = {"passes": 0, "bytes_cleaned": 0, "bytes_written": 0, "seconds": 0.0,
-                      "failures": 0}
+                      "failures": 0, "aborted_removed": 0, "markers_removed": 0}
         self.last_result: CleanResult | None = None
         for d in manager.log_dirs:
             if d not in manager.offline_dirs:
@@ -396,6 +396,8 @@ class LogCleaner:
         st["bytes_cleaned"] += cleaned_bytes
         st["bytes_written"] += result.bytes_written
         st["seconds"] += result.elapsed_s
+        st["aborted_removed"] += result.aborted_removed
+        st["markers_removed"] += result.markers_removed
         self.last_result = result
         log.info("cleaned %s-%d up to offset %d: %d segments into %d, %.1f MB -> %.1f MB, %d of %d "
                  "records kept, %.2f s (%.1f MB/s)", plog.topic, plog.partition, result.end,

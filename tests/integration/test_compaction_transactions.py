@@ -238,13 +238,14 @@ def test_transactional_compacted_topic_cleaned_as_kafka_does(tbroker, topic_name
     # more writes: a pass finds the aborted transactions' data gone and stamps their markers;
     # delete.retention.ms later the cleaner comes back by itself and removes them
     start = time.monotonic()
+    removed_before = cleaner(b).stats["markers_removed"]  # over every pass: more than one may run
     for rnd in range(3):
         plain([(b"fill-y%d" % i, b"r%d" % rnd) for i in range(10)])
     plain([(b"fill-z%d" % i, b"z") for i in range(5)])
     wait_until(lambda: markers(plog, ABORT) == [], timeout=60)
     assert time.monotonic() - start >= RETENTION_MS / 1000  # not before the horizon
     assert plog.aborted_transactions(0, plog.log_end_offset) == []
-    assert cleaner(b).last_result.markers_removed >= 3
+    assert cleaner(b).stats["markers_removed"] - removed_before >= 3
     check_views(b, topic_name, plog, want)
 
     # the producers carry on transactionally after the cleaning

@@ -359,12 +359,15 @@ def test_skip_and_stall(tmp_path, monkeypatch, capfd):
     monkeypatch.setattr(faults, "_file", str(spec))
     monkeypatch.setattr(faults, "check", faults._check_file)
     monkeypatch.setattr(faults, "_file_sig", None)
-    spec.write_text("clean=STALL+1\n")
+    # only this test's path: a "clean" check from any other thread of the process (a broker left
+    # by an earlier test) must neither take the skip nor stall
+    mine = tmp_path / "mine"
+    spec.write_text(f"clean=STALL+1@{mine}\n")
     passed = []
 
     def worker():
         for i in range(3):
-            faults.check("clean", str(tmp_path))
+            faults.check("clean", str(mine))
             passed.append(i)
 
     t = threading.Thread(target=worker, daemon=True)
