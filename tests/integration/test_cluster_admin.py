@@ -436,9 +436,11 @@ def test_a_controller_paused_past_its_session_is_replaced_and_fenced(make_cluste
     led = [p for p, i in c.describe(t).partitions.items() if i.leader == old]
     c.broker(old).pause()
     try:
-        md = c.wait_until(lambda md: md.controller_id not in (-1, old) and old not in md.brokers, 30,
-                          "another controller", topics=[t])
-        assert all(md.topics[t].partitions[p].leader not in (-1, old) for p in led)
+        # the new controller is seen before its elections are (a Metadata answer may fall between):
+        # wait for both
+        md = c.wait_until(lambda md: md.controller_id not in (-1, old) and old not in md.brokers
+                          and all(md.topics[t].partitions[p].leader not in (-1, old) for p in led), 30,
+                          "another controller, and new leaders for the paused one's partitions", topics=[t])
         new = md.controller_id
     finally:
         c.broker(old).resume()
