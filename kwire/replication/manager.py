@@ -178,8 +178,8 @@ class ReplicaManager:
         now = _now_ms()
         for key, st in list(self.leaders.items()):
             plog = self.broker.logs.get(*key)
-            if plog is not None and st.maybe_increment_high_watermark(now):
-                self._hw_moved(key, st, plog)
+            if plog is not None:
+                self._recheck_high_watermark(key, st, plog, now)
 
     def _configs_changed(self, name: str) -> None:
         self.broker._topic_configs.pop(name, None)
@@ -310,8 +310,7 @@ class ReplicaManager:
         self._pending.pop(key, None)
         log.info("leading %s-%d at epoch %d (ISR %s, LEO %d, HW %d)", t.name, p.partition, p.leader_epoch,
                  list(st.isr), plog.log_end_offset, plog.high_watermark)
-        if st.maybe_increment_high_watermark(now):
-            self._hw_moved(key, st, plog)
+        self._recheck_high_watermark(key, st, plog, now)
         self.broker.purgatory.notify(key, 0)  # waiters recheck: against this state, or answer
         if was_leader:
             self.broker._notify_leadership(t.name, p.partition, False, p.leader_epoch)
@@ -458,8 +457,7 @@ class ReplicaManager:
             # a producer's retry: Kafka's appendRecordsToLeader re-evaluates the HW after every
             # append, duplicates included -- a follower that stopped being caught up since the
             # last evaluation no longer holds it back, and the retry's acks=all can complete
-            if st.maybe_increment_high_watermark(now):
-                self._hw_moved(key, st, plog)
+            self._recheck_high_watermark(key, st, plog, now)
         else:
             nbytes = len(records)
             pending = self._pending.get(key)
@@ -476,6 +474,11 @@ class ReplicaManager:
 
             self.broker.purgatory.notify(replica_key(*key), nbytes)
         return result
+
+    def _recheck_high_watermark(self, key, st: LeaderState, plog, now: int) -> None:
+        """Kafka's ``maybeIncrementLeaderHW`` now, and the log and waiters told if the HW rose."""
+        if st.maybe_increment_high_watermark(now):
+            self._hw_moved(key, st, plog)
 
     def _hw_moved(self, key, st: LeaderState, plog) -> None:
         """The leader's HW rose: into the log, and consumers' long-polls learn the new bytes."""
@@ -513,8 +516,7 @@ class ReplicaManager:
             st.leader_log_end_offset = plog.log_end_offset
             # a follower outside the ISR holds the HW back only while it is caught up: once it
             # stops fetching, time alone ends that, with no append or fetch to notice it
-            if st.maybe_increment_high_watermark(now):
-                self._hw_moved(key, st, plog)
+            self._recheck_high_watermark(key, st, plog, now)
             out = st.shrink_candidates(now)
             if out:
                 self._propose(key, st, [r for r in st.isr if r not in out], "shrink")
