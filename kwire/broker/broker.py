@@ -40,7 +40,7 @@ from kwire.config import BrokerConfig, ConfigError, topic_config, validate_topic
 from kwire.log import LogConfig, LogManager, PartitionLog
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security.inter_broker import InterBrokerSecurity
-from kwire.server.purgatory import Purgatory
+from kwire.delayed import Purgatory
 
 log = logging.getLogger("kwire.broker")
 

@@ -63,7 +63,7 @@ from collections import deque
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.replication.leader_state import LeaderState
 from kwire.security import inter_broker
-from kwire.server.purgatory import PRODUCE
+from kwire.delayed import PRODUCE
 
 log = logging.getLogger("kwire.replication")
 

@@ -38,7 +38,7 @@ from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.records.builder import build_batch
 from kwire.replication import manager as manager_mod
 from kwire.replication.manager import ReplicaManager
-from kwire.server.purgatory import Purgatory
+from kwire.delayed import Purgatory
 
 NODE = 1
 TOPIC = "t"
