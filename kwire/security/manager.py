@@ -17,8 +17,9 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
+from kwire.config import jaas
 from kwire.config.types import ConfigError
-from kwire.security import jaas, tls
+from kwire.security import tls
 from kwire.security.plain import PlainServer
 from kwire.security.principal import ANONYMOUS, KafkaPrincipal, SslPrincipalMapper, dn_of_der
 from kwire.security.scram import MECHANISMS, ScramCredential, ScramServer
