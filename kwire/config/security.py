@@ -34,6 +34,19 @@ def _get(values: Mapping[str, Any], extra: Mapping[str, str], listener: str, nam
     return values.get(name)
 
 
+def enabled_mechanisms(raw, listener: str) -> list[str]:
+    """``sasl.enabled.mechanisms`` of SASL listener ``listener``, upper-cased; a ConfigError
+    when it is empty or names a mechanism kwire does not serve."""
+    mechs = [m.strip().upper() for m in raw or [] if m.strip()]
+    bad = [m for m in mechs if m not in SUPPORTED_MECHANISMS]
+    if bad or not mechs:
+        raise ConfigError(f"sasl.enabled.mechanisms (listener {listener}): "
+                          f"{','.join(bad) or 'none'} not supported by kwire (it serves "
+                          f"{', '.join(SUPPORTED_MECHANISMS)}; Kafka's default is GSSAPI, so set "
+                          "it explicitly)", "sasl.enabled.mechanisms")
+    return mechs
+
+
 def check(values: Mapping[str, Any], extra: Mapping[str, str], listeners, protocols) -> None:
     for listener in listeners:
         proto = protocols[listener.name]
@@ -59,13 +72,7 @@ def check(values: Mapping[str, Any], extra: Mapping[str, str], listeners, protoc
                 raise ConfigError(f"ssl.client.auth={get('ssl.client.auth')}: expected required, "
                                   "requested or none", "ssl.client.auth")
         if proto.startswith("SASL_"):
-            mechs = [m.strip().upper() for m in get("sasl.enabled.mechanisms") or [] if m.strip()]
-            bad = [m for m in mechs if m not in SUPPORTED_MECHANISMS]
-            if bad or not mechs:
-                raise ConfigError(f"sasl.enabled.mechanisms (listener {listener.name}): "
-                                  f"{','.join(bad) or 'none'} not supported by kwire (it serves "
-                                  f"{', '.join(SUPPORTED_MECHANISMS)}; Kafka's default is GSSAPI, so set "
-                                  "it explicitly)", "sasl.enabled.mechanisms")
+            mechs = enabled_mechanisms(get("sasl.enabled.mechanisms"), listener.name)
             if "PLAIN" in mechs:
                 from . import jaas
 
