@@ -30,8 +30,9 @@ name listed in ``__all__`` (plus ``INT_MAX``, ``LONG_MAX``, ``DOUBLE_MAX``,
 
 Import order is one way: types <- properties, listeners, kafka43 <- definitions
 <- overrides <- broker <- topic, group (these two take a ``BrokerConfig`` for its
-values and import it for type checking only). Everything is standard library, so ``import kwire.config`` stays cheap
-for broker start-up.
+values and import it for type checking only); ``security`` (with ``jaas``) is
+imported by ``broker`` when it checks the security settings. Everything is
+standard library, so ``import kwire.config`` stays cheap for broker start-up.
 
 What it deliberately does not do
 --------------------------------
