@@ -5,7 +5,8 @@
   exit is what counts), and the group's committed offsets are what
   ``kwire groups``' client and kafka-python read back;
 * two members of one group split the partitions: each gets some (shown by
-  ``--verbose``), together they print every record once, and when one leaves
+  ``--verbose``), together they print every record once, their positions are
+  committed periodically while they run, and when one leaves
   the other is assigned its partitions and resumes after its commits;
 * bad input as kafka-console-consumer.sh refuses it: --group with --partition
   (and with --offset / --timestamp) is a usage error (exit 2) with the message.
@@ -25,6 +26,8 @@ import uuid
 import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import KafkaAdminClient, NewTopic
+
+from kwire.client import KafkaClient
 
 
 def _topic(broker, partitions: int, count: int) -> str:
@@ -128,6 +131,10 @@ def test_two_members_split_the_partitions_and_take_over_on_leave(broker):
               "two members splitting 4 partitions")
         assert sorted(outs[0] + outs[1], key=lambda v: int(v[1:])) == [f"v{i}\n" for i in range(40)]
         first_owned = owned(0)
+        # committed periodically (--commit-interval-ms 500) while both still run: 10 per partition
+        with KafkaClient(broker.bootstrap) as client:
+            _wait(lambda: {k: v.offset for k, v in client.offset_fetch(group, {topic: [0, 1, 2, 3]}).items()}
+                  == {(topic, p): 10 for p in range(4)}, 30, "the periodic commits")
         # member 0 leaves (SIGTERM: commit, leave); member 1 takes its partitions from the commits
         procs[0].send_signal(signal.SIGTERM)
         assert procs[0].wait(30) == 0, "".join(errs[0])
