@@ -20,12 +20,12 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import uuid
 
 import pytest
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import KafkaAdminClient, NewTopic
+from test_groups_support import wait_until
 
 from kwire.client import KafkaClient
 
@@ -90,16 +90,6 @@ def _reader(proc: subprocess.Popen, sink: list[str]) -> threading.Thread:
     return t
 
 
-def _wait(cond, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = cond()
-        if got:
-            return got
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_two_members_split_the_partitions_and_take_over_on_leave(broker):
     topic = _topic(broker, 4, 40)
     group = f"g-{uuid.uuid4().hex[:6]}"
@@ -126,26 +116,26 @@ def test_two_members_split_the_partitions_and_take_over_on_leave(broker):
             return mine
 
         # both members own partitions, disjoint and together all four, and all 40 records are printed once
-        _wait(lambda: owned(0) and owned(1) and owned(0) | owned(1) == {0, 1, 2, 3}
+        wait_until(lambda: owned(0) and owned(1) and owned(0) | owned(1) == {0, 1, 2, 3}
               and not owned(0) & owned(1) and len(outs[0]) + len(outs[1]) >= 40, 60,
               "two members splitting 4 partitions")
         assert sorted(outs[0] + outs[1], key=lambda v: int(v[1:])) == [f"v{i}\n" for i in range(40)]
         first_owned = owned(0)
         # committed periodically (--commit-interval-ms 500) while both still run: 10 per partition
         with KafkaClient(broker.bootstrap) as client:
-            _wait(lambda: {k: v.offset for k, v in client.offset_fetch(group, {topic: [0, 1, 2, 3]}).items()}
+            wait_until(lambda: {k: v.offset for k, v in client.offset_fetch(group, {topic: [0, 1, 2, 3]}).items()}
                   == {(topic, p): 10 for p in range(4)}, 30, "the periodic commits")
         # member 0 leaves (SIGTERM: commit, leave); member 1 takes its partitions from the commits
         procs[0].send_signal(signal.SIGTERM)
         assert procs[0].wait(30) == 0, "".join(errs[0])
-        _wait(lambda: owned(1) == {0, 1, 2, 3}, 60, "the remaining member owning every partition")
+        wait_until(lambda: owned(1) == {0, 1, 2, 3}, 60, "the remaining member owning every partition")
         assert "left the group; partitions revoked" in "".join(errs[0])
         p = KafkaProducer(bootstrap_servers=broker.bootstrap)
         for i in range(40, 48):
             p.send(topic, value=f"v{i}".encode(), partition=i % 4)
         p.flush(30)
         p.close()
-        _wait(lambda: len(outs[0]) + len(outs[1]) >= 48, 60, "the new records")
+        wait_until(lambda: len(outs[0]) + len(outs[1]) >= 48, 60, "the new records")
         # every record once: nothing of member 0's partitions read again by member 1
         assert sorted(outs[0] + outs[1], key=lambda v: int(v[1:])) == [f"v{i}\n" for i in range(48)]
         assert first_owned  # member 0 really had partitions to hand over

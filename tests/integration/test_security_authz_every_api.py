@@ -24,6 +24,7 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from test_security import ADMIN_PLAIN, sasl_listener
+from test_security_authz_more import _login
 
 from kwire.protocol.generated import (
     add_offsets_to_txn_request as aot, add_partitions_to_txn_request as apt, alter_client_quotas_request as acq,
@@ -50,17 +51,6 @@ AUTHORIZER = "kafka.security.authorizer.AclAuthorizer"
 T, G, TX = "az-t", "az-g", "az-tx"  # a topic, a group and a transactional id that exist (the admin's)
 TOPIC_DENIED, GROUP_DENIED, TXN_DENIED, CLUSTER_DENIED = 29, 30, 53, 31
 TOPIC_RESOURCE, BROKER_RESOURCE = 2, 4
-
-
-def _login(b, user: str):
-    from clients import Wire
-    from kwire.protocol.generated.sasl_authenticate_request import SaslAuthenticateRequest
-    from kwire.protocol.generated.sasl_handshake_request import SaslHandshakeRequest
-
-    w = Wire(b.bootstrap)
-    assert w(17, 1, SaslHandshakeRequest(mechanism="PLAIN")).error_code == 0
-    assert w(36, 2, SaslAuthenticateRequest(auth_bytes=f"\0{user}\0{user}-secret".encode())).error_code == 0
-    return w
 
 
 @pytest.fixture(scope="module")
