@@ -50,7 +50,7 @@ from kwire.records.builder import build_batch
 AUTHORIZER = "kafka.security.authorizer.AclAuthorizer"
 T, G, TX = "az-t", "az-g", "az-tx"  # a topic, a group and a transactional id that exist (the admin's)
 TOPIC_DENIED, GROUP_DENIED, TXN_DENIED, CLUSTER_DENIED = 29, 30, 53, 31
-TOPIC_RESOURCE, BROKER_RESOURCE = 2, 4
+TOPIC_RESOURCE, BROKER_RESOURCE, BROKER_LOGGER, GROUP_RESOURCE = 2, 4, 8, 32
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +94,14 @@ def _table(broker_id: int):
         (0, 12, pr.ProduceRequest(acks=-1, timeout_ms=5000, topic_data=[pr.TopicProduceData(
             name=T, partition_data=[pr.PartitionProduceData(index=0, records=batch)])]),
          lambda r: _parts(r.responses, "partition_responses"), [TOPIC_DENIED], "WRITE topic"),
+        (0, 12, pr.ProduceRequest(transactional_id=TX, acks=-1, timeout_ms=5000, topic_data=[pr.TopicProduceData(
+            name=T, partition_data=[pr.PartitionProduceData(index=0, records=batch)])]),
+         lambda r: _parts(r.responses, "partition_responses"), [TXN_DENIED], "WRITE transactional id"),
+        (1, 12, fr.FetchRequest(replica_id=1, max_wait_ms=0, min_bytes=1, max_bytes=1 << 20, session_epoch=-1,
+                                topics=[fr.FetchTopic(topic=T, partitions=[fr.FetchPartition(
+                                    partition=0, fetch_offset=0, partition_max_bytes=1 << 20)])],
+                                forgotten_topics_data=[]),
+         lambda r: _parts(r.responses), [TOPIC_DENIED], "a follower's fetch: CLUSTER_ACTION"),
         (1, 12, fr.FetchRequest(replica_id=-1, max_wait_ms=0, min_bytes=1, max_bytes=1 << 20, session_epoch=-1,
                                 topics=[fr.FetchTopic(topic=T, partitions=[fr.FetchPartition(
                                     partition=0, fetch_offset=0, partition_max_bytes=1 << 20)])],
@@ -106,13 +114,20 @@ def _table(broker_id: int):
                                    include_cluster_authorized_operations=True),
          lambda r: ([(t.name, t.error_code) for t in r.topics], r.cluster_authorized_operations),
          ([(T, TOPIC_DENIED)], 0), "DESCRIBE topic"),
+        (3, 12, md.MetadataRequest(topics=[md.MetadataRequestTopic(name="az-auto")], allow_auto_topic_creation=True),
+         lambda r: [(t.name, t.error_code) for t in r.topics], [("az-auto", TOPIC_DENIED)],
+         "DESCRIBE topic (and CREATE to auto-create)"),
         (8, 9, oc.OffsetCommitRequest(group_id=G, generation_id_or_member_epoch=-1, topics=[oc.OffsetCommitRequestTopic(
             name=T, partitions=[oc.OffsetCommitRequestPartition(partition_index=0, committed_offset=1)])]),
          lambda r: _parts(r.topics), [GROUP_DENIED], "READ group"),
         (9, 9, of.OffsetFetchRequest(groups=[of.OffsetFetchRequestGroup(group_id=G, topics=None)]),
          lambda r: [g.error_code for g in r.groups], [GROUP_DENIED], "DESCRIBE group"),
+        (9, 7, of.OffsetFetchRequest(group_id=G, topics=None),
+         lambda r: r.error_code, GROUP_DENIED, "DESCRIBE group"),
         (10, 4, fc.FindCoordinatorRequest(key_type=0, coordinator_keys=[G]),
          lambda r: [c.error_code for c in r.coordinators], [GROUP_DENIED], "DESCRIBE group"),
+        (10, 4, fc.FindCoordinatorRequest(key_type=1, coordinator_keys=[TX]),
+         lambda r: [c.error_code for c in r.coordinators], [TXN_DENIED], "DESCRIBE transactional id"),
         (11, 9, jg.JoinGroupRequest(group_id=G, session_timeout_ms=10000, rebalance_timeout_ms=10000,
                                     protocol_type="consumer", protocols=[jg.JoinGroupRequestProtocol(
                                         name="range", metadata=b"")]),
@@ -131,10 +146,11 @@ def _table(broker_id: int):
          "DESCRIBE cluster, else filtered by DESCRIBE group"),
         (18, 4, av.ApiVersionsRequest(client_software_name="t", client_software_version="1"),
          lambda r: r.error_code, 0, "none"),
-        (19, 7, ct.CreateTopicsRequest(topics=[ct.CreatableTopic(name="az-new", num_partitions=1,
-                                                                 replication_factor=1, assignments=[], configs=[])],
+        (19, 7, ct.CreateTopicsRequest(topics=[ct.CreatableTopic(name=n, num_partitions=1, replication_factor=1,
+                                                                 assignments=[], configs=[]) for n in ("az-new", T)],
                                        timeout_ms=5000),
-         lambda r: [t.error_code for t in r.topics], [TOPIC_DENIED], "CREATE cluster or topic"),
+         lambda r: [t.error_code for t in r.topics], [TOPIC_DENIED, TOPIC_DENIED],
+         "CREATE cluster or topic (before existence)"),
         (20, 6, dt.DeleteTopicsRequest(topics=[dt.DeleteTopicState(name=T)], timeout_ms=5000),
          lambda r: [t.error_code for t in r.responses], [TOPIC_DENIED], "DESCRIBE + DELETE topic"),
         (21, 2, dr.DeleteRecordsRequest(topics=[dr.DeleteRecordsTopic(name=T, partitions=[
@@ -186,9 +202,12 @@ def _table(broker_id: int):
         (32, 4, dcf.DescribeConfigsRequest(resources=[
             dcf.DescribeConfigsResource(resource_type=TOPIC_RESOURCE, resource_name=T, configuration_keys=None),
             dcf.DescribeConfigsResource(resource_type=BROKER_RESOURCE, resource_name=str(broker_id),
-                                        configuration_keys=None)]),
-         lambda r: [x.error_code for x in r.results], [TOPIC_DENIED, CLUSTER_DENIED],
-         "DESCRIBE_CONFIGS topic / cluster"),
+                                        configuration_keys=None),
+            dcf.DescribeConfigsResource(resource_type=BROKER_LOGGER, resource_name=str(broker_id),
+                                        configuration_keys=None),
+            dcf.DescribeConfigsResource(resource_type=GROUP_RESOURCE, resource_name=G, configuration_keys=None)]),
+         lambda r: [x.error_code for x in r.results], [TOPIC_DENIED, CLUSTER_DENIED, CLUSTER_DENIED, GROUP_DENIED],
+         "DESCRIBE_CONFIGS topic / cluster / cluster / group"),
         (33, 2, ac.AlterConfigsRequest(resources=[
             ac.AlterConfigsResource(resource_type=TOPIC_RESOURCE, resource_name=T, configs=[
                 ac.AlterableConfig(name="retention.ms", value="1000")]),
@@ -288,7 +307,8 @@ def test_every_advertised_api_as_an_unprivileged_principal(world):
         assert TX in [s.transactional_id for s in admin(66, 1, ltx.ListTransactionsRequest(
             state_filters=[], producer_id_filters=[])).transaction_states]
         assert [t.name for t in alice(3, 12, md.MetadataRequest(topics=None)).topics] == []
-        assert T in [t.name for t in admin(3, 12, md.MetadataRequest(topics=None)).topics]
+        every = [t.name for t in admin(3, 12, md.MetadataRequest(topics=None)).topics]
+        assert T in every and "az-auto" not in every and "az-new" not in every  # refused: nothing created
         # and DescribeAcls answers the super user (no error, the list itself)
         r = admin(29, 3, da.DescribeAclsRequest(resource_type_filter=1, resource_name_filter=None,
                                                 pattern_type_filter=1, principal_filter=None, host_filter=None,
