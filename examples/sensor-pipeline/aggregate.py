@@ -270,7 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         problem = spark_kafka.checkpoint_problem(args.checkpoint, ends) if ends else None
         if problem:
             raise spark_kafka.SparkSetupError(problem)
-        if "spark.jars.packages" in configs:  # offline: say so before Spark's Ivy log and stack trace
+        # offline: say so before Spark's Ivy log and stack trace (under spark-submit its JVM,
+        # with whatever --packages / --jars it was given, is already up: nothing to check)
+        if "spark.jars.packages" in configs and "PYSPARK_GATEWAY_PORT" not in os.environ:
             problem = spark_kafka.fetch_problem(spark_version, scala)
             if problem:
                 raise spark_kafka.SparkSetupError(problem)

@@ -233,3 +233,49 @@ def test_example_code_on_real_spark_and_ctrl_c_stops_cleanly(tmp_path):
     after = err.split("STREAMING")[-1]
     assert "Traceback" not in err and "py4j" not in after.lower(), err[-3000:]
     assert " ERROR " not in err, err[-3000:]
+
+
+def test_fetch_check_passes_with_the_connector_cached_or_a_repository_that_has_it(tmp_path):
+    """The offline check stops only a run Spark could not resolve: a cached connector or a
+    repository that serves its POM (here a local HTTP server named by Ivy settings) passes."""
+    import http.server
+    import threading
+
+    sys.path.insert(0, str(EXAMPLE))
+    import spark_kafka
+
+    def settings(name: str, root: str) -> Path:  # Spark's resolver: this repository only (hermetic)
+        path = tmp_path / name
+        path.write_text(IVY_NOWHERE.replace("http://127.0.0.1:1/maven2/", root))
+        return path
+
+    ivy = tmp_path / "ivy"
+    (ivy / "jars").mkdir(parents=True)
+    nowhere = f"--conf spark.jars.ivy={ivy} --conf spark.jars.ivySettings={settings('n.xml', 'http://127.0.0.1:1/m2')}"
+    problem = spark_kafka.fetch_problem(SPARK, "2.13", submit_args=nowhere, timeout=5)
+    assert problem and "(http://127.0.0.1:1/m2: " in problem and "maven.org" not in problem, problem
+    (ivy / "jars" / f"org.apache.spark_spark-sql-kafka-0-10_2.13-{SPARK}.jar").write_bytes(b"")
+    assert spark_kafka.fetch_problem(SPARK, "2.13", submit_args=nowhere, timeout=5) is None  # cached
+    pom = tmp_path / "repo" / "org/apache/spark/spark-sql-kafka-0-10_2.13" / SPARK
+    pom.mkdir(parents=True)
+    (pom / f"spark-sql-kafka-0-10_2.13-{SPARK}.pom").write_text("<project/>")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=str(tmp_path / "repo"), **kw)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        repo = f"http://127.0.0.1:{server.server_address[1]}/"
+        empty = tmp_path / "ivy-empty"
+        args = f"--conf spark.jars.ivy={empty} --conf spark.jars.ivySettings={settings('r.xml', repo)}"
+        assert spark_kafka.fetch_problem(SPARK, "2.13", submit_args=args, timeout=5) is None
+        problem = spark_kafka.fetch_problem("0.0.1", "2.13", submit_args=args, timeout=5)
+        assert problem and f"{repo}: HTTP 404" in problem  # a repository without it: named
+    finally:
+        server.shutdown()
+        server.server_close()
