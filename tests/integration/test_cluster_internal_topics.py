@@ -11,7 +11,11 @@
   answers COORDINATOR_NOT_AVAILABLE and nothing is created (Kafka's
   ``KafkaApis.createInternalTopic``), which is what one broker with the
   Kafka default of 3 gets; with the factor 1 one broker works (groups commit,
-  transactions commit).
+  transactions commit);
+* ``transaction.state.log.min.isr`` is enforced: below it the transaction
+  coordinator refuses to write (InitProducerId: COORDINATOR_NOT_AVAILABLE,
+  Kafka's mapping of NOT_ENOUGH_REPLICAS), and writes again once the ISR is
+  back.
 
 The start-up log no longer names the settings among those "accepted but not
 acted on". Checked with confluent-kafka (a group consumer that commits, a transactional
@@ -24,10 +28,12 @@ import uuid
 
 import pytest
 from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)
+from test_groups_support import wait_until
 
 from kwire.client import KafkaClient
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.find_coordinator_request import FindCoordinatorRequest
+from kwire.protocol.generated.init_producer_id_request import InitProducerIdRequest
 
 ck = pytest.importorskip("confluent_kafka")
 from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource, ResourceType  # noqa: E402
@@ -116,3 +122,33 @@ def test_one_broker_rf_1_works_and_rf_3_is_refused_as_kafka_does(make_cluster):
                 f"{topic} topic (configured via '{setting}')") in message, message
     md = short.metadata()
     assert TXN not in md.topics and OFFSETS not in md.topics, sorted(md.topics)
+
+
+def test_transaction_state_refuses_writes_below_its_min_isr(make_cluster):
+    """``transaction.state.log.min.isr`` is enforced: with 2 of 3 replicas in sync and a min ISR of 3,
+    InitProducerId answers COORDINATOR_NOT_AVAILABLE (Kafka's mapping of NOT_ENOUGH_REPLICAS for
+    the transaction log), and succeeds once the third replica is back in sync."""
+    c = make_cluster(3, overrides={
+        "transaction.state.log.replication.factor": "3", "transaction.state.log.min.isr": "3",
+        "transaction.state.log.num.partitions": "1", "replica.lag.time.max.ms": "3000"})
+    _find(c.bootstrap, 1, "tx-a")  # the first use creates the topic
+    md = c.wait_until(lambda md: TXN in md.topics and len(md.topics[TXN].partitions[0].isr) == 3,
+                      what="__transaction_state with 3 in-sync replicas")
+    leader = md.topics[TXN].partitions[0].leader
+    lb = c.broker(leader).bootstrap
+
+    def init(tid: str) -> int:
+        with KafkaClient(lb) as client:
+            return client.request(22, InitProducerIdRequest(transactional_id=tid, transaction_timeout_ms=60000),
+                                  node=leader, version=5).error_code
+
+    wait_until(lambda: init("tx-a") == 0, 30, "InitProducerId once the coordinator has loaded")
+    victim = next(b for b in c.brokers if b.node_id != leader)
+    victim.kill()
+    c.wait_until(lambda md: len(md.topics[TXN].partitions[0].isr) == 2, timeout=60, bootstrap=lb,
+                 what="the ISR without the killed broker")
+    assert init("tx-b") == ErrorCode.COORDINATOR_NOT_AVAILABLE
+    victim.start()
+    c.wait_until(lambda md: len(md.topics[TXN].partitions[0].isr) == 3, timeout=60, bootstrap=lb,
+                 what="the ISR with the restarted broker")
+    wait_until(lambda: init("tx-b") == 0, 30, "InitProducerId with the ISR back to 3")
