@@ -31,7 +31,10 @@ an offline log dir (``/kwire/offline_replicas``, see ``kwire.cluster.controller`
 and this broker for a partition in its own offline log dir. A partition this broker
 resigned because its ZooKeeper session is gone (``kwire.replication.fencing``) is
 answered without a leader (-1, LEADER_NOT_AVAILABLE): clients then ask again,
-rather than sending to a leader that refuses them. Auto-creation asks ZooKeeper for the topic
+rather than sending to a leader that refuses them; and while such a broker leads
+nothing it also leaves itself out of the brokers (KRaft leaves a fenced broker out),
+so clients take their next Metadata from another broker, which knows the new leader.
+Auto-creation asks ZooKeeper for the topic
 (``default.replication.factor``, ``num.partitions``) and answers
 LEADER_NOT_AVAILABLE until it is there, as Kafka does.
 """
@@ -106,6 +109,12 @@ def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int,
         error_code=0, name=t.name, topic_id=t.topic_id, is_internal=t.internal, partitions=partitions,
         topic_authorized_operations=(
             authorized_operations("topic") if include_ops else AUTHORIZED_OPERATIONS_OMITTED))
+
+
+def _self_fenced(broker) -> bool:
+    replicas = getattr(broker, "replicas", None)
+    fenced = getattr(replicas, "self_fenced", None)
+    return bool(fenced and fenced())
 
 
 def handle(ctx, req):
@@ -239,7 +248,8 @@ def _response(ctx, req, md, topics) -> MetadataResponse:
                 t.topic_authorized_operations = authorized_operations("topic", ctx, t.name)
     return MetadataResponse(
         brokers=[MetadataResponseBroker(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack)
-                 for b in listener_brokers(ctx, md.brokers)],  # kwire.security: per listener
+                 for b in listener_brokers(ctx, md.brokers)  # kwire.security: per listener
+                 if not (b.node_id == ctx.broker.node_id and _self_fenced(ctx.broker))],
         cluster_id=md.cluster_id,
         controller_id=md.controller_id,
         topics=topics,

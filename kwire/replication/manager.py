@@ -475,6 +475,11 @@ class ReplicaManager:
         """Resigned while the ZooKeeper session was gone (Metadata shows it without a leader)."""
         return (topic, partition) in self._fenced
 
+    def self_fenced(self) -> bool:
+        """Resigned partitions, its session still gone, and leading nothing: Metadata leaves this
+        broker out of the brokers, as KRaft leaves out a fenced one."""
+        return bool(self._fenced) and not self.fence.connected and not self.leaders
+
     def _on_session(self, state: str) -> None:
         """From kazoo's thread: handled on the loop."""
         loop = self._loop
