@@ -25,18 +25,16 @@ iptables): skipped with the reason otherwise.
 
 from __future__ import annotations
 
-import random
 import subprocess
 import threading
 import time
 import uuid
 
 import pytest
-from cluster_fixtures import Cluster, ZooKeeperServer, _need_zookeeper
 from clients import read_values
+from nemesis_workload import SESSION_MS, nemesis_cluster  # noqa: F401 (fixture)
 
 from kwire.client import KafkaClient
-from kwire.nemesis import NemesisError, Topology
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from kwire.records.builder import build_batch
@@ -44,50 +42,6 @@ from kwire.records.builder import build_batch
 confluent_kafka = pytest.importorskip("confluent_kafka")
 
 pytestmark = pytest.mark.timeout(240)
-
-SESSION_MS = 6000
-
-
-def _firewall():
-    from kwire.nemesis.firewall import Firewall
-
-    try:
-        return Firewall().install()
-    except NemesisError as e:
-        pytest.skip(f"the partition nemesis cannot run here: {e}")
-
-
-@pytest.fixture
-def nemesis_cluster(tmp_path, request):
-    """``make(overrides)``: (cluster, firewall, topology) on a loopback /24 of the test's own."""
-    _need_zookeeper()
-    fw = _firewall()
-    block = f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
-    made: list = []
-    failed_before = request.session.testsfailed
-
-    def make(overrides: dict | None = None):
-        zk = ZooKeeperServer(str(tmp_path / "zookeeper"), host=f"{block}.10")
-        made.append(zk)
-        zk.start()
-        hosts = {i: f"{block}.{10 + i}" for i in (1, 2, 3)}
-        c = Cluster(zk, str(tmp_path / "cluster"), 3, overrides, SESSION_MS, hosts=hosts)
-        made.append(c)
-        c.start()
-        topo = Topology({"zk": f"{block}.10", **{str(i): h for i, h in hosts.items()}})
-        return c, fw, topo
-
-    try:
-        yield make
-    finally:
-        fw.close()  # the links first: brokers then stop quickly
-        for thing in reversed(made):
-            if isinstance(thing, Cluster):
-                thing.close()
-                if request.session.testsfailed > failed_before:
-                    print(thing.log_text())
-            else:
-                thing.stop()
 
 
 def _connections() -> list[tuple[str, str]]:
@@ -111,7 +65,7 @@ def _wait(cond, timeout: float, what: str):
         time.sleep(0.1)
 
 
-def test_outgoing_connections_leave_from_each_brokers_own_address(nemesis_cluster):
+def test_outgoing_connections_leave_from_each_brokers_own_address(nemesis_cluster):  # noqa: F811
     c, _fw, topo = nemesis_cluster()
     topic = f"src-{uuid.uuid4().hex[:8]}"
     c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
@@ -129,6 +83,20 @@ def test_outgoing_connections_leave_from_each_brokers_own_address(nemesis_cluste
     fetchers, sessions = _wait(seen, 30, "followers' fetchers and ZooKeeper sessions from the brokers' addresses")
     assert "127.0.0.1" not in fetchers  # no inter-broker connection from the default address
     assert {c.broker(2).host, c.broker(3).host} <= fetchers
+
+    # the same cluster through `kwire nemesis`: addresses found with Metadata, rules gone at the end
+    import sys
+
+    cli = [sys.executable, "-m", "kwire", "nemesis", "-b", leader.bootstrap, "--zookeeper", zk]
+    out = subprocess.run(cli + ["--for", "0.5", "isolate", "1", "--from", "2,3,zk"], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert f"cut 3 link(s): {leader.host}<->" in out.stdout and "healed after" in out.stdout
+    assert "KWIRE-NEMESIS" not in subprocess.run(["iptables", "-S"], capture_output=True, text=True).stdout.replace(
+        _fw.chain, "")
+    bad = subprocess.run(cli + ["--for", "0.5", "isolate", "7", "--from", "zk"], capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode == 2 and "no node '7' in this cluster (nodes: 1, 2, 3, zk)" in bad.stderr, bad.stderr
 
 
 def _produce_pinned(bootstrap: str, topic: str, value: bytes, timeout_ms: int) -> int:
@@ -182,7 +150,7 @@ def _partition(c, topic: str, via: int):
     return c.metadata([topic], bootstrap=c.broker(via).bootstrap).topics[topic].partitions[0]
 
 
-def test_isolated_leader_fences_itself_and_writes_resume_on_the_new_leader(nemesis_cluster):
+def test_isolated_leader_fences_itself_and_writes_resume_on_the_new_leader(nemesis_cluster):  # noqa: F811
     c, fw, topo = nemesis_cluster({"min.insync.replicas": "2", "unclean.leader.election.enable": "false",
                                    "replica.lag.time.max.ms": "10000"})
     topic = f"isolated-{uuid.uuid4().hex[:8]}"
