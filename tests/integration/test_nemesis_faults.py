@@ -1,0 +1,157 @@
+"""Each fault kind, short, under the queue workload: zero anomalies and full recovery within a bound.
+
+One 3-broker cluster per fault kind (ZooKeeper and brokers on their own
+loopback addresses, ``nemesis_workload.nemesis_cluster``), a topic of one
+partition, RF 3, ``min.insync.replicas=2``, unclean election off, led by
+broker 1. The queue workload (two idempotent acks=all producers, an assign-
+and a subscribe-based consumer) runs for the whole test. The fault lasts
+``FAULT_S`` seconds, then heals; the test asserts
+
+* recovery: the ISR full again (every replica's log end offset equal to the
+  high watermark once the producers stop: the final reads of the three
+  replicas are identical) within ``RECOVERY_S`` of the heal;
+* ``kwire.nemesis.checker``: no lost, unseen, duplicated, inconsistent,
+  nonmonotonic or skipped operation, over the final read of every replica.
+
+The faults: the leader isolated from brokers and ZooKeeper; the leader cut from
+ZooKeeper only; the controller isolated; one broker (the leader) split from
+the other two while all keep ZooKeeper; a bridge (the leader sees both
+followers, they do not see each other); ZooKeeper isolated; the isolated
+leader paused (SIGSTOP) and killed (kill -9) during the partition.
+Each run prints its figures (acknowledged, worst gap between acknowledgements,
+time to recover).
+
+``nemesis_long`` (skipped unless asked for with ``-m nemesis_long``): a
+mixed run of random faults for ``KWIRE_NEMESIS_LONG_S`` seconds (default 300).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+import uuid
+
+import pytest
+from nemesis_workload import QueueWorkload, final_reads, nemesis_cluster  # noqa: F401 (fixture)
+
+from kwire.nemesis.checker import check
+
+confluent_kafka = pytest.importorskip("confluent_kafka")
+
+pytestmark = pytest.mark.timeout(300)
+
+FAULT_S = 10.0
+RECOVERY_S = 30.0  # bound on the ISR being full again after the heal (measured ones are printed)
+OVERRIDES = {"min.insync.replicas": "2", "unclean.leader.election.enable": "false",
+             "replica.lag.time.max.ms": "6000", "offsets.topic.replication.factor": "3"}
+
+
+def _controller(c) -> str:
+    return str(c.controller_id())
+
+
+def _apply(kind: str, c, fw, topo):
+    """Start the fault; returns what undoes the process part of it (None: only links)."""
+    others = {"1": ["2", "3", "zk"]}
+    if kind == "leader-isolated":
+        fw.cut(topo.isolate("1", others["1"]))
+    elif kind == "leader-zk-only":
+        fw.cut(topo.isolate("1", ["zk"]))
+    elif kind == "controller-isolated":
+        ctl = _controller(c)
+        fw.cut(topo.isolate(ctl, [n for n in ("1", "2", "3", "zk") if n != ctl]))
+    elif kind == "split-one":
+        fw.cut(topo.split(["1"], ["2", "3"]))
+    elif kind == "bridge":
+        fw.cut(topo.bridge("1", ["2"], ["3"]))
+    elif kind == "zk-isolated":
+        fw.cut(topo.isolate("zk", ["1", "2", "3"]))
+    elif kind == "pause-during-partition":
+        fw.cut(topo.isolate("1", others["1"]))
+        c.broker(1).pause()
+        return lambda: c.broker(1).resume()
+    elif kind == "kill-during-partition":
+        fw.cut(topo.isolate("1", others["1"]))
+        c.broker(1).kill()
+        return lambda: c.broker(1).start()
+    else:
+        raise ValueError(kind)
+    return None
+
+
+def _run(c, fw, topo, kinds: list[str], fault_s: float) -> dict:
+    topic = f"queue-{uuid.uuid4().hex[:8]}"
+    c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
+    w = QueueWorkload(c.bootstrap, topic).start()
+    deadline = time.monotonic() + 60
+    while w.acknowledged < 100:
+        assert time.monotonic() < deadline, "the workload never got going"
+        time.sleep(0.1)
+    worst_gap = recovery = 0.0
+    for kind in kinds:
+        started = time.monotonic()
+        undo = _apply(kind, c, fw, topo)
+        time.sleep(fault_s)  # the fault's duration: the workload runs meanwhile
+        if undo is not None and kind.startswith("pause"):
+            undo()
+            undo = None
+        fw.heal()
+        healed = time.monotonic()
+        if undo is not None:
+            undo()
+        md = c.wait_until(lambda md: sorted(md.topics[topic].partitions[0].isr) == [1, 2, 3]
+                          and md.topics[topic].partitions[0].leader > 0,
+                          120, f"the full ISR after {kind}", topics=[topic])
+        recovery = max(recovery, time.monotonic() - healed)
+        before = w.acknowledged
+        deadline = time.monotonic() + 60
+        while w.acknowledged < before + 50:
+            assert time.monotonic() < deadline, f"no acknowledged writes after healing {kind}"
+            time.sleep(0.1)
+        worst_gap = max(worst_gap, w.last_gap(started))
+    w.stop_producers()
+    assert not w.errors, w.errors
+    leader = md.topics[topic].partitions[0].leader
+    end = max((op.offset for op in w.history if getattr(op, "offset", None) is not None), default=0) + 1
+    w.stop_consumers(end)
+    # every replica equal (LEO = HW everywhere) once quiet
+    deadline = time.monotonic() + 60
+    while True:
+        final = final_reads(c, topic)
+        if len({tuple(v[0]) for v in final.values()}) == 1:
+            break
+        assert time.monotonic() < deadline, f"replicas differ after the heal: { {k: len(v[0]) for k, v in final.items()} }"
+        time.sleep(0.5)
+    result = check(w.history, final)
+    figures = {"kinds": kinds, "leader": leader, "acknowledged": result.acknowledged, "sends": result.sends,
+               "indeterminate": result.indeterminate, "polled": result.polled,
+               "worst_gap_s": round(worst_gap, 1), "recovery_s": round(recovery, 1), **result.counts()}
+    print(f"\nnemesis {'+'.join(kinds)}: {figures}")
+    assert result.valid, result.summary()
+    assert recovery <= RECOVERY_S
+    return figures
+
+
+KINDS = ["leader-isolated", "leader-zk-only", "controller-isolated", "split-one", "bridge", "zk-isolated",
+         "pause-during-partition", "kill-during-partition"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_fault_kind_loses_nothing_and_recovers(nemesis_cluster, kind):  # noqa: F811
+    c, fw, topo = nemesis_cluster(OVERRIDES)
+    _run(c, fw, topo, [kind], FAULT_S)
+
+
+@pytest.mark.nemesis_long
+@pytest.mark.timeout(3600)
+def test_mixed_faults_long_run(nemesis_cluster, request):  # noqa: F811
+    if "nemesis_long" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("a long run: select it with -m nemesis_long (KWIRE_NEMESIS_LONG_S seconds, default 300)")
+    c, fw, topo = nemesis_cluster(OVERRIDES)
+    total = float(os.environ.get("KWIRE_NEMESIS_LONG_S", "300"))
+    rng = random.Random(os.environ.get("KWIRE_NEMESIS_SEED"))
+    kinds = []
+    while len(kinds) * (FAULT_S + 10) < total:
+        kinds.append(rng.choice(KINDS))
+    _run(c, fw, topo, kinds, FAULT_S)
