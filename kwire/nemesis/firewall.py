@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import weakref
 
+from kwire.devcluster import pid_alive
 from kwire.nemesis.faults import NemesisError
 
 log = logging.getLogger("kwire.nemesis")
@@ -57,16 +58,6 @@ def _run(binary: str, *args: str, check_rc: bool = True) -> subprocess.Completed
     return proc
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _remove_chain(binary: str, chain: str) -> None:
     for hook, flag in _HOOKS:
         # delete every jump to it (there is one, unless a crash happened mid-install)
@@ -80,7 +71,7 @@ def leftover_chains(binary: str) -> list[str]:
     """Chains of kwire's nemesis whose process is gone."""
     out = _run(binary, "-S").stdout
     chains = re.findall(rf"^-N ({re.escape(PREFIX)}(\d+))$", out, re.M)
-    return [name for name, pid in chains if not _pid_alive(int(pid))]
+    return [name for name, pid in chains if not pid_alive(int(pid))]
 
 
 def cleanup_leftovers(binary: str | None = None) -> list[str]:
