@@ -188,8 +188,10 @@ def test_isolated_leader_fences_itself_and_writes_resume_on_the_new_leader(nemes
 
     # the old leader has fenced itself: NOT_LEADER_OR_FOLLOWER, and no leader in its Metadata
     assert _produce_pinned(c.broker(1).bootstrap, topic, b"late", 2000) == ErrorCode.NOT_LEADER_OR_FOLLOWER
-    stale = _partition(c, topic, 1)
+    own = c.metadata([topic], bootstrap=c.broker(1).bootstrap)
+    stale = own.topics[topic].partitions[0]
     assert stale.leader != 1, f"the fenced broker still names itself leader: {stale}"
+    assert 1 not in own.brokers, "the fenced broker, leading nothing, still lists itself (clients keep asking it)"
     assert unavailable <= SESSION_MS / 1000 + 2, (
         f"writes resumed {unavailable:.1f} s after the cut (session timeout {SESSION_MS} ms)")
     new = _partition(c, topic, 2)
