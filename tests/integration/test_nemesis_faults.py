@@ -121,7 +121,8 @@ def _run(c, fw, topo, kinds: list[str], fault_s: float) -> dict:
         final = final_reads(c, topic)
         if len({tuple(v[0]) for v in final.values()}) == 1:
             break
-        assert time.monotonic() < deadline, f"replicas differ after the heal: { {k: len(v[0]) for k, v in final.items()} }"
+        sizes = {k: len(v[0]) for k, v in final.items()}
+        assert time.monotonic() < deadline, f"replicas differ after the heal: {sizes}"
         time.sleep(0.5)
     result = check(w.history, final)
     figures = {"kinds": kinds, "leader": leader, "acknowledged": result.acknowledged, "sends": result.sends,
