@@ -13,7 +13,7 @@ and a subscribe-based consumer) runs for the whole test. The fault lasts
 * ``kwire.nemesis.checker``: no lost, unseen, duplicated, inconsistent,
   nonmonotonic or skipped operation, over the final read of every replica.
 
-The faults: the leader isolated from brokers and ZooKeeper; the leader cut from
+The faults (on the partition's current leader): the leader isolated from brokers and ZooKeeper; the leader cut from
 ZooKeeper only; the controller isolated; one broker (the leader) split from
 the other two while all keep ZooKeeper; a bridge (the leader sees both
 followers, they do not see each other); ZooKeeper isolated; the isolated
@@ -51,30 +51,32 @@ def _controller(c) -> str:
     return str(c.controller_id())
 
 
-def _apply(kind: str, c, fw, topo):
-    """Start the fault; returns what undoes the process part of it (None: only links)."""
-    others = {"1": ["2", "3", "zk"]}
+def _apply(kind: str, c, fw, topo, leader: int):
+    """Start the fault on the partition's current ``leader``; returns what undoes the process
+    part of it (None: only links)."""
+    lead = str(leader)
+    rest = [n for n in ("1", "2", "3") if n != lead]
     if kind == "leader-isolated":
-        fw.cut(topo.isolate("1", others["1"]))
+        fw.cut(topo.isolate(lead, rest + ["zk"]))
     elif kind == "leader-zk-only":
-        fw.cut(topo.isolate("1", ["zk"]))
+        fw.cut(topo.isolate(lead, ["zk"]))
     elif kind == "controller-isolated":
         ctl = _controller(c)
         fw.cut(topo.isolate(ctl, [n for n in ("1", "2", "3", "zk") if n != ctl]))
     elif kind == "split-one":
-        fw.cut(topo.split(["1"], ["2", "3"]))
+        fw.cut(topo.split([lead], rest))
     elif kind == "bridge":
-        fw.cut(topo.bridge("1", ["2"], ["3"]))
+        fw.cut(topo.bridge(lead, rest[:1], rest[1:]))
     elif kind == "zk-isolated":
         fw.cut(topo.isolate("zk", ["1", "2", "3"]))
     elif kind == "pause-during-partition":
-        fw.cut(topo.isolate("1", others["1"]))
-        c.broker(1).pause()
-        return lambda: c.broker(1).resume()
+        fw.cut(topo.isolate(lead, rest + ["zk"]))
+        c.broker(leader).pause()
+        return lambda: c.broker(leader).resume()
     elif kind == "kill-during-partition":
-        fw.cut(topo.isolate("1", others["1"]))
-        c.broker(1).kill()
-        return lambda: c.broker(1).start()
+        fw.cut(topo.isolate(lead, rest + ["zk"]))
+        c.broker(leader).kill()
+        return lambda: c.broker(leader).start()
     else:
         raise ValueError(kind)
     return None
@@ -91,7 +93,7 @@ def _run(c, fw, topo, kinds: list[str], fault_s: float) -> dict:
     worst_gap = recovery = 0.0
     for kind in kinds:
         started = time.monotonic()
-        undo = _apply(kind, c, fw, topo)
+        undo = _apply(kind, c, fw, topo, c.leader_of(topic, 0))
         time.sleep(fault_s)  # the fault's duration: the workload runs meanwhile
         if undo is not None and kind.startswith("pause"):
             undo()
