@@ -209,7 +209,7 @@ def test_isolated_leader_fences_itself_and_writes_resume_on_the_new_leader(nemes
     assert not prod.failed, prod.failed[:5]
 
     values = [v for _t, v in prod.acked]
-    got = read_values(c.broker(new.leader).bootstrap, topic, len(values) + 1, timeout=60, linger=1.0)
+    got = read_values(c.broker(new.leader).bootstrap, topic, len(values), timeout=60, linger=2.0)
     lost = set(values) - set(got)
     assert not lost, f"{len(lost)} acknowledged writes lost, e.g. {sorted(lost)[:5]}"
     assert len(got) == len(set(got)), "a value was read at two offsets"
