@@ -170,19 +170,20 @@ def _firewall():
 
 @pytest.fixture
 def nemesis_cluster(tmp_path, request):
-    """``make(overrides)``: (cluster, firewall, topology) on a loopback /24 of the test's own."""
+    """``make(overrides, env)``: (cluster, firewall, topology) on a loopback /24 of the test's own
+    (``env``: broker id -> environment variables of that broker's process)."""
     _need_zookeeper()
     fw = _firewall()
     block = f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
     made: list = []
     failed_before = request.session.testsfailed
 
-    def make(overrides: dict | None = None):
+    def make(overrides: dict | None = None, env: dict | None = None):
         zk = ZooKeeperServer(str(tmp_path / "zookeeper"), host=f"{block}.10")
         made.append(zk)
         zk.start()
         hosts = {i: f"{block}.{10 + i}" for i in (1, 2, 3)}
-        c = Cluster(zk, str(tmp_path / "cluster"), 3, overrides, SESSION_MS, hosts=hosts)
+        c = Cluster(zk, str(tmp_path / "cluster"), 3, overrides, SESSION_MS, hosts=hosts, env=env)
         made.append(c)
         c.start()
         topo = Topology({"zk": f"{block}.10", **{str(i): h for i, h in hosts.items()}})
