@@ -541,7 +541,11 @@ class ReplicaManager:
 
         def done(f) -> None:
             if f.cancelled() or f.exception() is not None:
-                log.info("fenced partitions stay fenced: %s", f.exception() if not f.cancelled() else "cancelled")
+                log.info("fenced partitions stay fenced: %s (asking ZooKeeper again in 1 s)",
+                         f.exception() if not f.cancelled() else "cancelled")
+                loop = self._loop
+                if loop is not None and not loop.is_closed():
+                    loop.call_later(1.0, self._confirm_again)
                 return
             topics = set()
             for key, state in f.result().items():
@@ -555,6 +559,10 @@ class ReplicaManager:
                 self.sync(topics)
 
         fut.add_done_callback(done)
+
+    def _confirm_again(self) -> None:
+        if self.fence.connected and self._fenced:
+            self._confirm_leadership(dict(self._fenced))
 
     # -- leader side -----------------------------------------------------------------------
     def leader_state(self, topic: str, partition: int) -> LeaderState | None:
