@@ -75,14 +75,17 @@ class ZooKeeperServer:
     def connect(self) -> str:
         return f"{self.host}:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> None:
+    def start(self, timeout: float = 60.0, wait: bool = True) -> None:
+        """Start the server; ``wait=False`` returns at once (a quorum member serves only once a
+        majority of its ensemble runs: start them all, then ``_wait_ready`` each)."""
         jar = zookeeper_jar()
         self._log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             ["java", "-Xmx256m", "-XX:+UseSerialGC", "-Dzookeeper.jmx.log4j.disable=true",
              "-cp", jar, MAIN, self.cfg],
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-        self._wait_ready(timeout)
+        if wait:
+            self._wait_ready(timeout)
 
     def _wait_ready(self, timeout: float) -> None:
         from kazoo.client import KazooClient

@@ -178,15 +178,20 @@ def nemesis_cluster(tmp_path, request):
     made: list = []
     failed_before = request.session.testsfailed
 
-    def make(overrides: dict | None = None, env: dict | None = None):
-        zk = ZooKeeperServer(str(tmp_path / "zookeeper"), host=f"{block}.10")
-        made.append(zk)
-        zk.start()
+    def make(overrides: dict | None = None, env: dict | None = None, ensemble: int = 1):
+        if ensemble == 1:
+            zk = ZooKeeperServer(str(tmp_path / "zookeeper"), host=f"{block}.10")
+            made.append(zk)
+            zk.start()
+        else:  # members on .7, .8, ...; the cluster connects to all of them
+            members = start_ensemble(str(tmp_path), [f"{block}.{7 + i}" for i in range(ensemble)], made)
+            zk = _EnsembleView(members)
         hosts = {i: f"{block}.{10 + i}" for i in (1, 2, 3)}
         c = Cluster(zk, str(tmp_path / "cluster"), 3, overrides, SESSION_MS, hosts=hosts, env=env)
         made.append(c)
         c.start()
         topo = Topology({"zk": f"{block}.10", **{str(i): h for i, h in hosts.items()}})
+        c.zk_members = getattr(zk, "members", [zk])
         return c, fw, topo
 
     try:
@@ -348,3 +353,36 @@ def committed_reads(bootstrap: str, topic: str, timeout: float = 60.0) -> dict:
     finally:
         c.close()
     return {"read_committed": out}
+
+
+class _EnsembleView:
+    """What ``Cluster`` needs of its ZooKeeper (``connect``, ``port``) for an ensemble."""
+
+    def __init__(self, members) -> None:
+        self.members = members
+        self.port = members[0].port
+
+    @property
+    def connect(self) -> str:
+        return ",".join(m.connect for m in self.members)
+
+
+def start_ensemble(base_dir: str, hosts: list[str], made: list) -> list:
+    """A ZooKeeper ensemble, one member per address (its quorum and election ports on it too)."""
+    import os
+
+    from cluster_fixtures import free_port
+
+    members = [ZooKeeperServer(os.path.join(base_dir, f"zookeeper-{i + 1}"), host=h) for i, h in enumerate(hosts)]
+    quorum = "".join(f"server.{i + 1}={h}:{free_port(h)}:{free_port(h)}\n" for i, h in enumerate(hosts))
+    for i, m in enumerate(members):
+        with open(m.cfg, "a") as f:
+            f.write("initLimit=20\nsyncLimit=8\n" + quorum)
+        with open(os.path.join(m.data_dir, "myid"), "w") as f:
+            f.write(f"{i + 1}\n")
+        made.append(m)
+    for m in members:
+        m.start(wait=False)
+    for m in members:
+        m._wait_ready(90)
+    return members

@@ -22,6 +22,9 @@ leader paused (SIGSTOP) and killed (kill -9) during the partition.
 Each run prints its figures (acknowledged, worst gap between acknowledgements,
 time to recover).
 
+A 3-node ZooKeeper ensemble with one member, then two (no quorum), killed -9
+for 10 s and restarted.
+
 Clock skew: brokers 2 and 3 run 5 minutes ahead and behind (the Debian
 ``faketime`` library, LD_PRELOADed, every clock offset alike), and the
 leader is isolated so that a skewed broker takes over: still no anomaly.
@@ -104,6 +107,18 @@ def _apply(kind: str, c, fw, topo, leader: int):
         fw.cut(topo.isolate(lead, rest + ["zk"]))
         c.broker(leader).kill()
         return lambda: c.broker(leader).start()
+    elif kind in ("zk-member-killed", "zk-quorum-killed"):  # a 3-node ensemble: kill -9 one / two
+        victims = c.zk_members[:1] if kind == "zk-member-killed" else c.zk_members[:2]
+        for m in victims:
+            m.proc.kill()
+            m.proc.wait(30)
+
+        def restart() -> None:
+            for m in victims:
+                m.start(wait=False)
+            for m in victims:
+                m._wait_ready(90)
+        return restart
     else:
         raise ValueError(kind)
     return None
@@ -246,3 +261,13 @@ def test_transactions_under_an_isolated_leader(nemesis_cluster):  # noqa: F811
           f"acknowledged {result.acknowledged}, recovery {recovery:.1f} s, {result.counts()}")
     assert w.aborts > 0 and result.acknowledged > 0
     assert result.valid, result.summary()
+
+
+@pytest.mark.parametrize("kind", ["zk-member-killed", "zk-quorum-killed"])
+def test_zookeeper_ensemble_members_killed(nemesis_cluster, kind):  # noqa: F811
+    """A 3-node ZooKeeper ensemble: one member killed (the quorum stays; sessions move to the
+    others), or two (no quorum: every broker loses ZooKeeper, followers keep fetching, so no
+    leader fences itself), for 10 s, then restarted."""
+    c, fw, topo = nemesis_cluster(OVERRIDES, ensemble=3)
+    assert len(c.zk_members) == 3 and c.connect.count(",") == 2
+    _run(c, fw, topo, [kind], FAULT_S)
