@@ -35,8 +35,10 @@ SESSION_MS = 6000  # zookeeper.session.timeout.ms of the nemesis clusters
 
 
 
-class QueueWorkload:
-    def __init__(self, bootstrap: str, topic: str, producers: int = 2) -> None:
+class _Recorded:
+    """A history shared by a workload's client threads; ``start`` runs them all."""
+
+    def __init__(self, bootstrap: str, topic: str) -> None:
         import confluent_kafka
 
         self.ck = confluent_kafka
@@ -44,17 +46,34 @@ class QueueWorkload:
         self.history: list = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._stop_consumers = threading.Event()
-        self.ack_times: list[float] = []
-        self._threads = [threading.Thread(target=self._produce, args=(f"p{i}",), daemon=True)
-                         for i in range(producers)]
-        self._consumers = [threading.Thread(target=self._consume, args=(name, sub), daemon=True)
-                           for name, sub in (("assign", False), ("subscribe", True))]
-        self.errors: list[str] = []
+        self._threads: list[threading.Thread] = []  # producers
+        self._readers: list[threading.Thread] = []  # consumers
 
     def record(self, op) -> None:
         with self._lock:
             self.history.append(op)
+
+    def start(self):
+        for t in self._threads + self._readers:
+            t.start()
+        return self
+
+    def _stop_producers(self) -> None:
+        self._stop.set()
+        for t in self._threads:
+            t.join(200)
+
+
+class QueueWorkload(_Recorded):
+    def __init__(self, bootstrap: str, topic: str, producers: int = 2) -> None:
+        super().__init__(bootstrap, topic)
+        self._stop_consumers = threading.Event()
+        self.ack_times: list[float] = []
+        self._threads = [threading.Thread(target=self._produce, args=(f"p{i}",), daemon=True)
+                         for i in range(producers)]
+        self._readers = [threading.Thread(target=self._consume, args=(name, sub), daemon=True)
+                         for name, sub in (("assign", False), ("subscribe", True))]
+        self.errors: list[str] = []
 
     @property
     def acknowledged(self) -> int:
@@ -109,15 +128,8 @@ class QueueWorkload:
             c.close()
 
     # -- lifecycle -------------------------------------------------------------------------
-    def start(self) -> "QueueWorkload":
-        for t in self._threads + self._consumers:
-            t.start()
-        return self
-
     def stop_producers(self) -> None:
-        self._stop.set()
-        for t in self._threads:
-            t.join(200)
+        self._stop_producers()
 
     def stop_consumers(self, end_offset: int, timeout: float = 60.0) -> None:
         """Let the consumers read up to ``end_offset`` (or time out), then stop them."""
@@ -131,7 +143,7 @@ class QueueWorkload:
         while time.monotonic() < deadline and not all(done(n) for n in ("assign", "subscribe")):
             time.sleep(0.2)
         self._stop_consumers.set()
-        for t in self._consumers:
+        for t in self._readers:
             t.join(30)
 
     def last_gap(self, since: float) -> float:
@@ -207,7 +219,7 @@ def nemesis_cluster(tmp_path, request):
                 thing.stop()
 
 
-class TxnWorkload:
+class TxnWorkload(_Recorded):
     """Transactional producers writing to both partitions of ``topic`` per transaction, committing
     or aborting at random; a read_committed consumer. Each value becomes a ``Send`` once its
     transaction's fate is known: ``ok`` (committed, with its offset), ``fail`` with
@@ -215,23 +227,13 @@ class TxnWorkload:
     fenced and restarted)."""
 
     def __init__(self, bootstrap: str, topic: str, producers: int = 2, seed: int = 1) -> None:
-        import confluent_kafka
-
-        self.ck = confluent_kafka
-        self.bootstrap, self.topic = bootstrap, topic
-        self.history: list = []
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
+        super().__init__(bootstrap, topic)
         self._stop_consumer = threading.Event()
         self.commits = self.aborts = self.unknown = 0
         self.rng = random.Random(seed)
         self._threads = [threading.Thread(target=self._produce, args=(f"t{i}",), daemon=True)
                          for i in range(producers)]
-        self._consumer = threading.Thread(target=self._consume, daemon=True)
-
-    def record(self, op) -> None:
-        with self._lock:
-            self.history.append(op)
+        self._readers = [threading.Thread(target=self._consume, daemon=True)]
 
     def _producer(self, name: str):
         p = self.ck.Producer({"bootstrap.servers": self.bootstrap, "transactional.id": f"nemesis-{name}",
@@ -310,18 +312,12 @@ class TxnWorkload:
         finally:
             c.close()
 
-    def start(self) -> "TxnWorkload":
-        for t in self._threads + [self._consumer]:
-            t.start()
-        return self
-
     def stop(self) -> None:
-        self._stop.set()
-        for t in self._threads:
-            t.join(200)
+        self._stop_producers()
         time.sleep(2.0)  # the consumer reads what the last commits exposed
         self._stop_consumer.set()
-        self._consumer.join(30)
+        for t in self._readers:
+            t.join(30)
 
 
 def committed_reads(bootstrap: str, topic: str, timeout: float = 60.0) -> dict:
