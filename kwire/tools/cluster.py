@@ -129,6 +129,13 @@ def _up(args) -> int:
         except ZooKeeperMissing as e:
             print(f"{PROG}: error: {e}", file=sys.stderr)
             return EXIT_USAGE
+    if args.address_base is not None:  # before any directory is made
+        import ipaddress
+
+        try:
+            ipaddress.ip_address(args.address_base)
+        except ValueError as e:
+            raise UsageError(f"--address-base: {e}") from None
     temp = args.dir is None
     directory = tempfile.mkdtemp(prefix="kwire-cluster-") if temp else args.dir
     try:
