@@ -200,6 +200,10 @@ def start_kwire(workdir: str, overrides: list[str] = (), name: str = "kwire",
                 cwd=root)
     b.data_dir = data
     b.notes = bytecode
+    if root is None:  # a peer's walker is noted by revision.build_helpers
+        from kwire.records.scan import IMPLEMENTATION
+
+        b.notes = f"record walker {IMPLEMENTATION}; {bytecode}"
     return b
 
 

@@ -118,7 +118,7 @@ def _start(spec: dict, args, workdir: str):
     if spec["kind"] == "kwire":
         b = brokers.start_kwire(workdir, args.kwire_override, spec["name"], spec.get("root"))
         if spec.get("commit"):
-            b.notes = f"git {spec['commit'][:12]} from {spec['root']}; {b.notes}"
+            b.notes = f"git {spec['commit'][:12]} from {spec['root']}; {spec.get('helpers')}; {b.notes}"
     else:
         b = brokers.start_tansu(spec["binary"], workdir, spec["name"])
     return b
@@ -186,8 +186,10 @@ def run(args) -> int:
             print(f"kwire bench: {e}", file=sys.stderr)
             _cleanup(args, workdir, specs)
             return 2
+        from .revision import build_helpers
+
         specs.append({"name": peer, "kind": "kwire", "external": None, "root": root,
-                      "commit": commit})
+                      "commit": commit, "helpers": build_helpers(root)})
         origin = brokers.kwire_origin(root)
         if not origin.startswith(root + os.sep):
             print(f"kwire bench: {peer} would import kwire from {origin or '?'}, not {root}",
