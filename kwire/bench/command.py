@@ -15,8 +15,15 @@ single node (the issue's goal for produce_1KiB_acksall: >= 0.5). Brokers
 given by address (``--bootstrap``, ``--peer-bootstrap``) are used as they are
 and report no CPU, RSS or start-up figures.
 
-Exit codes: 0 done, 1 a broker or workload failed, 2 bad usage or
-confluent-kafka missing.
+A peer that cannot be had (``kwire@<rev>`` naming no commit, a Tansu that
+cannot be found offline) is left out with a message on stderr, and one that
+fails to start or fails a workload is dropped from the runs after that (its
+missing runs are ``null`` in the JSON, "n/a" in the table): the other
+brokers' figures are still measured and reported, and the report's notes
+(``meta.left_out``) say which peer was left out and why.
+
+Exit codes: 0 done (also with peers left out), 1 the kwire broker itself or
+its workload failed, 2 bad usage or confluent-kafka missing.
 """
 
 from __future__ import annotations
@@ -165,37 +172,11 @@ def run(args) -> int:
         peers.append("tansu")
     workdir = args.workdir or tempfile.mkdtemp(prefix="kwire-bench-")
     os.makedirs(workdir, exist_ok=True)
+    left_out: list[dict] = []  # peers not measured (or not to the end), and why
     for peer in peers:
-        if peer == "tansu":
-            from .tansu import TansuNotFound, locate
-
-            try:
-                binary = locate(args.tansu, allow_fetch=not args.no_fetch)
-            except TansuNotFound as e:
-                print(f"kwire bench: {e}", file=sys.stderr)
-                _cleanup(args, workdir, specs)
-                return 2
-            specs.append({"name": "tansu", "kind": "tansu", "external": None, "binary": binary})
-            continue
-        from .revision import RevisionError, materialize
-
-        rev = peer.split("@", 1)[1]
-        try:
-            root, commit = materialize(rev, workdir)
-        except RevisionError as e:
-            print(f"kwire bench: {e}", file=sys.stderr)
-            _cleanup(args, workdir, specs)
-            return 2
-        from .revision import build_helpers
-
-        specs.append({"name": peer, "kind": "kwire", "external": None, "root": root,
-                      "commit": commit, "helpers": build_helpers(root)})
-        origin = brokers.kwire_origin(root)
-        if not origin.startswith(root + os.sep):
-            print(f"kwire bench: {peer} would import kwire from {origin or '?'}, not {root}",
-                  file=sys.stderr)
-            _cleanup(args, workdir, specs)
-            return 2
+        why = _add_peer(peer, args, workdir, specs)
+        if why is not None:
+            _leave_out(left_out, peer, why)
     plan = _plan(selected)
     results = {s["name"]: {w: [] for w in plan + ["startup"]} for s in specs}
     for s in specs:
@@ -208,7 +189,15 @@ def run(args) -> int:
             started = []
             try:
                 for s in specs:
-                    started.append(_start(s, args, workdir))
+                    if s.get("failed"):
+                        continue
+                    try:
+                        started.append(_start(s, args, workdir))
+                    except Exception as e:  # RuntimeError: did not start; OSError; a cluster's
+                        if s is specs[0]:
+                            raise  # the broker being measured: nothing to report without it
+                        s["failed"] = True
+                        _leave_out(left_out, s["name"], f"did not start in run {run_no + 1}: {e}")
                 for b in started:  # idle RSS after a second of doing nothing
                     if b.pid is not None:
                         b.settle_idle_rss(1.0)
@@ -216,22 +205,38 @@ def run(args) -> int:
                     results[b.name]["startup"].append(
                         {"startup_s": b.startup_s, "idle_rss_mb": b.idle_rss_mb})
                 tag = uuid.uuid4().hex[:6]
-                for b in started:
+                for b in list(started):
                     topics = {}
-                    for w in plan:
-                        if w.startswith("consume_"):
-                            topics[w] = topics[f"produce_{w.split('_')[1]}_acks1"]
-                        else:
-                            topics[w] = f"bench-{w}-{run_no}-{tag}".replace("_", "-")
-                            workloads.create_topic(ck, b.bootstrap, topics[w], args.partitions,
-                                                   b.replication_factor)
+                    try:
+                        for w in plan:
+                            if w.startswith("consume_"):
+                                topics[w] = topics[f"produce_{w.split('_')[1]}_acks1"]
+                            else:
+                                topics[w] = f"bench-{w}-{run_no}-{tag}".replace("_", "-")
+                                workloads.create_topic(ck, b.bootstrap, topics[w], args.partitions,
+                                                       b.replication_factor)
+                    except Exception as e:
+                        if b.name == specs[0]["name"]:
+                            raise
+                        _drop(b, started, specs, left_out, f"creating topics in run {run_no + 1}: {e}")
+                        continue
                     b.topics = topics
                 for w in plan:
-                    for b in started:
+                    for b in list(started):
                         fn, fargs = _workload_fn(w, args, ck, b.bootstrap, b.topics)
-                        r = workloads.measure(b, fn, *fargs)
+                        try:
+                            r = workloads.measure(b, fn, *fargs)
+                        except Exception as e:
+                            if b.name == specs[0]["name"]:
+                                raise
+                            _drop(b, started, specs, left_out, f"{w} in run {run_no + 1}: {e}")
+                            continue
                         results[b.name][w].append(r)
                         _progress(run_no, b.name, w, r)
+                for s in specs:  # a run a broker missed counts as failed (None), keeping pairs aligned
+                    for w in plan + ["startup"]:
+                        if len(results[s["name"]][w]) < run_no + 1:
+                            results[s["name"]][w].append(None)
             finally:
                 for b in started:
                     b.stop()
@@ -253,7 +258,11 @@ def run(args) -> int:
             "python": platform.python_version(), "cpus": os.cpu_count(),
             "loadavg_1min_after_each_run": [round(x, 2) for x in load],
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "record_validation_ms_per_mb": _validation_cost()}
+            "record_validation_ms_per_mb": _validation_cost(),
+            "left_out": left_out}
+    for s in specs:  # a peer that never started still gets its (empty) column
+        described.setdefault(s["name"], {"name": s["name"], "kind": s["kind"], "storage": "–",
+                                         "bootstrap": "–", "notes": "not started"})
     doc = build(meta, [described[s["name"]] for s in specs], results, plan + ["startup"])
     text = markdown(doc)
     print(text)
@@ -264,6 +273,52 @@ def run(args) -> int:
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=1)
     return 0
+
+
+def _add_peer(peer: str, args, workdir: str, specs: list[dict]) -> str | None:
+    """Append the spec of ``peer`` (tansu, kwire@REV) to ``specs``; else say why not."""
+    if peer == "tansu":
+        from .tansu import TansuNotFound, locate
+
+        try:
+            binary = locate(args.tansu, allow_fetch=not args.no_fetch)
+        except TansuNotFound as e:
+            return str(e)
+        specs.append({"name": "tansu", "kind": "tansu", "external": None, "binary": binary})
+        return None
+    from .revision import RevisionError, build_helpers, materialize
+
+    try:
+        root, commit = materialize(peer.split("@", 1)[1], workdir)
+    except RevisionError as e:
+        return str(e)
+    spec = {"name": peer, "kind": "kwire", "external": None, "root": root, "commit": commit}
+    specs.append(spec)  # from here on _cleanup removes the tree
+    origin = brokers.kwire_origin(root)
+    if not origin.startswith(root + os.sep):
+        spec["failed"] = True
+        return f"it would import kwire from {origin or '?'}, not {root}"
+    spec["helpers"] = build_helpers(root)
+    return None
+
+
+def _leave_out(left_out: list[dict], peer: str, why: str) -> None:
+    print(f"kwire bench: peer {peer} left out: {why}; the other brokers are still measured",
+          file=sys.stderr, flush=True)
+    left_out.append({"peer": peer, "reason": why})
+
+
+def _drop(b, started: list, specs: list[dict], left_out: list[dict], why: str) -> None:
+    """A peer failed mid-run: stop it, and leave it out of the runs after this one."""
+    started.remove(b)
+    for s in specs:
+        if s["name"] == b.name:
+            s["failed"] = True
+    _leave_out(left_out, b.name, f"failed: {why}")
+    try:
+        b.stop()
+    finally:
+        brokers.remove_data(b)
 
 
 def _validation_cost() -> list[dict] | None:

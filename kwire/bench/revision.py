@@ -1,7 +1,7 @@
 """A kwire peer from a git revision: ``kwire bench --peer kwire@<rev>``.
 
 ``materialize(rev, dest_parent)`` resolves ``rev`` in the git repository this
-kwire was started from (``git rev-parse``), writes that revision's tree into
+kwire was started from (or the one ``$KWIRE_BENCH_REPO`` names) (``git rev-parse``), writes that revision's tree into
 a fresh directory with ``git archive`` (no worktree, no checkout: the
 repository's index, HEAD and working files are left alone) and returns
 ``(directory, full commit id)``. ``brokers.start_kwire(..., root=directory)``
@@ -34,8 +34,8 @@ class RevisionError(Exception):
 
 
 def repo_root() -> str:
-    """The git work tree holding this kwire package."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    """The git work tree holding this kwire package (``$KWIRE_BENCH_REPO``: another clone's)."""
+    here = os.environ.get("KWIRE_BENCH_REPO") or os.path.dirname(os.path.abspath(__file__))
     out = subprocess.run(["git", "-C", here, "rev-parse", "--show-toplevel"],
                          capture_output=True, text=True, timeout=60)
     if out.returncode != 0:
