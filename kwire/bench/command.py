@@ -10,7 +10,8 @@ this repository's kwire at another revision (``revision.py``: written out with
 a change is measured against the previous release in the same run. With
 ``--cluster N`` a replicated kwire cluster (ZooKeeper + N brokers,
 ``cluster.py``, topics with replication factor min(3, N)) runs first and the
-single kwire broker becomes its peer, so the ratio column is cluster /
+single kwire broker becomes its peer. ``--scale TOPICSxPARTITIONS`` runs
+``scale.py`` (many partitions on one broker) instead of the workloads, so the ratio column is cluster /
 single node (the issue's goal for produce_1KiB_acksall: >= 0.5). Brokers
 given by address (``--bootstrap``, ``--peer-bootstrap``) are used as they are
 and report no CPU, RSS or start-up figures.
@@ -84,6 +85,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="PATH", help="write the JSON report here")
     p.add_argument("--markdown", metavar="PATH", help="write the Markdown table here too")
     p.add_argument("--workdir", help="where broker data and logs go (default: a temp dir)")
+    p.add_argument("--scale", metavar="TOPICSxPARTITIONS",
+                   help="instead of the workloads: many partitions on one broker (create, one "
+                        "record to each, Metadata, RSS, fds, restart clean and after kill -9), "
+                        "e.g. 10x5000 (kwire/bench/scale.py)")
     return p
 
 
@@ -177,6 +182,11 @@ def run(args) -> int:
         why = _add_peer(peer, args, workdir, specs)
         if why is not None:
             _leave_out(left_out, peer, why)
+    if args.scale:
+        try:
+            return _run_scale(args, ck, specs, workdir, left_out)
+        finally:
+            _cleanup(args, workdir, specs)
     plan = _plan(selected)
     results = {s["name"]: {w: [] for w in plan + ["startup"]} for s in specs}
     for s in specs:
@@ -273,6 +283,52 @@ def run(args) -> int:
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=1)
     return 0
+
+
+def _run_scale(args, ck, specs: list[dict], workdir: str, left_out: list[dict]) -> int:
+    from . import scale
+    from .stats import summary
+
+    if args.bootstrap:
+        print("kwire bench --scale: restarts the broker, so it needs one it starts itself "
+              "(no --bootstrap)", file=sys.stderr)
+        return 2
+    for s in specs:
+        if s["kind"] == "kwire" and not s["external"]:
+            brokers.precompile_kwire(s.get("root"))
+    load = [os.getloadavg()[0]]
+    results = scale.run(ck, specs, workdir, args.scale, args.runs)
+    load.append(os.getloadavg()[0])
+    names = list(results)
+    doc = {"meta": {"scale": args.scale, "runs": args.runs, "cpus": os.cpu_count(),
+                    "loadavg_1min_before_after": [round(x, 2) for x in load],
+                    "python": platform.python_version(), "left_out": left_out,
+                    "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+           "results": {n: {f: summary([r.get(f) if r else None for r in results[n]])
+                           for f in scale.FIGURES} for n in names},
+           "runs": results}
+    head = ["figure"] + names
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for f in scale.FIGURES:
+        cells = []
+        for n in names:
+            m = doc["results"][n][f]["median"]
+            cells.append("n/a" if m is None else f"{m:,.3g}" if m < 1000 else f"{m:,.0f}")
+        lines.append("| " + " | ".join([f] + cells) + " |")
+    lines.append("")
+    lines.append(f"- {args.scale} (topics x partitions, one replica), medians of {args.runs} run(s); "
+                 f"{os.cpu_count()} CPUs, 1-min load average before/after {doc['meta']['loadavg_1min_before_after']}")
+    for lo in left_out:
+        lines.append(f"- LEFT OUT: {lo['peer']}: {lo['reason']}")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(doc, f, indent=1)
+    return 0 if names and all(r is not None for r in results.get("kwire", [None])) else 1
 
 
 def _add_peer(peer: str, args, workdir: str, specs: list[dict]) -> str | None:
