@@ -274,7 +274,12 @@ def run(args) -> int:
         described.setdefault(s["name"], {"name": s["name"], "kind": s["kind"], "storage": "–",
                                          "bootstrap": "–", "notes": "not started"})
     doc = build(meta, [described[s["name"]] for s in specs], results, plan + ["startup"])
-    text = markdown(doc)
+    _emit(args, doc, markdown(doc))
+    return 0
+
+
+def _emit(args, doc: dict, text: str) -> None:
+    """Print the table; write it (--markdown) and the JSON document (--json) where asked."""
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as f:
@@ -282,7 +287,6 @@ def run(args) -> int:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=1)
-    return 0
 
 
 def _run_scale(args, ck, specs: list[dict], workdir: str, left_out: list[dict]) -> int:
@@ -320,14 +324,7 @@ def _run_scale(args, ck, specs: list[dict], workdir: str, left_out: list[dict]) 
                  f"{os.cpu_count()} CPUs, 1-min load average before/after {doc['meta']['loadavg_1min_before_after']}")
     for lo in left_out:
         lines.append(f"- LEFT OUT: {lo['peer']}: {lo['reason']}")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(text)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(doc, f, indent=1)
+    _emit(args, doc, "\n".join(lines) + "\n")
     return 0 if names and all(r is not None for r in results.get("kwire", [None])) else 1
 
 
