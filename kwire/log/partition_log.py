@@ -728,10 +728,14 @@ class PartitionLog:
         if now_ms is not None:
             self._last_flush_ms = now_ms
 
+    def flush_due(self, now_ms: int) -> bool:
+        """True when flush.ms has passed since the last flush and data is waiting (no I/O)."""
+        return now_ms - self._last_flush_ms >= self.config.flush_ms and \
+            self.recovery_point < self.log_end_offset
+
     def maybe_flush(self, now_ms: int) -> bool:
         """flush.ms: fsync if it has been that long since the last flush and data is waiting."""
-        if self.recovery_point < self.log_end_offset and \
-                now_ms - self._last_flush_ms >= self.config.flush_ms:
+        if self.flush_due(now_ms):
             self.flush(now_ms)
             return True
         return False
