@@ -182,13 +182,15 @@ def kwire_origin(root: str | None = None) -> str:
 
 
 def start_kwire(workdir: str, overrides: list[str] = (), name: str = "kwire",
-                root: str | None = None) -> Process:
-    """``python -m kwire serve`` with a fresh ``log.dirs`` under ``workdir``.
+                root: str | None = None, data_dir: str | None = None,
+                timeout_s: float = 30.0) -> Process:
+    """``python -m kwire serve`` with a fresh ``log.dirs`` under ``workdir`` (or ``data_dir``:
+    a restart on the data an earlier broker left).
 
     ``root`` is a directory holding another kwire source tree (a git
     revision, see ``revision.py``) to run instead of this one."""
     port = free_port()
-    data = tempfile.mkdtemp(prefix="kwire-data-", dir=workdir)
+    data = data_dir or tempfile.mkdtemp(prefix="kwire-data-", dir=workdir)
     cmd = [sys.executable, "-m", "kwire", "serve",
            "--override", f"listeners=PLAINTEXT://127.0.0.1:{port}",
            "--override", f"log.dirs={data}"]
@@ -197,9 +199,13 @@ def start_kwire(workdir: str, overrides: list[str] = (), name: str = "kwire",
     env, bytecode = kwire_env(root)
     b = Process(name, "kwire", "disk (a fresh log.dirs per run; page cache, no fsync per "
                 "append with the default flush.* settings)", cmd, port, workdir, env,
-                cwd=root)
+                timeout_s=timeout_s, cwd=root)
     b.data_dir = data
     b.notes = bytecode
+    if root is None:  # a peer's walker is noted by revision.build_helpers
+        from kwire.records.scan import IMPLEMENTATION
+
+        b.notes = f"record walker {IMPLEMENTATION}; {bytecode}"
     return b
 
 

@@ -10,13 +10,21 @@ this repository's kwire at another revision (``revision.py``: written out with
 a change is measured against the previous release in the same run. With
 ``--cluster N`` a replicated kwire cluster (ZooKeeper + N brokers,
 ``cluster.py``, topics with replication factor min(3, N)) runs first and the
-single kwire broker becomes its peer, so the ratio column is cluster /
+single kwire broker becomes its peer. ``--scale TOPICSxPARTITIONS`` runs
+``scale.py`` (many partitions on one broker) instead of the workloads, so the ratio column is cluster /
 single node (the issue's goal for produce_1KiB_acksall: >= 0.5). Brokers
 given by address (``--bootstrap``, ``--peer-bootstrap``) are used as they are
 and report no CPU, RSS or start-up figures.
 
-Exit codes: 0 done, 1 a broker or workload failed, 2 bad usage or
-confluent-kafka missing.
+A peer that cannot be had (``kwire@<rev>`` naming no commit, a Tansu that
+cannot be found offline) is left out with a message on stderr, and one that
+fails to start or fails a workload is dropped from the runs after that (its
+missing runs are ``null`` in the JSON, "n/a" in the table): the other
+brokers' figures are still measured and reported, and the report's notes
+(``meta.left_out``) say which peer was left out and why.
+
+Exit codes: 0 done (also with peers left out), 1 the kwire broker itself or
+its workload failed, 2 bad usage or confluent-kafka missing.
 """
 
 from __future__ import annotations
@@ -77,6 +85,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="PATH", help="write the JSON report here")
     p.add_argument("--markdown", metavar="PATH", help="write the Markdown table here too")
     p.add_argument("--workdir", help="where broker data and logs go (default: a temp dir)")
+    p.add_argument("--scale", metavar="TOPICSxPARTITIONS",
+                   help="instead of the workloads: many partitions on one broker (create, one "
+                        "record to each, Metadata, RSS, fds, restart clean and after kill -9), "
+                        "e.g. 10x5000 (kwire/bench/scale.py)")
     return p
 
 
@@ -118,7 +130,7 @@ def _start(spec: dict, args, workdir: str):
     if spec["kind"] == "kwire":
         b = brokers.start_kwire(workdir, args.kwire_override, spec["name"], spec.get("root"))
         if spec.get("commit"):
-            b.notes = f"git {spec['commit'][:12]} from {spec['root']}; {b.notes}"
+            b.notes = f"git {spec['commit'][:12]} from {spec['root']}; {spec.get('helpers')}; {b.notes}"
     else:
         b = brokers.start_tansu(spec["binary"], workdir, spec["name"])
     return b
@@ -165,35 +177,16 @@ def run(args) -> int:
         peers.append("tansu")
     workdir = args.workdir or tempfile.mkdtemp(prefix="kwire-bench-")
     os.makedirs(workdir, exist_ok=True)
+    left_out: list[dict] = []  # peers not measured (or not to the end), and why
     for peer in peers:
-        if peer == "tansu":
-            from .tansu import TansuNotFound, locate
-
-            try:
-                binary = locate(args.tansu, allow_fetch=not args.no_fetch)
-            except TansuNotFound as e:
-                print(f"kwire bench: {e}", file=sys.stderr)
-                _cleanup(args, workdir, specs)
-                return 2
-            specs.append({"name": "tansu", "kind": "tansu", "external": None, "binary": binary})
-            continue
-        from .revision import RevisionError, materialize
-
-        rev = peer.split("@", 1)[1]
+        why = _add_peer(peer, args, workdir, specs)
+        if why is not None:
+            _leave_out(left_out, peer, why)
+    if args.scale:
         try:
-            root, commit = materialize(rev, workdir)
-        except RevisionError as e:
-            print(f"kwire bench: {e}", file=sys.stderr)
+            return _run_scale(args, ck, specs, workdir, left_out)
+        finally:
             _cleanup(args, workdir, specs)
-            return 2
-        specs.append({"name": peer, "kind": "kwire", "external": None, "root": root,
-                      "commit": commit})
-        origin = brokers.kwire_origin(root)
-        if not origin.startswith(root + os.sep):
-            print(f"kwire bench: {peer} would import kwire from {origin or '?'}, not {root}",
-                  file=sys.stderr)
-            _cleanup(args, workdir, specs)
-            return 2
     plan = _plan(selected)
     results = {s["name"]: {w: [] for w in plan + ["startup"]} for s in specs}
     for s in specs:
@@ -206,7 +199,15 @@ def run(args) -> int:
             started = []
             try:
                 for s in specs:
-                    started.append(_start(s, args, workdir))
+                    if s.get("failed"):
+                        continue
+                    try:
+                        started.append(_start(s, args, workdir))
+                    except Exception as e:  # RuntimeError: did not start; OSError; a cluster's
+                        if s is specs[0]:
+                            raise  # the broker being measured: nothing to report without it
+                        s["failed"] = True
+                        _leave_out(left_out, s["name"], f"did not start in run {run_no + 1}: {e}")
                 for b in started:  # idle RSS after a second of doing nothing
                     if b.pid is not None:
                         b.settle_idle_rss(1.0)
@@ -214,22 +215,38 @@ def run(args) -> int:
                     results[b.name]["startup"].append(
                         {"startup_s": b.startup_s, "idle_rss_mb": b.idle_rss_mb})
                 tag = uuid.uuid4().hex[:6]
-                for b in started:
+                for b in list(started):
                     topics = {}
-                    for w in plan:
-                        if w.startswith("consume_"):
-                            topics[w] = topics[f"produce_{w.split('_')[1]}_acks1"]
-                        else:
-                            topics[w] = f"bench-{w}-{run_no}-{tag}".replace("_", "-")
-                            workloads.create_topic(ck, b.bootstrap, topics[w], args.partitions,
-                                                   b.replication_factor)
+                    try:
+                        for w in plan:
+                            if w.startswith("consume_"):
+                                topics[w] = topics[f"produce_{w.split('_')[1]}_acks1"]
+                            else:
+                                topics[w] = f"bench-{w}-{run_no}-{tag}".replace("_", "-")
+                                workloads.create_topic(ck, b.bootstrap, topics[w], args.partitions,
+                                                       b.replication_factor)
+                    except Exception as e:
+                        if b.name == specs[0]["name"]:
+                            raise
+                        _drop(b, started, specs, left_out, f"creating topics in run {run_no + 1}: {e}")
+                        continue
                     b.topics = topics
                 for w in plan:
-                    for b in started:
+                    for b in list(started):
                         fn, fargs = _workload_fn(w, args, ck, b.bootstrap, b.topics)
-                        r = workloads.measure(b, fn, *fargs)
+                        try:
+                            r = workloads.measure(b, fn, *fargs)
+                        except Exception as e:
+                            if b.name == specs[0]["name"]:
+                                raise
+                            _drop(b, started, specs, left_out, f"{w} in run {run_no + 1}: {e}")
+                            continue
                         results[b.name][w].append(r)
                         _progress(run_no, b.name, w, r)
+                for s in specs:  # a run a broker missed counts as failed (None), keeping pairs aligned
+                    for w in plan + ["startup"]:
+                        if len(results[s["name"]][w]) < run_no + 1:
+                            results[s["name"]][w].append(None)
             finally:
                 for b in started:
                     b.stop()
@@ -251,9 +268,18 @@ def run(args) -> int:
             "python": platform.python_version(), "cpus": os.cpu_count(),
             "loadavg_1min_after_each_run": [round(x, 2) for x in load],
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "record_validation_ms_per_mb": _validation_cost()}
+            "record_validation_ms_per_mb": _validation_cost(),
+            "left_out": left_out}
+    for s in specs:  # a peer that never started still gets its (empty) column
+        described.setdefault(s["name"], {"name": s["name"], "kind": s["kind"], "storage": "–",
+                                         "bootstrap": "–", "notes": "not started"})
     doc = build(meta, [described[s["name"]] for s in specs], results, plan + ["startup"])
-    text = markdown(doc)
+    _emit(args, doc, markdown(doc))
+    return 0
+
+
+def _emit(args, doc: dict, text: str) -> None:
+    """Print the table; write it (--markdown) and the JSON document (--json) where asked."""
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as f:
@@ -261,7 +287,91 @@ def run(args) -> int:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=1)
-    return 0
+
+
+def _run_scale(args, ck, specs: list[dict], workdir: str, left_out: list[dict]) -> int:
+    from . import scale
+    from .stats import summary
+
+    if args.bootstrap:
+        print("kwire bench --scale: restarts the broker, so it needs one it starts itself "
+              "(no --bootstrap)", file=sys.stderr)
+        return 2
+    for s in specs:
+        if s["kind"] == "kwire" and not s["external"]:
+            brokers.precompile_kwire(s.get("root"))
+    load = [os.getloadavg()[0]]
+    results = scale.run(ck, specs, workdir, args.scale, args.runs)
+    load.append(os.getloadavg()[0])
+    names = list(results)
+    doc = {"meta": {"scale": args.scale, "runs": args.runs, "cpus": os.cpu_count(),
+                    "loadavg_1min_before_after": [round(x, 2) for x in load],
+                    "python": platform.python_version(), "left_out": left_out,
+                    "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
+           "results": {n: {f: summary([r.get(f) if r else None for r in results[n]])
+                           for f in scale.FIGURES} for n in names},
+           "runs": results}
+    head = ["figure"] + names
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for f in scale.FIGURES:
+        cells = []
+        for n in names:
+            m = doc["results"][n][f]["median"]
+            cells.append("n/a" if m is None else f"{m:,.3g}" if m < 1000 else f"{m:,.0f}")
+        lines.append("| " + " | ".join([f] + cells) + " |")
+    lines.append("")
+    lines.append(f"- {args.scale} (topics x partitions, one replica), medians of {args.runs} run(s); "
+                 f"{os.cpu_count()} CPUs, 1-min load average before/after {doc['meta']['loadavg_1min_before_after']}")
+    for lo in left_out:
+        lines.append(f"- LEFT OUT: {lo['peer']}: {lo['reason']}")
+    _emit(args, doc, "\n".join(lines) + "\n")
+    return 0 if names and all(r is not None for r in results.get("kwire", [None])) else 1
+
+
+def _add_peer(peer: str, args, workdir: str, specs: list[dict]) -> str | None:
+    """Append the spec of ``peer`` (tansu, kwire@REV) to ``specs``; else say why not."""
+    if peer == "tansu":
+        from .tansu import TansuNotFound, locate
+
+        try:
+            binary = locate(args.tansu, allow_fetch=not args.no_fetch)
+        except TansuNotFound as e:
+            return str(e)
+        specs.append({"name": "tansu", "kind": "tansu", "external": None, "binary": binary})
+        return None
+    from .revision import RevisionError, build_helpers, materialize
+
+    try:
+        root, commit = materialize(peer.split("@", 1)[1], workdir)
+    except RevisionError as e:
+        return str(e)
+    spec = {"name": peer, "kind": "kwire", "external": None, "root": root, "commit": commit}
+    specs.append(spec)  # from here on _cleanup removes the tree
+    origin = brokers.kwire_origin(root)
+    if not origin.startswith(root + os.sep):
+        spec["failed"] = True
+        return f"it would import kwire from {origin or '?'}, not {root}"
+    spec["helpers"] = build_helpers(root)
+    return None
+
+
+def _leave_out(left_out: list[dict], peer: str, why: str) -> None:
+    print(f"kwire bench: peer {peer} left out: {why}; the other brokers are still measured",
+          file=sys.stderr, flush=True)
+    left_out.append({"peer": peer, "reason": why})
+
+
+def _drop(b, started: list, specs: list[dict], left_out: list[dict], why: str) -> None:
+    """A peer failed mid-run: stop it, and leave it out of the runs after this one."""
+    started.remove(b)
+    for s in specs:
+        if s["name"] == b.name:
+            s["failed"] = True
+    _leave_out(left_out, b.name, f"failed: {why}")
+    try:
+        b.stop()
+    finally:
+        brokers.remove_data(b)
 
 
 def _validation_cost() -> list[dict] | None:

@@ -84,6 +84,8 @@ def markdown(doc: dict) -> str:
                  f"{' '.join(names * 2)}…; ratios are per adjacent pair; MB/s = 10^6 bytes "
                  f"of message values; client {m['client']}; {m['cpus']} CPUs, 1-min load "
                  f"average before/after runs {m['loadavg_1min_after_each_run']}")
+    for lo in m.get("left_out") or ():
+        notes.append(f"- LEFT OUT: {lo['peer']}: {lo['reason']}")
     for v in m.get("record_validation_ms_per_mb") or ():
         notes.append(f"- record validation of a {v['batch']} batch, ms per MB: "
                      f"C walker {_fmt(v.get('validate_c_ms_per_mb'))}, pure Python "

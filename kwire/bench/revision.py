@@ -1,7 +1,7 @@
 """A kwire peer from a git revision: ``kwire bench --peer kwire@<rev>``.
 
 ``materialize(rev, dest_parent)`` resolves ``rev`` in the git repository this
-kwire was started from (``git rev-parse``), writes that revision's tree into
+kwire was started from (or the one ``$KWIRE_BENCH_REPO`` names) (``git rev-parse``), writes that revision's tree into
 a fresh directory with ``git archive`` (no worktree, no checkout: the
 repository's index, HEAD and working files are left alone) and returns
 ``(directory, full commit id)``. ``brokers.start_kwire(..., root=directory)``
@@ -9,8 +9,13 @@ then runs that tree's ``python -m kwire serve`` with PYTHONPATH pointing at it;
 the bench checks that ``import kwire`` really resolves there before it
 measures anything. The caller removes the directory.
 
-Only pure-Python files run from the archive: a C extension of that revision
-is not built, so the peer uses its pure-Python fallbacks (if it has any).
+The revision's compiled helpers are built as a release builds them: when
+the tree has a ``setup.py``, ``build_helpers`` runs its ``build_ext
+--inplace`` with this interpreter (the same compiler flags as ``pip install``
+and the image's wheel), so old and new are compared like for like; what the
+peer then validates records with (``kwire.records.scan.IMPLEMENTATION``, or
+none at revisions before the helper existed) goes into the report's notes.
+A failed build is reported, and the peer runs with its pure-Python fallback.
 Not here: fetching revisions from remotes, or installing the revision's
 dependencies (it runs against this environment's packages).
 """
@@ -29,8 +34,8 @@ class RevisionError(Exception):
 
 
 def repo_root() -> str:
-    """The git work tree holding this kwire package."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    """The git work tree holding this kwire package (``$KWIRE_BENCH_REPO``: another clone's)."""
+    here = os.environ.get("KWIRE_BENCH_REPO") or os.path.dirname(os.path.abspath(__file__))
     out = subprocess.run(["git", "-C", here, "rev-parse", "--show-toplevel"],
                          capture_output=True, text=True, timeout=60)
     if out.returncode != 0:
@@ -59,3 +64,23 @@ def materialize(rev: str, dest_parent: str) -> tuple[str, str]:
     if not os.path.isfile(os.path.join(dest, "kwire", "__main__.py")):
         raise RevisionError(f"revision {commit} has no kwire package")
     return dest, commit
+
+
+def build_helpers(root: str) -> str:
+    """Build the tree's C helpers in place (``setup.py build_ext --inplace``); return a note
+    naming the record walker the peer will use."""
+    import sys
+
+    if not os.path.isfile(os.path.join(root, "setup.py")):
+        return "no compiled helpers at this revision (no setup.py)"
+    out = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=root,
+                         capture_output=True, text=True, timeout=600)
+    env = {**os.environ, "PYTHONPATH": root}
+    env.pop("KWIRE_NO_EXTENSIONS", None)
+    probe = subprocess.run([sys.executable, "-c", "import kwire.records.scan as s; print(s.IMPLEMENTATION)"],
+                           cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    walker = probe.stdout.strip() or "none (no kwire.records.scan at this revision)"
+    if out.returncode != 0:
+        tail = (out.stderr or out.stdout).strip().splitlines()[-1:] or ["?"]
+        return f"C helper build failed ({tail[0]}); record walker {walker}"
+    return f"C helper built (setup.py build_ext); record walker {walker}"

@@ -60,6 +60,9 @@ def fetch(dest_dir: str) -> str:
 
 def locate(explicit: str | None = None, allow_fetch: bool = True) -> str:
     """Path of a working Tansu 0.6 binary (fetched on first use)."""
+    if explicit and not (os.path.isfile(explicit) and os.access(explicit, os.X_OK)):
+        # named on purpose: never measure some other Tansu instead
+        raise TansuNotFound(f"--tansu {explicit}: not an executable file")
     candidates = [explicit, os.environ.get("KWIRE_TANSU"),
                   os.path.join(cache_dir(), "tansu"), shutil.which("tansu")]
     for c in candidates:

@@ -166,13 +166,18 @@ def swap_in(plog, group: CleanedGroup, now_ms: int) -> bool:
     return True
 
 
-def recover(dir: str) -> None:
-    """Finish or undo an interrupted swap in partition directory ``dir`` (see the docstring)."""
-    names = set(os.listdir(dir))
+def recover(dir: str, listing: list[str] | None = None) -> bool:
+    """Finish or undo an interrupted swap in partition directory ``dir`` (see the docstring).
+
+    ``listing``: ``os.listdir(dir)`` if the caller already has it (start-up lists each
+    partition directory once). True if a swap was found (the directory changed)."""
+    names = set(os.listdir(dir) if listing is None else listing)
+    found = False
     for name in sorted(names):
         m = _SWAP_RE.match(name)
         if not m:
             continue
+        found = True
         base = int(m.group(1))
         end = None
         marker = os.path.join(dir, file_name(base, ".cleanend"))
@@ -198,3 +203,4 @@ def recover(dir: str) -> None:
                  dir, base)
         remove_files([marker])
         fsync_dir(dir)
+    return found

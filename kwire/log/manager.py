@@ -342,8 +342,10 @@ class LogManager:
         """fsync logs whose flush.ms has elapsed; returns how many were flushed.
 
         Also ticks the log cleaner (the server calls this every second on the loop)."""
-        flushed = sum(1 for plog in self
-                      if self._guard(plog, "flush", lambda p=plog: p.maybe_flush(now_ms), False))
+        # the cheap test first: with flush.ms at its default no log is ever due, and this
+        # runs every second over every log (50,000 partitions: 1.1 us each before)
+        flushed = sum(1 for plog in self if plog.flush_due(now_ms)
+                      and self._guard(plog, "flush", lambda p=plog: p.maybe_flush(now_ms), False))
         self.cleaner.tick(now_ms)
         return flushed
 

@@ -475,12 +475,8 @@ class PartitionLog:
             raise self._dir_failed(e) from e
         except OSError as e:
             raise self._storage_error(f"append to {seg.log_path}", e) from e
-        if new_epochs:
-            try:
-                self.leader_epochs.assign_all(new_epochs)  # file first; memory unchanged on error
-            except OSError as e:
-                self._undo_append(seg, mark, e)
-                raise self._storage_error(f"leader epoch checkpoint of {self.dir}", e) from e
+        # memory only; the checkpoint file is written by the next flush (leader_epoch.py)
+        epochs_before = self.leader_epochs.assign_deferred(new_epochs) if new_epochs else None
         cfg = self.config
         if (last_offset + 1 - self.recovery_point >= cfg.flush_messages
                 or now_ms - self._last_flush_ms >= cfg.flush_ms):
@@ -491,6 +487,8 @@ class PartitionLog:
                     seg.rollback(mark)
                 except LogDirFailure:
                     pass
+                if epochs_before is not None:
+                    self.leader_epochs.restore(epochs_before)
                 raise
 
     def append_as_follower(self, records, now_ms: int, *,
@@ -720,6 +718,8 @@ class PartitionLog:
         if self.offline:
             raise self._offline_error()
         try:
+            # epochs first: an entry must be in the file before the recovery point passes it
+            self.leader_epochs.flush_if_dirty()
             for seg in self._segments[self._segment_index(self.recovery_point):]:
                 seg.flush()  # a no-op for segments without unflushed writes
         except OSError as e:
@@ -728,10 +728,14 @@ class PartitionLog:
         if now_ms is not None:
             self._last_flush_ms = now_ms
 
+    def flush_due(self, now_ms: int) -> bool:
+        """True when flush.ms has passed since the last flush and data is waiting (no I/O)."""
+        return now_ms - self._last_flush_ms >= self.config.flush_ms and \
+            self.recovery_point < self.log_end_offset
+
     def maybe_flush(self, now_ms: int) -> bool:
         """flush.ms: fsync if it has been that long since the last flush and data is waiting."""
-        if self.recovery_point < self.log_end_offset and \
-                now_ms - self._last_flush_ms >= self.config.flush_ms:
+        if self.flush_due(now_ms):
             self.flush(now_ms)
             return True
         return False

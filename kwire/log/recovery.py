@@ -50,10 +50,16 @@ _INDEX_RE = re.compile(r"^(\d{20})\.(index|timeindex)$")
 _STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap", ".cleanend")
 
 
-def remove_stray_files(dir: str) -> None:
-    cleaner_swap.recover(dir)
+def remove_stray_files(dir: str) -> list[str]:
+    """Finish an interrupted cleaner swap, remove stray files; returns the names left in ``dir``.
+
+    The directory is listed once (twice only after a swap was finished): with tens of
+    thousands of partitions, listing each directory is a large part of start-up."""
     names = os.listdir(dir)
+    if cleaner_swap.recover(dir, names):
+        names = os.listdir(dir)
     logs = {m.group(1) for m in map(_LOG_RE.match, names) if m}
+    kept = []
     for name in names:
         m = _INDEX_RE.match(name)
         if name.endswith(_STRAY_SUFFIXES) or (m and m.group(1) not in logs):
@@ -61,11 +67,16 @@ def remove_stray_files(dir: str) -> None:
             try:
                 os.unlink(os.path.join(dir, name))
             except (FileNotFoundError, IsADirectoryError):
-                pass
+                kept.append(name)
+        else:
+            kept.append(name)
+    return kept
 
 
-def segment_bases(dir: str) -> list[int]:
-    return sorted(int(m.group(1)) for m in map(_LOG_RE.match, os.listdir(dir)) if m)
+def segment_bases(dir: str, names: list[str] | None = None) -> list[int]:
+    """Base offsets of the ``.log`` files in ``dir`` (``names``: its listing, if known)."""
+    listing = os.listdir(dir) if names is None else names
+    return sorted(int(m.group(1)) for m in map(_LOG_RE.match, listing) if m)
 
 
 def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: int,
@@ -75,8 +86,8 @@ def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: i
     An OSError (an unreadable file or directory, EIO) propagates: the log
     manager then starts the whole log dir offline."""
     faults.check("load", dir)  # before anything is touched: a failed load changes no file
-    remove_stray_files(dir)
-    segments = [LogSegment(dir, base, config, now_ms) for base in segment_bases(dir)]
+    names = remove_stray_files(dir)
+    segments = [LogSegment(dir, base, config, now_ms) for base in segment_bases(dir, names)]
     if not segments:
         return segments
     if clean_shutdown:

@@ -275,6 +275,14 @@ class BrokerCollector(Collector):
         for kind, n in self.broker.purgatory.sizes().items():
             purg.add_metric([kind], n)
         yield purg
+        from kwire.records.scan import IMPLEMENTATION
+
+        walker = GaugeMetricFamily("kwire_record_walker_info",
+                                   "Which record walker validates produced records: 'c' (the compiled "
+                                   "kwire.records._scan) or 'python' (the pure-Python fallback, many "
+                                   "times slower).", labels=["implementation"])
+        walker.add_metric([IMPLEMENTATION], 1)
+        yield walker
 
     # -- groups ----------------------------------------------------------------------------------
     def _groups(self):

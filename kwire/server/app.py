@@ -178,6 +178,7 @@ class KafkaServer:
             addr = socks[0].getsockname()
             self.bound.append((addr[0], addr[1]))
             log.info("listening on %s://%s:%d", name, addr[0], addr[1])
+        log.info("record walker: %s", walker_description())
         adv_name, adv_host, adv_port = self.config.advertised_listeners[0]
         if adv_port == 0:
             adv_port = self.bound[0][1]
@@ -449,6 +450,17 @@ class KafkaServer:
             await self.broker.replicas.close()  # no follower append after this
         self.broker.close()
         log.info("shutdown complete: logs flushed and checkpointed")
+
+
+def walker_description() -> str:
+    """Which record walker validates produced records (kwire.records.scan.IMPLEMENTATION)."""
+    from kwire.records.scan import IMPLEMENTATION
+
+    if IMPLEMENTATION == "c":
+        return "c (compiled kwire.records._scan)"
+    why = ("KWIRE_NO_EXTENSIONS=1" if os.environ.get("KWIRE_NO_EXTENSIONS") == "1"
+           else "kwire.records._scan is not built: install with a C compiler, or the wheel")
+    return f"python (pure-Python fallback: {why}; record validation is many times slower)"
 
 
 def _resolve(fut: asyncio.Future) -> None:

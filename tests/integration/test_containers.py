@@ -10,6 +10,14 @@ health checks, published metrics ports (one host port per broker) and console
 checks are in test_cluster_cli.py); and the docs' Containers page
 (docs/containers.md) naming the same ports, volume, files and health command.
 
+The image is built in two stages; ``docker build`` cannot run here either, so
+the build stage's steps are checked and then done for real: the files its
+COPY lines name are copied to a temp dir, its ``python -m build --wheel``
+builds the wheel there (``--no-isolation --skip-dependency-check``: this environment's setuptools and wheel, no index), the wheel is
+installed into a temp target, and kwire imported from it reports the compiled
+record walker (``kwire.records.scan.IMPLEMENTATION == "c"``), as the final
+stage asserts; a live broker logs its walker and exports it as a metric.
+
 ``kwire health`` itself runs for real: exit 0 against a live broker (also
 with ``--require-controller``, and exactly the command line the compose
 health checks run, pointed at it), 1 against a stopped one or a closed port,
@@ -82,6 +90,68 @@ def test_image_entrypoint_ports_volume_and_healthcheck():
     assert img.expose == {kafka, metrics, 8080}  # 8080: the console, when enabled
     assert "console.listeners" not in props and "console.port" not in props  # off unless asked for
     assert img.healthcheck[:2] == ["kwire", "health"]
+
+
+def _stages() -> list[list[str]]:
+    """The Dockerfile's stages, each a list of its instruction lines (comments dropped)."""
+    stages: list[list[str]] = []
+    for ln in (DOCKER / "Dockerfile").read_text().splitlines():
+        if not ln.strip() or ln.startswith("#"):
+            continue
+        if ln.startswith("FROM "):
+            stages.append([])
+        stages[-1].append(ln)
+    return stages
+
+
+def test_image_is_built_in_two_stages_with_the_compiled_walker():
+    build, final = _stages()
+    assert build[0] == "FROM python:3.11-slim AS build"
+    assert any("apt-get install" in ln and " gcc" in ln for ln in build)  # the compiler, here only
+    copied = [w for ln in build if ln.startswith("COPY ") for w in ln.split()[1:-1]]
+    assert {"pyproject.toml", "setup.py", "kwire"} <= set(copied)  # setup.py builds kwire.records._scan
+    assert any("python -m build --wheel --outdir /wheels" in ln for ln in build)
+    assert final[0] == "FROM python:3.11-slim"
+    assert "COPY --from=build /wheels /wheels" in final
+    assert not any("gcc" in ln for ln in final)
+    assert any("IMPLEMENTATION == 'c'" in ln for ln in final if ln.startswith("RUN "))
+
+
+def test_the_build_stage_wheel_has_the_compiled_walker(tmp_path):
+    """Do what the build stage does (its COPY lines, python -m build), install the wheel."""
+    build, _final = _stages()
+    src = tmp_path / "src"
+    src.mkdir()
+    import shutil
+
+    for ln in build:
+        if ln.startswith("COPY "):
+            *names, dest = ln.split()[1:]
+            for n in names:
+                target = src / dest / n if dest.endswith("/") and dest != "./" else src / n
+                if (ROOT / n).is_dir():
+                    shutil.copytree(ROOT / n, target,
+                                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyc"))
+                else:
+                    shutil.copy(ROOT / n, target)
+    wheels = tmp_path / "wheels"
+    out = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--skip-dependency-check", "--outdir",
+                          str(wheels), str(src)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    (wheel,) = wheels.glob("kwire-*.whl")
+    assert "cp3" in wheel.name and "linux" in wheel.name, wheel.name  # a platform wheel: C inside
+    target = tmp_path / "site"
+    out = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index",
+                          "--target", str(target), str(wheel)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    env = {k: v for k, v in os.environ.items() if k not in ("KWIRE_NO_EXTENSIONS", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(target)
+    out = subprocess.run([sys.executable, "-c", "import kwire.records.scan as s; "
+                          "print(s.__file__); print(s.IMPLEMENTATION)"],
+                         capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=120)
+    path, impl = out.stdout.split()
+    assert path.startswith(str(target)) and impl == "c", out.stdout + out.stderr
 
 
 def test_single_node_compose():

@@ -442,3 +442,27 @@ def test_cleanable_ratio_of_compacted_partitions_is_exported_and_described(make_
         assert "CleanableRatio: 1.00" in next(ln for ln in lines if "Topic: compacted" in ln), flags
         assert "CleanableRatio" not in next(ln for ln in lines if "Topic: plain" in ln)
         assert "CleanableRatio" not in out.stderr, (flags, out.stderr)  # no note: all shown
+
+
+@pytest.mark.parametrize("forced_python", [False, True], ids=["default", "KWIRE_NO_EXTENSIONS"])
+def test_serve_logs_and_exports_its_record_walker(spawn_broker, monkeypatch, forced_python):
+    """`kwire serve` says at start-up which record walker validates produced records and
+    exports it as kwire_record_walker_info{implementation}: the one this checkout imports
+    ('c' when kwire.records._scan is built), 'python' when KWIRE_NO_EXTENSIONS=1."""
+    from kwire.records.scan import IMPLEMENTATION
+
+    if forced_python:
+        monkeypatch.setenv("KWIRE_NO_EXTENSIONS", "1")
+    else:
+        monkeypatch.delenv("KWIRE_NO_EXTENSIONS", raising=False)
+    expected = "python" if forced_python else IMPLEMENTATION
+    port = free_port()
+    b = spawn_broker(overrides={"metrics.listeners": f"HTTP://127.0.0.1:{port}"})
+    (line,) = [ln for ln in b.log_lines if "record walker:" in ln]
+    assert f"record walker: {expected} " in line
+    if forced_python:
+        assert "KWIRE_NO_EXTENSIONS=1" in line
+    m = scrape(("127.0.0.1", port))
+    assert val(m, "kwire_record_walker_info", implementation=expected) == 1
+    other = "c" if expected == "python" else "python"
+    assert ("kwire_record_walker_info", frozenset({("implementation", other)})) not in m

@@ -1,15 +1,16 @@
 """Storage faults on the append path: every write is all or nothing (kwire.log.faults).
 
 For each write site an append can reach (the .log write, an offset-index or
-time-index entry, the new segment and the producer snapshot of a roll, the
-leader-epoch checkpoint) and each of ENOSPC / EACCES: the failed append
+time-index entry, the new segment and the producer snapshot of a roll) and each of ENOSPC / EACCES: the failed append
 answers KAFKA_STORAGE_ERROR, memory is exactly as before, the files say
 the same as memory, nothing acknowledged is lost, nothing reported failed is
 readable (now or after a reopen with recovery), and once the fault is
 cleared the same producer retry is appended at the next offset. Failures
 that cannot be undone (a failing undo, an fsync, an offset checkpoint) take
 the log dir offline: KAFKA_STORAGE_ERROR everywhere in it, the other dir
-keeps working, no clean-shutdown marker.
+keeps working, no clean-shutdown marker. The leader-epoch checkpoint is no
+longer written by an append (it waits for the log's next flush, see
+``kwire.log.leader_epoch``): its faults are tested at the flush.
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ SCENARIOS = {
     "time_index": {"index_interval_bytes": 1},
     "segment_create": {"segment_bytes": 300},
     "producer_snapshot": {"segment_bytes": 300},
-    "leader_epoch": {},
 }
 
 
@@ -112,7 +112,7 @@ def assert_files_match_memory(lg) -> None:
             assert f.read() == b"".join(_TIME.pack(t, r) for t, r in
                                         zip(s.time_index.ts, s.time_index.rel))
     epoch_file = os.path.join(lg.dir, "leader-epoch-checkpoint")
-    if os.path.exists(epoch_file):
+    if os.path.exists(epoch_file) and not lg.leader_epochs.dirty:  # dirty: the next flush writes it
         lines = open(epoch_file).read().split("\n")[2:]
         assert [tuple(map(int, ln.split())) for ln in lines if ln] == lg.leader_epochs.entries
 
@@ -142,7 +142,7 @@ def test_failed_append_is_undone_and_the_retry_succeeds(tmp_path, site, code):
         seq += 2
     before = memory(lg)
     faults.arm(site, code)
-    epoch = 1 if site == "leader_epoch" else 0  # a new epoch writes the checkpoint
+    epoch = 0
     with pytest.raises(KafkaError) as ei:
         lg.append_as_leader(mk(seq), epoch, NOW)
     assert ei.value.code == ErrorCode.KAFKA_STORAGE_ERROR
@@ -379,3 +379,53 @@ def test_skip_and_stall(tmp_path, monkeypatch, capfd):
     spec.write_text("\n")  # another version of the file: the stall ends
     t.join(30)
     assert not t.is_alive() and passed == [0, 1, 2]
+
+
+def _epoch_file(lg) -> list[tuple[int, int]]:
+    path = os.path.join(lg.dir, "leader-epoch-checkpoint")
+    if not os.path.exists(path):
+        return []
+    return [tuple(map(int, ln.split())) for ln in open(path).read().split("\n")[2:] if ln]
+
+
+def test_new_epoch_reaches_the_checkpoint_at_the_flush_and_survives_a_crash_before_it(tmp_path):
+    """The first append of an epoch writes no checkpoint (no fsync on the append path); the
+    flush writes it before the recovery point passes it; a crash before the flush loses
+    nothing: recovery rebuilds the entry from the batches above the recovery point."""
+    lg = open_log(tmp_path)
+    lg.append_as_leader(mk(0), 0, NOW)
+    lg.append_as_leader(mk(2), 3, NOW)
+    assert lg.leader_epochs.entries == [(0, 0), (3, 2)]
+    assert lg.leader_epochs.dirty and _epoch_file(lg) == []
+    crashed = tmp_path / "crash-copy"
+    shutil.copytree(lg.dir, crashed / os.path.basename(lg.dir))
+    again = open_log(crashed)  # recovery from offset 0 replays both batches' epochs
+    assert again.leader_epochs.entries == [(0, 0), (3, 2)]
+    for s in again.segments:
+        s.close()
+    lg.flush(NOW)
+    assert not lg.leader_epochs.dirty and _epoch_file(lg) == [(0, 0), (3, 2)]
+    assert lg.recovery_point == 4
+    lg.append_as_leader(mk(4), 3, NOW)  # same epoch: nothing to write
+    assert not lg.leader_epochs.dirty
+    lg.close()
+    lg = open_log(tmp_path)
+    assert lg.leader_epochs.entries == [(0, 0), (3, 2)]
+    lg.close()
+
+
+@pytest.mark.parametrize("code", CODES, ids=errno.errorcode.get)
+def test_failed_epoch_checkpoint_at_flush_takes_the_dir_offline(tmp_path, code):
+    """The deferred checkpoint write fails at the flush: like a failed fsync, the log goes
+    offline (the recovery point does not move), and the records stay recoverable."""
+    lg = open_log(tmp_path)
+    failures = []
+    lg.on_dir_failure = lambda d, why: failures.append(why)
+    lg.append_as_leader(mk(0), 2, NOW)
+    faults.arm("leader_epoch", code)
+    with pytest.raises(KafkaError) as ei:
+        lg.flush(NOW)
+    assert ei.value.code == ErrorCode.KAFKA_STORAGE_ERROR
+    assert lg.offline and lg.recovery_point == 0 and failures
+    faults.disarm()
+    assert reopened_values(lg.dir, tmp_path) == [(0, b"v0"), (1, b"v1")]

@@ -296,6 +296,8 @@ def test_leader_epoch_checkpoint_file(tmp_path):
     append(lg, mk(2), epoch=0)
     append(lg, mk(2), epoch=0)
     append(lg, mk(3), epoch=3)
+    assert not os.path.exists(os.path.join(lg.dir, "leader-epoch-checkpoint"))  # written at the flush
+    lg.flush()
     text = open(os.path.join(lg.dir, "leader-epoch-checkpoint")).read()
     assert text == "0\n2\n0 0\n3 4\n"
     assert lg.end_offset_for_epoch(0) == (0, 4)

@@ -198,3 +198,28 @@ def test_manager_flush_due_and_unclean_restart(tmp_path):
     m.update_config("t", LogConfig(flush_messages=1))
     lg.append_as_leader(mk(), 0, NOW)
     assert lg.recovery_point == 9
+
+
+def test_opening_a_partition_lists_its_directory_once_for_recovery(tmp_path, monkeypatch):
+    """Start-up with tens of thousands of partitions pays per directory listing: the swap
+    recovery, the stray-file sweep and the segment list share one listing of the partition
+    directory (the producer snapshots and the transaction index list it once more each)."""
+    lg = filled(tmp_path, batches=4, segment_bytes=300)
+    assert len(lg.segments) > 1
+    lg.close()
+    (tmp_path / "t-0" / "00000000000000000000.index.tmp").write_bytes(b"")  # a stray file
+    real = os.listdir
+    listed = []
+
+    def counting_listdir(path="."):
+        listed.append(os.path.basename(os.fspath(path)))
+        return real(path)
+
+    monkeypatch.setattr(os, "listdir", counting_listdir)
+    lg = PartitionLog.open(str(tmp_path), "t", 0, LogConfig(segment_bytes=300), NOW)
+    monkeypatch.undo()
+    lg.update_high_watermark(lg.log_end_offset)
+    assert listed.count("t-0") == 3, listed
+    assert not (tmp_path / "t-0" / "00000000000000000000.index.tmp").exists()  # still swept
+    assert offsets(lg) == list(range(12))
+    lg.close()

@@ -1,0 +1,167 @@
+"""``kwire bench --scale TOPICSxPARTITIONS``: one broker holding many partitions.
+
+For each kwire broker of the bench (this checkout and ``kwire@REV`` peers; a
+broker given by address or Tansu cannot be restarted by the bench and is not
+measured here), on a fresh data dir, in this order:
+
+* ``create_s``: create TOPICS topics of PARTITIONS partitions (one replica);
+* ``produce_first_s`` / ``produce_first_us_per_partition``: one 100-byte
+  record to every partition with librdkafka (``linger.ms=20``, acks=all), the
+  clock stopping when every record is acknowledged; broker CPU per
+  partition. The first record of a partition is its first write (segment
+  files opened, leader epoch recorded);
+* ``produce_again_*``: the same once more: the steady per-partition cost;
+* ``metadata_all_s``: a Metadata request for every topic (librdkafka's
+  ``list_topics``);
+* ``rss_mb`` and ``open_fds`` after the writes (the fd cache bounds the
+  latter);
+* ``stop_s``: SIGTERM to exit (flush, checkpoints); ``restart_clean_s``: start
+  on the same data until it answers ApiVersions and Metadata lists every
+  partition with a leader;
+* ``restart_after_kill_s``: the same after ``kill -9`` of the restarted broker
+  (recovery from the recovery points).
+
+Every figure is a wall-clock time on whatever the machine is doing: the load
+average is printed and kept beside them. Not here: consumers, replication,
+Tansu (it keeps no data across a restart with ``memory://``).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+
+from . import brokers
+
+FIGURES = ["create_s", "produce_first_s", "produce_first_us_per_partition", "produce_again_s",
+           "produce_again_us_per_partition", "metadata_all_s", "rss_mb", "open_fds", "stop_s",
+           "restart_clean_s", "restart_after_kill_s"]
+
+
+def parse(spec: str) -> tuple[int, int]:
+    """'10x5000' -> (10, 5000)."""
+    t, _, p = spec.lower().partition("x")
+    topics, partitions = int(t), int(p)
+    if topics < 1 or partitions < 1:
+        raise ValueError("TOPICS and PARTITIONS must be >= 1")
+    return topics, partitions
+
+
+def _open_fds(pid: int) -> int | None:
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return None
+
+
+def _wait_all_led(ck, bootstrap: str, total: int, deadline_s: float) -> float:
+    """Seconds until Metadata lists ``total`` partitions with leaders (raises past the deadline)."""
+    admin = ck.admin.AdminClient({"bootstrap.servers": bootstrap, "log_level": 0})
+    t0 = time.monotonic()
+    while True:
+        try:
+            md = admin.list_topics(timeout=60)
+            led = sum(1 for t in md.topics.values() if not t.topic.startswith("__")
+                      for p in t.partitions.values() if p.leader >= 0)
+            if led >= total:
+                return time.monotonic() - t0
+        except ck.KafkaException:
+            pass
+        if time.monotonic() - t0 > deadline_s:
+            raise RuntimeError(f"not every partition had a leader after {deadline_s:.0f} s")
+        time.sleep(0.2)
+
+
+def _produce_each(ck, bootstrap: str, names: list[str], partitions: int) -> float:
+    p = ck.Producer({"bootstrap.servers": bootstrap, "linger.ms": 20, "acks": "all",
+                     "enable.idempotence": False, "queue.buffering.max.messages": 2000000,
+                     "batch.num.messages": 100000, "log_level": 0})
+    p.list_topics(timeout=120)
+    errors: list = []
+
+    def on_delivery(err, _msg):
+        if err is not None:
+            errors.append(err)
+
+    t0 = time.monotonic()
+    for n in names:
+        for i in range(partitions):
+            p.produce(n, b"x" * 100, partition=i, on_delivery=on_delivery)
+        p.poll(0)
+    left = p.flush(1800)
+    dt = time.monotonic() - t0
+    if left or errors:
+        raise RuntimeError(f"{left} records unacknowledged, {len(errors)} failed "
+                           f"({errors[:1]})")
+    return dt
+
+
+def run_one(ck, spec: dict, workdir: str, topics: int, partitions: int) -> dict:
+    """Every figure of the module docstring for one kwire broker (its ``spec`` from command.py)."""
+    from confluent_kafka.admin import NewTopic
+
+    total = topics * partitions
+    out: dict = {"partitions": total}
+    b = brokers.start_kwire(workdir, [], spec["name"], spec.get("root"), timeout_s=120)
+    data = b.data_dir
+    try:
+        admin = ck.admin.AdminClient({"bootstrap.servers": b.bootstrap, "log_level": 0})
+        names = [f"scale{i}" for i in range(topics)]
+        t0 = time.monotonic()
+        for n in names:
+            admin.create_topics([NewTopic(n, partitions, 1)], operation_timeout=1800,
+                                request_timeout=1800)[n].result(1800)
+        _wait_all_led(ck, b.bootstrap, total, 600)
+        out["create_s"] = time.monotonic() - t0
+        for tag in ("first", "again"):
+            c0 = b.cpu_seconds()
+            out[f"produce_{tag}_s"] = _produce_each(ck, b.bootstrap, names, partitions)
+            out[f"produce_{tag}_us_per_partition"] = (b.cpu_seconds() - c0) / total * 1e6
+        t0 = time.monotonic()
+        md = admin.list_topics(timeout=120)
+        out["metadata_all_s"] = time.monotonic() - t0
+        if sum(len(md.topics[n].partitions) for n in names) != total:
+            raise RuntimeError("Metadata did not list every partition")
+        out["rss_mb"] = b.rss_mb()
+        out["open_fds"] = _open_fds(b.pid)
+        admin = None
+        t0 = time.monotonic()
+        b.stop()
+        out["stop_s"] = time.monotonic() - t0
+        for kind in ("clean", "after_kill"):
+            t0 = time.monotonic()
+            b = brokers.start_kwire(workdir, [], f"{spec['name']}-restart-{kind}", spec.get("root"),
+                                    data_dir=data, timeout_s=600)
+            _wait_all_led(ck, b.bootstrap, total, 600)
+            out[f"restart_{kind}_s"] = time.monotonic() - t0
+            if kind == "clean":
+                os.kill(b.pid, signal.SIGKILL)
+                b.proc.wait(30)
+    finally:
+        b.stop()
+        brokers.remove_data(b)
+    out["load_1min"] = os.getloadavg()[0]
+    return out
+
+
+def run(ck, specs: list[dict], workdir: str, spec_text: str, runs: int) -> dict:
+    """``{broker name: [figures per run]}`` for every self-started kwire broker in ``specs``."""
+    topics, partitions = parse(spec_text)
+    results: dict = {}
+    for run_no in range(runs):
+        for spec in specs:
+            if spec["kind"] != "kwire" or spec.get("external") or spec.get("failed"):
+                continue
+            try:
+                r = run_one(ck, spec, workdir, topics, partitions)
+            except Exception as e:
+                print(f"kwire bench --scale: {spec['name']} run {run_no + 1} failed: {e}",
+                      file=sys.stderr, flush=True)
+                r = None
+            results.setdefault(spec["name"], []).append(r)
+            if r is not None:
+                figs = ", ".join(f"{k}={v:.4g}" for k, v in r.items() if isinstance(v, (int, float)))
+                print(f"[scale run {run_no + 1}] {spec['name']}: {figs}", file=sys.stderr, flush=True)
+    return results
