@@ -305,6 +305,13 @@ _broker("console.listeners", T.LIST, None, _http_listeners,
 _broker("console.read.only", T.BOOLEAN, False, None,
         "kwire extension: true = the console only shows (no topic creation or deletion, no "
         "offset resets).")
+_broker("schema.registry.port", T.INT, None, None,
+        "kwire extension: port of the built-in Schema Registry (Confluent's REST API v1, "
+        "http://127.0.0.1:PORT/); 0 = a free port; null (default) = no registry unless "
+        "schema.registry.listeners is set.")
+_broker("schema.registry.listeners", T.LIST, None, _http_listeners,
+        "kwire extension: HTTP://host:port[,...] to serve the Schema Registry on (empty host = all "
+        "interfaces); overrides schema.registry.port. No authentication.")
 
 # --- replication and fetch ---
 _broker("replica.lag.time.max.ms", T.LONG, 30000, None, "A follower behind this long leaves the ISR.")

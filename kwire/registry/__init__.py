@@ -1,0 +1,10 @@
+"""A Schema Registry built into the broker (issue 25): Confluent Schema Registry's REST API v1.
+
+Layout: ``errors`` (status and error codes), ``state`` (the records of
+``_schemas`` and the state replayed from them, sans-I/O), ``types`` (AVRO,
+JSON, PROTOBUF parsing and compatibility rules), ``service`` (the API's
+operations), ``store`` (``_schemas`` through a Kafka client of the broker),
+``server`` (the HTTP layer). Started by ``kwire serve`` when
+``schema.registry.port`` or ``schema.registry.listeners`` is set; user docs
+in docs/schema-registry.md.
+"""

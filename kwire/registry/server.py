@@ -1,0 +1,208 @@
+"""``RegistryServer``: the Schema Registry's REST API (Confluent API v1) on its own HTTP threads.
+
+Served with ``kwire.metrics.http`` like the console and metrics (threads of
+their own, never the broker's event loop; malformed requests 400). Routes:
+
+    GET    /  /schemas/types  /contexts
+    GET    /schemas/ids/{id}[/schema|/subjects|/versions]
+    GET    /subjects                         ?deleted ?deletedOnly ?subjectPrefix
+    GET    /subjects/{s}/versions            ?deleted ?deletedOnly
+    GET    /subjects/{s}/versions/{v}[/schema|/referencedby]   ?deleted
+    POST   /subjects/{s}/versions            ?normalize   register
+    POST   /subjects/{s}                     ?normalize ?deleted   look up
+    DELETE /subjects/{s}[/versions/{v}]      ?permanent
+    POST   /compatibility/subjects/{s}/versions[/{v}]  ?verbose
+    GET|PUT|DELETE /config[/{s}]             GET: ?defaultToGlobal
+    GET|PUT /mode[/{s}], DELETE /mode/{s}    PUT: ?force
+
+Answers are ``application/vnd.schemaregistry.v1+json``; errors
+``{"error_code", "message"}`` with Confluent's status and code; a body that
+is not JSON is 400/400 (Jackson's parse error in Confluent's registry), one
+larger than ``MAX_BODY`` 422/42209. Query booleans are case-insensitive
+(confluent-kafka's Python client sends ``True``/``False``). Subject names
+are path segments decoded after splitting, so ``%2F`` in a subject is a
+slash in the name. No authentication, no TLS (as the console).
+
+On a cluster, writes are answered by the broker leading ``_schemas``
+partition 0 (``forward``, when given, sends them there).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from kwire.metrics.http import HttpEndpoint, QuietHandler
+from kwire.registry import errors
+from kwire.registry.service import MAX_SCHEMA_CHARS, SchemaRegistry
+
+log = logging.getLogger("kwire.registry")
+
+CONTENT_TYPE = "application/vnd.schemaregistry.v1+json"
+MAX_BODY = 4 * MAX_SCHEMA_CHARS + 64 * 1024
+
+
+def _bool(q: dict, name: str) -> bool:
+    return q.get(name, "false").lower() == "true"
+
+
+def _int(value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise errors.RegistryError(404, 404, f"HTTP 404 Not Found: {value!r} is not a number") from None
+
+
+class RegistryServer:
+    def __init__(self, listeners: list[tuple[str, int]], store) -> None:
+        self.store = store
+        self.registry = registry = SchemaRegistry(store)
+
+        def route(method: str, parts: list[str], q: dict, body):
+            n = len(parts)
+            head = parts[0] if parts else ""
+            if method == "GET" and n == 0:
+                return {}
+            if head == "schemas":
+                if method != "GET":
+                    raise errors.RegistryError(405, 405, "HTTP 405 Method Not Allowed")
+                if parts[1:] == ["types"]:
+                    return ["JSON", "PROTOBUF", "AVRO"]
+                if n >= 3 and parts[1] == "ids":
+                    sid = _int(parts[2])
+                    if n == 3:
+                        return registry.schema_by_id(sid, q.get("format"))
+                    if n == 4 and parts[3] == "schema":
+                        return RawText(registry.schema_by_id(sid)["schema"])
+                    if n == 4 and parts[3] == "subjects":
+                        return registry.subjects_for_id(sid, _bool(q, "deleted"))
+                    if n == 4 and parts[3] == "versions":
+                        return registry.versions_for_id(sid, _bool(q, "deleted"))
+            elif head == "subjects":
+                if n == 1 and method == "GET":
+                    return registry.subjects(_bool(q, "deleted"), _bool(q, "deletedOnly"), q.get("subjectPrefix"))
+                s = parts[1] if n > 1 else ""
+                if n == 2:
+                    if method == "POST":
+                        return registry.lookup(s, body, _bool(q, "normalize"), _bool(q, "deleted"))
+                    if method == "DELETE":
+                        return registry.delete_subject(s, _bool(q, "permanent"))
+                if n == 3 and parts[2] == "versions":
+                    if method == "GET":
+                        return registry.versions(s, _bool(q, "deleted"), _bool(q, "deletedOnly"))
+                    if method == "POST":
+                        return registry.register(s, body, _bool(q, "normalize"))
+                if n >= 4 and parts[2] == "versions":
+                    v = parts[3]
+                    if n == 4 and method == "GET":
+                        return registry.get_version(s, v, _bool(q, "deleted"), q.get("format"))
+                    if n == 4 and method == "DELETE":
+                        return registry.delete_version(s, v, _bool(q, "permanent"))
+                    if n == 5 and parts[4] == "schema" and method == "GET":
+                        return RawText(registry.get_version(s, v, _bool(q, "deleted"))["schema"])
+                    if n == 5 and parts[4] == "referencedby" and method == "GET":
+                        return registry.referenced_by(s, v)
+            elif head == "compatibility" and method == "POST" and n in (4, 5) and parts[1] == "subjects" \
+                    and parts[3] == "versions":
+                return registry.test_compatibility(parts[2], parts[4] if n == 5 else None, body,
+                                                   _bool(q, "verbose"), _bool(q, "normalize"))
+            elif head == "config" and n <= 2:
+                s = parts[1] if n == 2 else None
+                if method == "GET":
+                    return registry.get_config(s, _bool(q, "defaultToGlobal"))
+                if method == "PUT":
+                    return registry.set_config(s, body)
+                if method == "DELETE":
+                    return registry.delete_config(s)
+            elif head == "mode" and n <= 2:
+                s = parts[1] if n == 2 else None
+                if method == "GET":
+                    return registry.get_mode(s, _bool(q, "defaultToGlobal"))
+                if method == "PUT":
+                    return registry.set_mode(s, body, _bool(q, "force"))
+                if method == "DELETE" and s is not None:
+                    return registry.delete_mode(s)
+            elif head == "contexts" and n == 1 and method == "GET":
+                return ["."]
+            raise errors.RegistryError(404, 404, "HTTP 404 Not Found")
+
+        class Handler(QuietHandler):
+            def _answer(self, code: int, obj) -> None:
+                if isinstance(obj, RawText):
+                    self.send_body(code, obj.text.encode(), "text/plain; charset=utf-8")
+                else:
+                    self.send_body(code, json.dumps(obj).encode(), CONTENT_TYPE)
+
+            def _handle(self, method: str) -> None:
+                url = urlsplit(self.path)
+                parts = [unquote(p) for p in url.path.split("/")[1:]]
+                if parts and parts[-1] == "":
+                    parts.pop()
+                q = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
+                try:
+                    body = self._body() if method in ("POST", "PUT") else None
+                    if method == "GET":
+                        store.wait_ready()
+                        with store.read_lock:
+                            result = route(method, parts, q, body)
+                    else:
+                        result = route(method, parts, q, body)
+                    self._answer(200, result)
+                except errors.RegistryError as e:
+                    self._answer(e.status, e.body())
+                except Exception as e:  # a bug: say so, keep serving
+                    log.exception("schema registry %s %s failed", method, self.path)
+                    self._answer(500, {"error_code": 500, "message": f"{type(e).__name__}: {e}"})
+
+            def _body(self):
+                length = self.headers.get("Content-Length")
+                try:
+                    n = int(length) if length is not None else 0
+                except ValueError:
+                    n = -1
+                if n < 0:
+                    self.close_connection = True
+                    raise errors.bad_request("a valid Content-Length is required")
+                if n > MAX_BODY:
+                    self.close_connection = True  # the body is left unread
+                    raise errors.schema_too_large(f"Request body too large: {n} bytes, the limit is {MAX_BODY}")
+                raw = self.rfile.read(n) if n else b""
+                if not raw.strip():
+                    return {}
+                try:
+                    return json.loads(raw)
+                except ValueError as e:
+                    raise errors.bad_request(f"Unexpected character in the request body: {e}") from None
+
+            def do_GET(self) -> None:
+                self._handle("GET")
+
+            def do_POST(self) -> None:
+                self._handle("POST")
+
+            def do_PUT(self) -> None:
+                self._handle("PUT")
+
+            def do_DELETE(self) -> None:
+                self._handle("DELETE")
+
+        self.endpoint = HttpEndpoint("schema-registry", listeners, Handler)
+
+    @property
+    def addresses(self) -> list[tuple[str, int]]:
+        return self.endpoint.addresses
+
+    def start(self) -> None:
+        self.endpoint.start()
+
+    def close(self) -> None:
+        self.endpoint.close()
+        self.store.close()
+
+
+class RawText:
+    """An answer sent as text/plain (``.../schema`` endpoints answer the bare schema)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
