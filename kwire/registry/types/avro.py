@@ -60,6 +60,7 @@ def parse(text: str, references: list) -> AvroSchema:
     except ValueError:
         # a bare primitive name without quotes is not JSON; Avro accepts '"string"' only
         raise ValueError(f"Invalid schema: not JSON: {text[:200]!r}") from None
+    _require_fields(raw)
     named: dict = {}
     for ref in references:
         named.update(ref.named)
@@ -69,6 +70,28 @@ def parse(text: str, references: list) -> AvroSchema:
             AttributeError) as e:
         raise ValueError(f"Invalid Avro schema: {e}") from None
     return AvroSchema(raw, parsed, named)
+
+
+def _require_fields(s) -> None:
+    """fastavro accepts a record without ``fields``; the Avro specification (and Java's parser) do not."""
+    if isinstance(s, list):
+        for b in s:
+            _require_fields(b)
+    elif isinstance(s, dict):
+        t = s.get("type")
+        if t in ("record", "error"):
+            fields = s.get("fields")
+            if not isinstance(fields, list):
+                raise ValueError(f"Invalid Avro schema: record {s.get('name')!r} has no fields array")
+            for f in fields:
+                if isinstance(f, dict):
+                    _require_fields(f.get("type"))
+        elif t == "array":
+            _require_fields(s.get("items"))
+        elif t == "map":
+            _require_fields(s.get("values"))
+        elif isinstance(t, (dict, list)):
+            _require_fields(t)
 
 
 def _type_name(s) -> str:
