@@ -106,9 +106,11 @@ class RegistryState:
             if value is None:
                 versions = self.subjects.get(subject)
                 if versions is not None:
-                    versions.pop(version, None)
+                    gone = versions.pop(version, None)
                     if not versions:
                         del self.subjects[subject]
+                    if gone is not None:
+                        self._forget_if_unused(gone.id)
                 return
             sid = int(value["id"])
             stored = Stored(value.get("schemaType") or "AVRO", value["schema"], value.get("references") or [])
@@ -134,6 +136,15 @@ class RegistryState:
         elif kt == "ID_FLOOR" and value is not None:
             self.max_id = max(self.max_id, int(value["id"]))
         # CLEAR_SUBJECT (its SCHEMA tombstones do the work) and NOOP: nothing to apply
+
+    def _forget_if_unused(self, sid: int) -> None:
+        """A permanently deleted schema that no version uses any more is forgotten (as compaction
+        would forget it), so registering it again gets a new id before and after a restart alike."""
+        if any(ver.id == sid for versions in self.subjects.values() for ver in versions.values()):
+            return
+        stored = self.schemas.pop(sid, None)
+        if stored is not None and self.ids.get(stored.key()) == sid:
+            del self.ids[stored.key()]
 
     # -- reads ----------------------------------------------------------------------------
     def live_versions(self, subject: str, deleted: bool = False) -> dict[int, Version]:
