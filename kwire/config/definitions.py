@@ -431,6 +431,12 @@ _topic("message.timestamp.after.max.ms", T.LONG, 3600000, _at_least(0),
 _topic("message.timestamp.before.max.ms", T.LONG, LONG_MAX, _at_least(0),
        "How far a CreateTime timestamp may lag the broker's clock.",
        synonyms=("log.message.timestamp.before.max.ms",))
+_topic("confluent.value.schema.validation", T.BOOLEAN, False, None,
+       "Confluent Server's topic config: true = every record value must carry the schema id of a "
+       "schema known to the built-in Schema Registry (magic byte 0, 4-byte id), else the batch is "
+       "refused with INVALID_RECORD (kwire/registry/validation.py).")
+_topic("confluent.key.schema.validation", T.BOOLEAN, False, None,
+       "As confluent.value.schema.validation, for record keys.")
 _topic("message.timestamp.type", T.STRING, "CreateTime", _TIMESTAMP_TYPES,
        "CreateTime or LogAppendTime.", synonyms=("log.message.timestamp.type",))
 _topic("min.cleanable.dirty.ratio", T.DOUBLE, 0.5, Range(0, 1),

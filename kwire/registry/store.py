@@ -213,6 +213,21 @@ class KafkaStore:
             with self.lock:
                 self.sync()
 
+    def known_id(self, schema_id: int) -> bool:
+        """Produce validation (on the event loop: never blocks). An unknown id on a registry that
+        has not started yet starts it in the background; the record is refused meanwhile."""
+        if schema_id in self.state.schemas:
+            return True
+        if self._reader_thread is None:
+            threading.Thread(target=self._start_quietly, name="kwire-registry-start", daemon=True).start()
+        return False
+
+    def _start_quietly(self) -> None:
+        try:
+            self.start()
+        except Exception as e:
+            log.warning("schema registry start failed: %s", e)
+
     def append(self, records) -> None:
         batch = build_batch([(_encode(k), _encode(v)) for k, v in records])
         base = self._call(lambda c: c.produce(self.topic, 0, batch, acks=-1))

@@ -304,3 +304,27 @@ def test_modes(kwire_broker):
     assert r.json()["error_code"] == 42207  # the id holds another schema
     # ids after an import continue above it
     assert sr.register_schema("after", Schema('"float"', "AVRO")) == 101
+
+
+def test_produce_validation(kwire_broker):
+    """confluent.value.schema.validation=true: only values carrying a known schema id are appended."""
+    from confluent_kafka import KafkaError
+
+    sr = client(kwire_broker)
+    topic = kwire_broker.create_topic("validated", configs={"confluent.value.schema.validation": "true"})
+    plain = kwire_broker.create_topic("plain")
+    ser = AvroSerializer(sr, json.dumps(USER_V1))
+    good = ser({"name": "ann", "age": 1}, SerializationContext(topic, MessageField.VALUE))
+    unknown = b"\x00" + (9999).to_bytes(4, "big") + good[5:]
+    results = []
+    p = Producer({"bootstrap.servers": kwire_broker.bootstrap, "enable.idempotence": False, "retries": 0,
+                  "linger.ms": 0})
+    for value in (good, b"not framed", unknown, None):
+        p.produce(topic, value=value, key=b"k", on_delivery=lambda err, msg: results.append(err))
+        p.flush(30)
+    p.produce(plain, value=b"not framed", on_delivery=lambda err, msg: results.append(err))
+    assert p.flush(30) == 0
+    assert results[0] is None and results[3] is None and results[4] is None
+    assert results[1].code() == KafkaError.INVALID_RECORD and results[2].code() == KafkaError.INVALID_RECORD
+    got = kwire_broker.consume(topic)
+    assert [r.value for r in got] == [good, None]
