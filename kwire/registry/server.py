@@ -23,14 +23,21 @@ larger than ``MAX_BODY`` 422/42209. Query booleans are case-insensitive
 are path segments decoded after splitting, so ``%2F`` in a subject is a
 slash in the name. No authentication, no TLS (as the console).
 
-On a cluster, writes are answered by the broker leading ``_schemas``
-partition 0 (``forward``, when given, sends them there).
+On a cluster (``node_id`` given to the store), reads are answered from this
+broker's replica of ``_schemas``; writes (register, deletes, config and mode
+changes) by the registry's primary, the broker leading ``_schemas``
+partition 0: another broker forwards the request there (the URL each
+registry advertised in ``_schemas``), answers what the primary answered, and
+then catches up with its own replica so a read right after sees the write.
+The primary unreachable is 50003, unknown 50004.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import urllib.error
+import urllib.request
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from kwire.metrics.http import HttpEndpoint, QuietHandler
@@ -40,6 +47,8 @@ from kwire.registry.service import MAX_SCHEMA_CHARS, SchemaRegistry
 log = logging.getLogger("kwire.registry")
 
 CONTENT_TYPE = "application/vnd.schemaregistry.v1+json"
+FORWARDED = "X-Kwire-Forwarded"  # a write forwarded once is never forwarded again
+FORWARD_TIMEOUT_S = 30
 MAX_BODY = 4 * MAX_SCHEMA_CHARS + 64 * 1024
 
 
@@ -141,7 +150,16 @@ class RegistryServer:
                     parts.pop()
                 q = {k: v[-1] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
                 try:
-                    body = self._body() if method in ("POST", "PUT") else None
+                    raw = self._raw() if method in ("POST", "PUT") else b""
+                    if _is_write(method, parts):
+                        target = store.writer_url()
+                        if target is not None:
+                            if self.headers.get(FORWARDED):
+                                raise errors.forwarding_failed("a forwarded write reached a broker that is "
+                                                               "not the registry's primary")
+                            self._forward(target, method, raw)
+                            return
+                    body = _parse(raw) if method in ("POST", "PUT") else None
                     if method == "GET":
                         store.wait_ready()
                         with store.read_lock:
@@ -155,7 +173,25 @@ class RegistryServer:
                     log.exception("schema registry %s %s failed", method, self.path)
                     self._answer(500, {"error_code": 500, "message": f"{type(e).__name__}: {e}"})
 
-            def _body(self):
+            def _forward(self, target: str, method: str, raw: bytes) -> None:
+                req = urllib.request.Request(target.rstrip("/") + self.path, data=raw or None, method=method,
+                                             headers={"Content-Type": CONTENT_TYPE, FORWARDED: "1"})
+                try:
+                    with urllib.request.urlopen(req, timeout=FORWARD_TIMEOUT_S) as r:
+                        code, data = r.status, r.read()
+                except urllib.error.HTTPError as e:
+                    code, data = e.code, e.read()
+                except (urllib.error.URLError, OSError) as e:
+                    raise errors.forwarding_failed(f"Error while forwarding the request to the primary "
+                                                   f"{target}: {getattr(e, 'reason', e)}") from None
+                if code == 200:
+                    try:
+                        store.sync()  # so a read here right after sees the write
+                    except errors.RegistryError:
+                        pass
+                self.send_body(code, data, CONTENT_TYPE)
+
+            def _raw(self) -> bytes:
                 length = self.headers.get("Content-Length")
                 try:
                     n = int(length) if length is not None else 0
@@ -167,13 +203,7 @@ class RegistryServer:
                 if n > MAX_BODY:
                     self.close_connection = True  # the body is left unread
                     raise errors.schema_too_large(f"Request body too large: {n} bytes, the limit is {MAX_BODY}")
-                raw = self.rfile.read(n) if n else b""
-                if not raw.strip():
-                    return {}
-                try:
-                    return json.loads(raw)
-                except ValueError as e:
-                    raise errors.bad_request(f"Unexpected character in the request body: {e}") from None
+                return self.rfile.read(n) if n else b""
 
             def do_GET(self) -> None:
                 self._handle("GET")
@@ -195,10 +225,30 @@ class RegistryServer:
 
     def start(self) -> None:
         self.endpoint.start()
+        if self.store.node_id is not None:
+            # a cluster: start now, so this registry's URL is advertised before any write is
+            # forwarded to it (a single broker starts the store on first use)
+            self.store.start_in_background()
 
     def close(self) -> None:
         self.endpoint.close()
         self.store.close()
+
+
+def _parse(raw: bytes):
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except ValueError as e:
+        raise errors.bad_request(f"Unexpected character in the request body: {e}") from None
+
+
+def _is_write(method: str, parts: list[str]) -> bool:
+    """Changes go to the primary; a lookup (POST /subjects/{s}) and a compatibility test do not."""
+    if method in ("PUT", "DELETE"):
+        return True
+    return method == "POST" and len(parts) == 3 and parts[0] == "subjects" and parts[2] == "versions"
 
 
 class RawText:

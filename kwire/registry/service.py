@@ -191,6 +191,10 @@ class SchemaRegistry:
             else:
                 version = max(every, default=0) + 1
             self.store.append([(schema_key(subject, version), schema_value(subject, version, sid, stored, False))])
+            got = st.subjects.get(subject, {}).get(version)
+            if got is None or got.id != sid:
+                raise errors.store_error(f"another writer took id {sid} meanwhile (a change of the "
+                                         "registry's primary): register again")
             return {"id": sid}
 
     def lookup(self, subject: str, body, normalize: bool = False, deleted: bool = False) -> dict:

@@ -14,6 +14,8 @@ Schema Registry's layout: a JSON key naming what it is about and a JSON value
     {"keytype":"CLEAR_SUBJECT","subject":S,"magic":0}            {"subject"}: permanent delete
     {"keytype":"NOOP","magic":0}                                 ignored
     {"keytype":"ID_FLOOR","magic":0}                             {"id": N}: kwire's own, see below
+    {"keytype":"KWIRE_MEMBER","broker":N,"magic":0}             {"url": U}: kwire's own, where broker
+                                                                   N's registry answers (forwarding)
 
 ``replay(key, value)`` is the only way the state changes, at start-up (the
 whole topic) and for every write (the writer appends, then waits until its
@@ -93,8 +95,10 @@ class RegistryState:
         self.config: dict[str | None, str] = {}
         self.mode: dict[str | None, str] = {}
         self.max_id = 0
+        self.members: dict[int, str] = {}  # broker id -> its registry's URL
         self.offset = 0  # next offset of _schemas to replay
         self.replayed = 0  # records applied (tests, figures)
+        self.conflicts = 0  # SCHEMA records ignored because their id was another schema's
 
     # -- replay ---------------------------------------------------------------------------
     def replay(self, key: dict, value: dict | None) -> None:
@@ -114,6 +118,12 @@ class RegistryState:
                 return
             sid = int(value["id"])
             stored = Stored(value.get("schemaType") or "AVRO", value["schema"], value.get("references") or [])
+            known = self.schemas.get(sid)
+            if known is not None and known.key() != stored.key():
+                # two writers during a change of primary gave one id to two schemas: the first in
+                # the log keeps it, on every broker alike (the second writer's check refuses)
+                self.conflicts += 1
+                return
             self.schemas.setdefault(sid, stored)
             self.ids.setdefault(stored.key(), sid)
             self.max_id = max(self.max_id, sid)
@@ -135,6 +145,11 @@ class RegistryState:
                     ver.deleted = True
         elif kt == "ID_FLOOR" and value is not None:
             self.max_id = max(self.max_id, int(value["id"]))
+        elif kt == "KWIRE_MEMBER":
+            if value is None:
+                self.members.pop(int(key["broker"]), None)
+            else:
+                self.members[int(key["broker"])] = value["url"]
         # CLEAR_SUBJECT (its SCHEMA tombstones do the work) and NOOP: nothing to apply
 
     def _forget_if_unused(self, sid: int) -> None:

@@ -4,8 +4,10 @@ The registry is a Kafka client of its own broker, like Confluent's registry:
 ``KafkaStore`` talks to the broker's listener with ``kwire.client.KafkaClient``
 (no broker internals, so the same code serves one broker and a cluster, and
 ``_schemas`` replicates like any topic). On first use it creates ``_schemas``
-(one partition, ``cleanup.policy=compact``, replication factor
-min(3, brokers)) and starts a reader thread that fetches the partition from
+(one partition, ``cleanup.policy=compact``, the replication factor of the
+internal topics, ``offsets.topic.replication.factor``, as Confluent's
+``kafkastore.topic.replication.factor`` defaults to 3; a cluster still short
+of brokers is retried) and starts a reader thread that fetches the partition from
 offset 0 and replays every record into ``RegistryState``, then follows it.
 
 * ``append(records)`` produces one batch with acks=all and returns once the
@@ -54,6 +56,20 @@ class MemoryStore:
         self.read_lock = threading.RLock()
         self.log: list[tuple[bytes, bytes | None]] = []
 
+    def writer_url(self) -> str | None:
+        """None when this broker writes (it leads partition 0 of the topic, or is alone); else the
+        registry URL of the broker that does (50004 when it is not known)."""
+        if self.node_id is None:
+            return None
+        leader = self._call(lambda c: c.topic(self.topic).partitions[0].leader)
+        if leader == self.node_id:
+            return None
+        url = self.state.members.get(leader)
+        if leader < 0 or url is None:
+            raise errors.unknown_leader(f"the schema registry's primary (the leader of {self.topic}-0, "
+                                        f"broker {leader}) is not known")
+        return url
+
     def sync(self) -> None:
         pass
 
@@ -65,9 +81,13 @@ class MemoryStore:
 
 
 class KafkaStore:
-    def __init__(self, bootstrap, topic: str = TOPIC) -> None:
+    def __init__(self, bootstrap, topic: str = TOPIC, node_id: int | None = None, url=None,
+                 replication_factor: int | None = None) -> None:
         self._bootstrap = bootstrap  # "host:port" or a callable giving it once the broker is bound
         self.topic = topic
+        self.node_id = node_id  # cluster mode: this broker's id; None: a single broker, always the writer
+        self._url = url  # callable: this registry's URL, advertised to the others in _schemas
+        self.replication_factor = replication_factor  # None: min(3, brokers)
         self.state = RegistryState()
         self.lock = threading.RLock()
         self.read_lock = threading.RLock()
@@ -95,12 +115,22 @@ class KafkaStore:
             t.start()
             self._reader_thread = t
 
+    def _advertise(self) -> None:
+        """Cluster mode: tell the other brokers where writes forwarded to this one go."""
+        if self.node_id is None or self._url is None:
+            return
+        with self.lock:
+            self.sync()
+            url = self._url()
+            if self.state.members.get(self.node_id) != url:
+                self.append([({"keytype": "KWIRE_MEMBER", "broker": self.node_id, "magic": 0}, {"url": url})])
+
     def _ensure_topic(self, c: KafkaClient) -> None:
         info = c.metadata([self.topic])
         t = info.topics.get(self.topic)
         if t is not None and t.error_code == 0:
             return
-        rf = min(3, max(1, len(info.brokers)))
+        rf = self.replication_factor or min(3, max(1, len(info.brokers)))
         try:
             c.create_topics([NewTopic(self.topic, 1, rf, {"cleanup.policy": "compact"})])
         except KafkaClientError as e:
@@ -195,6 +225,10 @@ class KafkaStore:
 
     def _call(self, fn):
         self.start()
+        with self.lock:  # one writer client, not thread-safe: one request at a time
+            return self._call_locked(fn)
+
+    def _call_locked(self, fn):
         try:
             return fn(self._client())
         except KafkaClientError as e:
@@ -202,6 +236,20 @@ class KafkaStore:
                 self._writer.close()
                 self._writer = None
             raise errors.store_error(f"Error while writing to {self.topic}: {e}") from None
+
+    def writer_url(self) -> str | None:
+        """None when this broker writes (it leads partition 0 of the topic, or is alone); else the
+        registry URL of the broker that does (50004 when it is not known)."""
+        if self.node_id is None:
+            return None
+        leader = self._call(lambda c: c.topic(self.topic).partitions[0].leader)
+        if leader == self.node_id:
+            return None
+        url = self.state.members.get(leader)
+        if leader < 0 or url is None:
+            raise errors.unknown_leader(f"the schema registry's primary (the leader of {self.topic}-0, "
+                                        f"broker {leader}) is not known")
+        return url
 
     def sync(self) -> None:
         end, _ = self._call(lambda c: c.list_offsets(self.topic, 0, LATEST_TIMESTAMP))
@@ -227,6 +275,20 @@ class KafkaStore:
             self.start()
         except Exception as e:
             log.warning("schema registry start failed: %s", e)
+
+    def start_in_background(self) -> None:
+        """Start, retrying while the broker (or its cluster) is still coming up."""
+        def run() -> None:
+            while not self._stop.is_set():
+                try:
+                    self.start()
+                    self._advertise()
+                    return
+                except Exception as e:
+                    log.debug("schema registry not started yet: %s", e)
+                    self._stop.wait(0.5)
+
+        threading.Thread(target=run, name="kwire-registry-start", daemon=True).start()
 
     def append(self, records) -> None:
         batch = build_batch([(_encode(k), _encode(v)) for k, v in records])

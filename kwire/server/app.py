@@ -227,11 +227,20 @@ class KafkaServer:
             from kwire.registry.store import KafkaStore
 
             try:
-                self.schema_registry = RegistryServer(self._registry_listeners,
-                                                      KafkaStore(self._console_bootstrap))
+                node = self.broker.node_id if self.broker.cluster_mode else None
+                store = KafkaStore(self._console_bootstrap, node_id=node, url=self._registry_url,
+                                   replication_factor=self.config["offsets.topic.replication.factor"])
+                self.schema_registry = RegistryServer(self._registry_listeners, store)
             except BaseException:
                 self._close_http()
                 raise
+
+    def _registry_url(self) -> str:
+        """Where this broker's Schema Registry answers, for the other brokers' forwarded writes."""
+        host, port = self.schema_registry.addresses[0]
+        if host in ("0.0.0.0", "::", ""):
+            host = self.config.advertised_listeners[0][1] or "127.0.0.1"
+        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
     def _console_bootstrap(self) -> str:
         """The console's client connects to this broker's first bound PLAINTEXT listener (the
