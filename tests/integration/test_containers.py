@@ -79,8 +79,9 @@ def test_image_entrypoint_ports_volume_and_healthcheck():
     assert props["listeners"] == f"PLAINTEXT://0.0.0.0:{kafka}" and kafka == 9092
     assert props["metrics.listeners"] == f"HTTP://0.0.0.0:{metrics}" and metrics == 9404
     assert _port(props["advertised.listeners"]) == kafka
-    assert img.expose == {kafka, metrics, 8080}  # 8080: the console, when enabled
+    assert img.expose == {kafka, metrics, 8080, 8081}  # 8080: the console, 8081 the schema registry
     assert "console.listeners" not in props and "console.port" not in props  # off unless asked for
+    assert "schema.registry.listeners" not in props and "schema.registry.port" not in props
     assert img.healthcheck[:2] == ["kwire", "health"]
 
 
@@ -99,6 +100,7 @@ def test_single_node_compose():
     assert published == {p: p for p in img.expose}  # every exposed port, 1:1
     assert _port(props["advertised.listeners"]) == published[_port(props["listeners"])]
     assert _port(props["console.listeners"]) in published  # the dev compose turns the console on
+    assert _port(props["schema.registry.listeners"]) in published  # and the schema registry
     (volume,) = svc["volumes"]
     vol_name, mount = volume.split(":")
     assert mount == props["log.dirs"] == "/data" and vol_name in doc["volumes"]
@@ -125,6 +127,7 @@ def test_cluster_compose_health_checks_metrics_and_console():
     assert len(brokers) == 3
     host_ports: list[int] = []
     consoles = []
+    registries = []
     for name, svc in sorted(brokers.items()):
         props = {**img.base, **_overrides(svc["command"])}
         _accepted(props)
@@ -145,10 +148,14 @@ def test_cluster_compose_health_checks_metrics_and_console():
             assert props["console.listeners"] == f"HTTP://0.0.0.0:{console}" and console in img.expose
             assert published[console] == console
             consoles.append(name)
-        assert set(published) <= {kafka, metrics} | ({_port(props["console.listeners"])}
-                                                      if "console.listeners" in props else set())
+        registry = _port(props["schema.registry.listeners"])  # on every broker: any one answers
+        assert props["schema.registry.listeners"] == f"HTTP://0.0.0.0:{registry}" and registry in img.expose
+        registries.append(published[registry])
+        assert set(published) <= {kafka, metrics, registry} | ({_port(props["console.listeners"])}
+                                                                if "console.listeners" in props else set())
         host_ports += published.values()
     assert consoles == ["kwire-1"]  # the console on one broker: it shows the whole cluster
+    assert registries == [8081, 8082, 8083]
     assert len(host_ports) == len(set(host_ports)), f"a host port is published twice: {sorted(host_ports)}"
     assert sorted(_published(brokers[n])[9404] for n in brokers) == [9404, 9405, 9406]
     header = (DOCKER / "compose.yaml").read_text().split("\nx-kwire-broker")[0]
@@ -169,7 +176,8 @@ def _readme_section(title_word: str) -> str:
 
 def test_readme_names_the_images_ports_volume_and_health_command():
     img = Image()
-    section = _readme_section("Container")
+    # the Schema Registry's ports are documented with it (docs/schema-registry.md, issue 25)
+    section = _readme_section("Container") + (ROOT / "docs" / "schema-registry.md").read_text()
     for port in sorted(img.expose):
         assert str(port) in section, f"README's container section does not name port {port}"
     for word in ("/data", "kwire health", "compose.single.yaml", "compose.yaml", "docker/Dockerfile"):
