@@ -218,7 +218,8 @@ class KafkaServer:
 
             try:
                 self.console = ConsoleServer(self._console_listeners, self._console_bootstrap,
-                                             read_only=self.config["console.read.only"])
+                                             read_only=self.config["console.read.only"],
+                                             registry_url=self._registry_url if self._registry_listeners else None)
             except BaseException:
                 self._close_http()
                 raise
