@@ -203,3 +203,28 @@ def test_registry_on_a_memory_store_replays_to_the_same_state():
     with pytest.raises(errors.RegistryError) as e:
         reg.get_version("s", "0")
     assert e.value.error_code == 42202
+
+
+def test_produce_validation_walk():
+    """kwire.registry.validation on built batches: plain and compressed, keys and values."""
+    from kwire.protocol.errors import ErrorCode
+    from kwire.records.builder import build_batch
+    from kwire.records.compression import codec_by_name
+    from kwire.registry.validation import invalid_records
+
+    known = {7}.__contains__
+    good = b"\x00" + (7).to_bytes(4, "big") + b"payload"
+    unknown = b"\x00" + (8).to_bytes(4, "big") + b"payload"
+    for codec in ("none", "gzip", "zstd"):
+        c = codec_by_name(codec)
+        ok = build_batch([(None, good), (b"k", good), (b"k", None)], compression=c)
+        assert invalid_records(ok, False, True, known) is None
+        bad = build_batch([(None, good), (None, b"plain"), (None, unknown), (None, b"\x00\x00")], compression=c)
+        code, message, errors = invalid_records(bad, False, True, known)
+        assert code == ErrorCode.INVALID_RECORD and [i for i, _ in errors] == [1, 2, 3]
+        assert "schema id 8 is not known" in errors[1][1] and "3 record errors" in message
+        # keys: the plain key of record 1 is refused, the null key of record 0 passes
+        keyed = build_batch([(None, good), (b"plain", good), (good, good)], compression=c)
+        assert [i for i, _ in invalid_records(keyed, True, True, known)[2]] == [1]
+        assert invalid_records(keyed, False, True, known) is None
+    assert invalid_records(build_batch([(None, good)]), False, True, None)[0] == ErrorCode.INVALID_RECORD
