@@ -94,7 +94,7 @@ class RegistryServer:
                 s = parts[1] if n > 1 else ""
                 if n == 2:
                     if method == "POST":
-                        return registry.lookup(s, body, _bool(q, "normalize"), _bool(q, "deleted"))
+                        return registry.lookup(s, body, _bool(q, "normalize"), _bool(q, "deleted"), q.get("format"))
                     if method == "DELETE":
                         return registry.delete_subject(s, _bool(q, "permanent"))
                 if n == 3 and parts[2] == "versions":

@@ -18,6 +18,7 @@ What it does not do: contexts, schema GUIDs, metadata / rule sets,
 from __future__ import annotations
 
 import json
+import logging
 import unicodedata
 
 from kwire.registry import errors
@@ -35,6 +36,8 @@ from kwire.registry.state import (
     schema_key,
     schema_value,
 )
+
+log = logging.getLogger("kwire.registry")
 
 MAX_SCHEMA_CHARS = 1 << 20  # a schema text larger than this is refused with 42209
 MAX_SUBJECT_CHARS = 1024
@@ -197,7 +200,8 @@ class SchemaRegistry:
                                          "registry's primary): register again")
             return {"id": sid}
 
-    def lookup(self, subject: str, body, normalize: bool = False, deleted: bool = False) -> dict:
+    def lookup(self, subject: str, body, normalize: bool = False, deleted: bool = False,
+               fmt: str | None = None) -> dict:
         st = self.state
         versions = st.live_versions(subject, deleted)
         if not versions:
@@ -205,7 +209,7 @@ class SchemaRegistry:
         stored, _ = self._parse_body(body, normalize)
         for v, ver in versions.items():
             if st.schemas[ver.id].key() == stored.key():
-                return self._version_json(subject, v, ver.id)
+                return self._version_json(subject, v, ver.id, fmt)
         raise errors.schema_not_found()
 
     def _version_json(self, subject: str, version: int, sid: int, fmt: str | None = None) -> dict:
@@ -221,6 +225,12 @@ class SchemaRegistry:
         if stored.references:
             out["references"] = stored.references
         out["schema"] = stored.schema
+        if stored.schema_type == "PROTOBUF":
+            parsed = self.parsed(sid)
+            try:
+                out["schema"] = parsed.as_serialized() if fmt == "serialized" else parsed.as_text()
+            except Exception as e:  # a conversion bug must not hide the stored schema
+                log.warning("schema %d: %s conversion failed: %s", sid, fmt or "text", e)
         return out
 
     def subjects(self, deleted: bool = False, deleted_only: bool = False, prefix: str | None = None) -> list[str]:

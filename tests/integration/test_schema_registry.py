@@ -103,6 +103,47 @@ def test_json_and_protobuf_end_to_end(kwire_broker):
     assert latest.schema.schema_type == "PROTOBUF"
     assert [(r.name, r.subject) for r in latest.schema.references] == [("kwire/point.proto", "kwire/point.proto")]
     assert "kwire/point.proto" in sr.get_subjects()
+    # registered as a base64 descriptor, answered as .proto text unless format=serialized
+    url = kwire_broker.schema_registry_url
+    text = requests.get(f"{url}/subjects/lines-value/versions/latest").json()["schema"]
+    assert 'import "kwire/point.proto";' in text and "message Line {" in text
+    assert ".kwire.Point start = 1;" in text
+
+
+def test_protobuf_registered_as_text(kwire_broker):
+    """A schema registered as .proto text (as Java clients and `kwire schemas` do) serves the
+    Python serializer and deserializer, which ask for format=serialized."""
+    from google.protobuf import descriptor_pool, message_factory
+
+    url = kwire_broker.schema_registry_url
+    point = 'syntax = "proto3";\npackage kwire;\nmessage Point { int32 x = 1; int32 y = 2; }\n'
+    line = ('syntax = "proto3";\npackage kwire;\nimport "kwire/point.proto";\n'
+            'message Line { Point start = 1; Point end = 2; string name = 3; map<string, int32> tags = 4; }\n')
+    r = requests.post(f"{url}/subjects/point/versions", json={"schema": point, "schemaType": "PROTOBUF"})
+    assert r.status_code == 200, r.text
+    r = requests.post(f"{url}/subjects/text-lines-value/versions", json={
+        "schema": line, "schemaType": "PROTOBUF",
+        "references": [{"name": "kwire/point.proto", "subject": "point", "version": 1}]})
+    assert r.status_code == 200, r.text
+    assert requests.get(f"{url}/subjects/text-lines-value/versions/1").json()["schema"] == line.strip()
+    # the message classes come from what the registry answers as a descriptor
+    from confluent_kafka.schema_registry.common.protobuf import _str_to_proto
+
+    pool = descriptor_pool.DescriptorPool()
+    for subject, name in (("point", "kwire/point.proto"), ("text-lines-value", "kwire/line.proto")):
+        got = requests.get(f"{url}/subjects/{subject}/versions/1?format=serialized").json()["schema"]
+        fdp = _str_to_proto(name, got)
+        fdp.name = name
+        pool.Add(fdp)
+    Line = message_factory.GetMessageClass(pool.FindMessageTypeByName("kwire.Line"))
+    sr = client(kwire_broker)
+    ser = ProtobufSerializer(Line, sr, {"use.deprecated.format": False, "auto.register.schemas": False,
+                                        "use.latest.version": True})
+    msg = Line(name="n", tags={"a": 1})
+    msg.start.x = 5
+    got = roundtrip(kwire_broker, "text-lines", ser, ProtobufDeserializer(Line, {"use.deprecated.format": False}),
+                    [msg])
+    assert got == [msg]
 
 
 def _proto_classes():

@@ -22,9 +22,9 @@ def parse(schema_type: str, text: str, references: list):
     mod = _MODULES.get(schema_type)
     if mod is None:
         raise ValueError(f"Invalid schema type {schema_type!r}: use one of {', '.join(TYPES)}")
-    if schema_type == "JSON":
-        return mod.parse(text, references)
-    return mod.parse(text, [parsed for _, parsed in references])
+    if schema_type == "AVRO":
+        return mod.parse(text, [parsed for _, parsed in references])
+    return mod.parse(text, references)
 
 
 def can_read(reader, writer) -> list[str]:

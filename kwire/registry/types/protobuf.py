@@ -17,9 +17,8 @@ kind changed (scalar <-> message <-> enum) or whose named type changed, a
 field moved into an existing oneof, and a changed package are refused. Fields
 added or removed and renamed are compatible.
 
-What it does not do: produce a .proto text from a base64 descriptor (the text
-Confluent's registry answers), or a descriptor from .proto text
-(``format=serialized`` of a schema registered as text answers the text).
+What it does not do: give one id to a schema registered once as text and once
+as a descriptor (the stored forms differ), carry options across conversions.
 """
 
 from __future__ import annotations
@@ -30,6 +29,8 @@ from dataclasses import dataclass, field
 
 from google.protobuf import descriptor_pb2
 from google.protobuf.message import DecodeError
+
+from kwire.registry.types import protoconv
 
 _SCALARS = {"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32",
             "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes"}
@@ -51,22 +52,42 @@ class Field:
 class Model:
     package: str = ""
     messages: dict[str, dict[int, Field]] = field(default_factory=dict)
+    enums: set[str] = field(default_factory=set)
 
 
 class ProtobufSchema:
     schema_type = "PROTOBUF"
 
-    def __init__(self, text: str, model: Model, serialized: bool) -> None:
+    def __init__(self, text: str, model: Model, source, serialized: bool, references: list) -> None:
         self.text = text
         self.model = model
+        self.source = source  # the FileDescriptorProto (serialized) or proto-schema-parser's File
         self.serialized = serialized
+        self.references = references  # [(import name, ProtobufSchema)], dependencies first
         self.canonical = text.strip()
 
     def normalized(self) -> str:
         return self.canonical
 
+    def descriptor(self, name: str = "default"):
+        if self.serialized:
+            return self.source
+        deps = {n: ref.descriptor(n) for n, ref in self.references}
+        return protoconv.text_to_descriptor(self.source, name, deps)
+
+    def as_text(self) -> str:
+        """The .proto text (Confluent's default answer)."""
+        return protoconv.descriptor_to_text(self.source) if self.serialized else self.text
+
+    def as_serialized(self) -> str:
+        """A base64 FileDescriptorProto (``?format=serialized``)."""
+        if self.serialized:
+            return self.canonical
+        return base64.b64encode(self.descriptor().SerializeToString()).decode("ascii")
+
 
 def parse(text: str, references: list) -> ProtobufSchema:
+    """``references``: [(import name, ProtobufSchema)] of the referenced schemas."""
     stripped = text.strip()
     if stripped and not any(c in stripped for c in " ;{\n"):
         try:
@@ -75,14 +96,17 @@ def parse(text: str, references: list) -> ProtobufSchema:
             fdp.ParseFromString(raw)
         except (binascii.Error, DecodeError, ValueError) as e:
             raise ValueError(f"Invalid Protobuf schema: not a base64 FileDescriptorProto: {e}") from None
-        return ProtobufSchema(text, _from_descriptor(fdp), True)
-    return ProtobufSchema(text, _from_text(text), False)
+        return ProtobufSchema(text, _from_descriptor(fdp), fdp, True, list(references))
+    model, f = _from_text(text, [ref.model for _, ref in references])
+    return ProtobufSchema(text, model, f, False, list(references))
 
 
 def _from_descriptor(fdp) -> Model:
     model = Model(fdp.package)
 
-    def walk(msgs, prefix: str) -> None:
+    def walk(msgs, prefix: str, enums=()) -> None:
+        for e in enums:
+            model.enums.add(f"{prefix}.{e.name}" if prefix else e.name)
         for m in msgs:
             full = f"{prefix}.{m.name}" if prefix else m.name
             fields: dict[int, Field] = {}
@@ -95,13 +119,13 @@ def _from_descriptor(fdp) -> Model:
                     oneof = oneofs[f.oneof_index]
                 fields[f.number] = Field(f.name, kind, f.type_name.lstrip("."), oneof)
             model.messages[full] = fields
-            walk(m.nested_type, full)
+            walk(m.nested_type, full, m.enum_type)
 
-    walk(fdp.message_type, fdp.package)
+    walk(fdp.message_type, fdp.package, fdp.enum_type)
     return model
 
 
-def _from_text(text: str) -> Model:
+def _from_text(text: str, imported: list[Model]):
     from proto_schema_parser import ast
     from proto_schema_parser.parser import Parser
 
@@ -139,6 +163,12 @@ def _from_text(text: str) -> Model:
                 defined[f"{prefix}.{e.name}" if prefix else e.name] = "enum"
 
     collect(f.file_elements, package)
+    model.enums = {n for n, kind in defined.items() if kind == "enum"}
+    for m in imported:  # names of referenced files resolve too (not part of this model)
+        for n in m.messages:
+            defined.setdefault(n, "message")
+        for n in m.enums:
+            defined.setdefault(n, "enum")
 
     def resolve(name: str, scope: str) -> tuple[str, str]:
         if name.startswith("."):
@@ -180,7 +210,7 @@ def _from_text(text: str) -> Model:
             walk(e.elements, full)
 
     walk(f.file_elements, package)
-    return model
+    return model, f
 
 
 def _same_group(a: str, b: str) -> bool:
