@@ -56,19 +56,8 @@ class MemoryStore:
         self.read_lock = threading.RLock()
         self.log: list[tuple[bytes, bytes | None]] = []
 
-    def writer_url(self) -> str | None:
-        """None when this broker writes (it leads partition 0 of the topic, or is alone); else the
-        registry URL of the broker that does (50004 when it is not known)."""
-        if self.node_id is None:
-            return None
-        leader = self._call(lambda c: c.topic(self.topic).partitions[0].leader)
-        if leader == self.node_id:
-            return None
-        url = self.state.members.get(leader)
-        if leader < 0 or url is None:
-            raise errors.unknown_leader(f"the schema registry's primary (the leader of {self.topic}-0, "
-                                        f"broker {leader}) is not known")
-        return url
+    def writer_url(self) -> None:
+        return None  # one process: always the writer
 
     def sync(self) -> None:
         pass
