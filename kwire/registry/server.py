@@ -221,7 +221,9 @@ class RegistryServer:
             def do_DELETE(self) -> None:
                 self._handle("DELETE")
 
-        self.endpoint = HttpEndpoint("schema-registry", listeners, Handler)
+        # on in every kwire_broker fixture: a short poll keeps the broker's stop quick (close()
+        # waits for the serving loop's next poll)
+        self.endpoint = HttpEndpoint("schema-registry", listeners, Handler, poll_interval=0.02)
 
     @property
     def addresses(self) -> list[tuple[str, int]]:
