@@ -369,3 +369,36 @@ def test_produce_validation(kwire_broker):
     assert results[1].code() == KafkaError.INVALID_RECORD and results[2].code() == KafkaError.INVALID_RECORD
     got = kwire_broker.consume(topic)
     assert [r.value for r in got] == [good, None]
+
+
+def test_json_and_protobuf_evolution(kwire_broker):
+    """JSON Schema and Protobuf evolve by Confluent's rules at FORWARD_TRANSITIVE and FULL."""
+    url = kwire_broker.schema_registry_url
+
+    def reg(subject, schema, schema_type):
+        r = requests.post(f"{url}/subjects/{subject}/versions", json={"schema": schema, "schemaType": schema_type})
+        return r.status_code, r.json()
+
+    def obj(props, closed=True):
+        return json.dumps({"type": "object", "properties": props, "additionalProperties": not closed})
+
+    assert requests.put(f"{url}/config/j", json={"compatibility": "FORWARD_TRANSITIVE"}).status_code == 200
+    assert reg("j", obj({"a": {"type": "number"}, "b": {"type": "string"}}), "JSON")[0] == 200
+    # FORWARD: the old schema must read new data. Narrowing a number to an integer is fine...
+    assert reg("j", obj({"a": {"type": "integer"}, "b": {"type": "string"}}), "JSON")[0] == 200
+    # ...widening it back is not, transitively either (v1 reads it, v2 does not)
+    code, body = reg("j", obj({"a": {"type": ["integer", "string"]}, "b": {"type": "string"}}), "JSON")
+    assert (code, body["error_code"]) == (409, 409)
+    assert requests.get(f"{url}/subjects/j/versions").json() == [1, 2]
+
+    assert requests.put(f"{url}/config/p", json={"compatibility": "FULL"}).status_code == 200
+    v1 = 'syntax = "proto3"; package shop; message Order { int32 id = 1; string item = 2; }'
+    assert reg("p", v1, "PROTOBUF")[0] == 200
+    added = 'syntax = "proto3"; package shop; message Order { int64 id = 1; string item = 2; bool gift = 3; }'
+    assert reg("p", added, "PROTOBUF")[0] == 200  # a field added, int32 -> int64: one wire group
+    changed = 'syntax = "proto3"; package shop; message Order { int64 id = 1; double item = 2; bool gift = 3; }'
+    code, body = reg("p", changed, "PROTOBUF")
+    assert (code, body["error_code"]) == (409, 409) and "FIELD_SCALAR_KIND_CHANGED" in body["message"]
+    r = requests.post(f"{url}/compatibility/subjects/p/versions/latest?verbose=true",
+                      json={"schema": changed, "schemaType": "PROTOBUF"}).json()
+    assert r["is_compatible"] is False and any("FIELD_SCALAR_KIND_CHANGED" in m for m in r["messages"])
