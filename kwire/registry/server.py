@@ -164,11 +164,11 @@ class RegistryServer:
                             self._forward(target, method, raw)
                             return
                     body = _parse(raw) if method in ("POST", "PUT") else None
-                    if method == "GET":
+                    if not _is_write(method, parts):  # reads (and lookups) see whole replayed batches
                         store.wait_ready()
                         with store.read_lock:
                             result = route(method, parts, q, body)
-                    else:
+                    else:  # a write waits for the reader, which needs read_lock: not held here
                         result = route(method, parts, q, body)
                     self._answer(200, result)
                 except errors.RegistryError as e:

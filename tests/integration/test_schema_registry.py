@@ -402,3 +402,27 @@ def test_json_and_protobuf_evolution(kwire_broker):
     r = requests.post(f"{url}/compatibility/subjects/p/versions/latest?verbose=true",
                       json={"schema": changed, "schemaType": "PROTOBUF"}).json()
     assert r["is_compatible"] is False and any("FIELD_SCALAR_KIND_CHANGED" in m for m in r["messages"])
+
+
+def test_json_schema_references(kwire_broker):
+    """A JSON schema referencing another subject's schema by name; the serializer resolves $ref."""
+    sr = client(kwire_broker)
+    address = {"$schema": "http://json-schema.org/draft-07/schema#", "$id": "address.json", "type": "object",
+               "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    person = {"$schema": "http://json-schema.org/draft-07/schema#", "title": "Person", "type": "object",
+              "properties": {"name": {"type": "string"}, "home": {"$ref": "address.json"}}}
+    sr.register_schema("address-json", Schema(json.dumps(address), "JSON"))
+    ref = SchemaReference("address.json", "address-json", 1)
+    pid = sr.register_schema("people-value", Schema(json.dumps(person), "JSON", [ref]))
+    assert sr.get_schema(pid).references[0].name == "address.json"
+    with pytest.raises(SchemaRegistryError) as e:  # the referenced subject must exist
+        sr.register_schema("people2-value", Schema(json.dumps(person), "JSON",
+                                                   [SchemaReference("address.json", "nowhere", 1)]))
+    assert e.value.error_code == 42201
+    ser = JSONSerializer(Schema(json.dumps(person), "JSON", [ref]), sr, conf={"auto.register.schemas": False,
+                                                                             "use.latest.version": True})
+    de = JSONDeserializer(None, schema_registry_client=sr)
+    got = roundtrip(kwire_broker, "people", ser, de, [{"name": "ann", "home": {"city": "Oslo"}}])
+    assert got == [{"name": "ann", "home": {"city": "Oslo"}}]
+    with pytest.raises(Exception):  # the referenced schema's "required" is enforced
+        ser({"name": "bo", "home": {}}, SerializationContext("people", MessageField.VALUE))
