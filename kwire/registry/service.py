@@ -184,6 +184,7 @@ class SchemaRegistry:
                     raise errors.id_does_not_match(
                         f"Overwrite new schema with id {want_id} is not permitted: the id holds another schema")
                 sid = want_id
+                self._parsed.pop(sid, None)  # an imported id may name a schema deleted for good
             else:
                 sid = st.ids.get(stored.key()) or st.max_id + 1
             every = st.subjects.get(subject, {})

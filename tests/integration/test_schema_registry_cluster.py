@@ -81,3 +81,8 @@ def test_cluster_forwarding_and_primary_kill(kwire_cluster):
         assert set(requests.get(f"{urls[n]}/subjects").json()) >= {f"s{i}" for i in range(6)}
     new_primary = kwire_cluster.leader("_schemas", 0)
     assert new_primary in survivors
+    # the killed broker comes back, replays _schemas and answers every schema, old and new
+    kwire_cluster.start_broker(primary)
+    deadline = time.monotonic() + 120
+    for i, sid in list(ids.items()) + [(100 + k, sid) for k, sid in enumerate(sorted(later))]:
+        wait_readable(urls[primary], sid, schema(i), deadline)
