@@ -10,6 +10,8 @@ producer report an incompatible schema.
 
 from __future__ import annotations
 
+from functools import partial
+
 
 class RegistryError(Exception):
     def __init__(self, status: int, error_code: int, message: str) -> None:
@@ -60,10 +62,6 @@ def subject_mode_not_configured(subject: str) -> RegistryError:
     return RegistryError(404, 40409, f"Subject '{subject}' does not have subject-level mode configured")
 
 
-def incompatible(message: str) -> RegistryError:
-    return RegistryError(409, 409, message)
-
-
 def invalid_schema(message: str) -> RegistryError:
     return RegistryError(422, 42201, f"Invalid schema {message}" if not message.startswith("Invalid") else message)
 
@@ -82,47 +80,19 @@ def invalid_mode(mode) -> RegistryError:
     return RegistryError(422, 42204, f"Invalid mode. Valid values are READWRITE, READONLY, IMPORT: {mode}")
 
 
-def not_permitted(message: str) -> RegistryError:
-    return RegistryError(422, 42205, message)
-
-
-def reference_exists(message: str) -> RegistryError:
-    return RegistryError(422, 42206, message)
-
-
-def id_does_not_match(message: str) -> RegistryError:
-    return RegistryError(422, 42207, message)
-
-
 def invalid_subject(subject: str) -> RegistryError:
-    return RegistryError(422, 42208, f"The specified subject '{subject}' is not a valid.")
+    return RegistryError(422, 42208, f"The specified subject '{subject}' is not valid.")
 
 
-def schema_too_large(message: str) -> RegistryError:
-    return RegistryError(422, 42209, message)
-
-
-def unprocessable(message: str) -> RegistryError:
-    """A request body that is JSON but not the expected shape (Jersey's 422)."""
-    return RegistryError(422, 422, message)
-
-
-def bad_request(message: str) -> RegistryError:
-    """A body that is not JSON at all."""
-    return RegistryError(400, 400, message)
-
-
-def store_error(message: str) -> RegistryError:
-    return RegistryError(500, 50001, message)
-
-
-def operation_timeout(message: str) -> RegistryError:
-    return RegistryError(500, 50002, message)
-
-
-def forwarding_failed(message: str) -> RegistryError:
-    return RegistryError(500, 50003, message)
-
-
-def unknown_leader(message: str) -> RegistryError:
-    return RegistryError(500, 50004, message)
+# errors whose message is all the caller gives: error(message) -> RegistryError
+incompatible = partial(RegistryError, 409, 409)
+not_permitted = partial(RegistryError, 422, 42205)
+reference_exists = partial(RegistryError, 422, 42206)
+id_does_not_match = partial(RegistryError, 422, 42207)
+schema_too_large = partial(RegistryError, 422, 42209)
+unprocessable = partial(RegistryError, 422, 422)  # JSON, but not the expected shape (Jersey's 422)
+bad_request = partial(RegistryError, 400, 400)  # a body that is not JSON at all
+store_error = partial(RegistryError, 500, 50001)
+operation_timeout = partial(RegistryError, 500, 50002)
+forwarding_failed = partial(RegistryError, 500, 50003)
+unknown_leader = partial(RegistryError, 500, 50004)
