@@ -434,7 +434,7 @@ _topic("message.timestamp.before.max.ms", T.LONG, LONG_MAX, _at_least(0),
 _topic("confluent.value.schema.validation", T.BOOLEAN, False, None,
        "Confluent Server's topic config: true = every record value must carry the schema id of a "
        "schema known to the built-in Schema Registry (magic byte 0, 4-byte id), else the batch is "
-       "refused with INVALID_RECORD (kwire/registry/validation.py). Not an Apache Kafka config: "
+       "refused with INVALID_RECORD (kwire/broker/schema_validation.py). Not an Apache Kafka config: "
        "accepted on create/alter, left out of DescribeConfigs (internal).", internal=True)
 _topic("confluent.key.schema.validation", T.BOOLEAN, False, None,
        "As confluent.value.schema.validation, for record keys.", internal=True)

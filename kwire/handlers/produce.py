@@ -26,7 +26,7 @@ are.
   ``confluent.value.schema.validation`` / ``confluent.key.schema.validation``,
   off by default): records without the id of a schema known to the broker's
   Schema Registry answer INVALID_RECORD with ``record_errors``
-  (``kwire.registry.validation``); a topic without explicit configs skips it.
+  (``kwire.broker.schema_validation``); a topic without explicit configs skips it.
 * Responses carry base offset, log append time (-1 for CreateTime) and log
   start offset (v5+), and an error message (v8+).
 * Transactional batches: without a transactional id the whole request answers
@@ -223,7 +223,7 @@ _VALUE_VALIDATION = "confluent.value.schema.validation"
 
 
 def _schema_refusal(broker, t, index: int, records) -> PartitionProduceResponse | None:
-    from kwire.registry.validation import enabled, invalid_records
+    from kwire.broker.schema_validation import enabled, invalid_records
 
     keys, values = enabled(t.configs)
     if not (keys or values):

@@ -5,8 +5,10 @@ Layout: ``errors`` (status and error codes), ``state`` (the records of
 JSON, PROTOBUF parsing and compatibility rules; ``types.protoconv`` between
 .proto text and descriptors), ``service`` (the API's operations), ``store``
 (``_schemas`` through a Kafka client of the broker), ``server`` (the HTTP
-layer, and forwarding of writes to the primary on a cluster), ``validation``
-(produce-time checks of schema ids, called by the produce handler). The CLI
+layer, and forwarding of writes to the primary on a cluster). Produce-time
+checks of schema ids live below the handlers, in
+``kwire.broker.schema_validation`` (this package sits above them, beside the
+console and metrics). The CLI
 is ``kwire.tools.schemas``, the console page ``kwire.console.schemas``, the
 figures ``kwire.bench.registry``. Started by ``kwire serve`` when
 ``schema.registry.port`` or ``schema.registry.listeners`` is set; user docs

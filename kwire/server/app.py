@@ -204,7 +204,7 @@ class KafkaServer:
         for endpoint in (self.metrics_server, self.console, self.schema_registry):
             if endpoint is not None:
                 endpoint.start()
-        if self.schema_registry is not None:  # produce validation asks it (kwire.registry.validation)
+        if self.schema_registry is not None:  # produce validation asks it (kwire.broker.schema_validation)
             self.broker.schema_ids = self.schema_registry.store.known_id
 
     def _bind_http(self) -> None:

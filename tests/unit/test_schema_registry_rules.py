@@ -206,11 +206,11 @@ def test_registry_on_a_memory_store_replays_to_the_same_state():
 
 
 def test_produce_validation_walk():
-    """kwire.registry.validation on built batches: plain and compressed, keys and values."""
+    """kwire.broker.schema_validation on built batches: plain and compressed, keys and values."""
     from kwire.protocol.errors import ErrorCode
     from kwire.records.builder import build_batch
     from kwire.records.compression import codec_by_name
-    from kwire.registry.validation import invalid_records
+    from kwire.broker.schema_validation import invalid_records
 
     known = {7}.__contains__
     good = b"\x00" + (7).to_bytes(4, "big") + b"payload"

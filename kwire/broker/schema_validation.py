@@ -1,5 +1,9 @@
 """Produce-time schema validation (``confluent.value.schema.validation`` / ``confluent.key.schema.validation``).
 
+In the broker layer, below the produce handler that calls it: the registry
+(an HTTP service, above the handlers) plugs in only as ``broker.schema_ids``,
+a callable set by the server when the registry runs.
+
 A topic with either config ``true`` accepts a batch only when every record's
 value (key) is in Confluent's wire format, a magic byte 0 followed by a
 4-byte big-endian schema id, and that id is known to this broker's registry
