@@ -1050,13 +1050,14 @@ class KafkaClient:
             return out
         return self._group_request(group_id, send)
 
-    def offset_commit(self, group_id: str, offsets: dict[tuple[str, int], int | tuple[int, str | None]]
-                      ) -> None:
+    def offset_commit(self, group_id: str, offsets: dict[tuple[str, int], int | tuple[int, str | None]],
+                      member_id: str = "", member_epoch: int = -1) -> None:
         """A simple commit (generation -1, empty member id), as an administrator's reset does.
 
         ``offsets``: (topic, partition) -> offset or (offset, metadata). The
         broker refuses it (UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION) while the
-        group has members. Any partition error raises.
+        group has members. A member commits with its ``member_id`` and
+        ``member_epoch`` (generation). Any partition error raises.
         """
         by_topic: dict[str, list[OffsetCommitRequestPartition]] = {}
         for (topic, partition), value in sorted(offsets.items()):
@@ -1068,7 +1069,8 @@ class KafkaClient:
         def send(node: int) -> None:
             version = min(self.api_version(API_OFFSET_COMMIT, node), _OFFSET_COMMIT_MAX)
             req = OffsetCommitRequest(
-                group_id=group_id, generation_id_or_member_epoch=-1, member_id="", group_instance_id=None,
+                group_id=group_id, generation_id_or_member_epoch=member_epoch, member_id=member_id,
+                group_instance_id=None,
                 retention_time_ms=-1,
                 topics=[OffsetCommitRequestTopic(name=t, partitions=ps) for t, ps in by_topic.items()])
             resp = self.request(API_OFFSET_COMMIT, req, node=node, version=version)

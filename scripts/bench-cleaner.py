@@ -11,7 +11,7 @@ the cleaner's log line).
 Workloads, each ``--mb`` MB of 1 KiB uncompressed records with ``--unique``
 distinct keys (10 % of the records by default), 16 records per batch:
 
-* ``plain``: non-transactional batches (the README's 280-350 MB/s figure);
+* ``plain``: non-transactional batches (the 280-350 MB/s figure in docs/compaction.md);
 * ``txn``: the same records written by 8 transactional producers, 4 batches
   per transaction, one transaction in ``--abort-every`` aborted; every
   transaction ends with its marker (and aborts with an index entry), so the

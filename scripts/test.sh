@@ -9,4 +9,7 @@ bash scripts/setup-test-env.sh
 # not in pytest's tmp dirs; git ignores the directory.
 export KWIRE_TEST_ARTIFACTS="${KWIRE_TEST_ARTIFACTS:-$PWD/test-artifacts}"
 mkdir -p "$KWIRE_TEST_ARTIFACTS"
+# The layers (pyproject.toml's [tool.importlinter], ARCHITECTURE.md): an import cycle or an
+# import that points up fails the run here, naming the import chain, before any test starts.
+lint-imports
 exec python3 -m pytest tests -p no:cacheprovider -ra "$@"

@@ -4,7 +4,8 @@
 
 fetches the Kafka connector that matches the installed pyspark
 (``spark.jars.packages=org.apache.spark:spark-sql-kafka-0-10_2.13:<pyspark version>``,
-from Maven Central); offline, give the four jars with ``--jars`` or
+from Maven Central; offline, it stops at once with a message naming the jars
+to give, see spark_kafka.fetch_problem); give the four jars with ``--jars`` or
 ``$KWIRE_SPARK_KAFKA_JARS`` (paths separated by commas or ``:``, directories
 allowed): their version is checked against pyspark's before Spark starts
 (see spark_kafka.py). ``spark-submit --packages ...`` works too.
@@ -135,8 +136,33 @@ def run(spark: SparkSession, args) -> int:
     except Exception as e:  # e.g. no Kafka connector on the class path: say so, no traceback
         print(f"aggregate.py: the query did not start: {e}", file=sys.stderr, flush=True)
         return 1
-    print(f"streaming {args.input} -> {args.output} (checkpoint {args.checkpoint}); Ctrl-C to stop", flush=True)
+    print(start_line(args), flush=True)
     return wait(query, spark)
+
+
+def start_line(args) -> str:
+    """What the job says once its query runs (``--once`` stops by itself: no Ctrl-C hint)."""
+    if args.once:
+        return (f"processing what {args.input} holds now -> {args.output} (checkpoint {args.checkpoint}); "
+                "stops when done")
+    return f"streaming {args.input} -> {args.output} (checkpoint {args.checkpoint}); Ctrl-C to stop"
+
+
+def session_builder(args, configs: dict[str, str]):
+    """The SparkSession builder: UTC, few shuffle partitions, the connector's configs.
+
+    Adaptive query execution is off: Spark does not support it in streaming and
+    warns on every start when it is on (its default)."""
+    builder = (SparkSession.builder.appName("kwire-sensor-aggregates")
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
+               .config("spark.sql.adaptive.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false"))
+    if args.master:
+        builder = builder.master(args.master)
+    for key, value in configs.items():
+        builder = builder.config(key, value)
+    return builder
 
 
 def wait(query, spark: SparkSession | None = None) -> int:
@@ -244,20 +270,18 @@ def main(argv: list[str] | None = None) -> int:
         problem = spark_kafka.checkpoint_problem(args.checkpoint, ends) if ends else None
         if problem:
             raise spark_kafka.SparkSetupError(problem)
+        # offline: say so before Spark's Ivy log and stack trace (under spark-submit its JVM,
+        # with whatever --packages / --jars it was given, is already up: nothing to check)
+        if "spark.jars.packages" in configs and "PYSPARK_GATEWAY_PORT" not in os.environ:
+            problem = spark_kafka.fetch_problem(spark_version, scala)
+            if problem:
+                raise spark_kafka.SparkSetupError(problem)
     except spark_kafka.SparkSetupError as e:
         print(f"aggregate.py: {e}", file=sys.stderr)
         return 2
 
-    builder = (SparkSession.builder.appName("kwire-sensor-aggregates")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
-               .config("spark.ui.showConsoleProgress", "false"))
-    if args.master:
-        builder = builder.master(args.master)
-    for key, value in configs.items():
-        builder = builder.config(key, value)
     try:
-        spark = builder.getOrCreate()
+        spark = session_builder(args, configs).getOrCreate()
     except Exception as e:  # the JVM exited before pyspark could talk to it: say why, no traceback
         print(f"aggregate.py: {_not_started(configs, e)}", file=sys.stderr)
         return 2

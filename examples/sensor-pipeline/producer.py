@@ -44,9 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     rnd = random.Random(args.seed)
-    producer = KafkaProducer(bootstrap_servers=args.bootstrap, acks="all", linger_ms=50,
-                             key_serializer=str.encode,
-                             value_serializer=lambda v: json.dumps(v, separators=(",", ":")).encode())
+    # keys and values are encoded here, not by serializer callables: kafka-python 3.0 warns
+    # (DeprecationWarning) about callables that are not its Serializer classes, which 2.x lacks
+    producer = KafkaProducer(bootstrap_servers=args.bootstrap, acks="all", linger_ms=50)
     sent = 0
     try:
         while args.count == 0 or sent < args.count:
@@ -54,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.late_every and sent % args.late_every == args.late_every - 1:
                 now -= timedelta(seconds=90)
             r = reading(rnd.randrange(args.sensors), now, rnd)
-            producer.send(args.topic, key=r["sensor"], value=r)
+            producer.send(args.topic, key=r["sensor"].encode(),
+                          value=json.dumps(r, separators=(",", ":")).encode())
             sent += 1
             if sent % 100 == 0:
                 print(f"sent {sent} readings", flush=True)

@@ -21,6 +21,13 @@ with ``NoSuchMethodError`` (the query dies with STREAM_FAILED), so:
 
   (a ``--packages`` run on a machine with Maven access leaves exactly these in
   ``~/.ivy2*/jars/``).
+* ``fetch_problem()``, when Spark would fetch the connector (no jars given),
+  looks for it in the local caches Spark's resolver reads first and else asks
+  the repositories it would use (Maven Central, or those named by
+  ``spark.jars.repositories`` / ``--repositories`` / ``spark.jars.ivySettings``
+  in ``$PYSPARK_SUBMIT_ARGS``) for the connector's POM: offline, the example
+  then stops with one clear message instead of Ivy's resolution log and a
+  Java stack trace;
 * ``checkpoint_problem()`` compares the offsets a checkpoint recorded with the
   topics' end offsets on the broker now: a checkpoint written against another
   broker or data directory (offsets past the end, fewer partitions) would make
@@ -171,6 +178,83 @@ def spark_configs(jars: list[str], spark_version: str, scala: str) -> dict[str, 
         check_jars(jars, spark_version, scala)
         return {"spark.jars": ",".join(jars)}
     return {"spark.jars.packages": packages_coordinate(spark_version, scala)}
+
+
+# -- can Spark fetch the connector? -------------------------------------------------------------
+
+MAVEN_CENTRAL = "https://repo1.maven.org/maven2/"
+
+
+def _submit_confs(submit_args: str) -> dict[str, str]:
+    """``--conf k=v`` / ``--repositories r`` pairs of a spark-submit command line."""
+    import shlex
+
+    words = shlex.split(submit_args or "")
+    confs: dict[str, str] = {}
+    for flag, value in zip(words, words[1:]):
+        if flag == "--conf" and "=" in value:
+            k, v = value.split("=", 1)
+            confs[k.strip()] = v.strip()
+        elif flag == "--repositories":
+            confs["spark.jars.repositories"] = value
+    return confs
+
+
+def _repositories(confs: dict[str, str]) -> list[str]:
+    """The remote roots Spark's resolver would ask for the connector."""
+    settings = confs.get("spark.jars.ivySettings")
+    if settings:  # a custom Ivy settings file replaces Spark's resolver chain
+        try:
+            text = Path(settings).read_text()
+        except OSError:
+            return []  # Spark reports the unreadable file itself
+        return re.findall(r'\broot\s*=\s*"([^"]+)"', text)
+    extra = [r.strip() for r in confs.get("spark.jars.repositories", "").split(",") if r.strip()]
+    return extra + [MAVEN_CENTRAL]
+
+
+def _cached(confs: dict[str, str], spark_version: str, scala: str) -> bool:
+    """Is the connector in the Ivy or Maven cache Spark resolves from before the network?"""
+    name = f"{CONNECTOR}_{scala}"
+    ivy_dirs = [confs["spark.jars.ivy"]] if "spark.jars.ivy" in confs else \
+        sorted(glob.glob(os.path.expanduser("~/.ivy2*")))
+    for d in ivy_dirs:
+        if glob.glob(os.path.join(d, "jars", f"*{name}-{spark_version}.jar")):
+            return True
+    m2 = Path.home() / ".m2" / "repository" / "org" / "apache" / "spark" / name / spark_version
+    return (m2 / f"{name}-{spark_version}.jar").is_file()
+
+
+def fetch_problem(spark_version: str, scala: str, submit_args: str | None = None,
+                  timeout: float = 5.0) -> str | None:
+    """Why Spark could not fetch the connector for ``spark.jars.packages`` (None: it can, or it is cached).
+
+    Asks each repository for the connector's POM (a few hundred bytes): the first
+    that has it settles it. Offline every repository fails to connect and the
+    message names the four jars to give instead.
+    """
+    import urllib.error
+    import urllib.request
+
+    confs = _submit_confs(os.environ.get("PYSPARK_SUBMIT_ARGS", "") if submit_args is None else submit_args)
+    if _cached(confs, spark_version, scala):
+        return None
+    name = f"{CONNECTOR}_{scala}"
+    path = f"org/apache/spark/{name}/{spark_version}/{name}-{spark_version}.pom"
+    failures = []
+    for root in _repositories(confs):
+        url = root.rstrip("/") + "/" + path
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=timeout):
+                return None
+        except urllib.error.HTTPError as e:
+            failures.append(f"{root}: HTTP {e.code}")
+        except (urllib.error.URLError, OSError) as e:
+            failures.append(f"{root}: {getattr(e, 'reason', e)}")
+    return (f"cannot fetch the Kafka connector {packages_coordinate(spark_version, scala)} "
+            f"({'; '.join(failures) or 'no repository configured'}). Offline, give its four jars with "
+            f"--jars or ${ENV}: {name}-{spark_version}.jar, {TOKEN_PROVIDER}_{scala}-{spark_version}.jar, "
+            "kafka-clients-*.jar and commons-pool2-*.jar (examples/sensor-pipeline/README.md)")
 
 
 # -- checkpoints -------------------------------------------------------------------------------

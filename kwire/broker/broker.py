@@ -21,7 +21,7 @@ Two modes:
 
 Purgatory keys: ``(topic, partition)`` is woken when what consumers may read
 moves (the HW; on one node, every append) or the partition's leadership
-changes (nbytes 0); ``replica_key(topic, partition)`` when the leader's log
+changes (nbytes 0); ``kwire.delayed.replica_key(topic, partition)`` when the leader's log
 grows (followers' long-polls).
 """
 
@@ -40,7 +40,7 @@ from kwire.config import BrokerConfig, ConfigError, topic_config, validate_topic
 from kwire.log import LogConfig, LogManager, PartitionLog
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security.inter_broker import InterBrokerSecurity
-from kwire.server.purgatory import Purgatory
+from kwire.delayed import Purgatory
 
 log = logging.getLogger("kwire.broker")
 
@@ -74,11 +74,6 @@ def log_config(tc) -> LogConfig:
         min_cleanable_dirty_ratio=tc.min_cleanable_dirty_ratio,
         delete_retention_ms=tc.delete_retention_ms,
     )
-
-
-def replica_key(topic: str, partition: int) -> tuple:
-    """The purgatory key of followers' long-polls on a partition (woken on the leader's appends)."""
-    return ("replica", topic, partition)
 
 
 class Broker:
@@ -209,7 +204,7 @@ class Broker:
             else:
                 for t in list(self.metadata.topics.values()):
                     for p in t.partitions:
-                        self._notify_leadership(t.name, p.partition, True, p.leader_epoch)
+                        self.notify_leadership(t.name, p.partition, True, p.leader_epoch)
         self.group_coordinator.start()
         self.txn_coordinator.start()
 
@@ -231,7 +226,7 @@ class Broker:
         return [(t.name, p.partition, p.leader_epoch) for t in list(self.metadata.topics.values())
                 for p in t.partitions]
 
-    def _notify_leadership(self, topic: str, partition: int, is_leader: bool, epoch: int) -> None:
+    def notify_leadership(self, topic: str, partition: int, is_leader: bool, epoch: int) -> None:
         for fn in list(self._leadership_listeners):
             try:
                 fn(topic, partition, is_leader, epoch)
@@ -251,6 +246,10 @@ class Broker:
         if self.replicas is None:
             return ErrorCode.NONE  # one node: the append itself committed it
         return await self.replicas.wait_replicated(topic, partition, required_offset, timeout_s)
+
+    def forget_topic_config(self, name: str) -> None:
+        """Drop the cached resolved config of topic ``name`` (its overrides changed)."""
+        self._topic_configs.pop(name, None)
 
     def not_leader_error(self, topic: str, partition: int) -> KafkaError:
         return KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER,
@@ -337,14 +336,14 @@ class Broker:
         made = self._create_logs(name, range(num_partitions), log_config(tc))
         def aborted() -> None:
             self._topic_configs.pop(name, None)
-            self._remove_logs(name, made)
+            self.remove_logs(name, made)
 
         t = self.metadata.create_topic(name, num_partitions, overrides, on_abort=aborted)
         self._topic_configs[name] = tc
         log.debug("created topic %s with %d partitions (id %s)", name, num_partitions, t.topic_id)
         if self._started:
             for p in t.partitions:
-                self._notify_leadership(name, p.partition, True, p.leader_epoch)
+                self.notify_leadership(name, p.partition, True, p.leader_epoch)
         return t
 
     def auto_create_topic(self, name: str) -> TopicState | None:
@@ -372,10 +371,10 @@ class Broker:
         def committed() -> None:
             self._deleting.discard(name)
             self._topic_configs.pop(name, None)
-            self._remove_logs(name, [p.partition for p in t.partitions])
+            self.remove_logs(name, [p.partition for p in t.partitions])
             if self._started:
                 for p in t.partitions:
-                    self._notify_leadership(name, p.partition, False, p.leader_epoch)
+                    self.notify_leadership(name, p.partition, False, p.leader_epoch)
             log.info("deleted topic %s", name)
 
         self.metadata.delete_topic(name, on_commit=committed, on_abort=lambda: self._deleting.discard(name))
@@ -388,10 +387,10 @@ class Broker:
             return self.metadata.add_partitions(name, total, assignment)
         before = len(t.partitions)
         made = self._create_logs(name, range(before, total), self.topic_log_config(t))
-        self.metadata.add_partitions(name, total, on_abort=lambda: self._remove_logs(name, made))
+        self.metadata.add_partitions(name, total, on_abort=lambda: self.remove_logs(name, made))
         if self._started:
             for p in t.partitions[before:]:
-                self._notify_leadership(name, p.partition, True, p.leader_epoch)
+                self.notify_leadership(name, p.partition, True, p.leader_epoch)
 
     def _create_logs(self, topic: str, partitions, cfg: LogConfig) -> list[int]:
         """New partitions' logs, all or none: KafkaError(KAFKA_STORAGE_ERROR) after removing
@@ -404,7 +403,7 @@ class Broker:
             try:
                 self.logs.get_or_create(topic, p, cfg, now).update_high_watermark(0)
             except (KafkaError, OSError) as e:
-                self._remove_logs(topic, made)
+                self.remove_logs(topic, made)
                 self._remove_partial_dir(topic, p)
                 reason = e.message if isinstance(e, KafkaError) else (e.strerror or str(e))
                 log.error("could not create topic %s: partition %d: %s", topic, p, reason)
@@ -413,7 +412,7 @@ class Broker:
             made.append(p)
         return made
 
-    def _remove_logs(self, topic: str, partitions) -> None:
+    def remove_logs(self, topic: str, partitions) -> None:
         for p in partitions:
             try:
                 self.logs.delete_partition(topic, p)
@@ -458,7 +457,7 @@ class Broker:
             if t is None or plog.partition >= len(t.partitions):
                 log.warning("deleting stray partition log %s-%d: not in the cluster metadata "
                             "(a topic creation or deletion that did not finish)", plog.topic, plog.partition)
-                self._remove_logs(plog.topic, [plog.partition])
+                self.remove_logs(plog.topic, [plog.partition])
 
     def set_topic_configs(self, name: str, configs: dict[str, str]) -> None:
         def refresh() -> None:

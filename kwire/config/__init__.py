@@ -17,25 +17,32 @@ name listed in ``__all__`` (plus ``INT_MAX``, ``LONG_MAX``, ``DOUBLE_MAX``,
   configuration docs, and the tool that builds it (``python -m kwire.config.kafka43``).
 * ``broker``      ``BrokerConfig``: DEFAULT < STATIC < DYNAMIC_DEFAULT < DYNAMIC
   layers, typed values, derived attributes, DescribeConfigs entries.
+* ``overrides``   ``validate_topic_config(s)`` and ``apply_incremental`` for
+  CreateTopics / AlterConfigs / IncrementalAlterConfigs.
 * ``topic``       ``topic_config`` / ``TopicConfig`` (override, else broker
-  synonym, else Kafka's default), ``validate_topic_config(s)`` and
-  ``apply_incremental`` for CreateTopics / AlterConfigs / IncrementalAlterConfigs.
+  synonym, else Kafka's default).
 * ``group``       ``validate_group_configs`` / ``effective_group_value`` (KIP-848
   GROUP resources, checked against the broker's group.* bounds) and
   ``validate_client_metrics`` (KIP-714 CLIENT_METRICS subscriptions).
+* ``security``    start-up checks of the ssl.* / sasl.* / authorizer settings (no
+  I/O: key files are read later by ``kwire.security``); ``jaas`` parses
+  ``sasl.jaas.config`` values.
 
 Import order is one way: types <- properties, listeners, kafka43 <- definitions
-<- topic <- broker, group. Everything is standard library, so ``import kwire.config`` stays cheap
-for broker start-up.
+<- overrides <- broker <- topic, group (these two take a ``BrokerConfig`` for its
+values and import it for type checking only); ``security`` (with ``jaas``) is
+imported by ``broker`` when it checks the security settings. Everything is
+standard library, so ``import kwire.config`` stays cheap for broker start-up.
 
 What it deliberately does not do
 --------------------------------
 * No logging and no persistence: ``BrokerConfig.warnings`` is for the caller to
   log (``kwire.cli`` logs it as ``kwire.config``), and dynamic configs are stored
   by the cluster metadata, which replays them with ``set_dynamic``.
-* No checks of the SSL/SASL settings or the authorizer (``BrokerConfig`` keeps
-  ``listener.name.<name>.*`` names and hands them to ``kwire.security.settings``,
-  which refuses at start-up what kwire cannot serve), and no config providers.
+* No TLS contexts, SASL or authorizer objects (that is ``kwire.security``):
+  ``BrokerConfig`` keeps ``listener.name.<name>.*`` names and only checks the
+  SSL/SASL/authorizer settings without I/O (``security``, with the ``jaas``
+  parser), refusing at load what kwire cannot serve. No config providers.
 
 Invariants
 ----------
@@ -50,8 +57,9 @@ from __future__ import annotations
 from .broker import BrokerConfig
 from .definitions import BROKER_CONFIGS, TOPIC_CONFIGS
 from .listeners import Listener, parse_listeners
+from .overrides import apply_incremental, validate_topic_config, validate_topic_configs
 from .properties import parse_properties, read_properties
-from .topic import TopicConfig, apply_incremental, topic_config, validate_topic_config, validate_topic_configs
+from .topic import TopicConfig, topic_config
 from .types import (
     DOUBLE_MAX,
     INT_MAX,

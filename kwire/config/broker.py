@@ -21,7 +21,7 @@ What it deliberately does not do
 * Unknown broker config names are not kept (Kafka keeps them as custom configs),
   except ``listener.name.<listener>.*`` and the authorizer's ``super.users`` /
   ``allow.everyone.if.no.acl.found``, kept as text in ``extra`` for
-  ``kwire.security`` (which checks them at start-up through ``security.settings``).
+  ``kwire.security`` (checked at load by ``kwire.config.security``).
 
 Invariants
 ----------
@@ -43,8 +43,8 @@ from .definitions import (
     _first_ms,
 )
 from .listeners import Listener, _parse_protocol_map, parse_listeners
+from .overrides import apply_incremental
 from .properties import read_properties
-from .topic import apply_incremental
 from .types import ConfigEntry, ConfigError, ConfigSynonym, Source, _known
 
 
@@ -254,7 +254,7 @@ class BrokerConfig:
         _check_group_timeouts(values)
         _check_safety(values, listeners, protocols)
         ib_listener, ib_protocol = _inter_broker(values, self._static, self.extra, advertised, protocols)
-        from kwire.security import settings as security_settings  # ssl.*/sasl.* (no I/O)
+        from . import security as security_settings  # ssl.*/sasl.* (no I/O)
 
         security_settings.check(values, self.extra, listeners, protocols)
 
@@ -350,7 +350,7 @@ def _check_safety(v: Mapping[str, Any], listeners: list[Listener], protocols: Ma
     is not one of Kafka's four, and KRaft settings that make this node part of a
     larger quorum: kwire would otherwise serve plaintext, or come up as a separate
     single-node cluster. The security settings themselves (keystores, SASL mechanisms and
-    JAAS configs, the authorizer class) are checked by ``kwire.security.settings``.
+    JAAS configs, the authorizer class) are checked by ``kwire.config.security``.
     """
     for listener in listeners:
         proto = protocols[listener.name]
@@ -362,7 +362,7 @@ def _check_safety(v: Mapping[str, Any], listeners: list[Listener], protocols: Ma
         raise ConfigError(f"{key}: listener {listener.name} uses security protocol {proto}, which "
                           f"{what}; kwire would serve it as plaintext. Use one of "
                           f"{', '.join(IMPLEMENTED_PROTOCOLS)}.", key)
-    # authorizer.class.name: checked by kwire.security.settings (Kafka's ACL authorizers only)
+    # authorizer.class.name: checked by kwire.config.security (Kafka's ACL authorizers only)
     if v["process.roles"] == ["broker"]:
         raise ConfigError("process.roles=broker expects a separate KRaft controller quorum; kwire "
                           "runs a single node that is its own controller and would come up as a "
@@ -411,7 +411,7 @@ def _inter_broker(v: Mapping[str, Any], static: Mapping[str, Any], extra: Mappin
                           "advertised.listeners. The valid options based on currently configured "
                           f"listeners are {','.join(names)}{hint}", key)
     if protocol in ("SASL_PLAINTEXT", "SASL_SSL"):
-        from kwire.security.settings import _get
+        from .security import _get
 
         mechanism = str(v["sasl.mechanism.inter.broker.protocol"]).upper()
         enabled = [m.strip().upper() for m in _get(v, extra, listener, "sasl.enabled.mechanisms") or []]

@@ -325,8 +325,9 @@ _broker("max.incremental.fetch.session.cache.slots", T.INT, 1000, _at_least(0),
 # Kafka's code defaults (3 replicas, min ISR 2) for the internal topics; a broker started
 # without a properties file gets 1 from DEV_DEFAULTS, as Kafka's shipped server.properties.
 _INTERNAL_RF = ("Kafka's default; a broker started without a properties file uses 1 (Kafka's "
-                "shipped server.properties). kwire is one node: it creates the topic with one "
-                "replica whatever this says.")
+                "shipped server.properties). In a ZooKeeper cluster the topic is created on first "
+                "use with this, once that many brokers are alive (COORDINATOR_NOT_AVAILABLE before, "
+                "as Kafka); a single node without zookeeper.connect has one replica whatever this says.")
 _broker("offsets.topic.num.partitions", T.INT, 50, _at_least(1), "__consumer_offsets partitions.")
 _broker("offsets.topic.replication.factor", T.SHORT, 3, _at_least(1),
         "__consumer_offsets replication factor. " + _INTERNAL_RF)
@@ -488,9 +489,9 @@ for _row in _FACTS["broker"]:
         BROKER_CONFIGS[_row[0]] = kafka43.config_def(_row)
     elif _row[4] == "per-broker" and _row[0] not in _KWIRE_READ_ONLY:
         _d.per_broker = True
-# kwire's own entries that a single node has no use for (replication, internal-topic replicas).
-_KWIRE_IGNORES = {"transaction.state.log.replication.factor",
-                  "transaction.state.log.min.isr", "num.replica.fetchers",
+# kwire's own entries it does not act on (the internal topics' replicas and min ISR are acted on
+# in a ZooKeeper cluster: kwire.transactions.coordinator, kwire.coordinator.runtime).
+_KWIRE_IGNORES = {"num.replica.fetchers",
                   # kwire leaves socket buffers to the kernel's autotuning
                   "socket.send.buffer.bytes", "socket.receive.buffer.bytes"}
 for _d in BROKER_CONFIGS.values():

@@ -67,7 +67,7 @@ from kwire.records.builder import build_batch
 from kwire.records.control import COMMIT, control_type
 from kwire.records.decode import decode_batches
 from kwire.records.errors import CorruptRecordError
-from kwire.server.purgatory import REBALANCE
+from kwire.delayed import REBALANCE
 
 log = logging.getLogger("kwire.coordinator")
 

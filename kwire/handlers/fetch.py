@@ -53,10 +53,9 @@ Not implemented yet: preferred read replicas (KIP-392, always -1).
 
 from __future__ import annotations
 
-from kwire.broker.broker import replica_key
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
-from kwire.server.purgatory import FETCH
+from kwire.delayed import FETCH, replica_key
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
 from kwire.protocol.generated.fetch_response import (
     AbortedTransaction,

@@ -1,8 +1,9 @@
 """``python -m kwire.handlers.table``: the API × version table, from the handler registry.
 
 Prints a Markdown table of every API kwire serves (what ApiVersions
-advertises) beside the versions in Kafka 4.3's schemas. With ``--readme`` it
-rewrites the table between the ``<!-- api-table -->`` markers in README.md.
+advertises) beside the versions in Kafka 4.3's schemas. With ``--docs`` it
+rewrites the table between the ``<!-- api-table -->`` markers in
+docs/compatibility.md (run from the repository's root).
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ def markdown() -> str:
     return "\n".join(lines)
 
 
-def update_readme(path: str = "README.md") -> None:
+DOCS_PAGE = "docs/compatibility.md"
+
+
+def update_docs(path: str = DOCS_PAGE) -> None:
     text = open(path, encoding="utf-8").read()
     parts = text.split(MARK)
     if len(parts) != 3:
@@ -38,7 +42,7 @@ def update_readme(path: str = "README.md") -> None:
 
 
 if __name__ == "__main__":
-    if "--readme" in sys.argv:
-        update_readme()
+    if "--docs" in sys.argv:
+        update_docs()
     else:
         print(markdown())

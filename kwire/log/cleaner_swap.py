@@ -156,9 +156,7 @@ def swap_in(plog, group: CleanedGroup, now_ms: int) -> bool:
     except OSError as e:  # leftovers only: start-up removes them
         log.warning("%s: could not remove replaced segment files: %s", d, e)
     new = LogSegment(d, group.base, plog.config, now_ms)
-    from .recovery import _load_trusted  # recovery imports this module
-
-    if not _load_trusted(new):
+    if not new.load_trusted():
         raise LogDirFailure(f"cleaned segment {new.log_path} does not read back", None)
     segs[first:first + len(old)] = [new]
     plog._bases = [s.base_offset for s in segs]

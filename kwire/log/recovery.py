@@ -40,7 +40,6 @@ from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, crc_is_vali
 
 from . import cleaner_swap, faults
 from .config import LogConfig
-from .index import OffsetIndex, TimeIndex
 from .segment import INT32_MAX, LogSegment
 
 log = logging.getLogger("kwire.log")
@@ -94,7 +93,7 @@ def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: i
                         "recovering it", seg.log_path, seg.base_offset, expected)
             first_unsafe = min(first_unsafe, i)
         last = i == len(segments) - 1
-        if i >= first_unsafe or not _load_trusted(seg):
+        if i >= first_unsafe or not seg.load_trusted():
             truncated = recover_segment(seg, epochs)
             if truncated and not last:
                 _delete_after(segments, i)
@@ -109,36 +108,6 @@ def _delete_after(segments: list[LogSegment], i: int) -> None:
                     later.log_path, later.size, later.base_offset, segments[i].log_path)
         later.close()
         later.delete()
-
-
-def _load_trusted(seg: LogSegment) -> bool:
-    """Use the on-disk indexes of a segment believed intact; False if it needs recovery."""
-    oi = OffsetIndex.load(seg.offset_index.path, seg.base_offset, seg.offset_index.max_entries,
-                          seg.size)
-    ti = TimeIndex.load(seg.time_index.path, seg.base_offset, seg.time_index.max_entries)
-    if oi is None or ti is None:
-        log.info("rebuilding indexes of %s (missing or inconsistent)", seg.log_path)
-        return seg.rebuild() == seg.size
-    seg.offset_index, seg.time_index = oi, ti
-    seg.reset_stats()
-    seg.max_timestamp, seg.offset_of_max_timestamp = ti.last_entry if len(ti) else (-1, -1)
-    first = seg.read_header_at(0) if seg.size else None
-    seg.first_batch_timestamp = first.max_timestamp if first else None
-    end = start = oi.last_position
-    for pos, h in seg.iter_batches(start):
-        last_offset = h.base_offset + h.last_offset_delta
-        if h.max_timestamp > seg.max_timestamp:
-            seg.max_timestamp, seg.offset_of_max_timestamp = h.max_timestamp, last_offset
-        seg.next_offset = last_offset + 1
-        end = pos + h.size
-    seg.bytes_since_last_index_entry = end - start
-    if end != seg.size:
-        return False
-    if (len(oi) and oi.base_offset + oi.rel[-1] >= seg.next_offset) or \
-            (len(ti) and ti.last_entry[1] >= seg.next_offset):
-        log.info("rebuilding indexes of %s (entries beyond the log end)", seg.log_path)
-        seg.rebuild()
-    return True
 
 
 def recover_segment(seg: LogSegment, epochs=None) -> int:

@@ -45,6 +45,7 @@ Not here: validation, offset assignment, rolling decisions, CRC checks
 
 from __future__ import annotations
 
+import logging
 import os
 from bisect import bisect_left
 from collections import deque
@@ -57,6 +58,8 @@ from .config import LogConfig
 from .index import OffsetIndex, TimeIndex
 from .files import create_empty
 from .region import FileRegion, SegmentFile
+
+log = logging.getLogger("kwire.log")
 
 INT32_MAX = (1 << 31) - 1
 READ_AHEAD = 8192  # bytes fetched per pread while scanning small batches
@@ -265,6 +268,35 @@ class LogSegment:
             if not os.path.exists(idx.path):
                 create_empty(idx.path)
         return end
+
+    def load_trusted(self) -> bool:
+        """Use the on-disk indexes of a segment believed intact; False if it needs recovery."""
+        oi = OffsetIndex.load(self.offset_index.path, self.base_offset, self.offset_index.max_entries,
+                              self.size)
+        ti = TimeIndex.load(self.time_index.path, self.base_offset, self.time_index.max_entries)
+        if oi is None or ti is None:
+            log.info("rebuilding indexes of %s (missing or inconsistent)", self.log_path)
+            return self.rebuild() == self.size
+        self.offset_index, self.time_index = oi, ti
+        self.reset_stats()
+        self.max_timestamp, self.offset_of_max_timestamp = ti.last_entry if len(ti) else (-1, -1)
+        first = self.read_header_at(0) if self.size else None
+        self.first_batch_timestamp = first.max_timestamp if first else None
+        end = start = oi.last_position
+        for pos, h in self.iter_batches(start):
+            last_offset = h.base_offset + h.last_offset_delta
+            if h.max_timestamp > self.max_timestamp:
+                self.max_timestamp, self.offset_of_max_timestamp = h.max_timestamp, last_offset
+            self.next_offset = last_offset + 1
+            end = pos + h.size
+        self.bytes_since_last_index_entry = end - start
+        if end != self.size:
+            return False
+        if (len(oi) and oi.base_offset + oi.rel[-1] >= self.next_offset) or \
+                (len(ti) and ti.last_entry[1] >= self.next_offset):
+            log.info("rebuilding indexes of %s (entries beyond the log end)", self.log_path)
+            self.rebuild()
+        return True
 
     # -- reading --------------------------------------------------------------
     def iter_batches(self, start: int, end: int | None = None) -> Iterator[tuple[int, BatchHeader]]:

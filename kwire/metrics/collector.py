@@ -271,7 +271,7 @@ class BrokerCollector(Collector):
                                  "followers), Produce (acks=all waiting for the ISR), Rebalance (group "
                                  "coordinator responses: JoinGroup/SyncGroup, commits waiting to "
                                  "replicate).", labels=["delayedOperation"])
-        # the kind each waiter registered with (kwire.server.purgatory)
+        # the kind each waiter registered with (kwire.delayed)
         for kind, n in self.broker.purgatory.sizes().items():
             purg.add_metric([kind], n)
         yield purg

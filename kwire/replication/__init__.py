@@ -11,5 +11,6 @@ package keeps the partition registry.
 ``manager`` (``ReplicaManager``, cluster mode) ties them to the image: the
 replica logs and each partition's role (a ``LeaderState``, or handed to the
 follower fetchers of ``fetcher``), the HW moves and ISR writes, acks=all
-waits.
+waits. It is given the broker as a ``host.ReplicaHost`` (the few calls it
+needs) and never imports ``kwire.broker``, which sits above it.
 """

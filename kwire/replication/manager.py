@@ -14,7 +14,7 @@ What it does
 * Leader side: appends (``append``) and follower fetches (``follower_fetch``)
   move the HW (``LeaderState``), which is copied into the log and wakes the
   consumers' long-polls (purgatory key ``(topic, partition)``); appends wake
-  the followers' (``broker.replica_key``). ISR expand (from a follower fetch)
+  the followers' (``kwire.delayed.replica_key``). ISR expand (from a follower fetch)
   and shrink (``check_isr_shrink``, every ``replica.lag.time.max.ms / 2``)
   are written to ZooKeeper conditional on the state znode's version; a lost
   race (INVALID_UPDATE_VERSION) stops proposals until the image brings the
@@ -63,7 +63,8 @@ from collections import deque
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.replication.leader_state import LeaderState
 from kwire.security import inter_broker
-from kwire.server.purgatory import PRODUCE
+from kwire.delayed import PRODUCE, replica_key
+from kwire.replication.host import ReplicaHost
 
 log = logging.getLogger("kwire.replication")
 
@@ -77,7 +78,7 @@ def _now_ms() -> int:
 
 
 class ReplicaManager:
-    def __init__(self, broker) -> None:
+    def __init__(self, broker: ReplicaHost) -> None:
         self.broker = broker
         self.node_id = broker.node_id
         self.config = broker.config
@@ -117,7 +118,7 @@ class ReplicaManager:
                 continue
             if key not in wanted:
                 log.info("removing the log of %s-%d: this broker is not one of its replicas", *key)
-                self.broker._remove_logs(plog.topic, [plog.partition])
+                self.broker.remove_logs(plog.topic, [plog.partition])
             else:
                 self._held.setdefault(plog.topic, set()).add(plog.partition)
 
@@ -182,7 +183,7 @@ class ReplicaManager:
                 self._recheck_high_watermark(key, st, plog, now)
 
     def _configs_changed(self, name: str) -> None:
-        self.broker._topic_configs.pop(name, None)
+        self.broker.forget_topic_config(name)
         t = self.metadata.topic(name)
         if t is not None:
             self.broker.logs.update_config(name, self.broker.topic_log_config(t))
@@ -313,8 +314,8 @@ class ReplicaManager:
         self._recheck_high_watermark(key, st, plog, now)
         self.broker.purgatory.notify(key, 0)  # waiters recheck: against this state, or answer
         if was_leader:
-            self.broker._notify_leadership(t.name, p.partition, False, p.leader_epoch)
-        self.broker._notify_leadership(t.name, p.partition, True, p.leader_epoch)
+            self.broker.notify_leadership(t.name, p.partition, False, p.leader_epoch)
+        self.broker.notify_leadership(t.name, p.partition, True, p.leader_epoch)
 
     def _adopt_state(self, key, st: LeaderState, p, plog, now: int) -> None:
         """Same leader epoch: an ISR change (ours, or the controller's) shows in the image."""
@@ -357,7 +358,7 @@ class ReplicaManager:
             log.info("%s-%d: following %d at epoch %d", key[0], key[1], leader, epoch)
         if st is not None:
             self.broker.purgatory.notify(key, 0)
-            self.broker._notify_leadership(key[0], key[1], False, epoch)
+            self.broker.notify_leadership(key[0], key[1], False, epoch)
 
     def _drop_role(self, key):
         """Stop leading and following ``key``: the leader state it had, or None."""
@@ -372,7 +373,7 @@ class ReplicaManager:
     def _remove_replica(self, key) -> None:
         st = self._drop_role(key)
         if st is not None:
-            self.broker._notify_leadership(key[0], key[1], False, st.leader_epoch)
+            self.broker.notify_leadership(key[0], key[1], False, st.leader_epoch)
         held = self._held.get(key[0])
         if held is not None:
             held.discard(key[1])
@@ -380,7 +381,7 @@ class ReplicaManager:
                 del self._held[key[0]]
         if self.broker.logs.get(*key) is not None:
             log.info("removing the log of %s-%d (topic deleted or replica moved)", *key)
-        self.broker._remove_logs(key[0], [key[1]])  # also wakes the partition's waiters
+        self.broker.remove_logs(key[0], [key[1]])  # also wakes the partition's waiters
 
     # -- log dir failure -----------------------------------------------------------------
     def dir_offline(self, keys) -> None:
@@ -412,7 +413,7 @@ class ReplicaManager:
         if st is not None:
             log.info("%s-%d: no longer leading: its log dir is offline", *key)
             self.broker.purgatory.notify(key, 0)  # acks=all waiters answer now
-            self.broker._notify_leadership(key[0], key[1], False, st.leader_epoch)
+            self.broker.notify_leadership(key[0], key[1], False, st.leader_epoch)
 
     def _report_offline(self) -> None:
         """Tell ZooKeeper which of this broker's replicas are offline (if that changed)."""
@@ -470,8 +471,6 @@ class ReplicaManager:
                 pending.appendleft((e2, n + n2))
             if st.on_leader_append(plog.log_end_offset, now):
                 self._hw_moved(key, st, plog)
-            from kwire.broker.broker import replica_key
-
             self.broker.purgatory.notify(replica_key(*key), nbytes)
         return result
 

@@ -1,9 +1,10 @@
 """Security: TLS listeners, SASL authentication, SCRAM credentials, ACLs, client quotas (issue 14).
 
-* ``settings`` — start-up checks of the ssl.* / sasl.* / authorizer settings (no I/O).
+The start-up checks of the ssl.* / sasl.* / authorizer settings and the JAAS
+parser are in the config layer below (``kwire.config.security``, ``kwire.config.jaas``).
+
 * ``principal`` — KafkaPrincipal and the principal of a TLS peer (its DN, mapping rules).
 * ``tls`` — ``ssl.SSLContext`` for a listener from Kafka's ``ssl.*`` configs (JKS, PKCS12, PEM).
-* ``jaas`` — the JAAS login-module options a broker reads (PLAIN users, OAUTHBEARER options).
 * ``plain`` / ``scram`` / ``oauthbearer`` — SASL mechanism servers as sans-I/O state
   machines; ``scram`` also holds Kafka's credential format (salted, iterated).
 * ``session`` — one connection's security state (listener, protocol, SASL progress,

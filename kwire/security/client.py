@@ -22,7 +22,7 @@ import os
 import ssl
 from dataclasses import dataclass
 
-from kwire.security import jaas
+from kwire.config import jaas
 from kwire.security.scram import MECHANISMS
 
 

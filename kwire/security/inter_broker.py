@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from kwire.config.types import ConfigError
 from kwire.protocol import codec
-from kwire.security import jaas
+from kwire.config import jaas
 from kwire.security.client import ClientSecurity, SaslLoginError, sasl_exchange
 
 __all__ = ["InterBrokerSecurity", "SaslLoginError", "of"]
@@ -68,7 +68,7 @@ class InterBrokerSecurity:
     def from_config(cls, config) -> "InterBrokerSecurity":
         """From a ``BrokerConfig`` (ConfigError: credentials or stores that cannot be used)."""
         from kwire.security import tls
-        from kwire.security.settings import _get
+        from kwire.config.security import _get
 
         if not config.zookeeper_connect:
             return cls()  # a single node has no peers to connect to

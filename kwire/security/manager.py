@@ -17,16 +17,16 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
+from kwire.config import jaas
+from kwire.config.security import enabled_mechanisms
 from kwire.config.types import ConfigError
-from kwire.security import jaas, tls
+from kwire.security import tls
 from kwire.security.plain import PlainServer
 from kwire.security.principal import ANONYMOUS, KafkaPrincipal, SslPrincipalMapper, dn_of_der
 from kwire.security.scram import MECHANISMS, ScramCredential, ScramServer
 from kwire.security.session import Session
 
 log = logging.getLogger("kwire.security")
-
-SUPPORTED_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
 
 
 class SecurityManager:
@@ -48,14 +48,7 @@ class SecurityManager:
                 except ValueError as e:
                     raise ConfigError(str(e), "ssl.principal.mapping.rules") from None
             if proto.startswith("SASL_"):
-                mechs = [m.strip().upper() for m in self.listener_config(name, "sasl.enabled.mechanisms") or []
-                         if m.strip()]
-                bad = [m for m in mechs if m not in SUPPORTED_MECHANISMS]
-                if bad or not mechs:
-                    raise ConfigError(f"sasl.enabled.mechanisms for listener {name}: "
-                                      f"{','.join(bad) or '(none)'} not supported by kwire (supported: "
-                                      f"{', '.join(SUPPORTED_MECHANISMS)}); Kafka's default is GSSAPI, "
-                                      "so set it explicitly", "sasl.enabled.mechanisms")
+                mechs = enabled_mechanisms(self.listener_config(name, "sasl.enabled.mechanisms"), name)
                 self._mechanisms[name] = mechs
                 if "PLAIN" in mechs:
                     text = self.jaas_config(name, "PLAIN")

@@ -1,6 +1,6 @@
 """``kwire consume``: print a topic's records, like kafka-console-consumer.sh / kcat.
 
-``kwire consume --topic T [--partition N] [--from-beginning | --offset N |
+``kwire consume --topic T [--partition N | --group G [--verbose]] [--from-beginning | --offset N |
 --timestamp MS_OR_ISO] [--max-messages N] [--timeout-ms MS]
 [--format FMT | --json] [--print-key] [--print-headers] ...``
 
@@ -36,8 +36,11 @@ Output, one record per line:
 Keys, values and headers are written as the raw bytes stored (no decoding)
 except in JSON. Control records of transactions are skipped; aborted
 transactional records are shown (the isolation level is read_uncommitted).
-Not implemented: consumer groups and offset commits, regex topics, key/value
-deserializers.
+With ``--group G`` the tool reads as a member of consumer group G
+(kwire.tools.consume_group): the partitions the group assigns it, from the
+group's committed offsets, committing as it goes and on exit; ``--verbose``
+prints assignment changes. Not implemented: regex topics, key/value
+deserializers, ``--share-group``.
 """
 
 from __future__ import annotations
@@ -104,6 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how long one fetch may wait for data (default 500)")
     p.add_argument("--max-bytes", type=positive_int, default=1 << 20, metavar="BYTES",
                    help="bytes per fetch and partition (default 1048576)")
+    g = p.add_argument_group("consumer group (kwire.tools.consume_group)")
+    g.add_argument("--group", metavar="GROUP",
+                   help="read as a member of this consumer group: its partitions, from its committed "
+                        "offsets; commits as it goes and on exit")
+    g.add_argument("--commit-interval-ms", type=positive_int, default=5000, metavar="MS",
+                   help="with --group: commit positions this often (default 5000)")
+    g.add_argument("--verbose", action="store_true", help="with --group: print assignment changes to stderr")
     return p
 
 
@@ -300,6 +310,10 @@ def _consume(args) -> int:
     else:
         formatter = DefaultFormatter(args)
     # usage errors before connecting
+    if args.group is not None:
+        from .consume_group import check_group_args
+
+        check_group_args(args)
     if args.timestamp is not None:
         parse_timestamp(args.timestamp)
     if args.offset is not None:
@@ -310,15 +324,18 @@ def _consume(args) -> int:
     try:
         with connect(args) as client:
             info = client.topic(args.topic)
-            if args.partition is not None:
-                if args.partition not in info.partitions:
-                    raise ToolError(f"topic {args.topic!r} has no partition {args.partition} "
-                                    f"(it has {len(info.partitions)})")
-                partitions = [args.partition]
+            if args.group is not None:
+                count = _consume_in_group(client, args, info, formatter, out)
             else:
-                partitions = sorted(info.partitions)
-            positions = _start_offsets(client, args.topic, partitions, args)
-            count = _loop(client, args, positions, formatter, out)
+                if args.partition is not None:
+                    if args.partition not in info.partitions:
+                        raise ToolError(f"topic {args.topic!r} has no partition {args.partition} "
+                                        f"(it has {len(info.partitions)})")
+                    partitions = [args.partition]
+                else:
+                    partitions = sorted(info.partitions)
+                positions = _start_offsets(client, args.topic, partitions, args)
+                count = _loop(client, args, positions, formatter, out)
     except KeyboardInterrupt:
         pass  # Ctrl-C is the normal way to stop an unbounded consume
     finally:
@@ -330,7 +347,25 @@ def _consume(args) -> int:
     return EXIT_OK
 
 
-def _loop(client: KafkaClient, args, positions: dict[int, int], formatter, out) -> int:
+def _consume_in_group(client: KafkaClient, args, info, formatter, out) -> int:
+    """--group: the partitions the group assigns, from its committed offsets (kwire.tools.consume_group)."""
+    from .consume_group import GroupMember
+
+    member = GroupMember(client, args.group, info, from_beginning=args.from_beginning, verbose=args.verbose,
+                         commit_interval_ms=args.commit_interval_ms, prog=PROG)
+    positions: dict[int, int] = {}
+    try:
+        return _loop(client, args, positions, formatter, out, member)
+    finally:
+        try:
+            member.close(positions)  # commit what was printed, leave the group
+        except KeyboardInterrupt:
+            pass
+
+
+def _loop(client: KafkaClient, args, positions: dict[int, int], formatter, out, member=None) -> int:
+    """Fetch and print until a stop condition; ``member`` (--group) changes ``positions`` as the
+    group's assignment changes, and is polled between fetches."""
     topic = args.topic
     limit = args.max_messages
     timeout_s = None if args.timeout_ms is None else args.timeout_ms / 1000
@@ -343,6 +378,13 @@ def _loop(client: KafkaClient, args, positions: dict[int, int], formatter, out) 
             if timeout_s is not None:
                 left = timeout_s - (time.monotonic() - last_record)
                 wait_ms = max(0, min(wait_ms, int(left * 1000)))
+            if member is not None:
+                wait_ms = min(wait_ms, member.poll(positions))
+                if not positions:  # nothing assigned (yet): wait for the group
+                    time.sleep(min(wait_ms, 100) / 1000)
+                    if timeout_s is not None and time.monotonic() - last_record >= timeout_s:
+                        return count
+                    continue
             try:
                 fetched = client.fetch_many(topic, positions, max_wait_ms=wait_ms,
                                             max_bytes=max_bytes * len(positions),

@@ -1,4 +1,4 @@
-"""docker/: the image and both compose files checked against each other and the README; ``kwire health``.
+"""docker/: the image and both compose files checked against each other and the docs; ``kwire health``.
 
 Containers cannot run here, so the files are parsed: the Dockerfile's entry
 point (``kwire serve`` with overrides kwire's own config loader accepts), the
@@ -7,8 +7,8 @@ HEALTHCHECK; ``docker/compose.single.yaml`` (one node: every exposed port
 published 1:1, the volume on /data, a health check, the console on) and the
 health checks, published metrics ports (one host port per broker) and console
 (on kwire-1 only) of ``docker/compose.yaml`` (ZooKeeper + 3 brokers; its other
-checks are in test_cluster_cli.py); and the README's Containers section
-naming the same ports, volume, files and health command.
+checks are in test_cluster_cli.py); and the docs' Containers page
+(docs/containers.md) naming the same ports, volume, files and health command.
 
 ``kwire health`` itself runs for real: exit 0 against a live broker (also
 with ``--require-controller``, and exactly the command line the compose
@@ -164,24 +164,24 @@ def test_cluster_compose_health_checks_metrics_and_console():
         assert words in header, f"compose.yaml's header comment does not say {words!r}"
 
 
-def _readme_section(title_word: str) -> str:
-    text = (ROOT / "README.md").read_text()
+def _docs_section(page: str, title_word: str) -> str:
+    text = (ROOT / "docs" / page).read_text()
     m = re.search(rf"^(#+) [^\n]*{title_word}[^\n]*\n", text, re.M)
-    assert m, f"README.md has no section whose heading names {title_word!r} (issue 15)"
+    assert m, f"docs/{page} has no section whose heading names {title_word!r} (issue 15)"
     level = len(m.group(1))
     rest = text[m.end():]
     end = re.search(rf"^#{{1,{level}}} ", rest, re.M)
     return rest[: end.start()] if end else rest
 
 
-def test_readme_names_the_images_ports_volume_and_health_command():
+def test_docs_name_the_images_ports_volume_and_health_command():
     img = Image()
     # the Schema Registry's ports are documented with it (docs/schema-registry.md, issue 25)
-    section = _readme_section("Container") + (ROOT / "docs" / "schema-registry.md").read_text()
+    section = _docs_section("containers.md", "Container") + (ROOT / "docs" / "schema-registry.md").read_text()
     for port in sorted(img.expose):
-        assert str(port) in section, f"README's container section does not name port {port}"
+        assert str(port) in section, f"docs/containers.md does not name port {port}"
     for word in ("/data", "kwire health", "compose.single.yaml", "compose.yaml", "docker/Dockerfile"):
-        assert word in section, f"README's container section does not mention {word}"
+        assert word in section, f"docs/containers.md does not mention {word}"
     # the cluster compose file's host ports: metrics per broker, the console on kwire-1
     doc = _yaml("compose.yaml")
     kafka = []
@@ -191,7 +191,7 @@ def test_readme_names_the_images_ports_volume_and_health_command():
             kafka.append(listen)
             for container, host in _published(svc).items():
                 if container != listen:  # Kafka's ports are named as a range
-                    assert str(host) in section, f"README's container section does not name {name}'s port {host}"
+                    assert str(host) in section, f"docs/containers.md does not name {name}'s port {host}"
     assert f"{min(kafka)}-{max(kafka)}" in section and "console on `kwire-1`" in section
 
 

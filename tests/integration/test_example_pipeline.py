@@ -82,9 +82,10 @@ def aggregate(bootstrap: str, inp: str, out: str, checkpoint: Path, work: Path) 
                # per batch only slows a test down); no UI; scratch space under the test's tmp dir.
                PYSPARK_SUBMIT_ARGS=f"--master local[2] --conf spark.sql.shuffle.partitions=2 "
                                    f"--conf spark.ui.enabled=false --conf spark.local.dir={work} pyspark-shell")
-    _run([str(EXAMPLE / "aggregate.py"), "--bootstrap", bootstrap, "--input", inp, "--output", out,
-          "--checkpoint", str(checkpoint), "--once", "--jars", ",".join(SPARK_JARS), *JOB_ARGS],
-         timeout=SPARK_TIMEOUT_S, env=env)
+    text = _run([str(EXAMPLE / "aggregate.py"), "--bootstrap", bootstrap, "--input", inp, "--output", out,
+                 "--checkpoint", str(checkpoint), "--once", "--jars", ",".join(SPARK_JARS), *JOB_ARGS],
+                timeout=SPARK_TIMEOUT_S, env=env)
+    assert "stops when done" in text and "Ctrl-C" not in text, text  # --once stops by itself
 
 
 def consume(bootstrap: str, topic: str, group: str) -> dict[tuple[str, str, str], tuple]:

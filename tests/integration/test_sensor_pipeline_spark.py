@@ -7,13 +7,17 @@
 * a checkpoint left by a run against another broker (offsets past the end of
   the topics on the kwire broker now): exit code 2 and the explanation,
   instead of Spark's "Some data may have been lost";
-* no jars and no Maven Central (offline): Spark's "unresolved dependency",
-  then exit code 2 naming the four jars to give, not a Python traceback;
-* the example's own transformations on a real local SparkSession (a batch
-  DataFrame of Kafka-shaped rows): the windows and aggregates come out right
-  and the example's code raises no DeprecationWarning; then its ``wait()`` on a
-  running streaming query, interrupted by SIGINT as Ctrl-C does: exit code 0,
-  "stopping the query", no Python traceback and no py4j/ERROR lines.
+* no jars and no Maven Central (offline): exit code 2 with one message naming
+  the four jars to give, before Spark starts (no Ivy resolution log, no Java
+  stack trace, no Python traceback);
+* producer.py as a user runs it (kafka-python 3.0): no DeprecationWarning;
+* the example's own transformations on a real local SparkSession built by the
+  example's ``session_builder`` (a batch DataFrame of Kafka-shaped rows): the
+  windows and aggregates come out right and the example's code raises no
+  DeprecationWarning; then its ``wait()`` on a running streaming query (no
+  "adaptive is not supported in streaming" warning), interrupted by SIGINT as
+  Ctrl-C does: exit code 0, "stopping the query", no Python traceback and no
+  py4j/ERROR lines; ``--once`` announces no Ctrl-C.
 
 The Kafka connector jars cannot be fetched here (Maven is unreachable), so the
 full Kafka-in/Kafka-out run lives in test_example_pipeline.py, which runs when
@@ -113,12 +117,48 @@ def test_no_jars_and_no_maven_explains_the_offline_jars(tmp_path, make_broker):
     p = aggregate("--bootstrap", b.bootstrap, "--checkpoint", str(tmp_path / "cp"),
                   env={"PYSPARK_SUBMIT_ARGS": submit}, timeout=180)
     assert p.returncode == 2, p.stdout + p.stderr[-3000:]
-    assert "unresolved dependency" in p.stderr  # Spark's own words, above ours
-    assert (f"could not fetch org.apache.spark:spark-sql-kafka-0-10_2.13:{SPARK} from Maven Central"
-            in p.stderr), p.stderr[-3000:]
+    assert p.stderr.startswith(f"aggregate.py: cannot fetch the Kafka connector "
+                               f"org.apache.spark:spark-sql-kafka-0-10_2.13:{SPARK} (http://127.0.0.1:1/maven2/: ")
     assert (f"spark-sql-kafka-0-10_2.13-{SPARK}.jar, spark-token-provider-kafka-0-10_2.13-{SPARK}.jar, "
             "kafka-clients-*.jar and commons-pool2-*.jar" in p.stderr), p.stderr[-3000:]
-    assert "Traceback" not in p.stderr, p.stderr[-3000:]
+    # only the clear message: Spark never started (no Ivy log, no Java or Python stack trace)
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr[-3000:]
+    for noise in ("unresolved dependency", ":: ", "Ivy", "Exception", "\tat ", "Traceback"):
+        assert noise not in p.stderr, p.stderr[-3000:]
+    assert not (tmp_path / "ivy").exists()  # Spark's resolver did not even start
+
+
+def test_producer_prints_no_deprecation_warning(make_broker, topic_name):
+    """kafka-python 3.0 warns about serializer callables that are not its Serializer classes."""
+    b = make_broker()
+    runs = {}
+    for flags in ([], ["-W", "always::DeprecationWarning"]):
+        p = subprocess.run([sys.executable, *flags, str(EXAMPLE / "producer.py"), "--bootstrap", b.bootstrap,
+                            "--topic", topic_name, "--count", "5", "--rate", "1000"],
+                           capture_output=True, text=True, timeout=60, cwd=ROOT)
+        assert p.returncode == 0 and f"sent 5 readings to {topic_name}" in p.stdout, p.stdout + p.stderr
+        runs[bool(flags)] = p.stderr
+    assert "Warning" not in runs[False], runs[False]  # as a user runs it: nothing at all
+    assert "serializer" not in runs[True], runs[True]  # and none of ours with every warning shown
+    from kafka import KafkaConsumer
+
+    c = KafkaConsumer(topic_name, bootstrap_servers=b.bootstrap, auto_offset_reset="earliest",
+                      consumer_timeout_ms=10000)
+    try:
+        got = [(m.key, json.loads(m.value)) for m in c]
+    finally:
+        c.close()
+    assert len(got) == 10 and all(k.decode() == v["sensor"] for k, v in got), got
+
+
+def test_once_announces_no_ctrl_c():
+    sys.path.insert(0, str(EXAMPLE))
+    import aggregate as example
+
+    args = example.argparse.Namespace(input="in", output="out", checkpoint="/cp", once=True)
+    assert example.start_line(args) == "processing what in holds now -> out (checkpoint /cp); stops when done"
+    args.once = False
+    assert example.start_line(args).endswith("; Ctrl-C to stop")
 
 
 SPARK_SCRIPT = r'''
@@ -128,9 +168,10 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     import aggregate
     from pyspark.sql import SparkSession
-    spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
-             .config("spark.sql.shuffle.partitions", "2").config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.session.timeZone", "UTC").getOrCreate())
+    import argparse
+    opts = argparse.Namespace(master="local[1]", shuffle_partitions=2)
+    spark = aggregate.session_builder(opts, {"spark.ui.enabled": "false"}).getOrCreate()
+    print("ADAPTIVE " + spark.conf.get("spark.sql.adaptive.enabled"), flush=True)
     spark.sparkContext.setLogLevel("WARN")
     readings = [("s-1", "06:40:01", 20.0, 40.0), ("s-1", "06:40:02", 22.0, 50.0), ("s-2", "06:40:40", 30.0, 60.0)]
     rows = [(json.dumps({"sensor": s, "ts": f"2026-11-22T{t}.000Z", "temperature": temp, "humidity": h}).encode(),)
@@ -185,8 +226,56 @@ def test_example_code_on_real_spark_and_ctrl_c_stops_cleanly(tmp_path):
                  "temp_avg": 30.0, "temp_max": 30.0, "humidity_avg": 60.0}],
     ]
     assert "OUR-WARNINGS []" in text, text
+    assert "ADAPTIVE false" in text, text
+    assert "spark.sql.adaptive.enabled is not supported in streaming" not in err, err[-3000:]
     assert proc.returncode == 0, text + err[-3000:]
     assert "stopping the query (Ctrl-C)..." in text and "EXIT 0" in text
     after = err.split("STREAMING")[-1]
     assert "Traceback" not in err and "py4j" not in after.lower(), err[-3000:]
     assert " ERROR " not in err, err[-3000:]
+
+
+def test_fetch_check_passes_with_the_connector_cached_or_a_repository_that_has_it(tmp_path):
+    """The offline check stops only a run Spark could not resolve: a cached connector or a
+    repository that serves its POM (here a local HTTP server named by Ivy settings) passes."""
+    import http.server
+    import threading
+
+    sys.path.insert(0, str(EXAMPLE))
+    import spark_kafka
+
+    def settings(name: str, root: str) -> Path:  # Spark's resolver: this repository only (hermetic)
+        path = tmp_path / name
+        path.write_text(IVY_NOWHERE.replace("http://127.0.0.1:1/maven2/", root))
+        return path
+
+    ivy = tmp_path / "ivy"
+    (ivy / "jars").mkdir(parents=True)
+    nowhere = f"--conf spark.jars.ivy={ivy} --conf spark.jars.ivySettings={settings('n.xml', 'http://127.0.0.1:1/m2')}"
+    problem = spark_kafka.fetch_problem(SPARK, "2.13", submit_args=nowhere, timeout=5)
+    assert problem and "(http://127.0.0.1:1/m2: " in problem and "maven.org" not in problem, problem
+    (ivy / "jars" / f"org.apache.spark_spark-sql-kafka-0-10_2.13-{SPARK}.jar").write_bytes(b"")
+    assert spark_kafka.fetch_problem(SPARK, "2.13", submit_args=nowhere, timeout=5) is None  # cached
+    pom = tmp_path / "repo" / "org/apache/spark/spark-sql-kafka-0-10_2.13" / SPARK
+    pom.mkdir(parents=True)
+    (pom / f"spark-sql-kafka-0-10_2.13-{SPARK}.pom").write_text("<project/>")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, directory=str(tmp_path / "repo"), **kw)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        repo = f"http://127.0.0.1:{server.server_address[1]}/"
+        empty = tmp_path / "ivy-empty"
+        args = f"--conf spark.jars.ivy={empty} --conf spark.jars.ivySettings={settings('r.xml', repo)}"
+        assert spark_kafka.fetch_problem(SPARK, "2.13", submit_args=args, timeout=5) is None
+        problem = spark_kafka.fetch_problem("0.0.1", "2.13", submit_args=args, timeout=5)
+        assert problem and f"{repo}: HTTP 404" in problem  # a repository without it: named
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -11,7 +11,7 @@ surface; per-test configs by marker and by indirect parametrization;
 ``.restart()`` keeping data; pytest-xdist workers each with their own brokers;
 ``kwire_shared_broker`` isolating tests by topic prefix; ``kwire_cluster``
 (ZooKeeper from the Debian jars) and its skip reason without them; and the
-README's two numbers (fixture set-up to first produce, 100 tests each with a
+docs/testing.md's two numbers (fixture set-up to first produce, 100 tests each with a
 fresh broker), printed on every run (the 100-test wall time is held to a
 looser bound than the 30 s goal, for loaded CI machines).
 
@@ -362,7 +362,7 @@ def test_xdist_workers_and_the_shared_broker(tmp_path):
     assert len(dirs) == 12 and all("popen-gw" in d for d in dirs), dirs  # each worker's own basetemp
 
 
-# -- the README's numbers --------------------------------------------------------------------------
+# -- the numbers in docs/testing.md ---------------------------------------------------------------
 
 TIMING = '''
 import time

@@ -1,4 +1,4 @@
-"""kwire.server.purgatory: every delayed operation registers with its kind; ``sizes()`` counts them.
+"""kwire.delayed: every delayed operation registers with its kind; ``sizes()`` counts them.
 
 An operation watching several keys counts once; completed, expired and
 cancelled ones stop counting; an unknown kind is refused at registration
@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from kwire.server.purgatory import FETCH, KINDS, PRODUCE, REBALANCE, Purgatory
+from kwire.delayed import FETCH, KINDS, PRODUCE, REBALANCE, Purgatory
 
 
 def test_sizes_by_kind():

@@ -19,10 +19,10 @@ def test_advertised_ranges_are_inside_the_schema_and_stable():
         assert "broker" in spec.listeners, spec.name
 
 
-def test_readme_api_table_is_current():
+def test_docs_api_table_is_current():
     from pathlib import Path
 
-    from kwire.handlers.table import markdown
+    from kwire.handlers.table import DOCS_PAGE, markdown
 
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    assert markdown() in readme, "run: python -m kwire.handlers.table --readme"
+    page = (Path(__file__).parents[2] / DOCS_PAGE).read_text(encoding="utf-8")
+    assert markdown() in page, "run: python -m kwire.handlers.table --docs"

@@ -38,7 +38,7 @@ from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.records.builder import build_batch
 from kwire.replication import manager as manager_mod
 from kwire.replication.manager import ReplicaManager
-from kwire.server.purgatory import Purgatory
+from kwire.delayed import Purgatory
 
 NODE = 1
 TOPIC = "t"
@@ -87,7 +87,7 @@ class _Broker:
         self.logs = LogManager([str(tmp_path)], 0)
         self.purgatory = Purgatory()
         self.leadership: list[tuple[str, int, bool, int]] = []
-        self._topic_configs: dict = {}
+        self.inter_broker = None  # plaintext
 
     def topic_log_config(self, _t) -> LogConfig:
         return LogConfig()
@@ -95,13 +95,19 @@ class _Broker:
     def topic_min_insync_replicas(self, _t) -> int:
         return 2
 
-    def _notify_leadership(self, topic, partition, is_leader, epoch) -> None:
+    def notify_leadership(self, topic, partition, is_leader, epoch) -> None:
         self.leadership.append((topic, partition, is_leader, epoch))
+
+    def forget_topic_config(self, name) -> None:
+        pass
+
+    def apply_dynamic_configs(self) -> None:
+        pass
 
     def not_leader_error(self, topic, partition) -> KafkaError:
         return KafkaError(ErrorCode.NOT_LEADER_OR_FOLLOWER, f"not the leader of {topic}-{partition}")
 
-    def _remove_logs(self, topic, partitions) -> None:
+    def remove_logs(self, topic, partitions) -> None:
         for p in partitions:
             self.logs.delete_partition(topic, p)
 

@@ -6,7 +6,7 @@ import base64
 
 import pytest
 
-from kwire.security import jaas
+from kwire.config import jaas
 from kwire.security.errors import SaslAuthenticationError
 from kwire.security.plain import PlainServer
 from kwire.security.scram import ScramCredential, ScramServer, new_credential

@@ -8,6 +8,9 @@ Kafka configures PLAIN users on the broker as options of PlainLoginModule::
 ``parse`` returns (login module class, flag, options); ``plain_users`` the
 ``user_<name>`` options. Only the single-module form Kafka accepts in
 ``sasl.jaas.config`` is read; no JAAS file (``java.security.auth.login.config``).
+
+A parser of a config value's syntax, so it sits in the config layer (the
+settings checks use it at load time); ``kwire.security`` reads it too.
 """
 
 from __future__ import annotations

@@ -32,6 +32,15 @@ REBALANCE = "Rebalance"
 KINDS = (FETCH, PRODUCE, REBALANCE)
 
 
+def replica_key(topic: str, partition: int) -> tuple:
+    """The key of followers' long-polls on a partition (woken on the leader's appends).
+
+    Consumers' long-polls and acks=all produces watch ``(topic, partition)``,
+    woken when the high watermark moves; followers must hear of every append.
+    """
+    return ("replica", topic, partition)
+
+
 class DelayedOperation:
     __slots__ = ("keys", "check", "future", "kind")
 

@@ -1,5 +1,8 @@
 """Start-up checks of the security settings that need no I/O (called by BrokerConfig).
 
+Part of the config layer (not of ``kwire.security``) because ``BrokerConfig.load``
+runs these checks: config sits below security and never imports it.
+
 For each SSL / SASL_SSL listener: a keystore is named (``ssl.keystore.location``
 or the inline PEM pair) of a type kwire reads (JKS, Kafka's default, PKCS12,
 PEM), ``ssl.client.auth`` is one of Kafka's values. For each SASL listener:
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from kwire.config.types import ConfigError
+from .types import ConfigError
 
 SUPPORTED_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER")
 # Kafka's ACL authorizers (ZooKeeper mode, KRaft): kwire's authorizer follows their model.
@@ -24,11 +27,24 @@ AUTHORIZERS = ("kafka.security.authorizer.AclAuthorizer",
 def _get(values: Mapping[str, Any], extra: Mapping[str, str], listener: str, name: str):
     prefixed = f"listener.name.{listener.lower()}.{name}"
     if prefixed in extra:
-        from kwire.config.definitions import BROKER_CONFIGS
+        from .definitions import BROKER_CONFIGS
 
         d = BROKER_CONFIGS.get(name)
         return d.parse(extra[prefixed]) if d is not None else extra[prefixed]
     return values.get(name)
+
+
+def enabled_mechanisms(raw, listener: str) -> list[str]:
+    """``sasl.enabled.mechanisms`` of SASL listener ``listener``, upper-cased; a ConfigError
+    when it is empty or names a mechanism kwire does not serve."""
+    mechs = [m.strip().upper() for m in raw or [] if m.strip()]
+    bad = [m for m in mechs if m not in SUPPORTED_MECHANISMS]
+    if bad or not mechs:
+        raise ConfigError(f"sasl.enabled.mechanisms (listener {listener}): "
+                          f"{','.join(bad) or 'none'} not supported by kwire (it serves "
+                          f"{', '.join(SUPPORTED_MECHANISMS)}; Kafka's default is GSSAPI, so set "
+                          "it explicitly)", "sasl.enabled.mechanisms")
+    return mechs
 
 
 def check(values: Mapping[str, Any], extra: Mapping[str, str], listeners, protocols) -> None:
@@ -56,15 +72,9 @@ def check(values: Mapping[str, Any], extra: Mapping[str, str], listeners, protoc
                 raise ConfigError(f"ssl.client.auth={get('ssl.client.auth')}: expected required, "
                                   "requested or none", "ssl.client.auth")
         if proto.startswith("SASL_"):
-            mechs = [m.strip().upper() for m in get("sasl.enabled.mechanisms") or [] if m.strip()]
-            bad = [m for m in mechs if m not in SUPPORTED_MECHANISMS]
-            if bad or not mechs:
-                raise ConfigError(f"sasl.enabled.mechanisms (listener {listener.name}): "
-                                  f"{','.join(bad) or 'none'} not supported by kwire (it serves "
-                                  f"{', '.join(SUPPORTED_MECHANISMS)}; Kafka's default is GSSAPI, so set "
-                                  "it explicitly)", "sasl.enabled.mechanisms")
+            mechs = enabled_mechanisms(get("sasl.enabled.mechanisms"), listener.name)
             if "PLAIN" in mechs:
-                from kwire.security import jaas
+                from . import jaas
 
                 key = f"listener.name.{listener.name.lower()}.plain.sasl.jaas.config"
                 text = extra.get(key) or get("sasl.jaas.config")
