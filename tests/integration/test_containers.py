@@ -176,8 +176,7 @@ def _docs_section(page: str, title_word: str) -> str:
 
 def test_docs_name_the_images_ports_volume_and_health_command():
     img = Image()
-    # the Schema Registry's ports are documented with it (docs/schema-registry.md, issue 25)
-    section = _docs_section("containers.md", "Container") + (ROOT / "docs" / "schema-registry.md").read_text()
+    section = _docs_section("containers.md", "Container")
     for port in sorted(img.expose):
         assert str(port) in section, f"docs/containers.md does not name port {port}"
     for word in ("/data", "kwire health", "compose.single.yaml", "compose.yaml", "docker/Dockerfile"):
