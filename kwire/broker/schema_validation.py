@@ -7,7 +7,9 @@ a callable set by the server when the registry runs.
 A topic with either config ``true`` accepts a batch only when every record's
 value (key) is in Confluent's wire format, a magic byte 0 followed by a
 4-byte big-endian schema id, and that id is known to this broker's registry
-(``known(id)``): otherwise the whole batch is refused with INVALID_RECORD and
+(``known(id)``; None while the registry is still reading ``_schemas`` after a
+start: the batch then answers REQUEST_TIMED_OUT, which producers retry):
+otherwise the whole batch is refused with INVALID_RECORD and
 ``record_errors`` naming each offending record, as Confluent Server does. A
 null value (a tombstone) passes: compaction needs it.
 
@@ -50,14 +52,22 @@ def _check(data, what: str, known: Callable[[int], bool]) -> str | None:
     if len(data) < 5 or data[0] != 0:
         return f"the {what} does not start with the schema registry's magic byte and schema id"
     sid = int.from_bytes(data[1:5], "big")
-    if not known(sid):
+    found = known(sid)
+    if found is None:
+        raise _Loading()
+    if not found:
         return f"the {what}'s schema id {sid} is not known to the schema registry"
     return None
 
 
+class _Loading(Exception):
+    """The registry is still reading ``_schemas``: it cannot say yet."""
+
+
 def invalid_records(records: bytes, keys: bool, values: bool,
-                    known: Callable[[int], bool] | None) -> tuple[ErrorCode, str, list[tuple[int, str]]] | None:
-    """None when the batch may be appended; else (INVALID_RECORD, message, [(index, why)])."""
+                    known: Callable[[int], bool | None] | None) -> tuple[ErrorCode, str, list[tuple[int, str]]] | None:
+    """None when the batch may be appended; else (INVALID_RECORD, message, [(index, why)]), or
+    (REQUEST_TIMED_OUT, message, []) while the registry is still loading (producers retry it)."""
     if known is None:
         return (ErrorCode.INVALID_RECORD, "schema validation is on for this topic, but this broker runs "
                                           "no schema registry (schema.registry.port)", [])
@@ -73,19 +83,11 @@ def invalid_records(records: bytes, keys: bool, values: bool,
             scan_records(data, h.records_count, layout)
         except CorruptRecordError:
             return None  # the log's own validation answers a corrupt batch
-        fields = ((4, 5, "value"),) if not keys else ((2, 3, "key"), (4, 5, "value")) if values else ((2, 3, "key"),)
-        for pos_slot, len_slot, what in fields:
-            for i, (p, n) in enumerate(zip(layout[pos_slot::LAYOUT_FIELDS], layout[len_slot::LAYOUT_FIELDS])):
-                if n < 0:
-                    continue  # null: a tombstone or a keyless record
-                head = bytes(data[p:p + 5]) if n >= 5 else b""
-                if head[:1] == b"\0" and head[1:] in ok_ids:
-                    continue
-                why = _check(head if n >= 5 else bytes(data[p:p + n]), what, known)
-                if why is None:
-                    ok_ids.add(head[1:])
-                else:
-                    errors.append((i, why))
+        try:
+            errors += _walk(data, layout, keys, values, known, ok_ids)
+        except _Loading:
+            return (ErrorCode.REQUEST_TIMED_OUT, "the schema registry is still loading its schemas: "
+                                                 "retry", [])
     if not errors:
         return None
     errors.sort()
@@ -93,3 +95,23 @@ def invalid_records(records: bytes, keys: bool, values: bool,
     return (ErrorCode.INVALID_RECORD,
             f"One or more records have been rejected due to {len(errors)} record errors in total, "
             f"and only showing the first three errors at most: [{shown}]", errors)
+
+
+def _walk(data, layout, keys: bool, values: bool, known, ok_ids: set[bytes]) -> list[tuple[int, str]]:
+    """[(index, why)] of one batch's records; raises _Loading when the registry cannot say yet."""
+    errors: list[tuple[int, str]] = []
+    fields = ((2, 3, "key"),) if keys else ()
+    fields += ((4, 5, "value"),) if values else ()
+    for pos_slot, len_slot, what in fields:
+        for i, (p, n) in enumerate(zip(layout[pos_slot::LAYOUT_FIELDS], layout[len_slot::LAYOUT_FIELDS])):
+            if n < 0:
+                continue  # null: a tombstone or a keyless record
+            head = bytes(data[p:p + 5]) if n >= 5 else b""
+            if head[:1] == b"\0" and head[1:] in ok_ids:
+                continue
+            why = _check(head if n >= 5 else bytes(data[p:p + n]), what, known)
+            if why is None:
+                ok_ids.add(head[1:])
+            else:
+                errors.append((i, why))
+    return errors

@@ -86,6 +86,8 @@ class KafkaStore:
         self._start_lock = threading.Lock()
         self._stop = threading.Event()
         self.error: str | None = None  # the reader's last failure, for 50001 answers
+        self.loaded = False  # the reader has once reached the end of the topic
+        self._starting = False
 
     def _bs(self) -> str:
         return self._bootstrap() if callable(self._bootstrap) else self._bootstrap
@@ -151,6 +153,8 @@ class KafkaStore:
                     client = KafkaClient(self._bs(), client_id="kwire-schema-registry-reader", timeout=TIMEOUT_S)
                 got = client.fetch_many(self.topic, {0: self.state.offset}, max_wait_ms=200)[0]
                 self._apply(got.records, got.log_start_offset)
+                if self.state.offset >= got.high_watermark:
+                    self.loaded = True
                 self.error = None
             except KafkaClientError as e:
                 if e.code == ErrorCode.OFFSET_OUT_OF_RANGE:
@@ -250,20 +254,18 @@ class KafkaStore:
             with self.lock:
                 self.sync()
 
-    def known_id(self, schema_id: int) -> bool:
-        """Produce validation (on the event loop: never blocks). An unknown id on a registry that
-        has not started yet starts it in the background; the record is refused meanwhile."""
+    def known_id(self, schema_id: int) -> bool | None:
+        """Produce validation (on the event loop: never blocks): True / False, or None while the
+        registry has not read ``_schemas`` to its end yet (it is started in the background on
+        the first call; the caller answers a retriable error meanwhile)."""
         if schema_id in self.state.schemas:
             return True
-        if self._reader_thread is None:
-            threading.Thread(target=self._start_quietly, name="kwire-registry-start", daemon=True).start()
-        return False
-
-    def _start_quietly(self) -> None:
-        try:
-            self.start()
-        except Exception as e:
-            log.warning("schema registry start failed: %s", e)
+        if self.loaded:
+            return False
+        if not self._starting:
+            self._starting = True
+            self.start_in_background()
+        return None
 
     def start_in_background(self) -> None:
         """Start, retrying while the broker (or its cluster) is still coming up."""

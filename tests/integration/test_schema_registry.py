@@ -369,6 +369,17 @@ def test_produce_validation(kwire_broker):
     assert results[1].code() == KafkaError.INVALID_RECORD and results[2].code() == KafkaError.INVALID_RECORD
     got = kwire_broker.consume(topic)
     assert [r.value for r in got] == [good, None]
+    # after a restart the registry loads on the first validated produce: the producer's retry
+    # (REQUEST_TIMED_OUT meanwhile) gets the record in, an unknown id is still refused
+    kwire_broker.restart()
+    results.clear()
+    p = Producer({"bootstrap.servers": kwire_broker.bootstrap, "linger.ms": 0, "retry.backoff.ms": 50})
+    p.produce(topic, value=good, key=b"k", on_delivery=lambda err, msg: results.append(err))
+    p.flush(30)
+    p.produce(topic, value=unknown, key=b"k", on_delivery=lambda err, msg: results.append(err))
+    assert p.flush(30) == 0
+    assert results[0] is None and results[1].code() == KafkaError.INVALID_RECORD
+    assert [r.value for r in kwire_broker.consume(topic)] == [good, None, good]
 
 
 def test_json_and_protobuf_evolution(kwire_broker):

@@ -273,3 +273,13 @@ message Shape {
         d.name = "x"
     assert a == b
     assert t.can_read(reparsed, shape) == [] and t.can_read(shape, reparsed) == []
+
+
+def test_produce_validation_while_the_registry_loads():
+    from kwire.protocol.errors import ErrorCode
+    from kwire.records.builder import build_batch
+    from kwire.broker.schema_validation import invalid_records
+
+    framed = b"\x00" + (3).to_bytes(4, "big") + b"v"
+    code, _, errors = invalid_records(build_batch([(None, framed)]), False, True, lambda sid: None)
+    assert code == ErrorCode.REQUEST_TIMED_OUT and errors == []  # retriable: producers try again
