@@ -351,7 +351,9 @@ def parse_bootstrap(bootstrap: str) -> list[tuple[str, int]]:
 class _Connection:
     """A blocking socket to one broker plus the API versions agreed on it."""
 
-    def __init__(self, host: str, port: int, client_id: str, timeout: float, security=None) -> None:
+    def __init__(self, host: str, port: int, client_id: str, timeout: float, security=None,
+                 source_address: str | None = None) -> None:
+        self.source_address = source_address  # the local address to connect from (None: any)
         self.security = security  # kwire.security.client.ClientSecurity: TLS and SASL, None: plaintext
         self.host = host
         self.port = port
@@ -371,7 +373,9 @@ class _Connection:
 
     def open(self) -> None:
         try:
-            self.sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
+            self.sock = socket.create_connection(
+                (self.host, self.port), timeout=self.timeout,
+                source_address=(self.source_address, 0) if self.source_address else None)
         except OSError as e:
             self.sock = None
             raise KafkaConnectionError(f"cannot connect to {self}: {e.strerror or e}") from None
@@ -493,8 +497,9 @@ class KafkaClient:
     """Blocking request/response client for one cluster (see the module docstring)."""
 
     def __init__(self, bootstrap: str = "127.0.0.1:9092", client_id: str = "kwire-cli",
-                 timeout: float = 30, security=None) -> None:
+                 timeout: float = 30, security=None, source_address: str | None = None) -> None:
         self.security = security  # kwire.security.client.ClientSecurity (TLS, SASL) or None
+        self.source_address = source_address  # every connection's local address (None: any)
         self.bootstrap = parse_bootstrap(bootstrap)
         self.client_id = client_id
         self.timeout = timeout
@@ -547,7 +552,7 @@ class KafkaClient:
         conn = self._conns.get((host, port))
         if conn is None:
             conn = self._conns[(host, port)] = _Connection(host, port, self.client_id, self.timeout,
-                                                           self.security)
+                                                           self.security, self.source_address)
         return conn
 
     def api_version(self, api_key: int, node: int | None = None) -> int:

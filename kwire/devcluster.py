@@ -152,15 +152,16 @@ def tail(path: str, n: int = 3000) -> str:
 class LocalZooKeeper:
     """A standalone ZooKeeper server with its data under ``base_dir``."""
 
-    def __init__(self, base_dir: str, port: int | None = None) -> None:
+    def __init__(self, base_dir: str, port: int | None = None, host: str = HOST) -> None:
         self.base_dir = base_dir
-        self.port = port if port and port_is_free(port) else free_port()
+        self.host = host
+        self.port = port if port and port_is_free(port, host) else free_port(host)
         self.log_path = os.path.join(base_dir, "zookeeper.log")
         self.proc: subprocess.Popen | None = None
 
     @property
     def connect(self) -> str:
-        return f"{HOST}:{self.port}"
+        return f"{self.host}:{self.port}"
 
     def start(self, timeout: float = 60.0) -> None:
         classpath = zookeeper_classpath()
@@ -170,7 +171,7 @@ class LocalZooKeeper:
         with open(cfg, "w") as f:
             # tickTime 500: sessions may be as short as 1 s (tests use 4-6 s).
             f.write(f"tickTime=500\ndataDir={data}\nclientPort={self.port}\n"
-                    f"clientPortAddress={HOST}\nadmin.enableServer=false\n"
+                    f"clientPortAddress={self.host}\nadmin.enableServer=false\n"
                     "4lw.commands.whitelist=ruok,srvr\nmaxClientCnxns=0\n"
                     "minSessionTimeout=1000\nmaxSessionTimeout=60000\n")
         self.proc = _spawn(["java", "-Xmx256m", "-XX:+UseSerialGC", "-Dzookeeper.jmx.log4j.disable=true",
@@ -189,7 +190,7 @@ class LocalZooKeeper:
     def serving(self) -> bool:
         """True once the ``srvr`` four-letter word reports a mode (it serves requests)."""
         try:
-            with socket.create_connection((HOST, self.port), timeout=2) as s:
+            with socket.create_connection((self.host, self.port), timeout=2) as s:
                 s.sendall(b"srvr")
                 data = b""
                 while chunk := s.recv(4096):
@@ -214,10 +215,11 @@ class LocalBroker:
     base_dir: str
     overrides: dict[str, str]
     proc: subprocess.Popen | None = field(default=None, repr=False)
+    host: str = HOST
 
     @property
     def address(self) -> str:
-        return f"{HOST}:{self.port}"
+        return f"{self.host}:{self.port}"
 
     @property
     def log_path(self) -> str:
@@ -277,14 +279,31 @@ def pid_alive(pid: int | None) -> bool:
         return True
 
 
+def _hosts(address_base: str | None, brokers: int) -> list[str]:
+    """[ZooKeeper's host, broker 1's, ...]: all 127.0.0.1, or consecutive addresses from a base."""
+    if address_base is None:
+        return [HOST] * (brokers + 1)
+    import ipaddress
+
+    try:
+        base = ipaddress.ip_address(address_base)
+        return [str(base + i) for i in range(brokers + 1)]
+    except ValueError as e:
+        raise ClusterError(f"--address-base {address_base}: {e}") from None
+
+
 class DevCluster:
     """ZooKeeper (unless ``zookeeper`` names one) and ``brokers`` kwire brokers in ``directory``."""
 
     def __init__(self, directory: str, brokers: int = 3, *, zookeeper: str | None = None,
                  port_base: int | None = None, configs: dict[str, str] | None = None,
-                 racks: list[str] | None = None, grace: float = 30.0) -> None:
+                 racks: list[str] | None = None, grace: float = 30.0,
+                 address_base: str | None = None) -> None:
         if brokers < 1:
             raise ValueError("a cluster needs at least one broker")
+        # address_base A: ZooKeeper on A, broker k on A+k (each broker connects from its own
+        # address too: broker.source.address), so kwire.nemesis can cut links by address
+        hosts = _hosts(address_base, brokers)
         self.directory = os.path.abspath(directory)
         self.size = brokers
         self.grace = grace
@@ -296,7 +315,7 @@ class DevCluster:
         old_zk = previous.get("zookeeper") or {}
         if zookeeper is None:
             self.zookeeper = LocalZooKeeper(os.path.join(self.directory, "zookeeper"),
-                                            old_zk.get("port") if old_zk.get("managed") else None)
+                                            old_zk.get("port") if old_zk.get("managed") else None, hosts[0])
             self.chroot = "/kwire"
         else:
             host, slash, path = zookeeper.partition("/")
@@ -312,17 +331,18 @@ class DevCluster:
         self.brokers: list[LocalBroker] = []
         taken: set[int] = set()
         for node_id in range(1, brokers + 1):
+            host = hosts[node_id]
             if port_base is not None:
                 port = port_base + node_id - 1
-            elif old_ports.get(node_id) and port_is_free(old_ports[node_id]):
+            elif old_ports.get(node_id) and port_is_free(old_ports[node_id], host):
                 port = old_ports[node_id]
             else:
-                port = free_port()
+                port = free_port(host)
                 while port in taken:
-                    port = free_port()
+                    port = free_port(host)
             taken.add(port)
             base = os.path.join(self.directory, f"broker-{node_id}")
-            overrides = {"broker.id": str(node_id), "listeners": f"PLAINTEXT://{HOST}:{port}",
+            overrides = {"broker.id": str(node_id), "listeners": f"PLAINTEXT://{host}:{port}",
                          "log.dirs": os.path.join(base, "data")}
             if racks:
                 overrides["broker.rack"] = racks[(node_id - 1) % len(racks)]
@@ -330,7 +350,7 @@ class DevCluster:
             if overrides.get("schema.registry.port") == "0":  # one known port per broker (issue 25)
                 overrides["schema.registry.port"] = str(free_port())
             overrides["zookeeper.connect"] = ""  # set in start(), once ZooKeeper's port is known
-            self.brokers.append(LocalBroker(node_id, port, base, overrides))
+            self.brokers.append(LocalBroker(node_id, port, base, overrides, host=host))
         self.state_name = "new"
 
     # -- addresses
@@ -453,7 +473,7 @@ class DevCluster:
                           "managed": zk is not None, "port": zk.port if zk else None,
                           "pid": zk.proc.pid if zk and zk.proc else None,
                           "log": zk.log_path if zk else None},
-            "brokers": [{"id": b.node_id, "host": HOST, "port": b.port,
+            "brokers": [{"id": b.node_id, "host": b.host, "port": b.port,
                          "pid": b.proc.pid if b.proc else None, "rack": b.overrides.get("broker.rack"),
                          "log": b.log_path, "data_dir": b.overrides["log.dirs"]}
                         for b in self.brokers],

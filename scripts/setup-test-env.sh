@@ -3,7 +3,8 @@
 # Python 3.11. Idempotent: a second run only checks and finds nothing to do
 # (apt is skipped entirely when its packages are already there).
 #
-#   Debian:  kcat (client tests), zookeeper (cluster tests), a JDK 17 when
+#   Debian:  kcat (client tests), zookeeper (cluster tests), iptables and
+#            faketime (the partition nemesis, kwire.nemesis), a JDK 17 when
 #            javac is missing (Java client tests)
 #   Python:  kwire itself, editable, with the [test] and [jks] extras
 #   Jars:    Kafka's Java client and its compression libraries, taken from a
@@ -32,7 +33,9 @@ fi
 # --- Debian packages ---------------------------------------------------------
 apt_pkgs=()
 # chromium + chromium-driver: the web console's browser tests (selenium drives them)
-for pkg in kcat zookeeper chromium chromium-driver; do
+# iptables: the partition nemesis (kwire.nemesis) cuts links between loopback addresses;
+# faketime: its clock-skew test runs brokers minutes ahead and behind
+for pkg in kcat zookeeper chromium chromium-driver iptables faketime; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed"; then
         apt_pkgs+=("$pkg")
     fi
@@ -46,7 +49,7 @@ if [ "${#apt_pkgs[@]}" -gt 0 ]; then
     "${SUDO[@]}" apt-get update
     "${SUDO[@]}" apt-get install -y "${apt_pkgs[@]}"
 else
-    log "kcat, zookeeper, chromium, chromium-driver and javac already installed"
+    log "kcat, zookeeper, chromium, chromium-driver, iptables, faketime and javac already installed"
 fi
 
 # --- Python packages ---------------------------------------------------------

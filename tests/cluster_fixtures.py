@@ -42,26 +42,27 @@ def zookeeper_jar() -> str | None:
     return None
 
 
-def free_port() -> int:
+def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind((host, 0))
         return s.getsockname()[1]
 
 
 class ZooKeeperServer:
     """One standalone ZooKeeper; ``stop()`` and ``start()`` again keep its data and port."""
 
-    def __init__(self, base_dir: str) -> None:
+    def __init__(self, base_dir: str, host: str = "127.0.0.1") -> None:
         self.base_dir = base_dir
+        self.host = host  # the address it listens on (a loopback address of its own for the nemesis)
         self.data_dir = os.path.join(base_dir, "data")
         os.makedirs(self.data_dir, exist_ok=True)
-        self.port = free_port()
+        self.port = free_port(host)
         self.cfg = os.path.join(base_dir, "zoo.cfg")
         with open(self.cfg, "w") as f:
             f.write(f"tickTime={TICK_MS}\n"
                     f"dataDir={self.data_dir}\n"
                     f"clientPort={self.port}\n"
-                    f"clientPortAddress=127.0.0.1\n"
+                    f"clientPortAddress={host}\n"
                     "admin.enableServer=false\n"
                     "4lw.commands.whitelist=ruok,srvr\n"
                     "maxClientCnxns=0\n"
@@ -72,16 +73,19 @@ class ZooKeeperServer:
 
     @property
     def connect(self) -> str:
-        return f"127.0.0.1:{self.port}"
+        return f"{self.host}:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> None:
+    def start(self, timeout: float = 60.0, wait: bool = True) -> None:
+        """Start the server; ``wait=False`` returns at once (a quorum member serves only once a
+        majority of its ensemble runs: start them all, then ``_wait_ready`` each)."""
         jar = zookeeper_jar()
         self._log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             ["java", "-Xmx256m", "-XX:+UseSerialGC", "-Dzookeeper.jmx.log4j.disable=true",
              "-cp", jar, MAIN, self.cfg],
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-        self._wait_ready(timeout)
+        if wait:
+            self._wait_ready(timeout)
 
     def _wait_ready(self, timeout: float) -> None:
         from kazoo.client import KazooClient
@@ -303,7 +307,8 @@ class ClusterBroker:
     def __init__(self, cluster: "Cluster", node_id: int) -> None:
         self.cluster = cluster
         self.node_id = node_id
-        self.port = free_port()
+        self.host = cluster.host_of(node_id)
+        self.port = free_port(self.host)
         self.data_dir = os.path.join(cluster.base_dir, f"broker-{node_id}")
         os.makedirs(self.data_dir, exist_ok=True)
         self.proc: subprocess.Popen | None = None
@@ -314,11 +319,11 @@ class ClusterBroker:
 
     @property
     def bootstrap(self) -> str:
-        return f"127.0.0.1:{self.port}"
+        return f"{self.host}:{self.port}"
 
     def config(self) -> dict[str, str]:
         c = self.cluster
-        cfg = {"broker.id": str(self.node_id), "listeners": f"{c.listener}://127.0.0.1:{self.port}",
+        cfg = {"broker.id": str(self.node_id), "listeners": f"{c.listener}://{self.host}:{self.port}",
                "log.dirs": self.data_dir, "zookeeper.connect": c.connect_for(self.node_id),
                "zookeeper.session.timeout.ms": str(c.session_timeout_ms),
                "group.initial.rebalance.delay.ms": "0",
@@ -450,8 +455,9 @@ class Cluster:
     def __init__(self, zk: ZooKeeperServer, base_dir: str, size: int, overrides: dict | None,
                  session_timeout_ms: int, per_broker: dict | None = None,
                  zk_hosts: dict | None = None, env: dict | None = None, listener: str = "PLAINTEXT",
-                 client_security=None) -> None:
+                 client_security=None, hosts: dict | None = None) -> None:
         self.zk = zk
+        self.hosts = dict(hosts or {})  # broker id -> the address it listens on (default 127.0.0.1)
         # each broker's one listener (its port is the broker's), and the kwire.client security the
         # fixture's own requests use on it (kwire.security.client.ClientSecurity, None: plaintext)
         self.listener, self.client_security = listener, client_security
@@ -465,6 +471,9 @@ class Cluster:
         self.zk_hosts = dict(zk_hosts or {})  # broker id -> host:port it reaches ZooKeeper at
         self.env = dict(env or {})  # broker id -> environment variables of its process (over ours)
         self.brokers = [ClusterBroker(self, i) for i in range(1, size + 1)]
+
+    def host_of(self, node_id: int) -> str:
+        return self.hosts.get(node_id, "127.0.0.1")
 
     def connect_for(self, node_id: int) -> str:
         """``zookeeper.connect`` of one broker: the cluster's, or through its ``zk_hosts`` entry."""

@@ -99,6 +99,7 @@ class Broker:
                 listener=adv[0], session_timeout_ms=config["zookeeper.session.timeout.ms"],
                 endpoints=[(a.name, a.host, a.port, protocols[a.name]) for a in config.advertised_listeners],
                 connection_timeout_ms=timeout if timeout is not None else config["zookeeper.session.timeout.ms"],
+                source_address=self.inter_broker.source_address,
                 static_configs={k: str(config[k]).lower() if isinstance(config[k], bool) else str(config[k])
                                 for k in CONTROLLER_CONFIGS})
             self.metadata.start()  # blocking: connect, register, watch (ZooKeeperConnectError)

@@ -43,7 +43,8 @@ from kazoo.exceptions import (
     RolledBackError,
     SessionExpiredError,
 )
-from kazoo.handlers.threading import KazooTimeoutError
+from kazoo.handlers import utils as kazoo_utils
+from kazoo.handlers.threading import KazooTimeoutError, SequentialThreadingHandler
 
 from kwire.cluster.zk_layout import parse_connect
 from kwire.protocol.errors import ErrorCode, KafkaError
@@ -52,6 +53,23 @@ log = logging.getLogger("kwire.cluster.zk")
 
 DEFAULT_SESSION_TIMEOUT_MS = 18000  # Kafka's zookeeper.session.timeout.ms
 # kazoo's connection retry: forever, backing off to at most a second
+class _BoundHandler(SequentialThreadingHandler):
+    """Kazoo's threading handler whose connections to ZooKeeper leave from ``source_address``
+    (``broker.source.address``: a link to ZooKeeper can then be cut by the broker's address)."""
+
+    def __init__(self, source_address: str) -> None:
+        super().__init__()
+        self.source_address = source_address
+
+    def create_connection(self, address, hostname=None, timeout=None, use_ssl=False, **kwargs):
+        if use_ssl:  # kwire does not use TLS to ZooKeeper; kazoo's own path, unbound
+            return super().create_connection(address, hostname, timeout, use_ssl, **kwargs)
+        import socket
+        sock = socket.create_connection(address, timeout, source_address=(self.source_address, 0))
+        kazoo_utils._set_default_tcpsock_options(socket, sock)
+        return sock
+
+
 _CONNECTION_RETRY = {"max_tries": -1, "delay": 0.05, "backoff": 1.5, "max_delay": 1.0}
 
 
@@ -93,8 +111,9 @@ Op = tuple
 
 class ZkStore:
     def __init__(self, connect: str, *, session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS,
-                 connection_timeout_ms: int | None = None) -> None:
+                 connection_timeout_ms: int | None = None, source_address: str | None = None) -> None:
         self.connect = connect
+        self.source_address = source_address  # the local address of the ZooKeeper connection
         self.hosts, self.chroot = parse_connect(connect)
         self.session_timeout_ms = session_timeout_ms
         # Kafka: zookeeper.connection.timeout.ms defaults to the session timeout
@@ -120,7 +139,8 @@ class ZkStore:
                  self.client.client_id[0], self.session_timeout_ms)
 
     def _connect_client(self, hosts: str) -> KazooClient:
-        client = KazooClient(hosts=hosts, timeout=self.session_timeout_ms / 1000,
+        handler = _BoundHandler(self.source_address) if self.source_address else None
+        client = KazooClient(hosts=hosts, timeout=self.session_timeout_ms / 1000, handler=handler,
                              connection_retry=dict(_CONNECTION_RETRY),
                              command_retry={"max_tries": 3, "delay": 0.1, "max_delay": 1.0})
         try:

@@ -147,7 +147,8 @@ class ZkMetadata(ImageReads):
                  listener: str = "PLAINTEXT", security_protocol: str = "PLAINTEXT",
                  endpoints: list[tuple[str, str, int, str]] | None = None,
                  session_timeout_ms: int = DEFAULT_SESSION_TIMEOUT_MS,
-                 connection_timeout_ms: int | None = None, static_configs: dict | None = None) -> None:
+                 connection_timeout_ms: int | None = None, static_configs: dict | None = None,
+                 source_address: str | None = None) -> None:
         self.node_id = node_id
         self.self_broker = BrokerInfo(node_id, host, port, rack)
         self.listener, self.security_protocol = listener, security_protocol
@@ -155,7 +156,7 @@ class ZkMetadata(ImageReads):
         # to find this one's inter-broker endpoint; the first is the one clients are told about
         self.endpoints = list(endpoints) if endpoints else [(listener, host, port, security_protocol)]
         self.store = ZkStore(connect, session_timeout_ms=session_timeout_ms,
-                             connection_timeout_ms=connection_timeout_ms)
+                             connection_timeout_ms=connection_timeout_ms, source_address=source_address)
         # static_configs: this broker's own settings the controller falls back to
         # (unclean.leader.election.enable, auto.leader.rebalance.enable, leader.imbalance.*)
         self.controller = ZkController(self.store, node_id, static_configs)
@@ -526,6 +527,22 @@ class ZkMetadata(ImageReads):
                 fn(records)
             except Exception:
                 log.exception("in a metadata listener")
+
+    def add_session_listener(self, fn: Callable[[str], None]) -> None:
+        """``fn("connected" | "suspended" | "lost")`` on kazoo's thread (never block in it)."""
+        self.store.add_listener(fn)
+
+    def read_partition_states(self, keys: list[tuple[str, int]]):
+        """The partition state znodes of ``keys`` read now (not the image): a future of
+        {key: LeaderAndIsr or None}, for a leader confirming it still leads after a lost session."""
+        def read() -> dict:
+            out = {}
+            for name, partition in keys:
+                data, version = self.store.get(L.partition_state_path(name, partition))
+                out[(name, partition)] = L.decode_partition_state(data, version) if data else None
+            return out
+
+        return self._run(read)
 
     def add_listener(self, fn: Callable[[list[dict]], None]) -> None:
         """``fn(records)`` after each batch of records is replayed (on the loop when attached)."""

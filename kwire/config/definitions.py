@@ -276,6 +276,13 @@ _broker("inter.broker.protocol.version", T.STRING, _IBP_DEFAULT, validate_ibp,
         "(kwire.config.ibp): from 2.7-IV1 by Fetch's diverging epoch; below it by "
         "OffsetForLeaderEpoch before fetching, with Kafka's Fetch version for that IBP. No other "
         "effect in kwire (record format, AlterPartition).")
+_broker("broker.source.address", T.STRING, None, None,
+        "kwire's own: the local address every outgoing broker connection (replica fetchers, "
+        "transaction markers, AddPartitionsToTxn verification, metrics lag lookups, the ZooKeeper "
+        "session) is bound to. null: the host of this broker's advertised inter-broker endpoint "
+        "when it is a loopback or local address (so each broker of a one-machine cluster on "
+        "127.0.0.11, .12, ... connects from its own address and a link can be cut by address), "
+        "else none; empty: never bind.")
 _broker("controlled.shutdown.enable", T.BOOLEAN, True, None,
         "On SIGTERM, move leadership away (through the controller) before stopping.")
 _broker("controlled.shutdown.max.retries", T.INT, 3, None, "Controlled shutdown attempts.")

@@ -28,7 +28,13 @@ view. Brokers are the live registered ones; a partition whose leader is -1 or
 not live answers LEADER_NOT_AVAILABLE with leader -1; ``offline_replicas``
 lists the replicas whose broker is not live, those every broker reported in
 an offline log dir (``/kwire/offline_replicas``, see ``kwire.cluster.controller``),
-and this broker for a partition in its own offline log dir. Auto-creation asks ZooKeeper for the topic
+and this broker for a partition in its own offline log dir. A partition this broker
+resigned because its ZooKeeper session is gone (``kwire.replication.fencing``) is
+answered without a leader (-1, LEADER_NOT_AVAILABLE): clients then ask again,
+rather than sending to a leader that refuses them; and while such a broker leads
+nothing it also leaves itself out of the brokers (KRaft leaves a fenced broker out),
+so clients take their next Metadata from another broker, which knows the new leader.
+Auto-creation asks ZooKeeper for the topic
 (``default.replication.factor``, ``num.partitions``) and answers
 LEADER_NOT_AVAILABLE until it is there, as Kafka does.
 """
@@ -53,12 +59,13 @@ MAX_VERSION = 13
 
 
 def topic_response(t, include_ops: bool, offline=None, live=None, node_id: int = -1,
-                   reported=None) -> MetadataResponseTopic:
+                   reported=None, fenced=None) -> MetadataResponseTopic:
     """``offline(topic, partition)`` says whether a partition's log dir is offline; ``live``
     (cluster mode) is the set of live brokers; ``reported`` (cluster mode) maps (topic,
-    partition) to the brokers whose replica is in an offline log dir."""
+    partition) to the brokers whose replica is in an offline log dir; ``fenced(topic, partition)``
+    (cluster mode) whether this broker resigned that partition's leadership (fencing)."""
     if live is not None:
-        return _cluster_topic_response(t, include_ops, offline, live, node_id, reported or {})
+        return _cluster_topic_response(t, include_ops, offline, live, node_id, reported or {}, fenced)
     dead = [offline is not None and offline(t.name, p.partition) for p in t.partitions]
     return MetadataResponseTopic(
         error_code=0,
@@ -84,7 +91,7 @@ def topic_response(t, include_ops: bool, offline=None, live=None, node_id: int =
 
 
 def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int,
-                            reported) -> MetadataResponseTopic:
+                            reported, fenced=None) -> MetadataResponseTopic:
     partitions = []
     for p in t.partitions:
         gone = reported.get((t.name, p.partition), ())
@@ -92,6 +99,8 @@ def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int,
         if offline is not None and offline(t.name, p.partition) and node_id not in off:
             off.append(node_id)
         leader = p.leader if p.leader in live and p.leader not in off else -1
+        if leader == node_id and fenced is not None and fenced(t.name, p.partition):
+            leader = -1
         partitions.append(MetadataResponsePartition(
             error_code=ErrorCode.LEADER_NOT_AVAILABLE if leader < 0 else 0,
             partition_index=p.partition, leader_id=leader, leader_epoch=p.leader_epoch,
@@ -100,6 +109,12 @@ def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int,
         error_code=0, name=t.name, topic_id=t.topic_id, is_internal=t.internal, partitions=partitions,
         topic_authorized_operations=(
             authorized_operations("topic") if include_ops else AUTHORIZED_OPERATIONS_OMITTED))
+
+
+def _self_fenced(broker) -> bool:
+    replicas = getattr(broker, "replicas", None)
+    fenced = getattr(replicas, "self_fenced", None)
+    return bool(fenced and fenced())
 
 
 def handle(ctx, req):
@@ -126,10 +141,12 @@ def _answer(ctx, req):
     cluster = getattr(broker, "cluster_mode", False)
     live = {b.node_id for b in md.brokers} if cluster else None
     reported = md.image.offline_replicas if cluster else None
+    replicas = getattr(broker, "replicas", None) if cluster else None
+    fenced = getattr(replicas, "is_fenced", None)
     requested = req.topics
     az = authorizer_active(ctx)  # kwire.security: only topics the principal may DESCRIBE
     if requested is None or (ctx.api_version == 0 and not requested):
-        topics = [topic_response(t, include_ops, offline, live, broker.node_id, reported) for t in md.topics.values()
+        topics = [topic_response(t, include_ops, offline, live, broker.node_id, reported, fenced) for t in md.topics.values()
                   if (not cluster or md.topic_ready(t.name))
                   and (az is None or authorizer_allowed(ctx, az, acl.DESCRIBE, acl.TOPIC, t.name))]
     else:
@@ -177,7 +194,7 @@ def _answer(ctx, req):
                                                             name=rt.name))
                         continue
                     created.append(len(topics))
-            topics.append(topic_response(t, include_ops, offline, live, broker.node_id, reported))
+            topics.append(topic_response(t, include_ops, offline, live, broker.node_id, reported, fenced))
         fut = md.durable() if created else None
         if fut is not None:
             return _when_durable(fut, created, _response(ctx, req, md, topics))
@@ -231,7 +248,8 @@ def _response(ctx, req, md, topics) -> MetadataResponse:
                 t.topic_authorized_operations = authorized_operations("topic", ctx, t.name)
     return MetadataResponse(
         brokers=[MetadataResponseBroker(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack)
-                 for b in listener_brokers(ctx, md.brokers)],  # kwire.security: per listener
+                 for b in listener_brokers(ctx, md.brokers)  # kwire.security: per listener
+                 if not (b.node_id == ctx.broker.node_id and _self_fenced(ctx.broker))],
         cluster_id=md.cluster_id,
         controller_id=md.controller_id,
         topics=topics,

@@ -118,7 +118,8 @@ class RemoteEndOffsets:
         if held is None:
             client = KafkaClient(f"{endpoint[0]}:{endpoint[1]}", client_id=f"kwire-metrics-{self.broker.node_id}",
                                  timeout=self.timeout_s,
-                                 security=inter_broker.of(self.broker).client_security())
+                                 security=inter_broker.of(self.broker).client_security(),
+                                 source_address=inter_broker.of(self.broker).source_address)
             self._clients[leader] = (endpoint, client)
         else:
             client = held[1]

@@ -624,7 +624,7 @@ class _LeaderFetcher:
         timeout = self.mgr.socket_timeout_ms / 1000
         security = self.mgr.security
         try:
-            if security is None:
+            if security is None:  # no broker settings (tests): unbound plaintext
                 transport, proto = await asyncio.wait_for(
                     loop.create_connection(_FrameProtocol, host, port), timeout)
             else:

@@ -35,6 +35,14 @@ What it does
   the broker halts as Kafka does ("Shutdown broker because all log dirs ...
   have failed"), after ending its ZooKeeper session so the controller moves
   its leaderships at once instead of after the session timeout.
+* Fencing (``kwire.replication.fencing``, KRaft's broker fencing done by the broker
+  itself): once this broker's ZooKeeper session counts as expired, every led
+  partition whose ISR followers stopped fetching is resigned (``_fenced``):
+  NOT_LEADER_OR_FOLLOWER to Produce and Fetch, acks=all waiters answered,
+  Metadata without a leader (``is_fenced``). When the session is back the
+  partition states are read from ZooKeeper and a partition is led again only if
+  they still name this broker at the resigned epoch; otherwise the image's next
+  state (another leader, or a new epoch) decides.
 * acks=all: ``wait_replicated`` waits in the purgatory until the HW covers the
   records (``LeaderState.check_enough_replicas``), the timeout, or the loss
   of leadership.
@@ -61,6 +69,7 @@ import time
 from collections import deque
 
 from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.replication.fencing import SessionFence
 from kwire.replication.leader_state import LeaderState
 from kwire.security import inter_broker
 from kwire.delayed import PRODUCE, replica_key
@@ -94,6 +103,12 @@ class ReplicaManager:
         self.isr_shrinks = self.isr_expands = 0  # ISR changes proposed as leader (metrics)
         self._offline_reported: list[tuple[str, int]] | None = None  # last report_offline_replicas
         self._loop: asyncio.AbstractEventLoop | None = None
+        # fencing: the ZooKeeper session as the broker sees it, and the partitions resigned
+        # because of it (key -> the leader epoch resigned)
+        self.fence = SessionFence(self.config["zookeeper.session.timeout.ms"],
+                                  max(1000, 2 * int(self.config["replica.fetch.wait.max.ms"])))
+        self._fenced: dict[tuple[str, int], int] = {}
+        self._fence_task: asyncio.Task | None = None
 
     # -- start-up ------------------------------------------------------------------------
     def sync_logs(self) -> None:
@@ -141,11 +156,17 @@ class ReplicaManager:
                                                   security=inter_broker.of(self.broker))
             self.fetchers.start()
         self.metadata.add_listener(self._on_records)
+        add_session_listener = getattr(self.metadata, "add_session_listener", None)
+        if add_session_listener is not None:
+            add_session_listener(self._on_session)
         self.sync()
         self._report_offline()  # a dir that failed to load at start-up
 
     async def close(self) -> None:
         """Stop fetching (before the logs close)."""
+        task, self._fence_task = self._fence_task, None
+        if task is not None:
+            task.cancel()
         if self.fetchers is not None:
             fetchers, self.fetchers = self.fetchers, None
             await fetchers.close()
@@ -278,6 +299,13 @@ class ReplicaManager:
             if key in self.leaders or key in self.following:
                 self._stop_replica(key)
             return
+        resigned = self._fenced.get(key)
+        if resigned is not None:
+            if p.leader == self.node_id and p.leader_epoch <= resigned:
+                if key in self.leaders:  # the image repeats the leadership this broker gave up
+                    self._become_follower(key, plog, -1, p.leader_epoch)
+                return
+            del self._fenced[key]  # another leader, or a new election: the image decides again
         if p.leader == self.node_id:
             st = self.leaders.get(key)
             if st is None or st.leader_epoch != p.leader_epoch or tuple(st.replicas) != tuple(p.replicas):
@@ -442,6 +470,100 @@ class ReplicaManager:
         closer.join(5.0)
         logging.shutdown()
         os._exit(1)
+
+    # -- fencing (kwire.replication.fencing) ------------------------------------------------
+    def is_fenced(self, topic: str, partition: int) -> bool:
+        """Resigned while the ZooKeeper session was gone (Metadata shows it without a leader)."""
+        return (topic, partition) in self._fenced
+
+    def self_fenced(self) -> bool:
+        """Resigned partitions, its session still gone, and leading nothing: Metadata leaves this
+        broker out of the brokers, as KRaft leaves out a fenced one."""
+        return bool(self._fenced) and not self.fence.connected and not self.leaders
+
+    def _on_session(self, state: str) -> None:
+        """From kazoo's thread: handled on the loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._session_changed, state)
+            except RuntimeError:  # the loop closed meanwhile (shutting down)
+                pass
+
+    def _session_changed(self, state: str) -> None:
+        self.fence.on_state(state, time.monotonic())
+        if not self.fence.connected:
+            if self._fence_task is None or self._fence_task.done():
+                self._fence_task = asyncio.get_running_loop().create_task(self._watch_fence())
+            return
+        if self._fenced:
+            self._confirm_leadership(dict(self._fenced))
+
+    async def _watch_fence(self) -> None:
+        """While ZooKeeper is unreachable: resign what ``SessionFence`` says to, as time passes."""
+        while not self.fence.connected:
+            now = time.monotonic()
+            at = self.fence.expires_at()
+            if at is not None and now >= at:
+                self._resign_unheard()
+                await asyncio.sleep(0.1)
+            else:
+                await asyncio.sleep(min(0.25, max(0.01, (at or now) - now)))
+
+    def _resign_unheard(self) -> None:
+        now_ms = _now_ms()
+        for key, st in list(self.leaders.items()):
+            if not self.fence.should_resign(st.isr, self.node_id, self._last_fetch(st), now_ms):
+                continue
+            plog = self.broker.logs.get(*key)
+            if plog is None:
+                continue
+            log.warning("%s-%d: resigning leadership at epoch %d: the ZooKeeper session is gone and "
+                        "the ISR %s is not all fetching (fenced until ZooKeeper confirms it)",
+                        key[0], key[1], st.leader_epoch, list(st.isr))
+            self._fenced[key] = st.leader_epoch
+            self._become_follower(key, plog, -1, st.leader_epoch)
+
+    @staticmethod
+    def _last_fetch(st: LeaderState):
+        def last(r: int) -> int:
+            f = st.followers.get(r)
+            return 0 if f is None else f.last_fetch_time_ms
+        return last
+
+    def _confirm_leadership(self, resigned: dict) -> None:
+        """The session is back: lead again where ZooKeeper still names this broker at the epoch
+        resigned; elsewhere the image (another leader, a new epoch) takes over when it shows."""
+        try:
+            fut = self.metadata.read_partition_states(list(resigned))
+        except KafkaError as e:
+            log.info("fenced partitions stay fenced: %s", e.message)
+            return
+
+        def done(f) -> None:
+            if f.cancelled() or f.exception() is not None:
+                log.info("fenced partitions stay fenced: %s (asking ZooKeeper again in 1 s)",
+                         f.exception() if not f.cancelled() else "cancelled")
+                loop = self._loop
+                if loop is not None and not loop.is_closed():
+                    loop.call_later(1.0, self._confirm_again)
+                return
+            topics = set()
+            for key, state in f.result().items():
+                if (state is not None and state.leader == self.node_id
+                        and state.leader_epoch == resigned[key] and self._fenced.get(key) == resigned[key]):
+                    del self._fenced[key]
+                    topics.add(key[0])
+                    log.info("%s-%d: ZooKeeper still names this broker leader at epoch %d: leading again",
+                             key[0], key[1], resigned[key])
+            if topics:
+                self.sync(topics)
+
+        fut.add_done_callback(done)
+
+    def _confirm_again(self) -> None:
+        if self.fence.connected and self._fenced:
+            self._confirm_leadership(dict(self._fenced))
 
     # -- leader side -----------------------------------------------------------------------
     def leader_state(self, topic: str, partition: int) -> LeaderState | None:

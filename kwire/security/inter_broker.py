@@ -28,6 +28,14 @@ verification), ``login`` (SASL over any async request function) and
 ``client_security`` (a ``ClientSecurity`` for ``kwire.client.KafkaClient``, the
 metrics lag lookups) are the one way kwire's brokers open connections to each other.
 
+Every one of those connections (and the broker's ZooKeeper session, which takes
+``source_address`` from here) is bound to the broker's source address:
+``broker.source.address``, or by default the host of the broker's advertised
+inter-broker endpoint when that is a loopback or local address
+(``source_address_of``). On a one-machine cluster whose brokers listen on
+127.0.0.11, 127.0.0.12, ... every peer then sees each broker's connections come
+from that broker's own address, so a link can be cut by address (``kwire.nemesis``).
+
 What it deliberately does not do
 --------------------------------
 * No GSSAPI or OAUTHBEARER login (``BrokerConfig`` refuses them for inter-broker SASL),
@@ -40,6 +48,8 @@ What it deliberately does not do
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import socket
 import ssl
 from dataclasses import dataclass
 
@@ -59,6 +69,7 @@ class InterBrokerSecurity:
     username: str | None = None
     password: str | None = None
     context: ssl.SSLContext | None = None
+    source_address: str | None = None  # the local address outgoing connections bind to
 
     @property
     def sasl(self) -> bool:
@@ -73,6 +84,7 @@ class InterBrokerSecurity:
         if not config.zookeeper_connect:
             return cls()  # a single node has no peers to connect to
         listener = config.inter_broker_listener_name
+        source = source_address_of(config)
         protocol = config.inter_broker_security_protocol
 
         def get(name: str):
@@ -100,7 +112,7 @@ class InterBrokerSecurity:
             if tls._load_truststore(context, get) == 0:
                 context.load_default_certs()
             tls._load_keystore(context, get)  # presented only when the peer asks (ssl.client.auth)
-        return cls(listener, protocol, mechanism, username, password, context)
+        return cls(listener, protocol, mechanism, username, password, context, source)
 
     # -- where ---------------------------------------------------------------------------
     def endpoint(self, broker) -> tuple[str, int] | None:
@@ -112,11 +124,17 @@ class InterBrokerSecurity:
         return endpoints.get(self.listener)
 
     # -- how -----------------------------------------------------------------------------
+    def _connect_kwargs(self, host: str, timeout: float) -> dict:
+        kwargs = {} if self.context is None else {"ssl": self.context, "server_hostname": host,
+                                                   "ssl_handshake_timeout": timeout}
+        if self.source_address:
+            kwargs["local_addr"] = (self.source_address, 0)
+        return kwargs
+
     async def connect(self, host: str, port: int, protocol_factory, timeout: float):
         """``loop.create_connection`` with this listener's TLS (no SASL yet: see ``login``)."""
         loop = asyncio.get_running_loop()
-        kwargs = {} if self.context is None else {"ssl": self.context, "server_hostname": host,
-                                                   "ssl_handshake_timeout": timeout}
+        kwargs = self._connect_kwargs(host, timeout)
         return await asyncio.wait_for(loop.create_connection(protocol_factory, host, port, **kwargs), timeout)
 
     async def login(self, call) -> None:
@@ -134,8 +152,7 @@ class InterBrokerSecurity:
 
     async def open_stream(self, host: str, port: int, timeout: float, client_id: str):
         """(reader, writer) to the peer, TLS and SASL done: for one-shot requests."""
-        kwargs = {} if self.context is None else {"ssl": self.context, "server_hostname": host,
-                                                   "ssl_handshake_timeout": timeout}
+        kwargs = self._connect_kwargs(host, timeout)
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, **kwargs), timeout)
         cid = 0
 
@@ -160,6 +177,42 @@ class InterBrokerSecurity:
             return None
         return ClientSecurity(protocol=self.protocol, mechanism=self.mechanism, username=self.username,
                               password=self.password, context=self.context)
+
+
+def _is_local(ip: str) -> bool:
+    """A loopback address, or one this machine can bind (an address of a local interface)."""
+    try:
+        if ipaddress.ip_address(ip).is_loopback:
+            return True
+    except ValueError:
+        return False
+    family = socket.AF_INET6 if ":" in ip else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.bind((ip, 0))
+        return True
+    except OSError:
+        return False
+
+
+def source_address_of(config) -> str | None:
+    """The address this broker's outgoing connections bind to, or None (the kernel chooses).
+
+    ``broker.source.address`` when set (empty: never bind); else the host of the advertised
+    endpoint of the inter-broker listener when it is an address literal of a loopback or local
+    address (a host name is left alone: it may resolve to another family than the peers')."""
+    explicit = config.get("broker.source.address")
+    if explicit is not None:
+        return str(explicit).strip() or None
+    listener = config.inter_broker_listener_name
+    host = next((a.host for a in config.advertised_listeners if a.name == listener), None)
+    if not host:
+        return None
+    try:  # an address literal only: a name may resolve to a family the peers' names do not
+        ip = str(ipaddress.ip_address(host.strip("[]")))
+    except ValueError:
+        return None
+    return ip if _is_local(ip) else None
 
 
 _PLAINTEXT = InterBrokerSecurity()

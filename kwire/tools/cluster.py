@@ -1,7 +1,8 @@
 """``kwire cluster up|status|down``: a local ZooKeeper-mode cluster in one command.
 
 * ``up --brokers N [--dir D] [--zookeeper HOST:PORT[/chroot]] [--port-base P]
-  [--config k=v]... [--rack R]... [--grace S] [--detach]``: starts ZooKeeper
+  [--address-base A] [--config k=v]... [--rack R]... [--grace S] [--detach]``:
+  starts ZooKeeper
   (the Debian ``zookeeper`` package's jar; ``$KWIRE_ZOOKEEPER_JAR_DIRS``
   overrides where it is looked for) unless ``--zookeeper`` names one, and N
   brokers (kwire/devcluster.py); once all are registered and a controller is
@@ -15,7 +16,9 @@
   then keeps running until Ctrl-C or SIGTERM and stops everything (brokers one
   at a time with a controlled shutdown, the controller last, SIGKILL after
   ``--grace`` seconds; then ZooKeeper). A second signal kills at once. Broker
-  ``k`` listens on ``P+k-1`` with ``--port-base P``. Without ``--dir`` the
+  ``k`` listens on ``P+k-1`` with ``--port-base P``; with ``--address-base A``
+  ZooKeeper listens on A and broker ``k`` on A+k (one loopback address each, for
+  ``kwire nemesis``). Without ``--dir`` the
   cluster lives in a temporary directory removed at the end. ``--detach``
   (needs ``--dir``) leaves the cluster running in the background after the
   lines above; ``kwire cluster down --dir D`` stops it.
@@ -70,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="use this ZooKeeper instead of starting one")
     u.add_argument("--port-base", type=positive_int, metavar="P",
                    help="broker k listens on P+k-1 (default: free ports)")
+    u.add_argument("--address-base", metavar="ADDR",
+                   help="ZooKeeper listens on ADDR and broker k on ADDR+k (e.g. 127.0.0.10: brokers on "
+                        "127.0.0.11, .12, ...), so `kwire nemesis` can cut links by address")
     u.add_argument("--config", action="append", metavar="KEY=VALUE",
                    help="a broker config for every broker (repeatable)")
     u.add_argument("--rack", action="append", metavar="RACK",
@@ -123,11 +129,19 @@ def _up(args) -> int:
         except ZooKeeperMissing as e:
             print(f"{PROG}: error: {e}", file=sys.stderr)
             return EXIT_USAGE
+    if args.address_base is not None:  # before any directory is made
+        import ipaddress
+
+        try:
+            ipaddress.ip_address(args.address_base)
+        except ValueError as e:
+            raise UsageError(f"--address-base: {e}") from None
     temp = args.dir is None
     directory = tempfile.mkdtemp(prefix="kwire-cluster-") if temp else args.dir
     try:
         cluster = DevCluster(directory, args.brokers, zookeeper=args.zookeeper, port_base=args.port_base,
-                             configs=configs, racks=args.rack, grace=args.grace)
+                             configs=configs, racks=args.rack, grace=args.grace,
+                             address_base=args.address_base)
     except ClusterError as e:
         raise ToolError(str(e)) from None
 
@@ -220,6 +234,8 @@ def _reconstruct(args) -> list[str]:
         out += ["--zookeeper", args.zookeeper]
     if args.port_base:
         out += ["--port-base", str(args.port_base)]
+    if args.address_base:
+        out += ["--address-base", args.address_base]
     for c in args.config or ():
         out += ["--config", c]
     for r in args.rack or ():

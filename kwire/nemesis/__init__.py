@@ -1,0 +1,32 @@
+"""kwire's partition nemesis: cut links between brokers and ZooKeeper by address, and check histories.
+
+What it does
+------------
+* ``firewall``: iptables rules in a chain of kwire's own (``KWIRE-NEMESIS-<pid>``),
+  jumped to from INPUT and OUTPUT for loopback traffic only; created by
+  ``Firewall.install`` and always removed -- by ``close``, at interpreter exit, by
+  a finaliser, and (a chain left by a killed run) at the next start, with a
+  message. Never touches any other rule.
+* ``faults``: the fault kinds as pairs of addresses to cut (isolate a node from a
+  set of nodes, a bridge, split in two), from a ``Topology`` of named nodes
+  (broker ids and ``zk``); a name that is not in the topology is an error.
+* ``process``: SIGSTOP / SIGCONT / SIGKILL of a broker process.
+* ``checker``: the Jepsen-named anomalies of a queue history (sans-I/O).
+* ``command``: ``kwire nemesis``, the same faults against a running cluster
+  (e.g. one from ``kwire cluster up`` whose brokers listen on their own
+  loopback addresses).
+
+Links can be cut by address because every broker binds its outgoing
+connections (replica fetchers, transaction markers, the ZooKeeper session, ...)
+to its own address (``broker.source.address``, ``kwire.security.inter_broker``).
+
+What it deliberately does not do
+--------------------------------
+* No ``tc netem`` slow links, clock skew or ZooKeeper ensembles yet.
+* Nothing but loopback traffic: it is a tool for one-machine clusters.
+* Linux only (iptables), and root only; both are checked with a clear error.
+"""
+
+from kwire.nemesis.faults import NemesisError, Topology
+
+__all__ = ["NemesisError", "Topology"]

@@ -1,0 +1,187 @@
+"""The queue checker: Jepsen's Kafka anomalies found in a recorded history (sans-I/O).
+
+A history is what a workload saw, in the order it saw it:
+
+* ``Send(process, partition, value, outcome, offset)``: one produced value, its
+  outcome ``ok`` (acknowledged, with the offset the broker gave), ``fail``
+  (definitely not written: the client was told so before sending, or a
+  non-retriable refusal) or ``info`` (indeterminate: a timeout, a dropped
+  connection -- it may or may not be in the log);
+* ``Poll(process, partition, records)``: one consumer's read of a partition,
+  ``records`` the (offset, value) pairs in the order delivered;
+* ``Reset(process)``: the consumer was assigned, rebalanced or seeked: its next
+  poll need not continue where the last one stopped;
+* ``final``: after the heal, every replica's log read from offset 0, as
+  {replica name: {partition: [(offset, value), ...]}}.
+
+``check(history, final)`` returns a ``Result`` with, per anomaly, the
+examples found (empty when none), named as in Jepsen's Kafka analyses:
+
+* ``lost``: acknowledged, never read anywhere, although reads of its
+  partition went past its offset;
+* ``unseen``: acknowledged, not in the final read of every replica (the
+  cluster never shows it after healing); ``lost`` values are not repeated here;
+* ``duplicated``: one value at two offsets (an indeterminate send included:
+  it may be present or absent, never twice);
+* ``inconsistent_offsets``: two different values read at one offset of a
+  partition (across consumers, polls or replicas);
+* ``nonmonotonic_send``: one producer's acknowledged offsets in a partition not
+  increasing;
+* ``nonmonotonic_poll``: one consumer's successive reads of a partition not
+  increasing, without a ``Reset`` in between;
+* ``skipped_poll``: one consumer's successive reads jumping over an offset
+  where some read saw a value, without a ``Reset`` in between;
+* ``aborted_read``: a value of an aborted transaction read (``Send.txn_aborted``).
+
+What it deliberately does not do
+--------------------------------
+No I/O, no clients: the workloads record, this judges. No transactional
+anomalies beyond aborted reads yet (intermediate reads, G1c cycles).
+Committed-offset regressions are not checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+OK, FAIL, INFO = "ok", "fail", "info"
+
+
+@dataclass(frozen=True)
+class Send:
+    process: str
+    partition: int
+    value: bytes
+    outcome: str = OK
+    offset: int | None = None
+    txn_aborted: bool = False
+
+
+@dataclass(frozen=True)
+class Poll:
+    process: str
+    partition: int
+    records: tuple = ()
+
+
+@dataclass(frozen=True)
+class Reset:
+    process: str
+
+
+ANOMALIES = ("lost", "unseen", "duplicated", "inconsistent_offsets", "nonmonotonic_send",
+             "nonmonotonic_poll", "skipped_poll", "aborted_read")
+
+
+@dataclass
+class Result:
+    anomalies: dict[str, list] = field(default_factory=lambda: {a: [] for a in ANOMALIES})
+    sends: int = 0
+    acknowledged: int = 0
+    indeterminate: int = 0
+    polled: int = 0
+
+    @property
+    def valid(self) -> bool:
+        return not any(self.anomalies.values())
+
+    def counts(self) -> dict[str, int]:
+        return {a: len(v) for a, v in self.anomalies.items()}
+
+    def summary(self) -> str:
+        bad = {a: n for a, n in self.counts().items() if n}
+        head = (f"{self.sends} sends, {self.acknowledged} acknowledged, {self.indeterminate} indeterminate, "
+                f"{self.polled} records polled")
+        if not bad:
+            return head + "; no anomalies"
+        return head + "; " + ", ".join(f"{a}: {n} (e.g. {self.anomalies[a][:3]})" for a, n in bad.items())
+
+
+def check(history, final: dict | None = None) -> Result:
+    res = Result()
+    final = final or {}
+    sends = [op for op in history if isinstance(op, Send)]
+    res.sends = len(sends)
+    res.acknowledged = sum(1 for s in sends if s.outcome == OK)
+    res.indeterminate = sum(1 for s in sends if s.outcome == INFO)
+
+    # every read, polls and final replicas alike: (partition, offset) -> values, value -> places
+    at: dict[tuple[int, int], set] = {}
+    where: dict[bytes, set] = {}
+    highest: dict[int, int] = {}
+
+    def saw(partition: int, offset: int, value: bytes) -> None:
+        at.setdefault((partition, offset), set()).add(value)
+        where.setdefault(value, set()).add((partition, offset))
+        if offset > highest.get(partition, -1):
+            highest[partition] = offset
+
+    for op in history:
+        if isinstance(op, Poll):
+            res.polled += len(op.records)
+            for offset, value in op.records:
+                saw(op.partition, offset, value)
+    for partitions in final.values():
+        for partition, records in partitions.items():
+            for offset, value in records:
+                saw(partition, offset, value)
+
+    for (partition, offset), values in sorted(at.items()):
+        if len(values) > 1:
+            res.anomalies["inconsistent_offsets"].append((partition, offset, sorted(values)))
+    for value, places in where.items():
+        if len(places) > 1:
+            res.anomalies["duplicated"].append((value, sorted(places)))
+
+    # lost / unseen: acknowledged values against what was read
+    in_final: list[set] = [{v for recs in parts.values() for _o, v in recs} for parts in final.values()]
+    for s in sends:
+        if s.outcome != OK:
+            continue
+        if s.value not in where:
+            if s.offset is not None and highest.get(s.partition, -1) > s.offset:
+                res.anomalies["lost"].append((s.value, s.partition, s.offset))
+                continue
+        if final and any(s.value not in values for values in in_final):
+            res.anomalies["unseen"].append((s.value, s.partition, s.offset))
+
+    # aborted reads
+    aborted = {s.value for s in sends if s.txn_aborted}
+    for op in history:
+        if isinstance(op, Poll):
+            for offset, value in op.records:
+                if value in aborted:
+                    res.anomalies["aborted_read"].append((value, op.partition, offset))
+
+    # per producer: acknowledged offsets increase
+    last_sent: dict[tuple[str, int], int] = {}
+    for s in sends:
+        if s.outcome != OK or s.offset is None:
+            continue
+        key = (s.process, s.partition)
+        prev = last_sent.get(key)
+        if prev is not None and s.offset <= prev:
+            res.anomalies["nonmonotonic_send"].append((s.process, s.partition, prev, s.offset))
+        last_sent[key] = s.offset
+
+    # per consumer: reads increase, and never jump over a known value
+    last_read: dict[tuple[str, int], int] = {}
+    for op in history:
+        if isinstance(op, Reset):
+            for key in [k for k in last_read if k[0] == op.process]:
+                del last_read[key]
+            continue
+        if not isinstance(op, Poll):
+            continue
+        key = (op.process, op.partition)
+        for offset, value in op.records:
+            prev = last_read.get(key)
+            if prev is not None:
+                if offset <= prev:
+                    res.anomalies["nonmonotonic_poll"].append((op.process, op.partition, prev, offset))
+                elif offset > prev + 1:
+                    missed = [o for o in range(prev + 1, offset) if (op.partition, o) in at]
+                    if missed:
+                        res.anomalies["skipped_poll"].append((op.process, op.partition, prev, offset, missed[:5]))
+            last_read[key] = offset
+    return res

@@ -1,0 +1,144 @@
+"""iptables rules for the nemesis, in a chain of kwire's own that is always removed.
+
+Layout (filter table)::
+
+    INPUT  -i lo -j KWIRE-NEMESIS-<pid>        (one jump each, inserted first)
+    OUTPUT -o lo -j KWIRE-NEMESIS-<pid>
+    KWIRE-NEMESIS-<pid>:  -s A -d B -j DROP, -s B -d A -j DROP, ...
+
+Only loopback traffic is sent to the chain, and the chain holds only kwire's
+DROP rules, so nothing else on the machine is affected. The chain name carries
+the pid of the process that made it: several runs (pytest-xdist workers) each
+have their own, and a chain whose process is gone is a leftover of a killed run,
+removed (with a message) by the next ``Firewall.install``.
+
+Removal is guaranteed by ``close`` (also a context manager), an ``atexit`` hook
+and a ``weakref.finalize`` finaliser; a SIGKILLed process leaves its chain,
+which the next start removes. ``heal`` empties the chain (every link back).
+
+Errors are ``NemesisError`` with what to do: iptables missing (the Debian
+package), not root, iptables failing (its message).
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import re
+import shutil
+import subprocess
+import weakref
+
+from kwire.devcluster import pid_alive
+from kwire.nemesis.faults import NemesisError
+
+log = logging.getLogger("kwire.nemesis")
+
+PREFIX = "KWIRE-NEMESIS-"
+_HOOKS = (("INPUT", "-i"), ("OUTPUT", "-o"))
+
+
+def check() -> str:
+    """The iptables binary, or ``NemesisError`` saying why the nemesis cannot run here."""
+    path = shutil.which("iptables")
+    if path is None:
+        raise NemesisError("iptables is not installed: apt-get install iptables "
+                           "(scripts/setup-test-env.sh installs it)")
+    if os.geteuid() != 0:
+        raise NemesisError("the nemesis needs root to change iptables rules (running as uid "
+                           f"{os.geteuid()})")
+    return path
+
+
+def _run(binary: str, *args: str, check_rc: bool = True) -> subprocess.CompletedProcess:
+    proc = subprocess.run([binary, "-w", "5", *args], capture_output=True, text=True, timeout=30)
+    if check_rc and proc.returncode != 0:
+        raise NemesisError(f"iptables {' '.join(args)} failed: {proc.stderr.strip() or proc.returncode}")
+    return proc
+
+
+def _remove_chain(binary: str, chain: str) -> None:
+    for hook, flag in _HOOKS:
+        # delete every jump to it (there is one, unless a crash happened mid-install)
+        while _run(binary, "-D", hook, flag, "lo", "-j", chain, check_rc=False).returncode == 0:
+            pass
+    _run(binary, "-F", chain, check_rc=False)
+    _run(binary, "-X", chain, check_rc=False)
+
+
+def leftover_chains(binary: str) -> list[str]:
+    """Chains of kwire's nemesis whose process is gone."""
+    out = _run(binary, "-S").stdout
+    chains = re.findall(rf"^-N ({re.escape(PREFIX)}(\d+))$", out, re.M)
+    return [name for name, pid in chains if not pid_alive(int(pid))]
+
+
+def cleanup_leftovers(binary: str | None = None) -> list[str]:
+    """Remove chains left by killed runs; returns their names (each also logged)."""
+    binary = binary or check()
+    gone = leftover_chains(binary)
+    for chain in gone:
+        log.warning("removing iptables chain %s left by a nemesis run that was killed", chain)
+        _remove_chain(binary, chain)
+    return gone
+
+
+def _finalise(binary: str, chain: str, state: dict) -> None:
+    if state.get("installed"):
+        state["installed"] = False
+        _remove_chain(binary, chain)
+
+
+class Firewall:
+    """This process's chain: ``install``, ``cut`` pairs of addresses, ``heal``, ``close``."""
+
+    def __init__(self) -> None:
+        self.binary = check()
+        self.chain = f"{PREFIX}{os.getpid()}"
+        self.cut_pairs: set[tuple[str, str]] = set()
+        self.removed_leftovers: list[str] = []
+        self._state = {"installed": False}
+        self._finalizer = weakref.finalize(self, _finalise, self.binary, self.chain, self._state)
+        atexit.register(self._finalizer)
+
+    def install(self) -> "Firewall":
+        self.removed_leftovers = cleanup_leftovers(self.binary)
+        _remove_chain(self.binary, self.chain)  # an earlier Firewall of this same process
+        _run(self.binary, "-N", self.chain)
+        self._state["installed"] = True
+        for hook, flag in _HOOKS:
+            _run(self.binary, "-I", hook, "1", flag, "lo", "-j", self.chain)
+        return self
+
+    def cut(self, pairs) -> None:
+        """Drop packets both ways between each (address, address) pair (not already cut)."""
+        if not self._state["installed"]:
+            raise NemesisError("the nemesis firewall is not installed (or was closed)")
+        for a, b in sorted(set(pairs)):
+            if (a, b) in self.cut_pairs or (b, a) in self.cut_pairs:
+                continue
+            for src, dst in ((a, b), (b, a)):
+                _run(self.binary, "-A", self.chain, "-s", src, "-d", dst, "-j", "DROP")
+            self.cut_pairs.add((a, b))
+
+    def heal(self) -> None:
+        """Every link back (the chain stays, empty)."""
+        if self._state["installed"]:
+            _run(self.binary, "-F", self.chain)
+        self.cut_pairs.clear()
+
+    def rules(self) -> list[str]:
+        """The chain's rules as ``iptables -S`` prints them."""
+        out = _run(self.binary, "-S", self.chain, check_rc=False).stdout
+        return [line for line in out.splitlines() if line.startswith("-A ")]
+
+    def close(self) -> None:
+        self.cut_pairs.clear()
+        self._finalizer()
+
+    def __enter__(self) -> "Firewall":
+        return self.install()
+
+    def __exit__(self, *exc) -> None:
+        self.close()

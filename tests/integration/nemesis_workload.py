@@ -1,0 +1,384 @@
+"""The queue workload of the partition tests: real clients whose every operation is recorded.
+
+* two idempotent acks=all producers (confluent-kafka) writing unique values to
+  one partition; each delivery report becomes a ``Send``: ``ok`` with the
+  offset the broker gave, or ``info`` (indeterminate: librdkafka does not say
+  whether a failed message was persisted);
+* an assign-based consumer (no group) and a subscribe-based one (a group,
+  rebalancing under faults: every assignment is a ``Reset``), polling all the
+  time; each delivered record becomes part of a ``Poll``;
+* ``final_reads``: every replica's log read from its files (offset 0 to the end)
+  once the cluster has recovered, for ``kwire.nemesis.checker.check``.
+
+``nemesis_cluster``: the fixture making a 3-broker cluster whose ZooKeeper and
+brokers each listen on an address of their own (a random /24 of 127/8), with a
+``kwire.nemesis`` firewall removed at the end.
+
+The clients run on 127.0.0.1, an address no fault cuts: they always reach
+every broker, as clients outside a partitioned cluster do.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+
+import pytest
+from cluster_fixtures import Cluster, ZooKeeperServer, _need_zookeeper
+
+from kwire.nemesis import NemesisError, Topology
+from kwire.nemesis.checker import INFO, OK, Poll, Reset, Send
+
+SESSION_MS = 6000  # zookeeper.session.timeout.ms of the nemesis clusters
+
+
+
+class _Recorded:
+    """A history shared by a workload's client threads; ``start`` runs them all."""
+
+    def __init__(self, bootstrap: str, topic: str) -> None:
+        import confluent_kafka
+
+        self.ck = confluent_kafka
+        self.bootstrap, self.topic = bootstrap, topic
+        self.history: list = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []  # producers
+        self._readers: list[threading.Thread] = []  # consumers
+
+    def record(self, op) -> None:
+        with self._lock:
+            self.history.append(op)
+
+    def start(self):
+        for t in self._threads + self._readers:
+            t.start()
+        return self
+
+    def _stop_producers(self) -> None:
+        self._stop.set()
+        for t in self._threads:
+            t.join(200)
+
+
+class QueueWorkload(_Recorded):
+    def __init__(self, bootstrap: str, topic: str, producers: int = 2) -> None:
+        super().__init__(bootstrap, topic)
+        self._stop_consumers = threading.Event()
+        self.ack_times: list[float] = []
+        self._threads = [threading.Thread(target=self._produce, args=(f"p{i}",), daemon=True)
+                         for i in range(producers)]
+        self._readers = [threading.Thread(target=self._consume, args=(name, sub), daemon=True)
+                         for name, sub in (("assign", False), ("subscribe", True))]
+        self.errors: list[str] = []
+
+    @property
+    def acknowledged(self) -> int:
+        with self._lock:
+            return sum(1 for op in self.history if isinstance(op, Send) and op.outcome == OK)
+
+    # -- producers -------------------------------------------------------------------------
+    def _produce(self, name: str) -> None:
+        p = self.ck.Producer({"bootstrap.servers": self.bootstrap, "acks": "all", "enable.idempotence": True,
+                              "linger.ms": 5, "message.timeout.ms": 120000,
+                              "topic.metadata.refresh.interval.ms": 1000,
+                              "retry.backoff.ms": 100, "retry.backoff.max.ms": 500})
+
+        def report(err, msg) -> None:
+            if err is None:
+                self.ack_times.append(time.monotonic())
+                self.record(Send(name, msg.partition(), msg.value(), OK, msg.offset()))
+            else:
+                self.record(Send(name, msg.partition() if msg.partition() >= 0 else 0, msg.value(), INFO))
+
+        n = 0
+        while not self._stop.is_set():
+            try:
+                p.produce(self.topic, b"%s-%d" % (name.encode(), n), partition=0, on_delivery=report)
+                n += 1
+            except BufferError:
+                pass
+            p.poll(0.02)
+        if p.flush(150) != 0:
+            self.errors.append(f"{name}: messages still unanswered after 150 s")
+
+    # -- consumers -------------------------------------------------------------------------
+    def _consume(self, name: str, subscribe: bool) -> None:
+        ck = self.ck
+        c = ck.Consumer({"bootstrap.servers": self.bootstrap, "group.id": f"nemesis-{uuid.uuid4().hex[:6]}",
+                         "enable.auto.commit": True, "auto.offset.reset": "earliest",
+                         "topic.metadata.refresh.interval.ms": 1000, "session.timeout.ms": 10000,
+                         "heartbeat.interval.ms": 1000})
+        if subscribe:
+            c.subscribe([self.topic], on_assign=lambda *_a: self.record(Reset(name)),
+                        on_revoke=lambda *_a: self.record(Reset(name)))
+        else:
+            c.assign([ck.TopicPartition(self.topic, 0, ck.OFFSET_BEGINNING)])
+            self.record(Reset(name))
+        try:
+            while not self._stop_consumers.is_set():
+                msgs = c.consume(100, 0.2)
+                recs = tuple((m.offset(), m.value()) for m in msgs if m.error() is None)
+                if recs:
+                    self.record(Poll(name, 0, recs))
+        finally:
+            c.close()
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def stop_producers(self) -> None:
+        self._stop_producers()
+
+    def stop_consumers(self, end_offset: int, timeout: float = 60.0) -> None:
+        """Let the consumers read up to ``end_offset`` (or time out), then stop them."""
+        deadline = time.monotonic() + timeout
+
+        def done(name: str) -> bool:
+            with self._lock:
+                return any(isinstance(op, Poll) and op.process == name and op.records[-1][0] >= end_offset - 1
+                           for op in self.history)
+
+        while time.monotonic() < deadline and not all(done(n) for n in ("assign", "subscribe")):
+            time.sleep(0.2)
+        self._stop_consumers.set()
+        for t in self._readers:
+            t.join(30)
+
+    def last_gap(self, since: float) -> float:
+        """The longest time without an acknowledgement after ``since`` (a fault's unavailability)."""
+        times = sorted(t for t in self.ack_times if t >= since)
+        if not times:
+            return float("inf")
+        gaps = [times[0] - since] + [b - a for a, b in zip(times, times[1:])]
+        return max(gaps)
+
+
+def final_reads(cluster, topic: str) -> dict:
+    """{broker id: {0: [(offset, value), ...]}} from every replica's files."""
+    from clients import decoded_batches
+
+    out = {}
+    for b in cluster.brokers:
+        recs = []
+        for part, batch in decoded_batches(b.data_dir, topic):
+            if part != 0 or batch.header.attributes & 0x20:  # control batches (markers) hold no values
+                continue
+            base = batch.header.base_offset
+            recs.extend((base + r.offset_delta, r.value) for r in batch.records)
+        out[str(b.node_id)] = {0: recs}
+    return out
+
+
+def _firewall():
+    from kwire.nemesis.firewall import Firewall
+
+    try:
+        return Firewall().install()
+    except NemesisError as e:
+        pytest.skip(f"the partition nemesis cannot run here: {e}")
+
+
+@pytest.fixture
+def nemesis_cluster(tmp_path, request):
+    """``make(overrides, env)``: (cluster, firewall, topology) on a loopback /24 of the test's own
+    (``env``: broker id -> environment variables of that broker's process)."""
+    _need_zookeeper()
+    fw = _firewall()
+    block = f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
+    made: list = []
+    failed_before = request.session.testsfailed
+
+    def make(overrides: dict | None = None, env: dict | None = None, ensemble: int = 1):
+        if ensemble == 1:
+            zk = ZooKeeperServer(str(tmp_path / "zookeeper"), host=f"{block}.10")
+            made.append(zk)
+            zk.start()
+        else:  # members on .7, .8, ...; the cluster connects to all of them
+            members = start_ensemble(str(tmp_path), [f"{block}.{7 + i}" for i in range(ensemble)], made)
+            zk = _EnsembleView(members)
+        hosts = {i: f"{block}.{10 + i}" for i in (1, 2, 3)}
+        c = Cluster(zk, str(tmp_path / "cluster"), 3, overrides, SESSION_MS, hosts=hosts, env=env)
+        made.append(c)
+        c.start()
+        topo = Topology({"zk": f"{block}.10", **{str(i): h for i, h in hosts.items()}})
+        c.zk_members = getattr(zk, "members", [zk])
+        return c, fw, topo
+
+    try:
+        yield make
+    finally:
+        fw.close()  # the links first: brokers then stop quickly
+        for thing in reversed(made):
+            if isinstance(thing, Cluster):
+                thing.close()
+                if request.session.testsfailed > failed_before:
+                    print(thing.log_text())
+            else:
+                thing.stop()
+
+
+class TxnWorkload(_Recorded):
+    """Transactional producers writing to both partitions of ``topic`` per transaction, committing
+    or aborting at random; a read_committed consumer. Each value becomes a ``Send`` once its
+    transaction's fate is known: ``ok`` (committed, with its offset), ``fail`` with
+    ``txn_aborted`` (aborted), ``info`` (the commit's outcome is unknown, or the producer was
+    fenced and restarted)."""
+
+    def __init__(self, bootstrap: str, topic: str, producers: int = 2, seed: int = 1) -> None:
+        super().__init__(bootstrap, topic)
+        self._stop_consumer = threading.Event()
+        self.commits = self.aborts = self.unknown = 0
+        self.rng = random.Random(seed)
+        self._threads = [threading.Thread(target=self._produce, args=(f"t{i}",), daemon=True)
+                         for i in range(producers)]
+        self._readers = [threading.Thread(target=self._consume, daemon=True)]
+
+    def _producer(self, name: str):
+        p = self.ck.Producer({"bootstrap.servers": self.bootstrap, "transactional.id": f"nemesis-{name}",
+                              "transaction.timeout.ms": 60000, "message.timeout.ms": 55000,
+                              "linger.ms": 5, "topic.metadata.refresh.interval.ms": 1000})
+        p.init_transactions(120)
+        return p
+
+    def _produce(self, name: str) -> None:
+        KafkaException = self.ck.KafkaException
+        p = self._producer(name)
+        n = 0
+        while not self._stop.is_set():
+            offsets: dict[bytes, tuple[int, int]] = {}
+            values = []
+
+            def report(err, msg) -> None:
+                if err is None:
+                    offsets[msg.value()] = (msg.partition(), msg.offset())
+
+            try:
+                p.begin_transaction()
+                for i in range(4):
+                    v = b"%s-%d" % (name.encode(), n)
+                    n += 1
+                    values.append((i % 2, v))
+                    p.produce(self.topic, v, partition=i % 2, on_delivery=report)
+                if self.rng.random() < 0.25:
+                    p.abort_transaction(60)
+                    self.aborts += 1
+                    for part, v in values:
+                        self.record(Send(name, part, v, "fail", txn_aborted=True))
+                    continue
+                p.commit_transaction(60)
+                self.commits += 1
+                for part, v in values:
+                    where = offsets.get(v)
+                    self.record(Send(name, part, v, OK, where[1] if where else None))
+            except KafkaException as e:
+                err = e.args[0]
+                aborted = False
+                if err.txn_requires_abort():
+                    try:
+                        p.abort_transaction(60)
+                        aborted = True
+                    except KafkaException:
+                        pass
+                for part, v in values:
+                    self.record(Send(name, part, v, "fail" if aborted else INFO, txn_aborted=aborted))
+                self.aborts += aborted
+                self.unknown += not aborted
+                if not aborted and not err.retriable():
+                    try:  # fenced or fatal: a new producer with the same transactional id
+                        p = self._producer(name)
+                    except KafkaException:
+                        time.sleep(0.5)
+        try:
+            p.flush(30)
+        except Exception:
+            pass
+
+    def _consume(self) -> None:
+        ck = self.ck
+        c = ck.Consumer({"bootstrap.servers": self.bootstrap, "group.id": f"txn-{uuid.uuid4().hex[:6]}",
+                         "enable.auto.commit": False, "isolation.level": "read_committed",
+                         "topic.metadata.refresh.interval.ms": 1000})
+        c.assign([ck.TopicPartition(self.topic, p, ck.OFFSET_BEGINNING) for p in (0, 1)])
+        self.record(Reset("committed"))
+        try:
+            while not self._stop_consumer.is_set():
+                msgs = [m for m in c.consume(100, 0.2) if m.error() is None]
+                for part in (0, 1):
+                    recs = tuple((m.offset(), m.value()) for m in msgs if m.partition() == part)
+                    if recs:
+                        self.record(Poll("committed", part, recs))
+        finally:
+            c.close()
+
+    def stop(self) -> None:
+        self._stop_producers()
+        time.sleep(2.0)  # the consumer reads what the last commits exposed
+        self._stop_consumer.set()
+        for t in self._readers:
+            t.join(30)
+
+
+def committed_reads(bootstrap: str, topic: str, timeout: float = 60.0) -> dict:
+    """{"read_committed": {partition: [(offset, value), ...]}}: both partitions read from offset 0
+    with isolation.level=read_committed up to their end."""
+    from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
+
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"final-{uuid.uuid4().hex[:6]}",
+                  "enable.auto.commit": False, "isolation.level": "read_committed"})
+    out = {}
+    try:
+        for part in (0, 1):
+            tp = TopicPartition(topic, part, OFFSET_BEGINNING)
+            _low, high = c.get_watermark_offsets(tp, timeout=30)
+            c.assign([tp])
+            recs = []
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                m = c.poll(0.5)
+                if m is None:
+                    if c.position([tp])[0].offset >= high:
+                        break
+                    continue
+                if m.error() is None:
+                    recs.append((m.offset(), m.value()))
+                if m.offset() >= high - 1:
+                    break
+            out[part] = recs
+    finally:
+        c.close()
+    return {"read_committed": out}
+
+
+class _EnsembleView:
+    """What ``Cluster`` needs of its ZooKeeper (``connect``, ``port``) for an ensemble."""
+
+    def __init__(self, members) -> None:
+        self.members = members
+        self.port = members[0].port
+
+    @property
+    def connect(self) -> str:
+        return ",".join(m.connect for m in self.members)
+
+
+def start_ensemble(base_dir: str, hosts: list[str], made: list) -> list:
+    """A ZooKeeper ensemble, one member per address (its quorum and election ports on it too)."""
+    import os
+
+    from cluster_fixtures import free_port
+
+    members = [ZooKeeperServer(os.path.join(base_dir, f"zookeeper-{i + 1}"), host=h) for i, h in enumerate(hosts)]
+    quorum = "".join(f"server.{i + 1}={h}:{free_port(h)}:{free_port(h)}\n" for i, h in enumerate(hosts))
+    for i, m in enumerate(members):
+        with open(m.cfg, "a") as f:
+            f.write("initLimit=20\nsyncLimit=8\n" + quorum)
+        with open(os.path.join(m.data_dir, "myid"), "w") as f:
+            f.write(f"{i + 1}\n")
+        made.append(m)
+    for m in members:
+        m.start(wait=False)
+    for m in members:
+        m._wait_ready(90)
+    return members

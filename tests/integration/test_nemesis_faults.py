@@ -1,0 +1,273 @@
+"""Each fault kind, short, under the queue workload: zero anomalies and full recovery within a bound.
+
+One 3-broker cluster per fault kind (ZooKeeper and brokers on their own
+loopback addresses, ``nemesis_workload.nemesis_cluster``), a topic of one
+partition, RF 3, ``min.insync.replicas=2``, unclean election off, led by
+broker 1. The queue workload (two idempotent acks=all producers, an assign-
+and a subscribe-based consumer) runs for the whole test. The fault lasts
+``FAULT_S`` seconds, then heals; the test asserts
+
+* recovery: every broker's Metadata showing the same leader and the full ISR
+  again within ``RECOVERY_S`` of the heal (and, once the producers stop, every
+  replica's log end offset equal to the high watermark: the final reads of the
+  three replicas are identical);
+* ``kwire.nemesis.checker``: no lost, unseen, duplicated, inconsistent,
+  nonmonotonic or skipped operation, over the final read of every replica.
+
+The faults (on the partition's current leader): the leader isolated from brokers and ZooKeeper; the leader cut from
+ZooKeeper only; the controller isolated; one broker (the leader) split from
+the other two while all keep ZooKeeper; a bridge (the leader sees both
+followers, they do not see each other); ZooKeeper isolated; the isolated
+leader paused (SIGSTOP) and killed (kill -9) during the partition.
+Each run prints its figures (acknowledged, worst gap between acknowledgements,
+time to recover).
+
+A 3-node ZooKeeper ensemble with one member, then two (no quorum), killed -9
+for 10 s and restarted.
+
+Clock skew: brokers 2 and 3 run 5 minutes ahead and behind (the Debian
+``faketime`` library, LD_PRELOADed, every clock offset alike), and the
+leader is isolated so that a skewed broker takes over: still no anomaly.
+
+``nemesis_long`` (skipped unless asked for with ``-m nemesis_long``): a
+mixed run of random faults for ``KWIRE_NEMESIS_LONG_S`` seconds (default 300).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+import uuid
+
+import pytest
+from nemesis_workload import QueueWorkload, final_reads, nemesis_cluster  # noqa: F401 (fixture)
+
+from kwire.nemesis.checker import check
+
+confluent_kafka = pytest.importorskip("confluent_kafka")
+
+pytestmark = pytest.mark.timeout(300)
+
+FAULT_S = 10.0
+RECOVERY_S = 30.0  # bound on the ISR being full again after the heal (measured ones are printed)
+OVERRIDES = {"min.insync.replicas": "2", "unclean.leader.election.enable": "false",
+             "replica.lag.time.max.ms": "6000", "offsets.topic.replication.factor": "3"}
+
+
+def _wait_recovered(c, topic: str, partitions=(0,), timeout: float = 120.0):
+    """Until EVERY broker's Metadata shows each partition with a leader, the full ISR and the same
+    (leader, epoch) -- one broker's view alone may be the stale one of a broker just healed.
+    Returns the last metadata seen."""
+    deadline = time.monotonic() + timeout
+    while True:
+        views, md = [], None
+        for b in c.brokers:
+            try:
+                md = c.metadata([topic], bootstrap=b.bootstrap)
+                views.append(tuple((md.topics[topic].partitions[p].leader, md.topics[topic].partitions[p].leader_epoch,
+                                    tuple(sorted(md.topics[topic].partitions[p].isr))) for p in partitions))
+            except Exception as e:
+                views.append(repr(e))
+        first = views[0]
+        if (all(v == first for v in views) and not isinstance(first, str)
+                and all(leader > 0 and isr == (1, 2, 3) for leader, _e, isr in first)):
+            return md
+        assert time.monotonic() < deadline, f"not recovered after {timeout} s: {views}"
+        time.sleep(0.1)
+
+
+def _controller(c) -> str:
+    return str(c.controller_id())
+
+
+def _apply(kind: str, c, fw, topo, leader: int):
+    """Start the fault on the partition's current ``leader``; returns what undoes the process
+    part of it (None: only links)."""
+    lead = str(leader)
+    rest = [n for n in ("1", "2", "3") if n != lead]
+    if kind == "leader-isolated":
+        fw.cut(topo.isolate(lead, rest + ["zk"]))
+    elif kind == "leader-zk-only":
+        fw.cut(topo.isolate(lead, ["zk"]))
+    elif kind == "controller-isolated":
+        ctl = _controller(c)
+        fw.cut(topo.isolate(ctl, [n for n in ("1", "2", "3", "zk") if n != ctl]))
+    elif kind == "split-one":
+        fw.cut(topo.split([lead], rest))
+    elif kind == "bridge":
+        fw.cut(topo.bridge(lead, rest[:1], rest[1:]))
+    elif kind == "zk-isolated":
+        fw.cut(topo.isolate("zk", ["1", "2", "3"]))
+    elif kind == "pause-during-partition":
+        fw.cut(topo.isolate(lead, rest + ["zk"]))
+        c.broker(leader).pause()
+        return lambda: c.broker(leader).resume()
+    elif kind == "kill-during-partition":
+        fw.cut(topo.isolate(lead, rest + ["zk"]))
+        c.broker(leader).kill()
+        return lambda: c.broker(leader).start()
+    elif kind in ("zk-member-killed", "zk-quorum-killed"):  # a 3-node ensemble: kill -9 one / two
+        victims = c.zk_members[:1] if kind == "zk-member-killed" else c.zk_members[:2]
+        for m in victims:
+            m.proc.kill()
+            m.proc.wait(30)
+
+        def restart() -> None:
+            for m in victims:
+                m.start(wait=False)
+            for m in victims:
+                m._wait_ready(90)
+        return restart
+    else:
+        raise ValueError(kind)
+    return None
+
+
+def _run(c, fw, topo, kinds: list[str], fault_s: float) -> dict:
+    topic = f"queue-{uuid.uuid4().hex[:8]}"
+    c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
+    w = QueueWorkload(c.bootstrap, topic).start()
+    deadline = time.monotonic() + 60
+    while w.acknowledged < 100:
+        assert time.monotonic() < deadline, "the workload never got going"
+        time.sleep(0.1)
+    worst_gap = recovery = 0.0
+    for kind in kinds:
+        started = time.monotonic()
+        undo = _apply(kind, c, fw, topo, c.leader_of(topic, 0))
+        time.sleep(fault_s)  # the fault's duration: the workload runs meanwhile
+        if undo is not None and kind.startswith("pause"):
+            undo()
+            undo = None
+        fw.heal()
+        healed = time.monotonic()
+        if undo is not None:
+            undo()
+        md = _wait_recovered(c, topic)
+        recovery = max(recovery, time.monotonic() - healed)
+        before = w.acknowledged
+        deadline = time.monotonic() + 60
+        while w.acknowledged < before + 50:
+            assert time.monotonic() < deadline, f"no acknowledged writes after healing {kind}"
+            time.sleep(0.1)
+        worst_gap = max(worst_gap, w.last_gap(started))
+    w.stop_producers()
+    assert not w.errors, w.errors
+    leader = md.topics[topic].partitions[0].leader
+    end = max((op.offset for op in w.history if getattr(op, "offset", None) is not None), default=0) + 1
+    w.stop_consumers(end)
+    # every replica equal (LEO = HW everywhere) once quiet
+    deadline = time.monotonic() + 60
+    while True:
+        final = final_reads(c, topic)
+        if len({tuple(v[0]) for v in final.values()}) == 1:
+            break
+        sizes = {k: len(v[0]) for k, v in final.items()}
+        assert time.monotonic() < deadline, f"replicas differ after the heal: {sizes}"
+        time.sleep(0.5)
+    result = check(w.history, final)
+    figures = {"kinds": kinds, "leader": leader, "acknowledged": result.acknowledged, "sends": result.sends,
+               "indeterminate": result.indeterminate, "polled": result.polled,
+               "worst_gap_s": round(worst_gap, 1), "recovery_s": round(recovery, 1), **result.counts()}
+    print(f"\nnemesis {'+'.join(kinds)}: {figures}")
+    assert result.valid, result.summary()
+    assert recovery <= RECOVERY_S
+    assert not os.environ.get("KWIRE_NEMESIS_DUMP"), "KWIRE_NEMESIS_DUMP: failing to print the brokers' logs"
+    return figures
+
+
+KINDS = ["leader-isolated", "leader-zk-only", "controller-isolated", "split-one", "bridge", "zk-isolated",
+         "pause-during-partition", "kill-during-partition"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_fault_kind_loses_nothing_and_recovers(nemesis_cluster, kind):  # noqa: F811
+    c, fw, topo = nemesis_cluster(OVERRIDES)
+    _run(c, fw, topo, [kind], FAULT_S)
+
+
+@pytest.mark.nemesis_long
+@pytest.mark.timeout(3600)
+def test_mixed_faults_long_run(nemesis_cluster, request):  # noqa: F811
+    if "nemesis_long" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("a long run: select it with -m nemesis_long (KWIRE_NEMESIS_LONG_S seconds, default 300)")
+    c, fw, topo = nemesis_cluster(OVERRIDES)
+    total = float(os.environ.get("KWIRE_NEMESIS_LONG_S", "300"))
+    rng = random.Random(os.environ.get("KWIRE_NEMESIS_SEED"))
+    kinds = []
+    while len(kinds) * (FAULT_S + 10) < total:
+        kinds.append(rng.choice(KINDS))
+    _run(c, fw, topo, kinds, FAULT_S)
+
+
+FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+
+
+def _log_skew_s(broker) -> float:
+    """How far the broker's logging clock is from ours (seconds), from its last log line."""
+    import datetime
+
+    for line in reversed(broker.lines):
+        try:
+            stamp = datetime.datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f")
+        except ValueError:
+            continue
+        return (stamp - datetime.datetime.now()).total_seconds()
+    raise AssertionError(f"no timestamped log line from broker {broker.node_id}")
+
+
+def test_clock_skewed_brokers_lose_nothing(nemesis_cluster):  # noqa: F811
+    if not os.path.exists(FAKETIME_LIB):
+        pytest.skip("libfaketime is not installed: apt-get install faketime (scripts/setup-test-env.sh)")
+    skew = {2: "+5m", 3: "-5m"}
+    env = {b: {"LD_PRELOAD": FAKETIME_LIB, "FAKETIME": s}
+           for b, s in skew.items()}
+    c, fw, topo = nemesis_cluster(OVERRIDES, env)
+    assert 280 < _log_skew_s(c.broker(2)) < 320 and -320 < _log_skew_s(c.broker(3)) < -280  # really skewed
+    assert abs(_log_skew_s(c.broker(1))) < 20
+    figures = _run(c, fw, topo, ["leader-isolated"], FAULT_S)
+    assert figures["leader"] in (1, 2, 3)
+
+
+def test_transactions_under_an_isolated_leader(nemesis_cluster):  # noqa: F811
+    """Transactional producers (two partitions per transaction, a quarter aborted) and a
+    read_committed consumer while the leader of partition 0 is isolated: no aborted read, no
+    committed value unseen, duplicated or out of order."""
+    from nemesis_workload import TxnWorkload, committed_reads
+
+    c, fw, topo = nemesis_cluster(OVERRIDES)
+    topic = f"txn-{uuid.uuid4().hex[:8]}"
+    c.create_topic(topic, partitions=2, replication_factor=3, assignment={0: [1, 2, 3], 1: [2, 3, 1]})
+    w = TxnWorkload(c.bootstrap, topic).start()
+
+    def wait_commits(n: int, what: str) -> None:
+        deadline = time.monotonic() + 90
+        while w.commits < n:
+            assert time.monotonic() < deadline, f"{what}: {w.commits} commits, {w.aborts} aborts"
+            time.sleep(0.1)
+
+    wait_commits(10, "transactions before the fault")
+    fw.cut(topo.isolate("1", ["2", "3", "zk"]))
+    time.sleep(FAULT_S)
+    fw.heal()
+    healed = time.monotonic()
+    _wait_recovered(c, topic, (0, 1))
+    recovery = time.monotonic() - healed
+    wait_commits(w.commits + 10, "transactions after the heal")
+    w.stop()
+    result = check(w.history, committed_reads(c.bootstrap, topic))
+    print(f"\nnemesis txn leader-isolated: commits {w.commits}, aborts {w.aborts}, unknown {w.unknown}, "
+          f"acknowledged {result.acknowledged}, recovery {recovery:.1f} s, {result.counts()}")
+    assert w.aborts > 0 and result.acknowledged > 0
+    assert result.valid, result.summary()
+
+
+@pytest.mark.parametrize("kind", ["zk-member-killed", "zk-quorum-killed"])
+def test_zookeeper_ensemble_members_killed(nemesis_cluster, kind):  # noqa: F811
+    """A 3-node ZooKeeper ensemble: one member killed (the quorum stays; sessions move to the
+    others), or two (no quorum: every broker loses ZooKeeper, followers keep fetching, so no
+    leader fences itself), for 10 s, then restarted."""
+    c, fw, topo = nemesis_cluster(OVERRIDES, ensemble=3)
+    assert len(c.zk_members) == 3 and c.connect.count(",") == 2
+    _run(c, fw, topo, [kind], FAULT_S)
