@@ -37,6 +37,7 @@ SUBCOMMANDS = {
     "health": ("kwire.tools.health", "exit 0 if a broker answers ApiVersions, else 1 (health checks)"),
     "users": ("kwire.tools.users", "list, add, delete users' SCRAM credentials"),
     "acls": ("kwire.tools.acls", "list, add, remove ACLs"),
+    "schemas": ("kwire.tools.schemas", "list, get, register, check schemas in a Schema Registry"),
     "nemesis": ("kwire.nemesis.command", "cut links of a one-machine cluster with iptables, then heal"),
 }
 

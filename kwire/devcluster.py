@@ -225,6 +225,11 @@ class LocalBroker:
     def log_path(self) -> str:
         return os.path.join(self.base_dir, "kwire.log")
 
+    @property
+    def schema_registry_url(self) -> str | None:
+        port = self.overrides.get("schema.registry.port")
+        return f"http://{HOST}:{port}" if port not in (None, "", "0") else None
+
     def start(self) -> None:
         os.makedirs(self.base_dir, exist_ok=True)
         argv = [sys.executable, "-m", "kwire", "serve"]
@@ -342,6 +347,8 @@ class DevCluster:
             if racks:
                 overrides["broker.rack"] = racks[(node_id - 1) % len(racks)]
             overrides.update(common)
+            if overrides.get("schema.registry.port") == "0":  # one known port per broker (issue 25)
+                overrides["schema.registry.port"] = str(free_port())
             overrides["zookeeper.connect"] = ""  # set in start(), once ZooKeeper's port is known
             self.brokers.append(LocalBroker(node_id, port, base, overrides, host=host))
         self.state_name = "new"

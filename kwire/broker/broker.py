@@ -116,6 +116,7 @@ class Broker:
             self.metadata.close()
             raise
         self.purgatory = Purgatory()
+        self.schema_ids = None  # kwire.registry: id -> known?, set when the Schema Registry runs (issue 25)
         # waiting fetches of a failed log dir answer KAFKA_STORAGE_ERROR at once
         self.logs.on_dir_offline = self._dir_offline
         self.fetch_sessions = FetchSessionCache(config["max.incremental.fetch.session.cache.slots"])

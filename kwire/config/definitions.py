@@ -312,6 +312,13 @@ _broker("console.listeners", T.LIST, None, _http_listeners,
 _broker("console.read.only", T.BOOLEAN, False, None,
         "kwire extension: true = the console only shows (no topic creation or deletion, no "
         "offset resets).")
+_broker("schema.registry.port", T.INT, None, None,
+        "kwire extension: port of the built-in Schema Registry (Confluent's REST API v1, "
+        "http://127.0.0.1:PORT/); 0 = a free port; null (default) = no registry unless "
+        "schema.registry.listeners is set.")
+_broker("schema.registry.listeners", T.LIST, None, _http_listeners,
+        "kwire extension: HTTP://host:port[,...] to serve the Schema Registry on (empty host = all "
+        "interfaces); overrides schema.registry.port. No authentication.")
 
 # --- replication and fetch ---
 _broker("replica.lag.time.max.ms", T.LONG, 30000, None, "A follower behind this long leaves the ISR.")
@@ -432,6 +439,13 @@ _topic("message.timestamp.after.max.ms", T.LONG, 3600000, _at_least(0),
 _topic("message.timestamp.before.max.ms", T.LONG, LONG_MAX, _at_least(0),
        "How far a CreateTime timestamp may lag the broker's clock.",
        synonyms=("log.message.timestamp.before.max.ms",))
+_topic("confluent.value.schema.validation", T.BOOLEAN, False, None,
+       "Confluent Server's topic config: true = every record value must carry the schema id of a "
+       "schema known to the built-in Schema Registry (magic byte 0, 4-byte id), else the batch is "
+       "refused with INVALID_RECORD (kwire/broker/schema_validation.py). Not an Apache Kafka config: "
+       "accepted on create/alter, left out of DescribeConfigs (internal).", internal=True)
+_topic("confluent.key.schema.validation", T.BOOLEAN, False, None,
+       "As confluent.value.schema.validation, for record keys.", internal=True)
 _topic("message.timestamp.type", T.STRING, "CreateTime", _TIMESTAMP_TYPES,
        "CreateTime or LogAppendTime.", synonyms=("log.message.timestamp.type",))
 _topic("min.cleanable.dirty.ratio", T.DOUBLE, 0.5, Range(0, 1),

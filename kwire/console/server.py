@@ -8,6 +8,8 @@ Routes (everything else is 404; a malformed request 400, see ``kwire.metrics.htt
 * ``GET /api/cluster``, ``/api/topics``, ``/api/topics/<name>``,
   ``/api/topics/<name>/records?partition=P&offset=O|timestamp=MS&limit=N``,
   ``/api/groups``, ``/api/groups/<id>``: JSON from ``ConsoleBackend``;
+* ``GET /api/schemas``, ``/api/schemas/<subject>``: the broker's Schema Registry
+  (``kwire.console.schemas``; 503 SCHEMA_REGISTRY_UNAVAILABLE when it is off);
 * ``POST /api/topics`` ``{"name", "partitions", "replication_factor", "configs"}``;
   ``POST /api/topics/<name>/delete`` ``{"confirm": "<name>"}``;
   ``POST /api/groups/<id>/reset-offsets`` ``{"topic", "to", "value", "partitions",
@@ -32,6 +34,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from kwire.client import KafkaClientError
 from kwire.console.backend import BadRequest, ConsoleBackend, ReadOnly
+from kwire.console.schemas import SchemaRegistryUnavailable, SchemasBackend, SubjectNotFound
 from kwire.metrics.http import HttpEndpoint, QuietHandler, http_listeners
 from kwire.protocol.errors import ErrorCode
 
@@ -59,8 +62,10 @@ def _static(name: str) -> bytes | None:
 
 
 class ConsoleServer:
-    def __init__(self, listeners: list[tuple[str, int]], bootstrap, read_only: bool = False) -> None:
+    def __init__(self, listeners: list[tuple[str, int]], bootstrap, read_only: bool = False,
+                 registry_url=None) -> None:
         self.backend = backend = ConsoleBackend(bootstrap, read_only)
+        schemas = SchemasBackend(registry_url)
 
         class Handler(QuietHandler):
             def _json(self, code: int, obj) -> None:
@@ -74,6 +79,10 @@ class ConsoleServer:
                     self._json(200, fn())
                 except ReadOnly as e:
                     self._error(403, "READ_ONLY", str(e))
+                except SchemaRegistryUnavailable as e:
+                    self._error(503, "SCHEMA_REGISTRY_UNAVAILABLE", str(e))
+                except SubjectNotFound as e:
+                    self._error(404, "SUBJECT_NOT_FOUND", str(e))
                 except BadRequest as e:
                     self._error(400, "BAD_REQUEST", str(e))
                 except KafkaClientError as e:
@@ -124,6 +133,10 @@ class ConsoleServer:
                             timestamp=int(ts) if ts not in (None, "") else None,
                             limit=int(q.get("limit", 50)))
                     self._run(records)
+                elif parts[1:] == ["schemas"]:
+                    self._run(schemas.subjects)
+                elif len(parts) == 3 and parts[1] == "schemas":
+                    self._run(lambda: schemas.subject(parts[2]))
                 elif parts[1:] == ["groups"]:
                     self._run(backend.groups)
                 elif len(parts) == 3 and parts[1] == "groups":

@@ -22,6 +22,11 @@ are.
   decompressed once and walked once, never recompressed or rewritten);
   rejected records are named in ``record_errors`` (v8+, batch index and
   message) next to the error message.
+* Schema validation (issue 25, Confluent Server's topic configs
+  ``confluent.value.schema.validation`` / ``confluent.key.schema.validation``,
+  off by default): records without the id of a schema known to the broker's
+  Schema Registry answer INVALID_RECORD with ``record_errors``
+  (``kwire.broker.schema_validation``); a topic without explicit configs skips it.
 * Responses carry base offset, log append time (-1 for CreateTime) and log
   start offset (v5+), and an error message (v8+).
 * Transactional batches: without a transactional id the whole request answers
@@ -213,6 +218,26 @@ def _append_replicated(broker, t, pd, acks: int, now: int, version: int, leaders
     return r, ends.get(index, -1)
 
 
+_KEY_VALIDATION = "confluent.key.schema.validation"
+_VALUE_VALIDATION = "confluent.value.schema.validation"
+
+
+def _schema_refusal(broker, t, index: int, records) -> PartitionProduceResponse | None:
+    from kwire.broker.schema_validation import enabled, invalid_records
+
+    keys, values = enabled(t.configs)
+    if not (keys or values):
+        return None
+    bad = invalid_records(records, keys, values, broker.schema_ids)
+    if bad is None:
+        return None
+    code, message, record_errors = bad
+    r = _error(index, code, message)
+    r.record_errors = [BatchIndexAndErrorMessage(batch_index=i, batch_index_error_message=m)
+                       for i, m in record_errors]
+    return r
+
+
 def _has_transactional_records(req) -> bool:
     """Kafka's RequestUtils.hasTransactionalRecords: the first batch of any partition says so."""
     for td in req.topic_data:
@@ -235,6 +260,10 @@ def _append(broker, t, pd, acks: int, now: int, version: int = 13, *,
     records = pd.records
     if records is None:
         return _error(index, ErrorCode.INVALID_RECORD, "null record set")
+    if t.configs and (_KEY_VALIDATION in t.configs or _VALUE_VALIDATION in t.configs):
+        refused = _schema_refusal(broker, t, index, records)  # issue 25: only when configured
+        if refused is not None:
+            return refused
     if acks == -1 and check_isr:
         min_isr = broker.topic_min_insync_replicas(t)
         if len(pstate.isr) < min_isr:

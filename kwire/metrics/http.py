@@ -117,8 +117,9 @@ class QuietHandler(BaseHTTPRequestHandler):
 class HttpEndpoint:
     """Serve ``handler`` (a ``QuietHandler`` subclass) on every (host, port); ``addresses`` are bound."""
 
-    def __init__(self, name: str, listeners: list[tuple[str, int]], handler) -> None:
+    def __init__(self, name: str, listeners: list[tuple[str, int]], handler, poll_interval: float = 0.2) -> None:
         self.name = name
+        self.poll_interval = poll_interval  # close() waits up to this long for the serving loop
         self.servers: list[_Server] = []
         self.threads: list[threading.Thread] = []
         self.addresses: list[tuple[str, int]] = []
@@ -137,7 +138,7 @@ class HttpEndpoint:
 
     def start(self) -> None:
         for srv in self.servers:
-            t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.2},
+            t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": self.poll_interval},
                                  name=f"kwire-{self.name}-http", daemon=True)
             t.start()
             self.threads.append(t)

@@ -41,8 +41,8 @@ connections read requests into (-1: ``DEFAULT_QUEUED_MAX_REQUEST_BYTES`` or
 ``start_in_thread(config)`` runs a broker on its own loop in a thread for
 tests and embedding. uvloop is used when installed unless KWIRE_NO_UVLOOP=1.
 
-Metrics and console (``metrics.port``/``metrics.listeners``,
-``console.port``/``console.listeners``; both off unless set): their HTTP
+Metrics, console and Schema Registry (``metrics.port``/``metrics.listeners``,
+``console.port``/``console.listeners``, ``schema.registry.port``/``schema.registry.listeners``; all off unless set): their HTTP
 sockets are bound first in ``start`` (a port in use fails the start before
 any Kafka listener opens) and served by threads of their own
 (``kwire.metrics.http``), never on this loop; they are closed first on
@@ -152,6 +152,7 @@ class KafkaServer:
 
         self._metrics_listeners = http_listeners(config, "metrics")
         self._console_listeners = http_listeners(config, "console")
+        self._registry_listeners = http_listeners(config, "schema.registry")  # issue 25
         self.metrics = None  # kwire.metrics.RequestMetrics when the endpoint is on
         if self._metrics_listeners:
             from kwire.metrics import RequestMetrics
@@ -159,6 +160,7 @@ class KafkaServer:
             self.metrics = RequestMetrics()
         self.metrics_server = None
         self.console = None
+        self.schema_registry = None
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -200,9 +202,11 @@ class KafkaServer:
         if idle_ms > 0:  # Kafka: a negative value disables the idle check
             self._every(min(max(idle_ms / 4, 10), 1000), self._close_idle)
         self._every(LOG_INTERVAL_S * 1000, self._flush_connection_logs)
-        for endpoint in (self.metrics_server, self.console):
+        for endpoint in (self.metrics_server, self.console, self.schema_registry):
             if endpoint is not None:
                 endpoint.start()
+        if self.schema_registry is not None:  # produce validation asks it (kwire.broker.schema_validation)
+            self.broker.schema_ids = self.schema_registry.store.known_id
 
     def _bind_http(self) -> None:
         """Bind the metrics and console endpoints (served on threads of their own once started)."""
@@ -215,10 +219,30 @@ class KafkaServer:
 
             try:
                 self.console = ConsoleServer(self._console_listeners, self._console_bootstrap,
-                                             read_only=self.config["console.read.only"])
+                                             read_only=self.config["console.read.only"],
+                                             registry_url=self._registry_url if self._registry_listeners else None)
             except BaseException:
                 self._close_http()
                 raise
+        if self._registry_listeners:
+            from kwire.registry.server import RegistryServer
+            from kwire.registry.store import KafkaStore
+
+            try:
+                node = self.broker.node_id if self.broker.cluster_mode else None
+                store = KafkaStore(self._console_bootstrap, node_id=node, url=self._registry_url,
+                                   replication_factor=self.config["offsets.topic.replication.factor"])
+                self.schema_registry = RegistryServer(self._registry_listeners, store)
+            except BaseException:
+                self._close_http()
+                raise
+
+    def _registry_url(self) -> str:
+        """Where this broker's Schema Registry answers, for the other brokers' forwarded writes."""
+        host, port = self.schema_registry.addresses[0]
+        if host in ("0.0.0.0", "::", ""):
+            host = self.config.advertised_listeners[0][1] or "127.0.0.1"
+        return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
     def _console_bootstrap(self) -> str:
         """The console's client connects to this broker's first bound PLAINTEXT listener (the
@@ -232,13 +256,13 @@ class KafkaServer:
         return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
     def _close_http(self) -> None:
-        for endpoint in (self.console, self.metrics_server):
+        for endpoint in (self.schema_registry, self.console, self.metrics_server):
             if endpoint is not None:
                 try:
                     endpoint.close()
                 except Exception:
                     log.exception("closing an HTTP endpoint failed")
-        self.console = self.metrics_server = None
+        self.console = self.metrics_server = self.schema_registry = None
 
     def _listener_endpoints(self) -> dict[str, tuple[str, int]]:
         """The advertised (host, port) of every listener, port 0 and wildcard hosts resolved as
@@ -423,7 +447,7 @@ class KafkaServer:
     async def shutdown(self, grace_s: float = 5.0) -> None:
         if self.broker.cluster_mode:
             await self.controlled_shutdown()
-        if self.console is not None or self.metrics_server is not None:
+        if self.console is not None or self.metrics_server is not None or self.schema_registry is not None:
             await asyncio.get_running_loop().run_in_executor(None, self._close_http)
         log.info("shutting down: no new connections, finishing in-flight requests")
         for t in list(self._acceptors) + list(self._handshakes):  # (TLS handshakes in progress too)

@@ -129,6 +129,17 @@ class Broker(DataOps):
         """Thread mode: the running ``kwire.server.app.KafkaServer`` (its ``.broker`` inside)."""
         return self._tb.server if self._tb is not None else None
 
+    @property
+    def schema_registry_url(self) -> str:
+        """``http://127.0.0.1:<port>`` of the broker's Schema Registry (``schema.registry.port``;
+        0 picks a free port once, kept across restarts). The ``kwire_broker`` fixture turns it on."""
+        port = self.configs.get("schema.registry.port")
+        if port in (None, "", "-1", "null"):
+            raise BrokerError("this broker has no Schema Registry: start it with schema.registry.port=0")
+        if port == "0":
+            raise BrokerError("the broker has not been started")
+        return f"http://{HOST}:{port}"
+
     def topic(self, name: str) -> str:
         p = self.topic_prefix
         return name if not p or name.startswith(p) else p + name
@@ -146,6 +157,8 @@ class Broker(DataOps):
         if self.data_dir is None:
             self.data_dir = tempfile.mkdtemp(prefix="kwire-test-")
         os.makedirs(self.data_dir, exist_ok=True)
+        if self.configs.get("schema.registry.port") == "0":  # fixed now, so a restart keeps the URL
+            self.configs["schema.registry.port"] = str(_free_port())
         deadline = time.monotonic() + self.start_timeout
         while True:
             try:
@@ -265,6 +278,14 @@ class Broker(DataOps):
     def __repr__(self) -> str:
         state = "running" if self.running else "stopped"
         return f"<kwire.testing.Broker {self.mode} {HOST}:{self.port or '?'} {state} data={self.data_dir}>"
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
 
 
 def _terminate(proc: subprocess.Popen, grace: float) -> None:

@@ -8,7 +8,8 @@ Fixtures:
 * ``kwire_broker`` — a fresh ``kwire.testing.Broker`` per test: a free
   127.0.0.1 port, data under pytest's temporary directory; ``.bootstrap``,
   ``.create_topic()``, ``.produce()``, ``.consume()``, ``.restart()``,
-  ``.stop()``. Stopped after the test whatever happened.
+  ``.stop()``, ``.schema_registry_url`` (its Schema Registry, started on
+  first use). Stopped after the test whatever happened.
 * ``kwire_session_broker`` — one broker for the whole session (one per
   pytest-xdist worker).
 * ``kwire_shared_broker`` — per test, a view of ``kwire_session_broker`` whose
@@ -119,7 +120,8 @@ def kwire_broker(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
     """A fresh kwire broker for this test (``kwire.testing.Broker``)."""
     from kwire.testing.broker import Broker
 
-    configs = _ini_configs(request.config)
+    configs = {"schema.registry.port": "0"}  # .schema_registry_url; the registry starts on first use
+    configs.update(_ini_configs(request.config))
     configs.update(_marker_configs(request, BROKER_MARK))
     mode = _mode(request.config, configs)
     b = Broker(configs, data_dir=tmp_path_factory.mktemp("kwire-broker"), mode=mode)

@@ -115,7 +115,8 @@ def test_facts_cover_kafka_43():
         if name not in ("listeners", "listener.security.protocol.map"):  # kwire: read-only, explained
             assert d.read_only == (mode == "read-only"), name
             assert d.per_broker == (mode == "per-broker"), name
-    assert set(TOPIC_CONFIGS) - {"internal.segment.bytes"} == set(TOPICS)
+    kwire_only = {"internal.segment.bytes", "confluent.value.schema.validation", "confluent.key.schema.validation"}
+    assert set(TOPIC_CONFIGS) - kwire_only == set(TOPICS)
 
 
 @pytest.mark.parametrize("name", DYNAMIC)

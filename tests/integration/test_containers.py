@@ -87,8 +87,9 @@ def test_image_entrypoint_ports_volume_and_healthcheck():
     assert props["listeners"] == f"PLAINTEXT://0.0.0.0:{kafka}" and kafka == 9092
     assert props["metrics.listeners"] == f"HTTP://0.0.0.0:{metrics}" and metrics == 9404
     assert _port(props["advertised.listeners"]) == kafka
-    assert img.expose == {kafka, metrics, 8080}  # 8080: the console, when enabled
+    assert img.expose == {kafka, metrics, 8080, 8081}  # 8080: the console, 8081 the schema registry
     assert "console.listeners" not in props and "console.port" not in props  # off unless asked for
+    assert "schema.registry.listeners" not in props and "schema.registry.port" not in props
     assert img.healthcheck[:2] == ["kwire", "health"]
 
 
@@ -169,6 +170,7 @@ def test_single_node_compose():
     assert published == {p: p for p in img.expose}  # every exposed port, 1:1
     assert _port(props["advertised.listeners"]) == published[_port(props["listeners"])]
     assert _port(props["console.listeners"]) in published  # the dev compose turns the console on
+    assert _port(props["schema.registry.listeners"]) in published  # and the schema registry
     (volume,) = svc["volumes"]
     vol_name, mount = volume.split(":")
     assert mount == props["log.dirs"] == "/data" and vol_name in doc["volumes"]
@@ -195,6 +197,7 @@ def test_cluster_compose_health_checks_metrics_and_console():
     assert len(brokers) == 3
     host_ports: list[int] = []
     consoles = []
+    registries = []
     for name, svc in sorted(brokers.items()):
         props = {**img.base, **_overrides(svc["command"])}
         _accepted(props)
@@ -215,10 +218,14 @@ def test_cluster_compose_health_checks_metrics_and_console():
             assert props["console.listeners"] == f"HTTP://0.0.0.0:{console}" and console in img.expose
             assert published[console] == console
             consoles.append(name)
-        assert set(published) <= {kafka, metrics} | ({_port(props["console.listeners"])}
-                                                      if "console.listeners" in props else set())
+        registry = _port(props["schema.registry.listeners"])  # on every broker: any one answers
+        assert props["schema.registry.listeners"] == f"HTTP://0.0.0.0:{registry}" and registry in img.expose
+        registries.append(published[registry])
+        assert set(published) <= {kafka, metrics, registry} | ({_port(props["console.listeners"])}
+                                                                if "console.listeners" in props else set())
         host_ports += published.values()
     assert consoles == ["kwire-1"]  # the console on one broker: it shows the whole cluster
+    assert registries == [8081, 8082, 8083]
     assert len(host_ports) == len(set(host_ports)), f"a host port is published twice: {sorted(host_ports)}"
     assert sorted(_published(brokers[n])[9404] for n in brokers) == [9404, 9405, 9406]
     header = (DOCKER / "compose.yaml").read_text().split("\nx-kwire-broker")[0]

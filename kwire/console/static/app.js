@@ -250,6 +250,22 @@ function bindGroup(id) {
   };
 }
 
+async function schemasPage() {
+  const d = await api("/api/schemas");
+  return `<h1>Schemas</h1><p>Global compatibility: <b id="global-compatibility">${esc(d.compatibility)}</b></p>
+    <table id="schemas"><thead><tr><th>Subject</th><th>Type</th><th class=num>Latest version</th><th class=num>Id</th><th>Compatibility</th></tr></thead><tbody>
+    ${d.subjects.map((s) => `<tr data-subject="${esc(s.subject)}"><td><a href="#/schema/${enc(s.subject)}">${esc(s.subject)}</a></td><td>${esc(s.type)}</td><td class=num>${s.version}</td><td class=num>${s.id}</td><td>${esc(s.compatibility)}</td></tr>`).join("") || '<tr><td colspan=5 class="muted">no subjects</td></tr>'}
+    </tbody></table>${d.truncated ? '<p class="muted">Only the first subjects are shown.</p>' : ""}`;
+}
+
+async function schemaPage(subject) {
+  const d = await api("/api/schemas/" + enc(subject));
+  return `<h1>Subject ${esc(d.subject)}</h1><p>Compatibility: <b id="subject-compatibility">${esc(d.compatibility)}</b></p>
+    ${d.versions.slice().reverse().map((v) => `<h2 class="schema-version" data-version="${v.version}">Version ${v.version} <span class="muted">id ${v.id} · ${esc(v.type)}</span></h2>
+      ${v.references.length ? `<p>References: ${v.references.map((r) => esc(r.name) + " → " + `<a href="#/schema/${enc(r.subject)}">${esc(r.subject)}</a> v${r.version}`).join(", ")}</p>` : ""}
+      <pre class="json">${esc(v.schema)}</pre>`).join("")}`;
+}
+
 // -- routing and live refresh --------------------------------------------------------------
 function route() {
   const h = decodeURI(location.hash.slice(1) || "/");
@@ -259,6 +275,8 @@ function route() {
   if (parts[0] === "topic") return {nav: "topics", render: () => topicPage(parts[1]), bindContent: () => bindTopic(parts[1]), live: true};
   if (parts[0] === "records") { recordsQuery = {}; return {nav: "topics", render: () => recordsPage(parts[1]), controls: () => recordsControls(parts[1], recordsQuery), bind: () => bindRecords(parts[1]), live: false}; }
   if (parts[0] === "groups") return {nav: "groups", render: groupsPage, live: true};
+  if (parts[0] === "schemas") return {nav: "schemas", render: schemasPage, live: true};
+  if (parts[0] === "schema") return {nav: "schemas", render: () => schemaPage(parts[1]), live: true};
   if (parts[0] === "group") resetState = {};
   if (parts[0] === "group") return {nav: "groups", render: () => groupPage(parts[1]), bindContent: () => bindGroup(parts[1]), live: true, keepForms: true};
   return {nav: "cluster", render: clusterPage, live: true};
