@@ -17,8 +17,11 @@ writer's order.
   timeout. As Kafka's ZooKeeper-mode brokers, kwire's leaders keep serving
   (a broker needs ZooKeeper to change the ISR or leadership, not to append and
   replicate), no session expires (the last node, out of quorum, expires
-  nothing); after the nodes return the cluster is back to full ISRs with every
-  replica's LEO and HW equal.
+  nothing). A broker killed meanwhile cannot be dropped from any ISR, so
+  acks=all waits (as in Kafka) until the quorum returns, the dead broker's
+  session expires and the controller moves its leaderships and shrinks the
+  ISRs; then the broker returns and the cluster is back to full ISRs with
+  every replica's LEO and HW equal.
 * The controller broker loses its ZooKeeper session (its three links to the
   ensemble cut through proxies, its clients and replication untouched): the
   others elect a new controller after the session timeout; after the links
@@ -201,29 +204,48 @@ def test_zookeeper_quorum_lost_then_back(make_ensemble_cluster, zk_ensemble, req
         gap = w.unavailable(t0, t_heal)
         md = c.metadata([TOPIC])  # brokers still answer Metadata from what they knew
         leaders_during = {p: md.topics[TOPIC].partitions[p].leader for p in range(PARTITIONS)}
+        # still without a quorum: kill -9 a broker (not the controller). Nobody can change an ISR
+        # or a leader, so acks=all waits for the dead replica on every partition (RF 3 on 3 brokers)
+        victim = next(b.node_id for b in c.brokers if b.node_id != ctl_before)
+        t_kill = time.monotonic()
+        c.broker(victim).kill()
+        _wait(lambda: time.monotonic() > t_kill + SESSION_MS / 1000, 60, "a session timeout with a broker dead")
+        t_heal = time.monotonic()
+        after_kill = {p: w.ledger.acks_since(t_kill + 3, p) for p in range(PARTITIONS)}
         for myid in gone:
             ens.member(myid).spawn()
         ens.wait_quorum(90)
         quorum_back = time.monotonic() - t_heal
-        ens.wait_serving([1, 2, 3], 90)
+        # the dead broker's session expires SESSION_MS after the new ZooKeeper leader took over
+        c.wait_until(lambda md: all(p.leader not in (-1, victim) and victim not in p.isr
+                                    for p in md.topics[TOPIC].partitions.values()),
+                     SESSION_MS / 1000 + 90, f"leaders and ISRs without broker {victim}", topics=[TOPIC])
         w.wait_acks_everywhere(time.monotonic())
+        resumed = time.monotonic() - t_heal
+        gap_kill = w.unavailable(t_kill, time.monotonic())
+        ens.wait_serving([1, 2, 3], 90)
+        c.broker(victim).start()
         wait_isr_full(c, TOPIC, range(PARTITIONS), 120)
         recovered = time.monotonic() - t_heal
-        assert _registered(c) == {1, 2, 3}, "a broker's session expired although ZooKeeper never expired it"
+        assert _registered(c) == {1, 2, 3}
         ctl_after = c.controller_id()
     finally:
         w.stop()
     r, quiet = w.check()
     _report(capsys, request,
-            f"quorum lost: kill -9 ZooKeeper {gone} for {window:.0f} s: acks=all acknowledged during the "
-            f"2nd half per partition {during}, longest gap {gap:.1f} s, leaders {leaders_before} -> "
-            f"{leaders_during}; quorum back {quorum_back:.1f} s after restart, ISRs full and acks on every "
-            f"partition {recovered:.1f} s after restart, LEO = HW on every replica {quiet:.1f} s after the "
-            f"writers stopped; controller {ctl_before} -> "
-            f"{ctl_after}; acked {r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}")
-    # Kafka's ZooKeeper-mode leaders keep appending and replicating without ZooKeeper
+            f"quorum lost: kill -9 ZooKeeper {gone} for {window:.0f} s: acks=all acknowledged in its 2nd half "
+            f"per partition {during}, longest gap {gap:.1f} s, leaders {leaders_before} -> {leaders_during}, "
+            f"controller {ctl_before}; then kill -9 broker {victim} without a quorum: acknowledged per partition "
+            f"from 3 s after the kill until the heal {after_kill}; quorum back {quorum_back:.1f} s after "
+            f"restarting ZooKeeper, acks on every partition again {resumed:.1f} s after it (longest gap "
+            f"{gap_kill:.1f} s), broker {victim} restarted and ISRs full {recovered:.1f} s after it, LEO = HW on "
+            f"every replica {quiet:.1f} s after the writers stopped; controller then {ctl_after}; acked "
+            f"{r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}")
+    # Kafka's ZooKeeper-mode leaders keep appending and replicating without ZooKeeper ...
     assert all(n > 0 for n in during.values()), f"a partition stopped taking acks=all writes: {during}"
     assert leaders_during == leaders_before
+    # ... but cannot drop a dead replica from the ISR without it: acks=all waits for the heal
+    assert all(n == 0 for n in after_kill.values()), f"acknowledged without the dead ISR member: {after_kill}"
 
 
 def test_controller_loses_its_zookeeper_session(make_ensemble_cluster, request, capsys):  # noqa: F811
