@@ -9,11 +9,13 @@
   the leader, a follower, or out of a quorum.
 * ``zk_ensemble`` fixture — a started ensemble of the test's own (tests kill
   its members), always stopped (SIGCONT, SIGTERM, then SIGKILL).
-* ``make_ensemble_cluster(n, ..., zk_proxies=False)`` fixture — a
-  ``cluster_fixtures.Cluster`` whose ``zookeeper.connect`` lists all three
-  servers. ``zk_proxies=True`` puts a ``TcpProxy`` per (broker, ZooKeeper
-  server) in between, so ``isolate_from_zookeeper(cluster, id)`` can cut one
-  broker's ZooKeeper links while it keeps its clients and replication.
+* ``zookeeper`` fixture — the ensemble, so that ``cluster_fixtures.make_cluster``
+  in a module importing it builds clusters whose ``zookeeper.connect`` lists
+  all three servers (import ``make_cluster`` and ``tcp_proxy`` too).
+* ``make_ensemble_cluster(n, ..., zk_proxies=False)`` fixture — that, and
+  with ``zk_proxies=True`` a ``TcpProxy`` per (broker, ZooKeeper server) in
+  between, so ``isolate_from_zookeeper(cluster, id)`` can cut one broker's
+  ZooKeeper links while it keeps its clients and replication.
 * ``wait_isr_full`` (while writes go on) and ``wait_recovered`` (once they
   stopped: full ISRs and one LEO = HW value on every replica).
 * ``replica_offsets(cluster, topic, partitions)`` — every replica's log end
@@ -34,7 +36,8 @@ import time
 
 import pytest
 
-from cluster_fixtures import TICK_MS, Cluster, TcpProxy, ZooKeeperServer, _need_zookeeper, free_port
+from cluster_fixtures import TICK_MS, Cluster, ZooKeeperServer, _need_zookeeper, free_port
+from verifier import wait_for
 
 ENSEMBLE_SIZE = 3
 
@@ -184,58 +187,42 @@ class ZooKeeperEnsemble:
 
 
 @pytest.fixture
-def zk_ensemble(tmp_path):
+def zk_ensemble(tmp_path, request):
     _need_zookeeper()
+    failed_before = request.session.testsfailed
     ens = ZooKeeperEnsemble(str(tmp_path / "ensemble"))
     try:
         ens.start()
         yield ens
     finally:
         ens.stop()
+        if request.session.testsfailed > failed_before:
+            print(ens.tail())
 
 
 @pytest.fixture
-def make_ensemble_cluster(zk_ensemble, tmp_path, request):
+def zookeeper(zk_ensemble):
+    """In a module that imports it: ``cluster_fixtures.make_cluster`` runs over the ensemble."""
+    return zk_ensemble
+
+
+@pytest.fixture
+def make_ensemble_cluster(zk_ensemble, make_cluster, tcp_proxy):
     """``make_ensemble_cluster(n=3, overrides=None, session_timeout_ms=6000, env=None,
-    zk_proxies=False)``: a started cluster over ``zk_ensemble`` (``cluster.ensemble``), all
-    brokers registered and a controller elected; with ``zk_proxies``, ``cluster.zk_proxies``
-    maps broker id -> its three ``TcpProxy``s. Brokers and proxies are stopped at the end; a
-    failing test's output gets the brokers' logs and the ZooKeeper logs' tails."""
-    clusters: list[Cluster] = []
-    proxies: list[TcpProxy] = []
-    failed_before = request.session.testsfailed
+    zk_proxies=False)``: ``make_cluster`` over ``zk_ensemble`` (``cluster.ensemble``); with
+    ``zk_proxies``, each broker reaches each ZooKeeper server through a ``tcp_proxy`` of its own
+    (``cluster.zk_proxies``: broker id -> its three proxies)."""
 
     def make(n: int = 3, overrides: dict | None = None, session_timeout_ms: int = 6000,
              env: dict | None = None, zk_proxies: bool = False) -> Cluster:
-        by_broker: dict[int, list[TcpProxy]] = {}
-        if zk_proxies:
-            for b in range(1, n + 1):
-                by_broker[b] = []
-                for m in zk_ensemble.members:
-                    p = TcpProxy(m.port)
-                    proxies.append(p)
-                    by_broker[b].append(p)
-                    p.start()
+        by_broker = {b: [tcp_proxy(m.port) for m in zk_ensemble.members] for b in range(1, n + 1)} \
+            if zk_proxies else {}
         zk_hosts = {b: ",".join(p.address for p in ps) for b, ps in by_broker.items()}
-        c = Cluster(zk_ensemble, str(tmp_path / f"cluster-{len(clusters)}"), n, overrides,
-                    session_timeout_ms, zk_hosts=zk_hosts, env=env)
-        c.ensemble = zk_ensemble
-        c.zk_proxies = by_broker
-        clusters.append(c)
-        c.start()
+        c = make_cluster(n, overrides, session_timeout_ms, zk_hosts=zk_hosts, env=env)
+        c.ensemble, c.zk_proxies = zk_ensemble, by_broker
         return c
 
-    try:
-        yield make
-    finally:
-        for c in clusters:
-            c.close()
-        for p in proxies:
-            p.stop()
-        if request.session.testsfailed > failed_before:
-            for c in clusters:
-                print(c.log_text())
-            print(zk_ensemble.tail())
+    return make
 
 
 def isolate_from_zookeeper(cluster: Cluster, node_id: int) -> None:
@@ -295,10 +282,7 @@ def isr_full(cluster: Cluster, topic: str, partitions) -> bool:
 def wait_isr_full(cluster: Cluster, topic: str, partitions, timeout: float = 90.0) -> float:
     """Seconds until ``isr_full`` (writes may go on meanwhile)."""
     t0 = time.monotonic()
-    while not isr_full(cluster, topic, partitions):
-        if time.monotonic() - t0 > timeout:
-            raise AssertionError(f"ISRs not full after {timeout} s: {cluster.describe(topic)}")
-        time.sleep(0.1)
+    wait_for(lambda: isr_full(cluster, topic, partitions), timeout, f"full ISRs of {topic}")
     return time.monotonic() - t0
 
 
@@ -316,10 +300,12 @@ def fully_recovered(cluster: Cluster, topic: str, partitions) -> bool:
 
 
 def wait_recovered(cluster: Cluster, topic: str, partitions, timeout: float = 90.0) -> float:
-    """Seconds until ``fully_recovered`` (writers stopped); AssertionError with the last offsets after ``timeout``."""
+    """Seconds until ``fully_recovered`` (writers stopped)."""
     t0 = time.monotonic()
-    while not fully_recovered(cluster, topic, partitions):
-        if time.monotonic() - t0 > timeout:
-            raise AssertionError(f"not recovered after {timeout} s: {replica_offsets(cluster, topic, partitions)}")
-        time.sleep(0.1)
+    try:
+        wait_for(lambda: fully_recovered(cluster, topic, partitions), timeout,
+                 f"full ISRs and one LEO = HW on every replica of {topic}")
+    except AssertionError as e:
+        raise AssertionError(f"{e}; (partition, broker) -> (LEO, HW): "
+                             f"{replica_offsets(cluster, topic, partitions)}") from None
     return time.monotonic() - t0

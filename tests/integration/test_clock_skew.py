@@ -51,23 +51,6 @@ SESSION_MS = 6000
 SKEW_S = {"+5m": 300, "-5m": -300}
 
 
-def _report(capsys, request, line: str) -> None:
-    request.node.user_properties.append(("figures", line))
-    with capsys.disabled():
-        print("\n" + line, flush=True)
-
-
-def _wait(cond, timeout: float, what: str, interval: float = 0.1):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = cond()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}; last={last!r}")
-
-
 def _skewed_cluster(make_cluster, skew: str, overrides: dict | None = None):  # noqa: F811
     env = skewed_env(skew)
     wall, mono = measure_skew(env)
@@ -125,7 +108,7 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster,
             stamps.append((name, m.offset(), ts))
 
     try:
-        _wait(lambda: all(ledger.acks_since(0, p) for p in range(3)), 90, "acks on every partition")
+        V.wait_for(lambda: all(ledger.acks_since(0, p) for p in range(3)), 90, "acks on every partition")
         append_time_phase("skewed-leader")
         # the skewed leader dies: broker 1 takes p0 (and the LogAppendTime topic)
         t0 = time.monotonic()
@@ -133,7 +116,7 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster,
         c.wait_until(lambda md: all(p.leader not in (-1, SKEWED) for t in (topic, lat)
                                     for p in md.topics[t].partitions.values()),
                      SESSION_MS / 1000 + 60, "leaders away from the skewed broker", topics=[topic, lat])
-        _wait(lambda: all(ledger.acks_since(time.monotonic() - 1, p) for p in range(3)), 90, "acks again")
+        V.wait_for(lambda: all(ledger.acks_since(time.monotonic() - 1, p) for p in range(3)), 90, "acks again")
         append_time_phase("sane-leader")
         c.broker(SKEWED).start()
         _wait_isr_full(c, topic)
@@ -143,7 +126,7 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster,
         c.wait_until(lambda md: md.topics[topic].partitions[1].leader == SKEWED
                      and md.topics[lat].partitions[0].leader == SKEWED, SESSION_MS / 1000 + 60,
                      "the skewed broker leading after the failover", topics=[topic, lat])
-        _wait(lambda: all(ledger.acks_since(time.monotonic() - 1, p) for p in range(3)), 90, "acks again")
+        V.wait_for(lambda: all(ledger.acks_since(time.monotonic() - 1, p) for p in range(3)), 90, "acks again")
         append_time_phase("skewed-leader-again")
         c.broker(1).start()
         _wait_isr_full(c, topic)
@@ -169,7 +152,7 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster,
         expected = skew_ms if phase.startswith("skewed") else 0
         assert abs(ts - now_ms - expected) < 120_000, (phase, ts - now_ms)
     jump = stamps[5][2] - stamps[4][2]
-    _report(capsys, request,
+    V.report(request, capsys,
             f"clock skew {skew} (broker {SKEWED}): leader, then follower made leader by a failover: acked "
             f"{r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}, reordered {r.reordered}, "
             f"longest gap {unavailable:.1f} s; LogAppendTime jumps {jump / 1000:+.0f} s at the failover to "
@@ -203,11 +186,11 @@ def test_time_retention_judges_by_each_brokers_clock(make_cluster, request, caps
         first_fresh[p] = _produce(c.bootstrap, topic, p, [b"fresh.%d." % i + pad for i in range(6)])[0].offset()
     _wait_isr_full(c, topic)
     # the skewed broker deletes the old segments of both its partitions (leader and follower)
-    _wait(lambda: all(v > 0 for v in _log_start(c, SKEWED, topic, (0, 1)).values()), 60,
+    V.wait_for(lambda: all(v > 0 for v in _log_start(c, SKEWED, topic, (0, 1)).values()), 60,
           "the skewed broker deleting the 7-minute-old segments")
     deleted_after = time.monotonic() - t0
     # p0: its followers move their log start to the skewed leader's (Kafka's follower fetch does too)
-    _wait(lambda: all(_log_start(c, n, topic, (0,))[0] > 0 for n in (1, 3)), 60,
+    V.wait_for(lambda: all(_log_start(c, n, topic, (0,))[0] > 0 for n in (1, 3)), 60,
           "the followers of p0 following the leader's log start offset")
     # ten retention checks later: the sane brokers have deleted nothing of p1, nobody anything fresh
     deadline = time.monotonic() + 10 * 0.3
@@ -221,7 +204,7 @@ def test_time_retention_judges_by_each_brokers_clock(make_cluster, request, caps
     read = V.read_partitions(c.bootstrap, topic, {0: first_fresh[0] + 6, 1: first_fresh[1] + 6})
     assert [v.split(b".")[0] for _, v in read[0]] == [b"fresh"] * 6
     assert [v.split(b".")[0] for _, v in read[1]] == [b"old"] * 6 + [b"fresh"] * 6
-    _report(capsys, request,
+    V.report(request, capsys,
             f"retention.ms 10 min, broker {SKEWED} +5m: records 7 min old deleted by the skewed broker "
             f"within {deleted_after:.1f} s of the first write (as leader of p0: everywhere, its followers "
             f"follow its log start; as follower of p1: its own copy only, the sane leader keeps them); "
@@ -272,7 +255,7 @@ def test_transaction_timeouts_with_a_skewed_coordinator(make_cluster, request, c
         prod.produce(topic, b"live.%d" % i, partition=i % 2)
     prod.flush(30)
     t0 = time.monotonic()
-    _wait(lambda: time.monotonic() - t0 > 8, 30, "8 s inside the transaction (16 abort checks)")
+    V.wait_for(lambda: time.monotonic() - t0 > 8, 30, "8 s inside the transaction (16 abort checks)")
     prod.commit_transaction(60)
 
     # 2. the coordinator moves from a sane broker to the skewed one mid-transaction (kill -9)
@@ -326,7 +309,7 @@ def test_transaction_timeouts_with_a_skewed_coordinator(make_cluster, request, c
     moved = sorted(v for v in values if v.startswith(b"moved."))
     assert live == sorted(b"live.%d" % i for i in range(10)), values
     outcome = "committed" if committed is True else f"aborted ({committed})"
-    _report(capsys, request,
+    V.report(request, capsys,
             f"transactions, broker {SKEWED} +5m, transaction.timeout.ms {timeout_ms}: coordinator skewed, "
             f"8 s transaction committed; coordinator moved sane -> skewed {moved_after:.1f} s after kill -9 "
             f"of broker {sane}, commit {elapsed:.1f} s into the transaction: {outcome}, {len(moved)} of its "

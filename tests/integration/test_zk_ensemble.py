@@ -42,8 +42,9 @@ pytest.importorskip("confluent_kafka")
 pytest.importorskip("kafka")
 pytest.importorskip("kazoo")
 
+from cluster_fixtures import make_cluster, tcp_proxy  # noqa: E402,F401  (fixtures)
 from zk_ensemble import (isolate_from_zookeeper, make_ensemble_cluster, reconnect_to_zookeeper,  # noqa: E402,F401
-                         wait_isr_full, wait_recovered, zk_ensemble)
+                         wait_isr_full, wait_recovered, zk_ensemble, zookeeper)
 
 import verifier as V  # noqa: E402
 
@@ -55,17 +56,6 @@ SESSION_MS = 6000
 OVERRIDES = {"min.insync.replicas": "2", "unclean.leader.election.enable": "false",
              "log.flush.offset.checkpoint.interval.ms": "200"}  # replica_offsets reads the HW checkpoint
 RATE = {"ck": 100, "kp": 40}  # records/s per writer
-
-
-def _wait(cond, timeout: float, what: str, interval: float = 0.1):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = cond()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}; last={last!r}")
 
 
 class Workload:
@@ -83,7 +73,7 @@ class Workload:
 
     def wait_acks_everywhere(self, since: float, timeout: float = 90.0) -> float:
         """Until every partition has an acknowledgement after ``since``; returns when that held."""
-        _wait(lambda: all(self.ledger.acks_since(since, p) > 0 for p in range(PARTITIONS)), timeout,
+        V.wait_for(lambda: all(self.ledger.acks_since(since, p) > 0 for p in range(PARTITIONS)), timeout,
               f"acknowledgements on every partition since {since:.1f}")
         return time.monotonic()
 
@@ -115,12 +105,6 @@ class Workload:
         return r, quiet
 
 
-def _report(capsys, request, line: str) -> None:
-    request.node.user_properties.append(("figures", line))
-    with capsys.disabled():
-        print("\n" + line, flush=True)
-
-
 def _registered(c, bootstrap: str | None = None) -> set[int]:
     return set(c.metadata([], bootstrap=bootstrap).brokers)
 
@@ -138,7 +122,7 @@ def test_one_zookeeper_node_down(make_ensemble_cluster, zk_ensemble, request, ca
         new_zl = ens.wait_quorum(60)
         zk_election = time.monotonic() - t1
         # past the session timeout: had a broker's session expired, it would be gone by now
-        _wait(lambda: time.monotonic() > t1 + SESSION_MS / 1000 + 2, 60, "the session timeout to pass")
+        V.wait_for(lambda: time.monotonic() > t1 + SESSION_MS / 1000 + 2, 60, "the session timeout to pass")
         w.wait_acks_everywhere(t1 + SESSION_MS / 1000)
         assert _registered(c) == {1, 2, 3}, "a broker lost its session when one ZooKeeper node died"
         assert c.controller_id() == ctl_before, "the controller moved although no session was lost"
@@ -163,7 +147,7 @@ def test_one_zookeeper_node_down(make_ensemble_cluster, zk_ensemble, request, ca
         t3 = time.monotonic()
         ens.member(paused).pause()
         ens.wait_quorum(60)
-        _wait(lambda: time.monotonic() > t3 + SESSION_MS / 1000 + 2, 60, "the session timeout to pass")
+        V.wait_for(lambda: time.monotonic() > t3 + SESSION_MS / 1000 + 2, 60, "the session timeout to pass")
         w.wait_acks_everywhere(t3 + SESSION_MS / 1000)
         assert _registered(c) == {1, 2, 3}, "a broker lost its session when its ZooKeeper node froze"
         gap3 = w.unavailable(t3, time.monotonic())
@@ -173,7 +157,7 @@ def test_one_zookeeper_node_down(make_ensemble_cluster, zk_ensemble, request, ca
     finally:
         w.stop()
     r, quiet = w.check()
-    _report(capsys, request,
+    V.report(request, capsys,
             f"one ZooKeeper node down: kill -9 ZooKeeper leader {zl} (new leader {new_zl} after "
             f"{zk_election:.1f} s), unavailable {gap1:.1f} s; kill -9 broker {victim} meanwhile: leaders "
             f"moved after {moved:.1f} s, unavailable {gap2:.1f} s; SIGSTOP ZooKeeper leader {paused} "
@@ -194,10 +178,10 @@ def test_zookeeper_quorum_lost_then_back(make_ensemble_cluster, zk_ensemble, req
         for myid in gone:
             ens.member(myid).kill()
         left = next(m for m in ens.members if m.myid not in gone)
-        _wait(lambda: left.mode() == "down", 30, f"ZooKeeper {left.myid} to leave the lost quorum")
+        V.wait_for(lambda: left.mode() == "down", 30, f"ZooKeeper {left.myid} to leave the lost quorum")
         # twice the session timeout without a quorum
         window = 2 * SESSION_MS / 1000
-        _wait(lambda: time.monotonic() > t0 + window, window + 30, "the quorum-less window to pass")
+        V.wait_for(lambda: time.monotonic() > t0 + window, window + 30, "the quorum-less window to pass")
         t_heal = time.monotonic()
         during = {p: w.ledger.acks_since(t0 + SESSION_MS / 1000, p) - w.ledger.acks_since(t_heal, p)
                   for p in range(PARTITIONS)}
@@ -209,7 +193,7 @@ def test_zookeeper_quorum_lost_then_back(make_ensemble_cluster, zk_ensemble, req
         victim = next(b.node_id for b in c.brokers if b.node_id != ctl_before)
         t_kill = time.monotonic()
         c.broker(victim).kill()
-        _wait(lambda: time.monotonic() > t_kill + SESSION_MS / 1000, 60, "a session timeout with a broker dead")
+        V.wait_for(lambda: time.monotonic() > t_kill + SESSION_MS / 1000, 60, "a session timeout with a broker dead")
         t_heal = time.monotonic()
         after_kill = {p: w.ledger.acks_since(t_kill + 3, p) for p in range(PARTITIONS)}
         for myid in gone:
@@ -232,7 +216,7 @@ def test_zookeeper_quorum_lost_then_back(make_ensemble_cluster, zk_ensemble, req
     finally:
         w.stop()
     r, quiet = w.check()
-    _report(capsys, request,
+    V.report(request, capsys,
             f"quorum lost: kill -9 ZooKeeper {gone} for {window:.0f} s: acks=all acknowledged in its 2nd half "
             f"per partition {during}, longest gap {gap:.1f} s, leaders {leaders_before} -> {leaders_during}, "
             f"controller {ctl_before}; then kill -9 broker {victim} without a quorum: acknowledged per partition "
@@ -275,7 +259,7 @@ def test_controller_loses_its_zookeeper_session(make_ensemble_cluster, request, 
     finally:
         w.stop()
     r, quiet = w.check()
-    _report(capsys, request,
+    V.report(request, capsys,
             f"controller {ctl} cut from ZooKeeper: controller {new_ctl} after {moved:.1f} s (session "
             f"{SESSION_MS} ms), unavailable {gap:.1f} s; after the links returned: re-registered with ISRs "
             f"full in {back:.1f} s, LEO = HW everywhere {quiet:.1f} s after the writers stopped; acked {r.acked}, read {r.read}, "
