@@ -19,6 +19,8 @@
   Values that were sent but never acknowledged are reported, not counted.
 * ``unavailability`` — the longest time during a window in which some
   partition received no acknowledgement.
+* ``read_back`` — ``read_partitions`` up to every acknowledged offset (to the
+  high watermark where an acknowledgement had none), then ``check``.
 * ``wait_for`` — poll a condition until it holds (its value) or a timeout
   (AssertionError naming what was awaited); ``report`` — a test's line of
   figures, printed also without ``-s`` and kept as a JUnit property.
@@ -314,6 +316,14 @@ def unavailability(acks: list[Ack], partitions: int, t0: float, t1: float) -> fl
             prev = t
         worst = max(worst, t1 - prev)
     return worst
+
+
+def read_back(bootstrap: str, topic: str, acks: list[Ack], sent: set[bytes], partitions: int) -> Check:
+    """Read every partition up to its last acknowledged offset and ``check`` the acks against it."""
+    targets = {p: max([a.offset for a in acks if a.partition == p], default=-1) + 1 for p in range(partitions)}
+    # an acknowledgement without an offset: read that partition up to its high watermark
+    to_end = {a.partition for a in acks if a.offset < 0}
+    return check(acks, read_partitions(bootstrap, topic, targets, to_end=to_end), sent)
 
 
 def wait_for(cond, timeout: float, what: str, interval: float = 0.1):

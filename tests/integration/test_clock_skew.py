@@ -136,9 +136,7 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster,
             w.stop(timeout=120)
     for w in writers:
         assert w.failure is None, w.failure
-    acks = ledger.snapshot()
-    targets = {p: max([a.offset for a in acks if a.partition == p], default=-1) + 1 for p in range(3)}
-    r = V.check(acks, V.read_partitions(c.bootstrap, topic, targets), ledger.sent)
+    r = V.read_back(c.bootstrap, topic, ledger.snapshot(), ledger.sent, 3)
     assert r.acked > 300
     assert (r.lost, r.duplicated, r.misplaced, r.reordered, r.unknown) == (0, 0, 0, 0, 0), r.examples
     failures = [e for e in ledger.errors if "without an offset" not in e]
@@ -153,10 +151,10 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster,
         assert abs(ts - now_ms - expected) < 120_000, (phase, ts - now_ms)
     jump = stamps[5][2] - stamps[4][2]
     V.report(request, capsys,
-            f"clock skew {skew} (broker {SKEWED}): leader, then follower made leader by a failover: acked "
-            f"{r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}, reordered {r.reordered}, "
-            f"longest gap {unavailable:.1f} s; LogAppendTime jumps {jump / 1000:+.0f} s at the failover to "
-            f"the sane leader (offsets in order)")
+             f"clock skew {skew} (broker {SKEWED}): leader, then follower made leader by a failover: acked "
+             f"{r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}, reordered {r.reordered}, "
+             f"longest gap {unavailable:.1f} s; LogAppendTime jumps {jump / 1000:+.0f} s at the failover to "
+             f"the sane leader (offsets in order)")
 
 
 def _log_start(c, node: int, topic: str, partitions) -> dict[int, int]:
@@ -205,10 +203,10 @@ def test_time_retention_judges_by_each_brokers_clock(make_cluster, request, caps
     assert [v.split(b".")[0] for _, v in read[0]] == [b"fresh"] * 6
     assert [v.split(b".")[0] for _, v in read[1]] == [b"old"] * 6 + [b"fresh"] * 6
     V.report(request, capsys,
-            f"retention.ms 10 min, broker {SKEWED} +5m: records 7 min old deleted by the skewed broker "
-            f"within {deleted_after:.1f} s of the first write (as leader of p0: everywhere, its followers "
-            f"follow its log start; as follower of p1: its own copy only, the sane leader keeps them); "
-            f"fresh records kept on every replica; log starts {starts}")
+             f"retention.ms 10 min, broker {SKEWED} +5m: records 7 min old deleted by the skewed broker "
+             f"within {deleted_after:.1f} s of the first write (as leader of p0: everywhere, its followers "
+             f"follow its log start; as follower of p1: its own copy only, the sane leader keeps them); "
+             f"fresh records kept on every replica; log starts {starts}")
 
 
 def _txn_partitions(c) -> dict[int, list[int]]:
@@ -310,10 +308,10 @@ def test_transaction_timeouts_with_a_skewed_coordinator(make_cluster, request, c
     assert live == sorted(b"live.%d" % i for i in range(10)), values
     outcome = "committed" if committed is True else f"aborted ({committed})"
     V.report(request, capsys,
-            f"transactions, broker {SKEWED} +5m, transaction.timeout.ms {timeout_ms}: coordinator skewed, "
-            f"8 s transaction committed; coordinator moved sane -> skewed {moved_after:.1f} s after kill -9 "
-            f"of broker {sane}, commit {elapsed:.1f} s into the transaction: {outcome}, {len(moved)} of its "
-            f"10 records read_committed")
+             f"transactions, broker {SKEWED} +5m, transaction.timeout.ms {timeout_ms}: coordinator skewed, "
+             f"8 s transaction committed; coordinator moved sane -> skewed {moved_after:.1f} s after kill -9 "
+             f"of broker {sane}, commit {elapsed:.1f} s into the transaction: {outcome}, {len(moved)} of its "
+             f"10 records read_committed")
     # all or nothing: never part of a transaction
     assert len(moved) in (0, 10), moved
     if committed is True:

@@ -91,12 +91,7 @@ class Workload:
         quiet = wait_recovered(self.c, TOPIC, range(PARTITIONS), 60)
         for w in self.writers:
             assert w.failure is None, f"writer {w.writer} died: {w.failure!r}"
-        acks = self.ledger.snapshot()
-        targets = {p: max([a.offset for a in acks if a.partition == p], default=-1) + 1
-                   for p in range(PARTITIONS)}
-        to_end = {a.partition for a in acks if a.offset < 0}
-        reads = V.read_partitions(self.c.bootstrap, TOPIC, targets, to_end=to_end)
-        r = V.check(acks, reads, self.ledger.sent)
+        r = V.read_back(self.c.bootstrap, TOPIC, self.ledger.snapshot(), self.ledger.sent, PARTITIONS)
         assert r.acked > 500, f"the writers barely wrote: {r.acked} acknowledged"
         assert (r.lost, r.duplicated, r.misplaced, r.reordered, r.unknown) == (0, 0, 0, 0, 0), \
             (r, r.examples)
@@ -158,11 +153,12 @@ def test_one_zookeeper_node_down(make_ensemble_cluster, zk_ensemble, request, ca
         w.stop()
     r, quiet = w.check()
     V.report(request, capsys,
-            f"one ZooKeeper node down: kill -9 ZooKeeper leader {zl} (new leader {new_zl} after "
-            f"{zk_election:.1f} s), unavailable {gap1:.1f} s; kill -9 broker {victim} meanwhile: leaders "
-            f"moved after {moved:.1f} s, unavailable {gap2:.1f} s; SIGSTOP ZooKeeper leader {paused} "
-            f"{SESSION_MS / 1000 + 2:.0f} s: unavailable {gap3:.1f} s; ISRs full {recovered:.1f} s after "
-            f"SIGCONT, LEO = HW everywhere {quiet:.1f} s after the writers stopped; acked {r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}")
+             f"one ZooKeeper node down: kill -9 ZooKeeper leader {zl} (new leader {new_zl} after "
+             f"{zk_election:.1f} s), unavailable {gap1:.1f} s; kill -9 broker {victim} meanwhile: leaders "
+             f"moved after {moved:.1f} s, unavailable {gap2:.1f} s; SIGSTOP ZooKeeper leader {paused} "
+             f"{SESSION_MS / 1000 + 2:.0f} s: unavailable {gap3:.1f} s; ISRs full {recovered:.1f} s after "
+             f"SIGCONT, LEO = HW everywhere {quiet:.1f} s after the writers stopped; acked {r.acked}, "
+             f"read {r.read}, lost {r.lost}, duplicated {r.duplicated}")
 
 
 def test_zookeeper_quorum_lost_then_back(make_ensemble_cluster, zk_ensemble, request, capsys):  # noqa: F811
@@ -217,14 +213,14 @@ def test_zookeeper_quorum_lost_then_back(make_ensemble_cluster, zk_ensemble, req
         w.stop()
     r, quiet = w.check()
     V.report(request, capsys,
-            f"quorum lost: kill -9 ZooKeeper {gone} for {window:.0f} s: acks=all acknowledged in its 2nd half "
-            f"per partition {during}, longest gap {gap:.1f} s, leaders {leaders_before} -> {leaders_during}, "
-            f"controller {ctl_before}; then kill -9 broker {victim} without a quorum: acknowledged per partition "
-            f"from 3 s after the kill until the heal {after_kill}; quorum back {quorum_back:.1f} s after "
-            f"restarting ZooKeeper, acks on every partition again {resumed:.1f} s after it (longest gap "
-            f"{gap_kill:.1f} s), broker {victim} restarted and ISRs full {recovered:.1f} s after it, LEO = HW on "
-            f"every replica {quiet:.1f} s after the writers stopped; controller then {ctl_after}; acked "
-            f"{r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}")
+             f"quorum lost: kill -9 ZooKeeper {gone} for {window:.0f} s: acks=all acknowledged in its 2nd half "
+             f"per partition {during}, longest gap {gap:.1f} s, leaders {leaders_before} -> {leaders_during}, "
+             f"controller {ctl_before}; then kill -9 broker {victim} without a quorum: acknowledged per partition "
+             f"from 3 s after the kill until the heal {after_kill}; quorum back {quorum_back:.1f} s after "
+             f"restarting ZooKeeper, acks on every partition again {resumed:.1f} s after it (longest gap "
+             f"{gap_kill:.1f} s), broker {victim} restarted and ISRs full {recovered:.1f} s after it, LEO = HW on "
+             f"every replica {quiet:.1f} s after the writers stopped; controller then {ctl_after}; acked "
+             f"{r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}")
     # Kafka's ZooKeeper-mode leaders keep appending and replicating without ZooKeeper ...
     assert all(n > 0 for n in during.values()), f"a partition stopped taking acks=all writes: {during}"
     assert leaders_during == leaders_before
@@ -260,8 +256,8 @@ def test_controller_loses_its_zookeeper_session(make_ensemble_cluster, request, 
         w.stop()
     r, quiet = w.check()
     V.report(request, capsys,
-            f"controller {ctl} cut from ZooKeeper: controller {new_ctl} after {moved:.1f} s (session "
-            f"{SESSION_MS} ms), unavailable {gap:.1f} s; after the links returned: re-registered with ISRs "
-            f"full in {back:.1f} s, LEO = HW everywhere {quiet:.1f} s after the writers stopped; acked {r.acked}, read {r.read}, "
-            f"lost {r.lost}, duplicated {r.duplicated}")
+             f"controller {ctl} cut from ZooKeeper: controller {new_ctl} after {moved:.1f} s (session "
+             f"{SESSION_MS} ms), unavailable {gap:.1f} s; after the links returned: re-registered with ISRs "
+             f"full in {back:.1f} s, LEO = HW everywhere {quiet:.1f} s after the writers stopped; "
+             f"acked {r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}")
     assert moved < SESSION_MS / 1000 + 30
