@@ -5,7 +5,7 @@
   with its own dataDir and ``myid``, client port, quorum port and election
   port, all free ports on 127.0.0.1. ``connect`` lists the three client
   ports. A member can be killed (SIGKILL), paused (SIGSTOP), resumed and
-  started again with its data; ``mode(i)`` asks it (``srvr``) whether it is
+  started again with its data; its ``mode()`` asks it (``srvr``) whether it is
   the leader, a follower, or out of a quorum.
 * ``zk_ensemble`` fixture — a started ensemble of the test's own (tests kill
   its members), always stopped (SIGCONT, SIGTERM, then SIGKILL).
