@@ -21,9 +21,11 @@ clients keep the machine's clock.
   (its own clock, written to ``__transaction_state``) with its clock. A
   skewed coordinator alone times nothing out early; a transaction whose
   coordinator moves from a sane broker to one 5 minutes ahead looks 5 minutes
-  old there and is aborted (Kafka's ``TransactionStateManager
-  .timedOutTransactions`` does the same: ``txnStartTimestamp + txnTimeoutMs <
-  now``); the producer is fenced, no record of it is ever read_committed.
+  old there and is aborted at the new coordinator's first timeout check
+  (Kafka's ``TransactionStateManager.timedOutTransactions`` does the same:
+  ``txnStartTimestamp + txnTimeoutMs < now``); the producer is fenced and no
+  record of it is read_committed. A commit that reaches the new coordinator
+  before that check commits it whole: the test asserts all or nothing.
 
 Figures are printed (also without ``-s``) for docs/partitions-zookeeper-and-clocks.md.
 """
