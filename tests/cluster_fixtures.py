@@ -78,14 +78,18 @@ class ZooKeeperServer:
     def start(self, timeout: float = 60.0, wait: bool = True) -> None:
         """Start the server; ``wait=False`` returns at once (a quorum member serves only once a
         majority of its ensemble runs: start them all, then ``_wait_ready`` each)."""
+        self.spawn()
+        if wait:
+            self._wait_ready(timeout)
+
+    def spawn(self) -> None:
+        """Start the process (not waiting for it: an ensemble member answers once a quorum is up)."""
         jar = zookeeper_jar()
         self._log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             ["java", "-Xmx256m", "-XX:+UseSerialGC", "-Dzookeeper.jmx.log4j.disable=true",
              "-cp", jar, MAIN, self.cfg],
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-        if wait:
-            self._wait_ready(timeout)
 
     def _wait_ready(self, timeout: float) -> None:
         from kazoo.client import KazooClient

@@ -19,6 +19,11 @@
   Values that were sent but never acknowledged are reported, not counted.
 * ``unavailability`` — the longest time during a window in which some
   partition received no acknowledgement.
+* ``read_back`` — ``read_partitions`` up to every acknowledged offset (to the
+  high watermark where an acknowledgement had none), then ``check``.
+* ``wait_for`` — poll a condition until it holds (its value) or a timeout
+  (AssertionError naming what was awaited); ``report`` — a test's line of
+  figures, printed also without ``-s`` and kept as a JUnit property.
 
 Not here: the cluster (the ``make_cluster`` fixture) and the faults (the test).
 """
@@ -311,3 +316,30 @@ def unavailability(acks: list[Ack], partitions: int, t0: float, t1: float) -> fl
             prev = t
         worst = max(worst, t1 - prev)
     return worst
+
+
+def read_back(bootstrap: str, topic: str, acks: list[Ack], sent: set[bytes], partitions: int) -> Check:
+    """Read every partition up to its last acknowledged offset and ``check`` the acks against it."""
+    targets = {p: max([a.offset for a in acks if a.partition == p], default=-1) + 1 for p in range(partitions)}
+    # an acknowledgement without an offset: read that partition up to its high watermark
+    to_end = {a.partition for a in acks if a.offset < 0}
+    return check(acks, read_partitions(bootstrap, topic, targets, to_end=to_end), sent)
+
+
+def wait_for(cond, timeout: float, what: str, interval: float = 0.1):
+    """``cond()``'s first true value, polled every ``interval`` s; AssertionError after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = cond()
+        if last:
+            return last
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}; last={last!r}")
+
+
+def report(request, capsys, line: str) -> None:
+    """Print a line of figures to the terminal (also without ``-s``) and record it in the JUnit XML."""
+    request.node.user_properties.append(("figures", line))
+    with capsys.disabled():
+        print("\n" + line, flush=True)

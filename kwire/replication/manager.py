@@ -268,6 +268,12 @@ class ReplicaManager:
             elif held_id is None:
                 self._record_topic_id(plog, t.topic_id)
         if plog is not None:
+            # a log loaded at start-up runs with the broker's defaults until given its topic's
+            # config (LogManager); without this a restarted broker kept them (LogAppendTime,
+            # retention, cleanup.policy lost) until the topic's config next changed
+            cfg = self.broker.topic_log_config(t)
+            if plog.config != cfg:
+                plog.update_config(cfg)
             self._held.setdefault(t.name, set()).add(partition)
             return plog
         if logs.is_offline(t.name, partition):

@@ -80,15 +80,7 @@ def _metadata(brokers, timeout: float = 3.0):
     return None
 
 
-def _wait(cond, timeout: float, what: str, interval: float = 0.1):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = cond()
-        if last:
-            return last
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}; last={last!r}")
+_wait = V.wait_for
 
 
 class Harness:
@@ -159,12 +151,7 @@ class Harness:
         if writing:
             self.wait_acks_everywhere(t_end)  # the writers are still getting through
         acks = self.ledger.snapshot()
-        targets = {p: max([a.offset for a in acks if a.partition == p], default=-1) + 1
-                   for p in range(PARTITIONS)}
-        # an acknowledgement without an offset: read that partition up to its high watermark
-        to_end = {a.partition for a in acks if a.offset < 0}
-        reads = V.read_partitions(self.c.bootstrap, TOPIC, targets, to_end=to_end)
-        r = V.check(acks, reads, self.ledger.sent)
+        r = V.read_back(self.c.bootstrap, TOPIC, acks, self.ledger.sent, PARTITIONS)
         unavailable = V.unavailability(acks, PARTITIONS, t_fault, t_end)
         n = len(self.results) + 1
         moved = f"leaders moved after {self.moved_at - t_fault:.1f} s, " if self.moved_at else ""

@@ -30,6 +30,8 @@ import threading
 import time
 from typing import Callable
 
+from verifier import wait_for
+
 KINDS = ("kafka-python", "aiokafka", "confluent")
 TIMEOUT_S = 30.0
 TIMINGS: list[tuple[str, str, float]] = []  # (client, scenario, seconds from start to first record)
@@ -37,14 +39,7 @@ LIVE: list["Member"] = []  # members not stopped yet; tests stop leftovers in te
 
 
 def wait_until(cond: Callable[[], object], timeout: float = TIMEOUT_S, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        last = cond()
-        if last:
-            return last
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}; last={last!r}")
+    return wait_for(cond, timeout, what, interval=0.05)
 
 
 def load_allowance() -> float:

@@ -1,0 +1,59 @@
+"""Clock skew for one broker process: the Debian ``faketime`` package's libfaketime.
+
+``skewed_env("+5m")`` is the environment to give one broker
+(``make_cluster(env={id: skewed_env("+5m")})``): ``LD_PRELOAD`` of
+libfaketime (the thread-safe ``libfaketimeMT``) with ``FAKETIME`` set to a
+relative offset, so the process's wall clock (``time.time``,
+``CLOCK_REALTIME``) runs that far ahead or behind while its monotonic clock
+is left alone (``DONT_FAKE_MONOTONIC=1``) — the skew NTP trouble gives a
+machine, not a clock that jumps. ``measure_skew(env)`` runs a Python
+subprocess with it and returns (wall-clock offset, monotonic offset) in
+seconds, to prove the preload works before a test relies on it.
+``need_faketime()`` skips (naming the package) when the library is missing;
+scripts/setup-test-env.sh installs it.
+
+Not here: jumps of a running clock (libfaketime's ``FAKETIME`` file with
+``FAKETIME_NO_CACHE``), skewing ZooKeeper or the clients.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+
+def libfaketime() -> str | None:
+    for pattern in ("/usr/lib/*/faketime/libfaketimeMT.so.1", "/usr/lib/faketime/libfaketimeMT.so.1"):
+        found = sorted(glob.glob(pattern))
+        if found:
+            return found[0]
+    return None
+
+
+def need_faketime() -> str:
+    lib = libfaketime()
+    if lib is None:
+        pytest.skip("libfaketime is not installed: apt-get install faketime (scripts/setup-test-env.sh)")
+    return lib
+
+
+def skewed_env(offset: str) -> dict[str, str]:
+    """Environment variables that run a process's wall clock ``offset`` ("+5m", "-300s") off."""
+    return {"LD_PRELOAD": need_faketime(), "FAKETIME": offset, "DONT_FAKE_MONOTONIC": "1"}
+
+
+def measure_skew(env: dict[str, str]) -> tuple[float, float]:
+    """(wall clock - ours, monotonic - ours) in seconds, as a Python subprocess with ``env`` sees them."""
+    code = "import time; print(time.time(), time.monotonic())"
+    before_wall, before_mono = time.time(), time.monotonic()
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True,
+                         text=True, check=True, timeout=60).stdout.split()
+    after_wall, after_mono = time.time(), time.monotonic()
+    wall, mono = float(out[0]), float(out[1])
+    # the child read its clocks between our two readings: compare with their midpoint
+    return wall - (before_wall + after_wall) / 2, mono - (before_mono + after_mono) / 2
