@@ -11,6 +11,11 @@
 
 Config keys are Kafka's; pass them as ``{"log.segment.bytes": "1024"}`` via
 ``overrides=`` or as keyword arguments with underscores for dots.
+
+Markers set here at collection (scripts/test.sh selects with them): every test under
+tests/unit gets ``unit``; the tests named in ``SMOKE`` (one round trip per client) get
+``smoke``. ``--quick`` runs ``unit or smoke``; tests/integration/test_suite_tiers.py fails when a
+name in ``SMOKE`` no longer matches a test, so the quick tier cannot shrink silently.
 """
 
 from __future__ import annotations
@@ -25,6 +30,26 @@ import uuid
 
 import pytest
 
+# One produce/consume round trip per client, the quick tier's integration tests (gzip: the
+# broker's decompress-and-validate path too). Full node ids; keep in step with the tests.
+SMOKE = (
+    "tests/integration/test_clients_python.py::test_roundtrip_compression[kafka-python-gzip]",
+    "tests/integration/test_clients_python.py::test_roundtrip_compression[aiokafka-gzip]",
+    "tests/integration/test_clients_python.py::test_roundtrip_compression[confluent-kafka-gzip]",
+    "tests/integration/test_kcat.py::test_produce_consume_codec[gzip]",
+    "tests/integration/test_java_client.py::test_java_produce_consume_admin[gzip]",
+)
+_UNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit") + os.sep
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m/-k deselect by these markers
+def pytest_collection_modifyitems(config, items):
+    smoke = set(SMOKE)
+    for item in items:
+        if str(item.path).startswith(_UNIT_DIR):
+            item.add_marker(pytest.mark.unit)
+        if item.nodeid in smoke:
+            item.add_marker(pytest.mark.smoke)
 
 
 def _overrides(data_dir, overrides: dict | None, kw: dict) -> dict:
