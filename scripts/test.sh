@@ -3,14 +3,14 @@
 #
 # Usage: bash scripts/test.sh [--quick] [pytest args...]
 #
-#   (no flag)  the whole suite, CI's run: pytest-xdist workers (KWIRE_TEST_WORKERS, default 4)
-#              over tests/, each test module kept whole on one worker (--dist loadfile: its
-#              module-scoped broker and ZooKeeper start once), then the tests marked `serial`
-#              on their own in a second, one-process invocation (timing-sensitive or heavy).
+#   (no flag)  the whole suite, CI's run: pytest-xdist workers (KWIRE_TEST_WORKERS, default 4),
+#              --dist loadgroup: a test module (or an xdist_group) is one unit of work, so its
+#              module-scoped broker or ZooKeeper starts once per worker; units are handed out
+#              in collection order, and tests/conftest.py collects the heaviest modules first.
 #   --quick    the contributor tier (about 2 minutes): tests/unit plus the tests marked `smoke`
 #              (one round trip per client: kafka-python, aiokafka, confluent-kafka, kcat, Java).
 #
-# Extra arguments go to every pytest invocation (e.g. -x, -k expr, -m expr, --lf is off:
+# Extra arguments go to pytest in both modes (e.g. -x, -k EXPR, -m EXPR, paths; no --lf:
 # the cache provider is disabled). Every run ends with the 20 slowest tests (--durations=20).
 # Environment:
 #   KWIRE_TEST_WORKERS=N     xdist workers (0: no xdist, everything in this process)
@@ -33,8 +33,8 @@ fi
 export KWIRE_TEST_ARTIFACTS="${KWIRE_TEST_ARTIFACTS:-$PWD/test-artifacts}"
 mkdir -p "$KWIRE_TEST_ARTIFACTS"
 
-# A -m EXPR among the extra arguments narrows each invocation's own marker selection
-# (pytest keeps only the last -m, so it is folded in here rather than passed on).
+# pytest keeps only the last -m: a -m EXPR among the extra arguments is folded into the
+# quick tier's own selection, "(unit or smoke) and (EXPR)".
 user_m=""
 args=()
 while [ "$#" -gt 0 ]; do
@@ -44,26 +44,19 @@ while [ "$#" -gt 0 ]; do
         *) args+=("$1"); shift ;;
     esac
 done
-marks() { if [ -n "$user_m" ]; then echo "($1) and ($user_m)"; else echo "$1"; fi; }
 
 workers="${KWIRE_TEST_WORKERS:-4}"
 xdist=()
 if [ "$workers" != "0" ]; then
-    xdist=(-n "$workers" --dist loadfile)
+    xdist=(-n "$workers" --dist loadgroup --no-loadscope-reorder)
 fi
-common=(-p no:cacheprovider -ra --durations=20)
-
+marks=()
 if [ "$quick" = "1" ]; then
-    exec python3 -m pytest -m "$(marks "unit or smoke")" "${xdist[@]}" "${common[@]}" ${args[@]+"${args[@]}"}
+    sel="unit or smoke"
+    [ -z "$user_m" ] || sel="($sel) and ($user_m)"
+    marks=(-m "$sel")
+elif [ -n "$user_m" ]; then
+    marks=(-m "$user_m")
 fi
-
-# Both invocations run even when the first fails; the status is the first failure's.
-# Exit status 5 (nothing selected) is a failure only when neither invocation ran a test.
-rc1=0; rc2=0
-python3 -m pytest -m "$(marks "not serial")" "${xdist[@]}" "${common[@]}" ${args[@]+"${args[@]}"} || rc1=$?
-python3 -m pytest -m "$(marks "serial")" "${common[@]}" ${args[@]+"${args[@]}"} || rc2=$?
-if [ "$rc1" -eq 5 ] && [ "$rc2" -eq 5 ]; then exit 5; fi
-for rc in "$rc1" "$rc2"; do
-    if [ "$rc" -ne 0 ] && [ "$rc" -ne 5 ]; then exit "$rc"; fi
-done
-exit 0
+exec python3 -m pytest ${marks[@]+"${marks[@]}"} ${xdist[@]+"${xdist[@]}"} -p no:cacheprovider -ra \
+    --durations=20 ${args[@]+"${args[@]}"}

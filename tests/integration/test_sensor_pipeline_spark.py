@@ -151,6 +151,7 @@ sys.exit(code)
 '''
 
 
+@pytest.mark.slow
 def test_example_code_on_real_spark_and_ctrl_c_stops_cleanly(tmp_path):
     if shutil.which("java") is None:
         pytest.skip("java (JDK 17+) is not on PATH")
