@@ -41,8 +41,9 @@ SMOKE = (
     "tests/integration/test_java_client.py::test_java_produce_consume_admin[gzip]",
 )
 
-# Scheduling under pytest-xdist (scripts/test.sh: --dist loadgroup --no-loadscope-reorder, so a
-# module is one unit of work, handed out in collection order). The heaviest modules, by their
+# Scheduling under pytest-xdist (scripts/test.sh: --dist loadgroup --no-loadscope-reorder): every
+# test without an xdist_group of its own is put in its module's group, so a module is one unit
+# of work; units are handed out in collection order. The heaviest modules, by their
 # summed test time in the parallel run of 2026-11-28 (4 workers, load average 13-20), go first:
 # a two-minute module handed out last would be the run's tail, alone on one worker.
 HEAVY_FIRST = (
@@ -60,8 +61,8 @@ HEAVY_FIRST = (
     "tests/integration/test_kafka_python_suite.py",      # 133 s
     "tests/integration/test_security_java.py",           # 123 s
 )
-# Modules whose tests are spread one by one over the workers (each is its own xdist group;
-# a module-scoped fixture then starts once per worker that runs one of them).
+# Modules whose tests are spread one by one over the workers (each test its own xdist group;
+# their module-scoped broker then starts once per test).
 SPREAD = (
     "tests/integration/test_java_client.py",             # 5 codecs, 80-150 s each
     "tests/integration/test_sensor_pipeline_spark.py",   # two JVM starts of their own
@@ -78,8 +79,11 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.unit)
         if item.nodeid in smoke:
             item.add_marker(pytest.mark.smoke)
-        if path in SPREAD and not any(item.iter_markers("xdist_group")):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.replace("@", "_")))
+        if not any(item.iter_markers("xdist_group")):
+            # --dist loadgroup makes every ungrouped test a unit of its own: group by module
+            # (a module-scoped broker, ZooKeeper or compat run then starts once per module)
+            name = re.sub(r"[\[\]@]", "_", item.nodeid) if path in SPREAD else path
+            item.add_marker(pytest.mark.xdist_group(name))
     rank = {path: i for i, path in enumerate(HEAVY_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable
 

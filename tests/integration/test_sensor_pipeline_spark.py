@@ -152,6 +152,7 @@ sys.exit(code)
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(480)  # its own waits: 240 s for streaming to start, 120 s to stop after Ctrl-C
 def test_example_code_on_real_spark_and_ctrl_c_stops_cleanly(tmp_path):
     if shutil.which("java") is None:
         pytest.skip("java (JDK 17+) is not on PATH")
