@@ -1,10 +1,33 @@
 #!/usr/bin/env bash
-# Install everything the tests need (system packages included), then run the whole suite.
-# Usage: bash scripts/test.sh [pytest args...]
-# Artifacts (console screenshots) go to $KWIRE_TEST_ARTIFACTS, by default ./test-artifacts.
+# Install everything the tests need (system packages included), then run the suite in parallel.
+#
+# Usage: bash scripts/test.sh [--quick] [pytest args...]
+#
+#   (no flag)  the whole suite, CI's run: pytest-xdist workers (KWIRE_TEST_WORKERS, default 4),
+#              --dist loadgroup: a test module (or an xdist_group) is one unit of work, so its
+#              module-scoped broker or ZooKeeper starts once per worker; units are handed out
+#              in collection order, and tests/conftest.py collects the heaviest modules first.
+#   --quick    the contributor tier (about 2 minutes): tests/unit plus the tests marked `smoke`
+#              (one round trip per client: kafka-python, aiokafka, confluent-kafka, kcat, Java).
+#
+# Extra arguments go to pytest in both modes (e.g. -x, -k EXPR, -m EXPR, paths; no --lf:
+# the cache provider is disabled). Every run ends with the 20 slowest tests (--durations=20).
+# Environment:
+#   KWIRE_TEST_WORKERS=N     xdist workers (0: no xdist, everything in this process)
+#   KWIRE_TEST_SKIP_SETUP=1  skip scripts/setup-test-env.sh (already run on this machine)
+#   KWIRE_TEST_ARTIFACTS     where console screenshots and other artifacts go (./test-artifacts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup-test-env.sh
+
+quick=0
+if [ "${1:-}" = "--quick" ]; then
+    quick=1
+    shift
+fi
+
+if [ "${KWIRE_TEST_SKIP_SETUP:-0}" != "1" ]; then
+    bash scripts/setup-test-env.sh
+fi
 # Screenshots of the console's browser tests (and other artifacts) outlive the run here,
 # not in pytest's tmp dirs; git ignores the directory.
 export KWIRE_TEST_ARTIFACTS="${KWIRE_TEST_ARTIFACTS:-$PWD/test-artifacts}"
@@ -12,4 +35,31 @@ mkdir -p "$KWIRE_TEST_ARTIFACTS"
 # The layers (pyproject.toml's [tool.importlinter], ARCHITECTURE.md): an import cycle or an
 # import that points up fails the run here, naming the import chain, before any test starts.
 lint-imports
-exec python3 -m pytest tests -p no:cacheprovider -ra "$@"
+
+# pytest keeps only the last -m: a -m EXPR among the extra arguments is folded into the
+# quick tier's own selection, "(unit or smoke) and (EXPR)".
+user_m=""
+args=()
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        -m) user_m="$2"; shift 2 ;;
+        -m*) user_m="${1#-m}"; shift ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+
+workers="${KWIRE_TEST_WORKERS:-4}"
+xdist=()
+if [ "$workers" != "0" ]; then
+    xdist=(-n "$workers" --dist loadgroup --no-loadscope-reorder)
+fi
+marks=()
+if [ "$quick" = "1" ]; then
+    sel="unit or smoke"
+    [ -z "$user_m" ] || sel="($sel) and ($user_m)"
+    marks=(-m "$sel")
+elif [ -n "$user_m" ]; then
+    marks=(-m "$user_m")
+fi
+exec python3 -m pytest ${marks[@]+"${marks[@]}"} ${xdist[@]+"${xdist[@]}"} -p no:cacheprovider -ra \
+    --durations=20 ${args[@]+"${args[@]}"}

@@ -11,6 +11,12 @@
 
 Config keys are Kafka's; pass them as ``{"log.segment.bytes": "1024"}`` via
 ``overrides=`` or as keyword arguments with underscores for dots.
+
+Markers set here at collection (scripts/test.sh selects with them): every test under
+tests/unit gets ``unit``; the tests named in ``SMOKE`` (one round trip per client) get
+``smoke``. ``--quick`` runs ``unit or smoke``; tests/integration/test_suite_tiers.py fails when a
+name in ``SMOKE`` no longer matches a test, so the quick tier cannot shrink silently. Collection
+also puts the heaviest modules (``HEAVY_FIRST``) first, so pytest-xdist starts them first.
 """
 
 from __future__ import annotations
@@ -25,6 +31,61 @@ import uuid
 
 import pytest
 
+# One produce/consume round trip per client, the quick tier's integration tests (gzip: the
+# broker's decompress-and-validate path too). Full node ids; keep in step with the tests.
+SMOKE = (
+    "tests/integration/test_clients_python.py::test_roundtrip_compression[kafka-python-gzip]",
+    "tests/integration/test_clients_python.py::test_roundtrip_compression[aiokafka-gzip]",
+    "tests/integration/test_clients_python.py::test_roundtrip_compression[confluent-kafka-gzip]",
+    "tests/integration/test_kcat.py::test_produce_consume_codec[gzip]",
+    "tests/integration/test_java_client.py::test_java_produce_consume_admin[gzip]",
+)
+
+# Scheduling under pytest-xdist (scripts/test.sh: --dist loadgroup --no-loadscope-reorder): every
+# test without an xdist_group of its own is put in its module's group, so a module is one unit
+# of work; units are handed out in collection order. The heaviest modules, by their
+# summed test time in the parallel run of 2026-11-28 (4 workers, load average 13-20), go first:
+# a two-minute module handed out last would be the run's tail, alone on one worker.
+HEAVY_FIRST = (
+    "tests/integration/test_compat.py",                  # 755 s (two matrix runs)
+    "tests/integration/test_java_client.py",             # 571 s
+    "tests/integration/test_sensor_pipeline_spark.py",   # 402 s
+    "tests/integration/test_groups_java.py",             # 296 s
+    "tests/integration/test_failover_verifier.py",       # 278 s
+    "tests/integration/test_testing_plugin.py",          # 223 s
+    "tests/integration/test_bench_smoke.py",             # 220 s
+    "tests/integration/test_security_authz_more.py",     # 206 s
+    "tests/integration/test_fd_limits.py",               # 188 s
+    "tests/integration/test_security_quotas.py",         # 179 s
+    "tests/unit/test_records_validate.py",               # 158 s
+    "tests/integration/test_kafka_python_suite.py",      # 133 s
+    "tests/integration/test_security_java.py",           # 123 s
+)
+# Modules whose tests are spread one by one over the workers (each test its own xdist group;
+# their module-scoped broker then starts once per test).
+SPREAD = (
+    "tests/integration/test_java_client.py",             # 5 codecs, 80-150 s each
+    "tests/integration/test_sensor_pipeline_spark.py",   # two JVM starts of their own
+)
+_UNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit") + os.sep
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m/-k deselect, and xdist groups, by these markers
+def pytest_collection_modifyitems(config, items):
+    smoke = set(SMOKE)
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        if str(item.path).startswith(_UNIT_DIR):
+            item.add_marker(pytest.mark.unit)
+        if item.nodeid in smoke:
+            item.add_marker(pytest.mark.smoke)
+        if not any(item.iter_markers("xdist_group")):
+            # --dist loadgroup makes every ungrouped test a unit of its own: group by module
+            # (a module-scoped broker, ZooKeeper or compat run then starts once per module)
+            name = re.sub(r"[\[\]@]", "_", item.nodeid) if path in SPREAD else path
+            item.add_marker(pytest.mark.xdist_group(name))
+    rank = {path: i for i, path in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable
 
 
 def _overrides(data_dir, overrides: dict | None, kw: dict) -> dict:
@@ -114,7 +175,9 @@ class BrokerProcess:
 
         self._pump = threading.Thread(target=pump, daemon=True)
         self._pump.start()
-        if not ready.wait(30) or not self.bootstrap:
+        # 90 s: a start takes about a second alone, tens of seconds on a 2-core machine
+        # running the suite's xdist workers and other load
+        if not ready.wait(90) or not self.bootstrap:
             self.kill()
             raise RuntimeError("broker subprocess did not start:\n" + "\n".join(self.log_lines))
 

@@ -37,6 +37,7 @@ from pathlib import Path
 import pytest
 
 from kwire.tools.produce import default_partition, murmur2
+from procs import sigint_default
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -449,7 +450,8 @@ def test_unbounded_consume_stops_on_signal(broker, topic_name, sig):
     proc = subprocess.Popen([sys.executable, "-m", "kwire", "consume", "--bootstrap-server",
                              broker.bootstrap, "--topic", topic_name, "--from-beginning"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            preexec_fn=sigint_default)  # Ctrl-C works even if our launcher ignores it
     try:
         wait_until_caught_up(broker, proc, baseline)  # both records read
         proc.send_signal(sig)

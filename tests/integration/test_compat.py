@@ -92,6 +92,7 @@ def full_run(tmp_path_factory):
     return proc, json.loads(js.read_text()), out
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(RUN_TIMEOUT_S + 60)
 def test_no_failures_but_the_known_ones(full_run):
     proc, data, _ = full_run
@@ -191,6 +192,8 @@ def cluster_run(tmp_path_factory):
     return proc, json.loads(js.read_text()), out
 
 
+@pytest.mark.slow
+@pytest.mark.xdist_group("compat-cluster")  # its own fixture: another worker runs it in parallel
 @pytest.mark.timeout(RUN_TIMEOUT_S + 60)
 def test_cluster_matrix(cluster_run):
     proc, data, out = cluster_run

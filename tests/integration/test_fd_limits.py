@@ -127,6 +127,7 @@ def read_all(bootstrap: str, topics: dict[str, int], expected: dict, timeout: fl
     return got
 
 
+@pytest.mark.slow
 def test_thousands_of_partitions_under_256_descriptors(spawn_broker, tmp_path):
     limit = 256
     topics = {f"fd-many-{i}": 750 for i in range(4)}  # 3,000 partitions, 9,000 segment files

@@ -31,7 +31,7 @@ try:
 except ImportError:  # tests/integration is not a package: pytest put it on sys.path
     import javaclient
 
-pytestmark = [pytest.mark.java, pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.java, pytest.mark.slow, pytest.mark.timeout(600)]
 
 PARTITIONS = 3
 COUNT = 240

@@ -38,6 +38,8 @@ from pathlib import Path
 
 import pytest
 
+from procs import sigint_default
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "sensor-pipeline"
 
@@ -190,13 +192,16 @@ sys.exit(code)
 '''
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(480)  # its own waits: 240 s for streaming to start, 120 s to stop after Ctrl-C
 def test_example_code_on_real_spark_and_ctrl_c_stops_cleanly(tmp_path):
     if shutil.which("java") is None:
         pytest.skip("java (JDK 17+) is not on PATH")
     script = tmp_path / "run.py"
     script.write_text(SPARK_SCRIPT)
     proc = subprocess.Popen([sys.executable, str(script), str(EXAMPLE)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            preexec_fn=sigint_default)  # Ctrl-C works even if our launcher ignores it
     out: list[str] = []
     try:
         deadline = time.monotonic() + 240

@@ -38,6 +38,8 @@ from pathlib import Path
 
 import pytest
 
+from procs import sigint_default
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -495,7 +497,8 @@ def test_ctrl_c_in_a_script_stops_the_broker(tmp_path, mode):
     script.write_text(CTRL_C)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, str(script), mode], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=sigint_default)  # Ctrl-C works even if our launcher ignores it
     try:
         line = proc.stdout.readline().split()
         assert len(line) == 3, proc.stderr.read()
