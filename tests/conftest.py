@@ -48,6 +48,9 @@ SMOKE = (
 # a two-minute module handed out last would be the run's tail, alone on one worker.
 HEAVY_FIRST = (
     "tests/integration/test_compat.py",                  # 755 s (two matrix runs)
+    "tests/integration/test_nemesis_faults.py",          # 13 fault runs, 25-45 s each
+    "tests/integration/test_clock_skew.py",              # 5 skewed-cluster runs
+    "tests/integration/test_zk_ensemble.py",             # 3 ensemble runs, up to ~120 s loaded
     "tests/integration/test_java_client.py",             # 571 s
     "tests/integration/test_sensor_pipeline_spark.py",   # 402 s
     "tests/integration/test_groups_java.py",             # 296 s
@@ -66,6 +69,9 @@ HEAVY_FIRST = (
 SPREAD = (
     "tests/integration/test_java_client.py",             # 5 codecs, 80-150 s each
     "tests/integration/test_sensor_pipeline_spark.py",   # two JVM starts of their own
+    "tests/integration/test_nemesis_faults.py",          # a cluster of its own per test
+    "tests/integration/test_clock_skew.py",              # a cluster of its own per test
+    "tests/integration/test_zk_ensemble.py",             # an ensemble and cluster per test
 )
 _UNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit") + os.sep
 
