@@ -63,6 +63,11 @@ MODULES = [
     "delete_groups",
     "consumer_group_heartbeat",
     "consumer_group_describe",
+    # share groups (KIP-932, kwire.share)
+    "share_group_heartbeat",
+    "share_group_describe",
+    "share_fetch",
+    "share_acknowledge",
     # security (kwire.security, issue 14)
     "sasl_handshake",
     "sasl_authenticate",
