@@ -226,3 +226,62 @@ def test_describe_and_list_share_group(sbroker):
     g = d.groups[0]
     assert g.error_code == 0 and g.group_state == "Empty" and g.assignor_name == "simple"
     assert g.group_epoch >= 2  # joined, then left
+
+
+def confluent_consume(bootstrap, topic, group, want: int, release_first=False, timeout_s=40.0):
+    """confluent-kafka's ShareConsumer (explicit acknowledgement) until ``want`` records were
+    accepted; returns [(partition, offset, delivery count)] of every delivery."""
+    import time
+
+    from confluent_kafka import AcknowledgeType, ShareConsumer
+
+    c = ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group,
+                       "share.acknowledgement.mode": "explicit"})
+    got, accepted = [], 0
+    try:
+        c.subscribe([topic])
+        deadline = time.monotonic() + timeout_s
+        while accepted < want and time.monotonic() < deadline:
+            msgs = c.poll(0.5)
+            for m in msgs:
+                assert m.error() is None, m.error()
+                delivery = m.delivery_count() if hasattr(m, "delivery_count") else -1
+                got.append((m.partition(), m.offset(), delivery))
+                if release_first and delivery == 1:
+                    c.acknowledge(m, AcknowledgeType.RELEASE)
+                else:
+                    c.acknowledge(m, AcknowledgeType.ACCEPT)
+                    accepted += 1
+            if msgs:
+                c.commit_sync()
+    finally:
+        c.close()
+    return got
+
+
+def test_confluent_share_consumer(sbroker):
+    topic = topic_with(sbroker.bootstrap, 20, 2)
+    group = new_group(sbroker.bootstrap)
+    got = confluent_consume(sbroker.bootstrap, topic, group, 20, release_first=True)
+    accepted = sorted((p, o) for p, o, d in got if d != 1)
+    assert accepted == sorted((i % 2, i // 2) for i in range(20)), got
+    assert sorted(d for _, _, d in got) == [1] * 20 + [2] * 20
+    assert records(java(sbroker.bootstrap, topic, group, "accept", 1, 4000)) == []
+
+
+def test_java_and_confluent_in_one_group(sbroker):
+    """A Java and a librdkafka member share the partitions; together they accept every record once."""
+    n = 300
+    topic = topic_with(sbroker.bootstrap, 0, 2)
+    group = new_group(sbroker.bootstrap)
+    member = JavaConsumer(sbroker.bootstrap, topic, group, "accept", str(n), "60000", "max-poll=10",
+                          "commit=sync", "idle-exit-ms=4000")
+    try:
+        wait_until(lambda: member.has("polling"), 60, "the Java consumer polling")
+        produce(sbroker.bootstrap, topic, n, 2)
+        mine = confluent_consume(sbroker.bootstrap, topic, group, n, timeout_s=8)
+        theirs = records(member.finish(90))
+    finally:
+        member.kill()
+    seen = sorted((p, o) for p, o, _ in mine + theirs)
+    assert seen == sorted((i % 2, i // 2) for i in range(n))
