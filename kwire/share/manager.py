@@ -26,8 +26,10 @@ broker's ``group.share.*``): ``share.record.lock.duration.ms``,
 ``share.auto.offset.reset``, ``share.isolation.level``; read when a share
 partition is created (lock duration and limits also on every fetch).
 
-Durable state: after every change the partition's ``snapshot()`` goes to
-``store.save`` when a store is set (``kwire.share.state``); not written here.
+Durable state: after every change (acquisition included, so that delivery
+counts survive a crash) the partition's ``snapshot()`` goes to ``store.save``
+(``kwire.share.state``, ``__share_group_state``) before the request is
+answered; on one broker only (in cluster mode the state is in memory).
 Not done: aborted transactions below the LSO are delivered (Kafka archives them).
 """
 
@@ -44,6 +46,7 @@ from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.batch import iter_batches
 from kwire.share.partition import AckError, SharePartition
 from kwire.share.sessions import ShareSessionCache
+from kwire.share.state import ShareStateStore
 
 log = logging.getLogger("kwire.share")
 
@@ -90,7 +93,8 @@ class SharePartitionManager:
         self.broker = broker
         self.partitions: dict[tuple[str, bytes, int], SharePartition] = {}
         self.sessions = ShareSessionCache(broker.config.get("group.share.max.share.sessions") or 2000)
-        self.store = None  # kwire.share.state.ShareStateStore, set by the broker when available
+        # the durable state (kwire.share.state): one broker only; in a cluster, in memory
+        self.store = None if broker.cluster_mode else ShareStateStore(broker)
         self._handle: asyncio.TimerHandle | None = None
         self._armed_at: float | None = None
 
