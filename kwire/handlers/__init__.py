@@ -68,6 +68,9 @@ MODULES = [
     "share_group_describe",
     "share_fetch",
     "share_acknowledge",
+    "describe_share_group_offsets",
+    "alter_share_group_offsets",
+    "delete_share_group_offsets",
     # security (kwire.security, issue 14)
     "sasl_handshake",
     "sasl_authenticate",

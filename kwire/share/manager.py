@@ -37,14 +37,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 import uuid
 
-from kwire.config.group import effective_group_value
+from kwire.config.group import effective_group_value, share_reset_ms
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.batch import iter_batches
-from kwire.share.partition import AckError, SharePartition
+from kwire.share.partition import ACKNOWLEDGED, ARCHIVED, AckError, SharePartition
 from kwire.share.sessions import ShareSessionCache
 from kwire.share.state import ShareStateStore
 
@@ -60,18 +59,6 @@ def share_key(topic: str, partition: int) -> tuple:
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-_DURATION = re.compile(r"P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$")
-
-
-def duration_ms(text: str) -> int | None:
-    """An ISO-8601 duration as Java's Duration.parse takes it (days, hours, minutes, seconds)."""
-    m = _DURATION.match(text.strip().upper())
-    if not m or text.strip().upper() in ("P", "PT"):
-        return None
-    d, h, mi, s = m.groups()
-    return int((int(d or 0) * 86400 + int(h or 0) * 3600 + int(mi or 0) * 60 + float(s or 0)) * 1000)
 
 
 class PartitionRead:
@@ -148,14 +135,12 @@ class SharePartitionManager:
         return sp
 
     def _initial_offset(self, group_id: str, plog) -> int:
-        reset = str(self.group_value(group_id, "share.auto.offset.reset")).lower()
-        if reset == "earliest":
+        back = share_reset_ms(str(self.group_value(group_id, "share.auto.offset.reset")))
+        if back == -1:  # earliest
             return plog.log_start_offset
-        if reset.startswith("by_duration:"):
-            ms = duration_ms(reset.split(":", 1)[1])
-            if ms is not None:
-                found = plog.offset_for_timestamp(now_ms() - ms)
-                return found[0] if found is not None else plog.high_watermark
+        if back:  # by_duration: the first record at or after now minus the duration
+            found = plog.offset_for_timestamp(now_ms() - back)
+            return found[0] if found is not None else plog.high_watermark
         return plog.high_watermark
 
     def initialized(self, group_id: str) -> list[tuple[bytes, int, SharePartition]]:
@@ -241,12 +226,39 @@ class SharePartitionManager:
                         self._wake(t.name, p)
         return n
 
-    def drop_group(self, group_id: str) -> None:
-        """The group was deleted: forget its share partitions (and their durable state)."""
-        for key in [k for k in self.partitions if k[0] == group_id]:
+    def drop_group(self, group_id: str, topic_id: bytes | None = None) -> None:
+        """Forget the group's share partitions (of one topic, or all) and their durable state
+        (DeleteGroups, DeleteShareGroupOffsets): the next fetch starts them afresh."""
+        for key in [k for k in self.partitions if k[0] == group_id and topic_id in (None, k[1])]:
             del self.partitions[key]
         if self.store is not None:
-            self.store.delete_group(group_id)
+            self.store.delete_group(group_id, topic_id)
+
+    # -- admin (DescribeShareGroupOffsets, AlterShareGroupOffsets) ------------------------------------
+    def start_offsets(self, group_id: str) -> dict[tuple[bytes, int], int]:
+        """{(topic id, partition): share-partition start offset} of every initialized partition."""
+        out = dict(self.store.summary(group_id)) if self.store is not None else {}
+        for (g, tid, p), sp in self.partitions.items():
+            if g == group_id:
+                out[(tid, p)] = sp.start_offset
+        return out
+
+    def lag(self, group_id: str, topic_id: bytes, partition: int, start: int) -> int:
+        """Records at or above the start offset, below the high watermark, not yet done."""
+        t = self._topic(topic_id)
+        plog = self.broker.get_log(t.name, partition) if t is not None else None
+        if plog is None:
+            return -1
+        sp = self.partitions.get((group_id, bytes(topic_id), partition))
+        done = 0 if sp is None else sum(1 for r in sp.records.values() if r.state in (ACKNOWLEDGED, ARCHIVED))
+        return max(0, plog.high_watermark - start - done)
+
+    def reset(self, group_id: str, topic_id: bytes, partition: int, start_offset: int) -> None:
+        """AlterShareGroupOffsets: the share partition starts over at ``start_offset``."""
+        sp = SharePartition(start_offset)
+        sp.changed = True
+        self.partitions[(group_id, bytes(topic_id), partition)] = sp
+        self._saved(group_id, topic_id, partition, sp)
 
     def _saved(self, group_id, topic_id, partition, sp: SharePartition) -> None:
         if sp.changed and self.store is not None:

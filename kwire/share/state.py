@@ -277,9 +277,10 @@ class ShareStateStore:
         self._append(p, [(key, value)], now)
         self._replay(key, value)
 
-    def delete_group(self, group_id: str) -> None:
-        """Tombstones for every share partition of the group."""
-        for k in [k for k in self.entries if k[0] == group_id]:
+    def delete_group(self, group_id: str, topic_id: bytes | None = None) -> None:
+        """Tombstones for every share partition of the group (of one topic, or all)."""
+        self.summary(group_id)  # every partition of the state topic loaded
+        for k in [k for k in self.entries if k[0] == group_id and topic_id in (None, k[1])]:
             p = self.partition_of(*k)
             now = time.time_ns() // 1_000_000
             self._append(p, [(encode_key(SNAPSHOT, *k), None), (encode_key(UPDATE, *k), None)], now)

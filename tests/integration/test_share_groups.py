@@ -21,7 +21,7 @@ import pytest
 import javaclient
 from test_groups_support import create_topic, produce, wait_until
 
-LOCK_MS = 3000
+LOCK_MS = 15000  # long enough that a loaded machine never loses a lock; tests of expiry set less
 FAST = {
     "group.share.min.record.lock.duration.ms": "1000",
     "group.share.min.session.timeout.ms": "6000",
@@ -74,6 +74,7 @@ def records(lines):
 def done(lines) -> int:
     ends = [l for l in lines if l["type"] == "done"]
     assert ends, lines
+    assert not [l for l in lines if l["type"] == "commit_error"], lines
     return ends[-1]["accepted"]
 
 
@@ -139,7 +140,7 @@ def test_poison_records_archived_after_delivery_count_limit(sbroker):
 def test_halted_consumer_records_redelivered_after_lock(sbroker):
     javaclient.require_java()
     topic = topic_with(sbroker.bootstrap, 5)
-    group = new_group(sbroker.bootstrap)
+    group = new_group(sbroker.bootstrap, share_record_lock_duration_ms=3000)
     first = java(sbroker.bootstrap, topic, group, "accept", 5, 40000, "halt-after-first")
     held = sorted(o for _, o, _ in records(first))
     assert held
@@ -208,24 +209,76 @@ class JavaConsumer:
             self.proc.wait()
 
 
-def test_describe_and_list_share_group(sbroker):
-    from kwire.client import KafkaClient
-    from kwire.protocol.generated.list_groups_request import ListGroupsRequest
-    from kwire.protocol.generated.share_group_describe_request import ShareGroupDescribeRequest
+def admin(bootstrap, *args):
+    return javaclient.run_class("KwireShare", "admin", bootstrap, *args, timeout=90, check=True)
+
+
+def test_admin_share_groups(sbroker):
+    """Java Admin: list/describe share groups, list/alter/delete share-group offsets and delete the
+    group, with Kafka's errors for a group that has members and for a group of another type."""
+    javaclient.require_java()
+    b = sbroker.bootstrap
+    topic = topic_with(b, 10)
+    group = new_group(b)
+    assert done(java(b, topic, group, "accept", 4, 40000, "max-poll=4", "commit=sync")) == 4
+    listed = {l["id"]: l for l in admin(b, "list") if l["type"] == "group"}
+    assert listed[group]["groupType"].lower() == "share" and listed[group]["state"].lower() == "empty"
+    d = [l for l in admin(b, "describe", group) if l["type"] == "describe"][0]
+    assert d["state"].lower() == "empty" and d["members"] == 0 and d["groupEpoch"] >= 2
+    offsets = [l for l in admin(b, "offsets", group) if l["type"] == "offset"]
+    assert [(o["topic"], o["partition"], o["start"], o["lag"]) for o in offsets] == [(topic, 0, 4, 6)]
+
+    # offsets move only while the group is empty
+    member = JavaConsumer(b, topic, group, "accept", "100", "60000", "max-poll=1")
+    try:
+        wait_until(lambda: member.has("polling"), 60, "a member polling")
+        assert [l["class"] for l in admin(b, "alter", group, topic, "0:1")] == \
+            ["org.apache.kafka.common.errors.GroupNotEmptyException"]
+        assert [l["class"] for l in admin(b, "delete", group)] == \
+            ["org.apache.kafka.common.errors.GroupNotEmptyException"]
+    finally:
+        member.kill()
+    wait_until(lambda: [l for l in admin(b, "describe", group) if l["type"] == "describe"][0]["members"] == 0,
+               60, "the killed member fenced")
+    assert admin(b, "alter", group, topic, "0:8") == [{"type": "ok"}]
+    again = java(b, topic, group, "accept", 2, 40000)
+    assert sorted(o for _, o, _ in records(again)) == [8, 9]
+    assert admin(b, "delete-offsets", group, topic) == [{"type": "ok"}]
+    # state gone: share.auto.offset.reset=earliest delivers everything again
+    assert sorted(o for _, o, _ in records(java(b, topic, group, "accept", 10, 40000))) == list(range(10))
+    assert admin(b, "delete", group) == [{"type": "ok"}]
+    assert group not in {l["id"] for l in admin(b, "list") if l["type"] == "group"}
+
+
+def test_group_type_clashes(sbroker):
+    """A share group id used by a classic consumer, and a classic group id by a share consumer:
+    Kafka's GROUP_ID_NOT_FOUND / InconsistentGroupProtocol answers, nothing joins."""
+    from kafka import KafkaConsumer
+    from kafka.errors import KafkaError as KPError
 
     javaclient.require_java()
-    topic = topic_with(sbroker.bootstrap, 2)
-    group = new_group(sbroker.bootstrap)
-    java(sbroker.bootstrap, topic, group, "accept", 2)
-    with KafkaClient(sbroker.bootstrap) as c:
-        listed = c.request(16, ListGroupsRequest(types_filter=["share"]))
-        assert group in [g.group_id for g in listed.groups]
-        assert all(g.group_type == "share" for g in listed.groups)
-        coordinator = c.find_coordinator(group) if hasattr(c, "find_coordinator") else None
-        d = c.request(77, ShareGroupDescribeRequest(group_ids=[group]), node=coordinator)
-    g = d.groups[0]
-    assert g.error_code == 0 and g.group_state == "Empty" and g.assignor_name == "simple"
-    assert g.group_epoch >= 2  # joined, then left
+    b = sbroker.bootstrap
+    topic = topic_with(b, 3)
+    group = new_group(b)
+    assert done(java(b, topic, group, "accept", 3, 40000)) == 3
+    c = KafkaConsumer(topic, bootstrap_servers=b, group_id=group, auto_offset_reset="earliest",
+                      consumer_timeout_ms=3000)
+    with pytest.raises(KPError):
+        try:
+            list(c)
+        finally:
+            c.close()
+    from kwire.client import KafkaClient
+    from kwire.protocol.generated.share_group_heartbeat_request import ShareGroupHeartbeatRequest
+    classic = f"classic-{uuid.uuid4().hex[:8]}"
+    c = KafkaConsumer(topic, bootstrap_servers=b, group_id=classic, auto_offset_reset="earliest",
+                      consumer_timeout_ms=3000, enable_auto_commit=False)
+    list(c)
+    with KafkaClient(b) as kc:
+        r = kc.request(76, ShareGroupHeartbeatRequest(group_id=classic, member_id=uuid.uuid4().hex,
+                                                      member_epoch=0, subscribed_topic_names=[topic]))
+    c.close()
+    assert r.error_code == 69 and "not a share group" in r.error_message  # GROUP_ID_NOT_FOUND
 
 
 def confluent_consume(bootstrap, topic, group, want: int, release_first=False, timeout_s=40.0):
@@ -309,3 +362,48 @@ def test_acknowledgements_survive_kill_9(spawn_broker, tmp_path):
     assert all(got[o] == 2 for o in held), (held, got)
     assert all(got[o] == 1 for o in got if o not in held), (held, got)
     assert records(java(b.bootstrap, topic, group, "accept", 1, 4000)) == []
+
+
+def share_cli(bootstrap, action, *args):
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "kwire", "share-groups", action, *args,
+                           "--bootstrap-server", bootstrap], capture_output=True, text=True, timeout=60)
+
+
+def test_cli_share_groups(sbroker):
+    """``kwire share-groups``: list, describe (offsets and members), reset-offsets (refused while a
+    member consumes), delete of a topic's state and of the group."""
+    javaclient.require_java()
+    b = sbroker.bootstrap
+    topic = topic_with(b, 6)
+    group = new_group(b)
+    assert done(java(b, topic, group, "accept", 2, 40000, "max-poll=2", "commit=sync")) == 2
+    out = share_cli(b, "list")
+    assert out.returncode == 0 and any(l.split() == [group, "Empty"] for l in out.stdout.splitlines()), out
+    out = share_cli(b, "describe", "--group", group)
+    assert out.returncode == 0, out.stderr
+    assert [group, topic, "0", "2", "4"] in [l.split() for l in out.stdout.splitlines()], out.stdout
+    plan = share_cli(b, "reset-offsets", "--group", group, "--topic", topic, "--to-offset", "5")
+    assert plan.returncode == 0 and [group, topic, "0", "5"] in [l.split() for l in plan.stdout.splitlines()]
+    assert "2" in share_cli(b, "describe", "--group", group).stdout.split()  # dry run: unchanged
+    member = JavaConsumer(b, topic, group, "accept", "100", "60000", "max-poll=1")
+    try:
+        wait_until(lambda: member.has("polling"), 60, "a member polling")
+        members = share_cli(b, "describe", "--group", group, "--members")
+        assert members.returncode == 0 and f"{topic}:0" in members.stdout, members
+        refused = share_cli(b, "reset-offsets", "--group", group, "--topic", topic, "--to-offset", "5", "--execute")
+        assert refused.returncode == 1 and "NON_EMPTY_GROUP" in refused.stderr, refused
+    finally:
+        member.kill()
+    wait_until(lambda: "with 0 member" in share_cli(b, "describe", "--group", group).stderr, 60,
+               "the killed member fenced")
+    done_ = share_cli(b, "reset-offsets", "--group", group, "--topic", topic, "--to-latest", "--execute")
+    assert done_.returncode == 0, done_.stderr
+    assert [group, topic, "0", "6", "0"] in [l.split() for l in share_cli(b, "describe", "--group", group).stdout.splitlines()]
+    gone = share_cli(b, "delete", "--group", group, "--topic", topic)
+    assert gone.returncode == 0, gone.stderr
+    assert topic not in share_cli(b, "describe", "--group", group).stdout
+    assert share_cli(b, "delete", "--group", group).returncode == 0
+    missing = share_cli(b, "describe", "--group", group)
+    assert missing.returncode == 1 and "GROUP_ID_NOT_FOUND" in missing.stderr, missing

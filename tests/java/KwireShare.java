@@ -26,26 +26,49 @@
  *       as a kill -9), client-id=ID, max-poll=N (max.poll.records),
  *       idle-exit-ms=N (stop once records were accepted and none came for N ms).
  *       Prints {"type":"polling"} after the first poll returned (the member joined).
+ *   admin <bootstrap> list                      listGroups(forShareGroups()): "group" lines
+ *   admin <bootstrap> describe <group>          describeShareGroups: "describe" line
+ *   admin <bootstrap> offsets <group>           listShareGroupOffsets: "offset" lines
+ *   admin <bootstrap> alter <group> <topic> <P:OFFSET,...>   alterShareGroupOffsets
+ *   admin <bootstrap> delete-offsets <group> <topic>         deleteShareGroupOffsets
+ *   admin <bootstrap> delete <group>            deleteShareGroups
+ *       An error of the operation is printed as {"type":"admin_error","class":...}
+ *       (the root cause's class), not raised; success prints {"type":"ok"}.
  */
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ShareGroupDescription;
+import org.apache.kafka.clients.admin.ShareMemberDescription;
+import org.apache.kafka.clients.admin.SharePartitionOffsetInfo;
 import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 public final class KwireShare {
     public static void main(String[] args) {
         try {
-            if (!args[0].equals("consume")) {
+            if (args[0].equals("consume")) {
+                consume(args);
+            } else if (args[0].equals("admin")) {
+                admin(args);
+            } else {
                 throw new IllegalArgumentException("unknown command " + args[0]);
             }
-            consume(args);
         } catch (Throwable t) {
             System.out.println(new KwireClient.Json().put("type", "error")
                     .put("class", t.getClass().getName()).put("message", String.valueOf(t.getMessage())));
@@ -53,6 +76,71 @@ public final class KwireShare {
             System.exit(1);
         }
         System.exit(0);
+    }
+
+    static void admin(String[] args) throws Exception {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", args[1]);
+        try (Admin admin = Admin.create(props)) {
+            try {
+                switch (args[2]) {
+                    case "list":
+                        for (GroupListing g : admin.listGroups(ListGroupsOptions.forShareGroups()).all().get()) {
+                            System.out.println(new KwireClient.Json().put("type", "group").put("id", g.groupId())
+                                    .put("state", String.valueOf(g.groupState().orElse(null)))
+                                    .put("groupType", String.valueOf(g.type().orElse(null))));
+                        }
+                        break;
+                    case "describe": {
+                        ShareGroupDescription d = admin.describeShareGroups(List.of(args[3])).all().get().get(args[3]);
+                        int assigned = 0;
+                        for (ShareMemberDescription m : d.members()) {
+                            assigned += m.assignment().topicPartitions().size();
+                        }
+                        System.out.println(new KwireClient.Json().put("type", "describe").put("state", d.groupState().toString())
+                                .put("members", d.members().size()).put("assigned", assigned)
+                                .put("groupEpoch", d.groupEpoch()).put("coordinator", d.coordinator().id()));
+                        break;
+                    }
+                    case "offsets": {
+                        Map<TopicPartition, SharePartitionOffsetInfo> offsets = admin.listShareGroupOffsets(
+                                Map.of(args[3], new ListShareGroupOffsetsSpec())).partitionsToOffsetInfo(args[3]).get();
+                        for (Map.Entry<TopicPartition, SharePartitionOffsetInfo> e : offsets.entrySet()) {
+                            SharePartitionOffsetInfo info = e.getValue();
+                            System.out.println(new KwireClient.Json().put("type", "offset").put("topic", e.getKey().topic())
+                                    .put("partition", e.getKey().partition())
+                                    .put("start", info == null ? -1 : info.startOffset())
+                                    .put("lag", info == null ? -1 : info.lag().orElse(-1L)));
+                        }
+                        break;
+                    }
+                    case "alter": {
+                        Map<TopicPartition, Long> offsets = new HashMap<>();
+                        for (String po : args[5].split(",")) {
+                            String[] kv = po.split(":");
+                            offsets.put(new TopicPartition(args[4], Integer.parseInt(kv[0])), Long.parseLong(kv[1]));
+                        }
+                        admin.alterShareGroupOffsets(args[3], offsets).all().get();
+                        System.out.println(new KwireClient.Json().put("type", "ok"));
+                        break;
+                    }
+                    case "delete-offsets":
+                        admin.deleteShareGroupOffsets(args[3], Set.of(args[4])).all().get();
+                        System.out.println(new KwireClient.Json().put("type", "ok"));
+                        break;
+                    case "delete":
+                        admin.deleteShareGroups(List.of(args[3])).all().get();
+                        System.out.println(new KwireClient.Json().put("type", "ok"));
+                        break;
+                    default:
+                        throw new IllegalArgumentException("unknown admin command " + args[2]);
+                }
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                System.out.println(new KwireClient.Json().put("type", "admin_error").put("class", cause.getClass().getName())
+                        .put("message", String.valueOf(cause.getMessage())));
+            }
+        }
     }
 
     static void consume(String[] args) throws Exception {
