@@ -28,12 +28,12 @@ have none in Kafka either).
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import uuid
 
 from kwire.coordinator import share_assignor
 from kwire.coordinator.base import CoordinatorError, Result
+from kwire.coordinator.consumer_ops import topic_metadata
 from kwire.coordinator.records import (CoordinatorRecord, ShareGroupMemberKey, ShareGroupMemberValue,
                                        ShareGroupMetadataKey, ShareGroupMetadataValue)
 from kwire.protocol.errors import ErrorCode as E
@@ -212,16 +212,7 @@ class ShareOps:
         names = set()
         for m in members.values():
             names.update(m.subscribed_topic_names)
-        ids, parts, rows = {}, {}, []
-        for name in sorted(names):
-            found = self.shard.topics.by_name(name) if self.shard.topics is not None else None
-            if found is None:
-                continue
-            tid, n = found
-            ids[name], parts[tid] = tid, n
-            rows.append(f"{name}:{tid.hex()}:{n}")
-        digest = hashlib.blake2b("|".join(rows).encode(), digest_size=8).digest()
-        return int.from_bytes(digest, "big", signed=True), ids, parts
+        return topic_metadata(self.shard.topics, names)
 
     def _remove_records(self, group: ShareGroup, member_id: str) -> list:
         remaining = {mid: m for mid, m in group.members.items() if mid != member_id}

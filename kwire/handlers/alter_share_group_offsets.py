@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import uuid
 
-from kwire.coordinator.base import CoordinatorError
-from kwire.handlers.share_group_offsets_common import share_group
+from kwire.handlers.share_group_offsets_common import checked_group_error
 from kwire.protocol.errors import ErrorCode as E
 from kwire.security import acl
 from kwire.security.authorizer import authorize
@@ -30,11 +29,8 @@ MAX_VERSION = 0
 
 def handle(ctx, req) -> AlterShareGroupOffsetsResponse:
     gid = req.group_id
-    try:
-        if not authorize(ctx, acl.READ, acl.GROUP, gid):
-            raise CoordinatorError(E.GROUP_AUTHORIZATION_FAILED, "Group authorization failed.")
-        share_group(ctx, gid, require_empty=True)
-    except CoordinatorError as e:
+    e = checked_group_error(ctx, gid, acl.READ, require_empty=True)
+    if e is not None:
         return AlterShareGroupOffsetsResponse(error_code=e.code, error_message=e.message, responses=[])
     broker = ctx.broker
     topics = []

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import uuid
 
-from kwire.coordinator.base import CoordinatorError
-from kwire.handlers.share_group_offsets_common import share_group
+from kwire.handlers.share_group_offsets_common import checked_group_error
 from kwire.protocol.errors import ErrorCode as E
 from kwire.security import acl
 from kwire.security.authorizer import authorize
@@ -34,11 +33,8 @@ def handle(ctx, req) -> DescribeShareGroupOffsetsResponse:
 
 
 def _group(ctx, g) -> Group:
-    try:
-        if not authorize(ctx, acl.DESCRIBE, acl.GROUP, g.group_id):
-            raise CoordinatorError(E.GROUP_AUTHORIZATION_FAILED, "Group authorization failed.")
-        share_group(ctx, g.group_id)
-    except CoordinatorError as e:
+    e = checked_group_error(ctx, g.group_id, acl.DESCRIBE, require_empty=False)
+    if e is not None:
         return Group(group_id=g.group_id, topics=[], error_code=e.code, error_message=e.message)
     manager = ctx.broker.share_partitions
     md = ctx.broker.metadata

@@ -38,6 +38,7 @@ from kwire.protocol.generated.describe_share_group_offsets_request import (
 from kwire.protocol.generated.share_group_describe_request import ShareGroupDescribeRequest
 
 from .common import EXIT_ERROR, EXIT_OK, UsageError, add_connection_options, connect, run
+from .groups import _table
 
 PROG = "kwire share-groups"
 SHARE_GROUP_DESCRIBE = 77
@@ -79,12 +80,6 @@ def _dispatch(args) -> int:
     with connect(args) as client:
         return {"list": _list, "describe": _describe, "reset-offsets": _reset,
                 "delete": _delete}[args.action](client, args)
-
-
-def _table(header: list[str], rows: list[list[object]]) -> str:
-    cells = [header] + [["-" if v is None else str(v) for v in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    return "\n".join(" ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells)
 
 
 def _on_coordinator(client: KafkaClient, group: str, api_key: int, request):
