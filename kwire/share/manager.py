@@ -43,7 +43,7 @@ import uuid
 from kwire.config.group import effective_group_value, share_reset_ms
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.batch import iter_batches
-from kwire.share.partition import ACKNOWLEDGED, ARCHIVED, AckError, SharePartition
+from kwire.share.partition import ACK_TYPES, ACKNOWLEDGED, ARCHIVED, AckError, SharePartition
 from kwire.share.sessions import ShareSessionCache
 from kwire.share.state import ShareStateStore
 
@@ -84,6 +84,8 @@ class SharePartitionManager:
         self.store = None if broker.cluster_mode else ShareStateStore(broker)
         self._handle: asyncio.TimerHandle | None = None
         self._armed_at: float | None = None
+        # records acknowledged, by acknowledge type id (kwire.share.partition), for the metrics
+        self.acknowledged = dict.fromkeys(ACK_TYPES, 0)
 
     # -- configs -------------------------------------------------------------------------------
     def group_value(self, group_id: str, name: str):
@@ -207,6 +209,10 @@ class SharePartitionManager:
             sp.acknowledge(member_id, batches, now)
         except AckError as e:
             return e.code, e.message
+        for first, last, types in batches:
+            for i in range(last - first + 1):
+                kind = types[0] if len(types) == 1 else types[i]
+                self.acknowledged[kind] += 1
         self._saved(group_id, topic_id, partition, sp)
         self._wake(t.name, partition)
         self._arm()
@@ -252,6 +258,10 @@ class SharePartitionManager:
         sp = self.partitions.get((group_id, bytes(topic_id), partition))
         done = 0 if sp is None else sum(1 for r in sp.records.values() if r.state in (ACKNOWLEDGED, ARCHIVED))
         return max(0, plog.high_watermark - start - done)
+
+    def forget(self, group_id: str, topic_id: bytes, partition: int) -> None:
+        """The durable state was changed by the share coordinator's APIs: reload it on next use."""
+        self.partitions.pop((group_id, bytes(topic_id), partition), None)
 
     def reset(self, group_id: str, topic_id: bytes, partition: int, start_offset: int) -> None:
         """AlterShareGroupOffsets: the share partition starts over at ``start_offset``."""

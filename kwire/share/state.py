@@ -31,10 +31,13 @@ topic is read once, on the first load of a key that hashes to it (the
 partitions are small: compaction keeps the latest snapshot and the updates
 after it).
 
+The share coordinator's APIs (``kwire.handlers.*_share_group_state*``) read and
+write the same entries: ``initialize`` (a snapshot at a new state epoch),
+``write`` (an update), ``delete`` (tombstones), ``entry`` (read / summary).
+
 Not done: the share coordinator as a separate owner per ``__share_group_state``
 partition in a cluster (the store is only used on a single broker; in cluster
-mode share partitions keep their state in memory), the state epoch fencing of
-Write/Read requests from other brokers.
+mode share partitions keep their state in memory).
 """
 
 from __future__ import annotations
@@ -276,6 +279,43 @@ class ShareStateStore:
             key, value = encode_key(UPDATE, *k), encode_update(start, batches, e.snapshot_epoch)
         self._append(p, [(key, value)], now)
         self._replay(key, value)
+
+    # -- the share coordinator's APIs (Initialize/Read/Write/Delete/ReadSummary ShareGroupState) ----
+    def entry(self, group_id: str, topic_id: bytes, partition: int):
+        """The stored state of one share partition (``_Entry``: start, batches, state epoch) or None."""
+        self.load(group_id, topic_id, partition)
+        return self.entries.get((group_id, bytes(topic_id), partition))
+
+    def initialize(self, group_id: str, topic_id: bytes, partition: int, state_epoch: int, start: int) -> None:
+        """A new state epoch starting at ``start`` with nothing in flight (a ShareSnapshot)."""
+        self._ensure_topic()
+        k = (group_id, bytes(topic_id), partition)
+        p = self.partition_of(*k)
+        self._load_partition(p)
+        old = self.entries.get(k)
+        now = time.time_ns() // 1_000_000
+        key = encode_key(SNAPSHOT, *k)
+        value = encode_snapshot(start, [], state_epoch, 0 if old is None else old.snapshot_epoch + 1, now=now)
+        self._append(p, [(key, value)], now)
+        self._replay(key, value)
+
+    def write(self, group_id: str, topic_id: bytes, partition: int, start: int, batches) -> None:
+        """A ShareUpdate: a new start offset (-1: unchanged) and the states of some batches."""
+        k = (group_id, bytes(topic_id), partition)
+        p = self.partition_of(*k)
+        e = self.entries[k]
+        now = time.time_ns() // 1_000_000
+        key, value = encode_key(UPDATE, *k), encode_update(start, list(batches), e.snapshot_epoch)
+        self._append(p, [(key, value)], now)
+        self._replay(key, value)
+
+    def delete(self, group_id: str, topic_id: bytes, partition: int) -> None:
+        k = (group_id, bytes(topic_id), partition)
+        if self.entry(*k) is None:
+            return
+        now = time.time_ns() // 1_000_000
+        self._append(self.partition_of(*k), [(encode_key(SNAPSHOT, *k), None), (encode_key(UPDATE, *k), None)], now)
+        self.entries.pop(k, None)
 
     def delete_group(self, group_id: str, topic_id: bytes | None = None) -> None:
         """Tombstones for every share partition of the group (of one topic, or all)."""

@@ -407,3 +407,139 @@ def test_cli_share_groups(sbroker):
     assert share_cli(b, "delete", "--group", group).returncode == 0
     missing = share_cli(b, "describe", "--group", group)
     assert missing.returncode == 1 and "GROUP_ID_NOT_FOUND" in missing.stderr, missing
+
+
+def test_bad_share_fetch_and_acknowledge_requests(sbroker):
+    """Raw ShareFetch / ShareAcknowledge (kwire's own client): Kafka's error codes for session
+    misuse and for acknowledgements of records the member does not hold; nothing is
+    acknowledged twice and a rejected acknowledgement changes nothing."""
+    from kwire.client import KafkaClient
+    from kwire.protocol.generated.share_acknowledge_request import (
+        AcknowledgePartition, AcknowledgeTopic, AcknowledgementBatch as AckBatch, ShareAcknowledgeRequest)
+    from kwire.protocol.generated.share_fetch_request import (
+        AcknowledgementBatch, FetchPartition, FetchTopic, ShareFetchRequest)
+
+    b = sbroker.bootstrap
+    topic = topic_with(b, 3)
+    group = new_group(b)
+    with KafkaClient(b) as c:
+        tid = c.topic(topic).topic_id
+
+        def fetch(member, epoch, acks=None, wait=2000):
+            return c.request(78, ShareFetchRequest(
+                group_id=group, member_id=member, share_session_epoch=epoch, max_wait_ms=wait, min_bytes=1,
+                max_records=10, batch_size=10, topics=[FetchTopic(topic_id=tid, partitions=[FetchPartition(
+                    partition_index=0, acknowledgement_batches=[AcknowledgementBatch(
+                        first_offset=a, last_offset=z, acknowledge_types=[t]) for a, z, t in acks or []])])]),
+                wait_s=wait / 1000)
+
+        def ack(member, epoch, first, last, kind=1):
+            r = c.request(79, ShareAcknowledgeRequest(group_id=group, member_id=member, share_session_epoch=epoch,
+                                                      topics=[AcknowledgeTopic(topic_id=tid, partitions=[
+                                                          AcknowledgePartition(partition_index=0, acknowledgement_batches=[
+                                                              AckBatch(first_offset=first, last_offset=last,
+                                                                       acknowledge_types=[kind])])])]))
+            if r.error_code:
+                return r.error_code
+            return r.responses[0].partitions[0].error_code
+
+        first = fetch("m1", 0)
+        assert first.error_code == 0
+        got = first.responses[0].partitions[0].acquired_records
+        assert [(a.first_offset, a.last_offset, a.delivery_count) for a in got] == [(0, 2, 1)]
+        assert first.acquisition_lock_timeout_ms == LOCK_MS
+        assert fetch("m1", 0, acks=[(0, 0, 1)]).error_code == 42  # INVALID_REQUEST: acks on epoch 0
+        assert fetch("m1", 5, wait=0).error_code == 123  # INVALID_SHARE_SESSION_EPOCH
+        assert ack("m2", 1, 0, 0) == 122  # SHARE_SESSION_NOT_FOUND
+        assert ack("m1", 0, 0, 0) == 123  # acknowledging needs a session
+        assert fetch("m2", 0, wait=0).error_code == 0  # m2's session: nothing left to acquire
+        assert ack("m2", 1, 0, 0) == 121  # INVALID_RECORD_STATE: m1 holds it
+        assert ack("m1", 1, 0, 0) == 0
+        assert ack("m1", 2, 0, 0) == 121  # never acknowledged twice
+        assert ack("m1", 3, 100, 100) == 121  # outside the in-flight window
+        assert ack("m1", 4, 1, 2, kind=9) == 42  # no such acknowledge type: INVALID_REQUEST
+        assert ack("m1", 5, 1, 2, kind=2) == 0  # RELEASE: m2 can take them now, delivery 2
+        again = fetch("m2", 1)
+        assert [(a.first_offset, a.last_offset, a.delivery_count)
+                for a in again.responses[0].partitions[0].acquired_records] == [(1, 2, 2)]
+        assert ack("m2", -1, 1, 2) == 0  # final epoch: acknowledged and the session closed
+        assert ack("m2", 1, 1, 1) == 122
+
+
+def test_share_coordinator_state_apis(sbroker):
+    """Initialize / Write / Read / ReadSummary / Delete ShareGroupState against the state topic, and a
+    share consumer that then starts where the written state says."""
+    from kwire.client import KafkaClient
+    from kwire.protocol.generated import (
+        delete_share_group_state_request as dreq, initialize_share_group_state_request as ireq,
+        read_share_group_state_request as rreq, read_share_group_state_summary_request as sreq,
+        write_share_group_state_request as wreq)
+
+    javaclient.require_java()
+    b = sbroker.bootstrap
+    topic = topic_with(b, 10)
+    group = new_group(b)
+    with KafkaClient(b) as c:
+        tid = c.topic(topic).topic_id
+
+        def one(resp):
+            p = resp.results[0].partitions[0]
+            return p
+
+        read = lambda: one(c.request(84, rreq.ReadShareGroupStateRequest(group_id=group, topics=[
+            rreq.ReadStateData(topic_id=tid, partitions=[rreq.PartitionData(partition=0, leader_epoch=0)])])))
+        assert read().error_code == 3  # UNKNOWN_TOPIC_OR_PARTITION: never initialized
+        init = c.request(83, ireq.InitializeShareGroupStateRequest(group_id=group, topics=[ireq.InitializeStateData(
+            topic_id=tid, partitions=[ireq.PartitionData(partition=0, state_epoch=1, start_offset=2)])]))
+        assert one(init).error_code == 0
+        write = c.request(85, wreq.WriteShareGroupStateRequest(group_id=group, topics=[wreq.WriteStateData(
+            topic_id=tid, partitions=[wreq.PartitionData(partition=0, state_epoch=1, leader_epoch=0, start_offset=3,
+                                                         state_batches=[wreq.StateBatch(first_offset=3, last_offset=4,
+                                                                                        delivery_state=2,
+                                                                                        delivery_count=1),
+                                                                        wreq.StateBatch(first_offset=5, last_offset=5,
+                                                                                        delivery_state=0,
+                                                                                        delivery_count=2)])])]))
+        assert one(write).error_code == 0
+        r = read()
+        assert (r.error_code, r.state_epoch, r.start_offset) == (0, 1, 3)
+        assert [(s.first_offset, s.last_offset, s.delivery_state, s.delivery_count) for s in r.state_batches] == \
+            [(3, 4, 2, 1), (5, 5, 0, 2)]
+        stale = c.request(83, ireq.InitializeShareGroupStateRequest(group_id=group, topics=[ireq.InitializeStateData(
+            topic_id=tid, partitions=[ireq.PartitionData(partition=0, state_epoch=0, start_offset=0)])]))
+        assert one(stale).error_code == 124  # FENCED_STATE_EPOCH
+        summary = one(c.request(87, sreq.ReadShareGroupStateSummaryRequest(group_id=group, topics=[
+            sreq.ReadStateSummaryData(topic_id=tid, partitions=[sreq.PartitionData(partition=0, leader_epoch=0)])])))
+        assert (summary.error_code, summary.start_offset) == (0, 3)
+        # a consumer starts from that state: 3 and 4 done, 5 on its third delivery, then 6-9
+        got = {o: d for _, o, d in records(java(b, topic, group, "accept", 5, 40000))}
+        assert got == {5: 3, 6: 1, 7: 1, 8: 1, 9: 1}
+        delete = c.request(86, dreq.DeleteShareGroupStateRequest(group_id=group, topics=[dreq.DeleteStateData(
+            topic_id=tid, partitions=[dreq.PartitionData(partition=0)])]))
+        assert one(delete).error_code == 0 and read().error_code == 3
+
+
+def test_share_group_metrics(make_broker):
+    """Prometheus: acknowledgements by type, and a share partition's start offset and lag."""
+    import re
+    import urllib.request
+
+    javaclient.require_java()
+    b = make_broker(overrides={**FAST, "metrics.port": "0"})
+    topic = topic_with(b.bootstrap, 6)
+    group = new_group(b.bootstrap)
+    assert done(java(b.bootstrap, topic, group, "release-first", 2, 40000, "max-poll=2", "commit=sync")) == 2
+    addr = b.server.metrics_server.addresses[0]
+    body = urllib.request.urlopen(f"http://{addr[0]}:{addr[1]}/metrics", timeout=30).read().decode()
+
+    def val(name, **labels):
+        for line in body.splitlines():
+            m = re.match(rf"{name}\{{(.*)\}} (\S+)$", line)
+            if m and all(f'{k}="{v}"' in m.group(1) for k, v in labels.items()):
+                return float(m.group(2))
+        raise AssertionError(f"{name} {labels} not in the scrape")
+
+    assert val("kafka_server_share_group_metrics_record_acknowledgement_total", ack_type="Accept") == 2
+    assert val("kafka_server_share_group_metrics_record_acknowledgement_total", ack_type="Release") >= 2
+    assert val("kafka_sharegroup_start_offset", sharegroup=group, topic=topic, partition="0") == 2
+    assert val("kafka_sharegroup_lag", sharegroup=group, topic=topic, partition="0") == 4
