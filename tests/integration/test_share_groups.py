@@ -459,7 +459,7 @@ def test_bad_share_fetch_and_acknowledge_requests(sbroker):
         assert ack("m1", 3, 100, 100) == 121  # outside the in-flight window
         assert ack("m1", 4, 1, 2, kind=9) == 42  # no such acknowledge type: INVALID_REQUEST
         assert ack("m1", 5, 1, 2, kind=2) == 0  # RELEASE: m2 can take them now, delivery 2
-        again = fetch("m2", 1)
+        again = fetch("m2", 2)  # m2's acknowledgement above moved its session on to epoch 2
         assert [(a.first_offset, a.last_offset, a.delivery_count)
                 for a in again.responses[0].partitions[0].acquired_records] == [(1, 2, 2)]
         assert ack("m2", -1, 1, 2) == 0  # final epoch: acknowledged and the session closed
