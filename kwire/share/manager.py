@@ -12,7 +12,8 @@ acquired before a restart are delivered again with their count raised).
 ``fetch`` reads the log from the partition's next acquirable offset up to the
 high watermark (``share.isolation.level=read_committed``: the last stable
 offset), acquires the records of each batch read for the member (control
-batches are archived, never delivered) and returns the bytes of the batches
+batches, and with read_committed the batches of aborted transactions, are
+archived, never delivered) and returns the bytes of the batches
 that hold acquired records with the acquired offset ranges; the client skips
 records outside them. ``acknowledge`` applies a member's acknowledgement
 batches (``kwire.share.partition``). Locks: one event-loop timer fires at the
@@ -30,7 +31,6 @@ Durable state: after every change (acquisition included, so that delivery
 counts survive a crash) the partition's ``snapshot()`` goes to ``store.save``
 (``kwire.share.state``, ``__share_group_state``) before the request is
 answered; on one broker only (in cluster mode the state is in memory).
-Not done: aborted transactions below the LSO are delivered (Kafka archives them).
 """
 
 from __future__ import annotations
@@ -175,6 +175,7 @@ class SharePartitionManager:
                 r.error = e.code
                 continue
             data = b"".join(region.read() for region in rr.regions)
+            aborted = plog.aborted_transactions(offset, upper) if committed else ()
             chunks = []
             for span in iter_batches(data):
                 h = span.header
@@ -182,7 +183,10 @@ class SharePartitionManager:
                     last = upper - 1
                 else:
                     last = h.last_offset
-                runs = sp.acquire(member_id, h.base_offset, last, now, remaining_records, skip=h.is_control)
+                skip = h.is_control or (h.is_transactional and any(
+                    a.producer_id == h.producer_id and a.first_offset <= h.base_offset <= a.last_offset
+                    for a in aborted))  # read_committed: an aborted transaction's records are archived
+                runs = sp.acquire(member_id, h.base_offset, last, now, remaining_records, skip=skip)
                 if runs:
                     chunks.append(data[span.pos:span.pos + h.size])
                     r.acquired += runs

@@ -20,8 +20,8 @@ moves past leading ACKNOWLEDGED/ARCHIVED records only.
 
 Not here: reading the log (``kwire.share.manager`` hands in batch offsets), the
 durable copy (``snapshot()`` / ``restore()`` are what the share-group state
-topic stores), transactions' aborted records (read_committed stops at the LSO,
-but aborted records below it are delivered, not archived).
+topic stores), which records belong to aborted transactions (the manager
+archives them with ``skip``).
 """
 
 from __future__ import annotations

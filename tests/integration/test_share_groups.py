@@ -543,3 +543,32 @@ def test_share_group_metrics(make_broker):
     assert val("kafka_server_share_group_metrics_record_acknowledgement_total", ack_type="Release") >= 2
     assert val("kafka_sharegroup_start_offset", sharegroup=group, topic=topic, partition="0") == 2
     assert val("kafka_sharegroup_lag", sharegroup=group, topic=topic, partition="0") == 4
+
+
+def test_read_committed_skips_aborted_transactions(sbroker):
+    """share.isolation.level=read_committed: records of an aborted transaction are never delivered
+    (archived), committed ones are; read_uncommitted delivers both."""
+    from confluent_kafka import Producer
+
+    javaclient.require_java()
+    b = sbroker.bootstrap
+    topic = topic_with(b, 0)
+    p = Producer({"bootstrap.servers": b, "transactional.id": f"tx-{uuid.uuid4().hex[:8]}"})
+    p.init_transactions(30)
+    p.begin_transaction()
+    for i in range(3):
+        p.produce(topic, value=f"aborted-{i}".encode(), partition=0)
+    assert p.flush(30) == 0  # in the log before the abort (librdkafka drops unsent records on abort)
+    p.abort_transaction(30)
+    p.begin_transaction()
+    for i in range(2):
+        p.produce(topic, value=f"committed-{i}".encode(), partition=0)
+    p.commit_transaction(30)
+    committed = new_group(b, share_isolation_level="read_committed")
+    lines = java(b, topic, committed, "accept", 2, 40000)
+    assert sorted(l["value"] for l in lines if l["type"] == "record") == ["committed-0", "committed-1"]
+    assert records(java(b, topic, committed, "accept", 1, 4000)) == []
+    uncommitted = new_group(b)
+    lines = java(b, topic, uncommitted, "accept", 5, 40000)
+    assert sorted(l["value"] for l in lines if l["type"] == "record") == \
+        ["aborted-0", "aborted-1", "aborted-2", "committed-0", "committed-1"]
