@@ -32,17 +32,12 @@ from kwire.protocol.generated.alter_share_group_offsets_request import (
 from kwire.protocol.generated.delete_share_group_offsets_request import (
     DeleteShareGroupOffsetsRequest, DeleteShareGroupOffsetsRequestTopic,
 )
-from kwire.protocol.generated.describe_share_group_offsets_request import (
-    DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsRequestGroup,
-)
-from kwire.protocol.generated.share_group_describe_request import ShareGroupDescribeRequest
 
 from .common import EXIT_ERROR, EXIT_OK, UsageError, add_connection_options, connect, run
 from .groups import _table
 
 PROG = "kwire share-groups"
-SHARE_GROUP_DESCRIBE = 77
-DESCRIBE_OFFSETS, ALTER_OFFSETS, DELETE_OFFSETS = 90, 91, 92
+ALTER_OFFSETS, DELETE_OFFSETS = 91, 92
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -95,9 +90,7 @@ def _list(client: KafkaClient, args) -> int:
 
 def _describe(client: KafkaClient, args) -> int:
     group = args.group
-    described = _on_coordinator(client, group, SHARE_GROUP_DESCRIBE,
-                                ShareGroupDescribeRequest(group_ids=[group])).groups[0]
-    _check(described.error_code, described.error_message, f"share group {group!r}")
+    described = client.share_group_describe(group)
     if args.members:
         rows = [[group, m.member_id, m.client_host, m.client_id, m.member_epoch,
                  ",".join(f"{tp.topic_name}:{','.join(map(str, tp.partitions))}"
@@ -107,14 +100,9 @@ def _describe(client: KafkaClient, args) -> int:
         else:
             print(f"Share group '{group}' has no active members.", file=sys.stderr)
         return EXIT_OK
-    resp = _on_coordinator(client, group, DESCRIBE_OFFSETS, DescribeShareGroupOffsetsRequest(
-        groups=[DescribeShareGroupOffsetsRequestGroup(group_id=group, topics=None)]))
-    g = resp.groups[0]
-    _check(g.error_code, g.error_message, f"share group {group!r}")
-    rows = [[group, t.topic_name, p.partition_index, p.start_offset, p.lag if p.lag >= 0 else None]
-            for t in g.topics for p in t.partitions]
+    rows = [[group, *row] for row in client.share_group_offsets(group)]
     if rows:
-        print(_table(["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"], sorted(rows)))
+        print(_table(["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"], rows))
     print(f"Share group '{group}' is {described.group_state} with {len(described.members)} member(s).",
           file=sys.stderr)
     return EXIT_OK

@@ -572,3 +572,21 @@ def test_read_committed_skips_aborted_transactions(sbroker):
     lines = java(b, topic, uncommitted, "accept", 5, 40000)
     assert sorted(l["value"] for l in lines if l["type"] == "record") == \
         ["aborted-0", "aborted-1", "aborted-2", "committed-0", "committed-1"]
+
+
+def test_console_lists_share_groups(make_broker):
+    """The console's groups page: a share group with its state, start offset and lag."""
+    import json
+    import urllib.request
+
+    javaclient.require_java()
+    b = make_broker(overrides={**FAST, "console.port": "0"})
+    topic = topic_with(b.bootstrap, 5)
+    group = new_group(b.bootstrap)
+    assert done(java(b.bootstrap, topic, group, "accept", 3, 40000, "max-poll=3", "commit=sync")) == 3
+    host, port = b.server.console.addresses[0]
+    with urllib.request.urlopen(f"http://{host}:{port}/api/groups", timeout=30) as r:
+        rows = {g["group"]: g for g in json.loads(r.read())["groups"]}
+    row = rows[group]
+    assert (row["type"], row["state"], row["members"], row["lag"]) == ("share", "Empty", 0, 2), row
+    assert row["share"]["offsets"] == [{"topic": topic, "partition": 0, "start_offset": 3, "lag": 2}]
