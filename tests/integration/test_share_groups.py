@@ -129,7 +129,7 @@ def test_poison_records_archived_after_delivery_count_limit(sbroker):
     javaclient.require_java()
     topic = topic_with(sbroker.bootstrap, 3)
     group = new_group(sbroker.bootstrap, share_delivery_count_limit=3)
-    lines = java(sbroker.bootstrap, topic, group, "release-all", 1, 12000, "commit=sync")
+    lines = java(sbroker.bootstrap, topic, group, "release-all", 9, 60000, "commit=sync")
     counts = {}
     for _, o, d in records(lines):
         counts.setdefault(o, []).append(d)
@@ -360,7 +360,8 @@ def test_acknowledgements_survive_kill_9(spawn_broker, tmp_path):
     got = {o: d for _, o, d in records(after)}
     assert sorted(got) == list(range(10, 20)), got  # nothing accepted comes back, nothing lost
     assert all(got[o] == 2 for o in held), (held, got)
-    assert all(got[o] == 1 for o in got if o not in held), (held, got)
+    # the client may have fetched ahead of what it returned before it halted: those were acquired too
+    assert all(got[o] in (1, 2) for o in got if o not in held), (held, got)
     assert records(java(b.bootstrap, topic, group, "accept", 1, 4000)) == []
 
 

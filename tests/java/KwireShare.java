@@ -17,7 +17,8 @@
  *         accept          acknowledge(record, ACCEPT)
  *         release-first   RELEASE a record on its first delivery, ACCEPT later
  *         reject-all      REJECT every record (counted as accepted for stop-after)
- *         release-all     RELEASE every record (poison: never accepted)
+ *         release-all     RELEASE every record (poison: never accepted; each
+ *                         delivery counts toward stop-after)
  *         renew-accept    sleep 3/4 of the lock, RENEW (KIP-1222: the next poll
  *                         returns the record again); the third time ACCEPT
  *       Flags: commit=sync|async (after each poll's acknowledgements; default:
@@ -215,7 +216,7 @@ public final class KwireShare {
                             }
                             break;
                         case "reject-all": c.acknowledge(r, AcknowledgeType.REJECT); accepted++; break;
-                        case "release-all": c.acknowledge(r, AcknowledgeType.RELEASE); break;
+                        case "release-all": c.acknowledge(r, AcknowledgeType.RELEASE); accepted++; break;
                         case "renew-accept": {
                             // KIP-1222: a renewal goes with the next poll, which returns the record again
                             Thread.sleep(c.acquisitionLockTimeoutMs().orElse(1000) * 3 / 4);
