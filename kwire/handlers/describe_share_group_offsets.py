@@ -42,7 +42,7 @@ def _group(ctx, g) -> Group:
     wanted: dict[str, list[int] | None] = {}
     if g.topics is None:
         for tid, p in sorted(starts):
-            t = manager._topic(tid)
+            t = manager.topic_of(tid)
             if t is not None:
                 wanted.setdefault(t.name, []).append(p)
     else:

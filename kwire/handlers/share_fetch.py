@@ -65,7 +65,7 @@ def apply_acknowledgements(ctx, manager, group_id: str, member_id: str, acks, no
     """{(topic id, partition): (error, message)} after applying ``acks``."""
     results = {}
     for (tid, p), batches in acks.items():
-        t = manager._topic(tid)
+        t = manager.topic_of(tid)
         if t is not None and not authorize(ctx, acl.READ, acl.TOPIC, t.name):
             results[(tid, p)] = (E.TOPIC_AUTHORIZATION_FAILED, None)
             continue
@@ -110,7 +110,7 @@ def handle(ctx, req):
         session.bump()
     wanted, denied = [], []
     for tid, p in session.partitions:
-        t = manager._topic(tid)
+        t = manager.topic_of(tid)
         (denied if t is not None and not authorize(ctx, acl.READ, acl.TOPIC, t.name) else wanted).append((tid, p))
     if ctx.api_version >= 2 and req.is_renew_ack:
         return _response(manager, [], ack_results, lock_ms, denied)
@@ -125,7 +125,7 @@ def handle(ctx, req):
         return _response(manager, reads, ack_results, lock_ms, denied)
     keys = []
     for tid, p in wanted:
-        t = manager._topic(tid)
+        t = manager.topic_of(tid)
         if t is not None:
             keys += [(t.name, p), share_key(t.name, p)]
     woken = broker.purgatory.watch(keys, lambda key, n: True, req.max_wait_ms / 1000, FETCH)
@@ -168,7 +168,7 @@ def _response(manager, reads, ack_results, lock_ms, denied=()) -> ShareFetchResp
 
 
 def _leader(manager, tid: bytes, p: int) -> LeaderIdAndEpoch:
-    t = manager._topic(tid)
+    t = manager.topic_of(tid)
     if t is None or not 0 <= p < len(t.partitions):
         return LeaderIdAndEpoch(leader_id=-1, leader_epoch=-1)
     ps = t.partitions[p]

@@ -96,12 +96,13 @@ class SharePartitionManager:
         return int(self.group_value(group_id, "share.record.lock.duration.ms"))
 
     # -- share partitions -----------------------------------------------------------------------
-    def _topic(self, topic_id: bytes):
+    def topic_of(self, topic_id: bytes):
+        """The topic with this id (16 bytes), or None."""
         return self.broker.metadata.topic_by_id(uuid.UUID(bytes=bytes(topic_id)))
 
     def get(self, group_id: str, topic_id: bytes, partition: int, create: bool = True):
         """(SharePartition or None, topic, partition log, error)."""
-        t = self._topic(topic_id)
+        t = self.topic_of(topic_id)
         if t is None:
             return None, None, None, E.UNKNOWN_TOPIC_ID
         if not 0 <= partition < len(t.partitions):
@@ -231,7 +232,7 @@ class SharePartitionManager:
                 if k:
                     n += k
                     self._saved(g, tid, p, sp)
-                    t = self._topic(tid)
+                    t = self.topic_of(tid)
                     if t is not None:
                         self._wake(t.name, p)
         return n
@@ -255,7 +256,7 @@ class SharePartitionManager:
 
     def lag(self, group_id: str, topic_id: bytes, partition: int, start: int) -> int:
         """Records at or above the start offset, below the high watermark, not yet done."""
-        t = self._topic(topic_id)
+        t = self.topic_of(topic_id)
         plog = self.broker.get_log(t.name, partition) if t is not None else None
         if plog is None:
             return -1
@@ -305,7 +306,7 @@ class SharePartitionManager:
         for (g, tid, p), sp in list(self.partitions.items()):
             if sp.expire_locks(now):
                 self._saved(g, tid, p, sp)
-                t = self._topic(tid)
+                t = self.topic_of(tid)
                 if t is not None:
                     self._wake(t.name, p)
         self._arm()
