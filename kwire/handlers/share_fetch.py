@@ -4,8 +4,9 @@
   request's partitions (acknowledgements with it: INVALID_REQUEST, as Kafka);
   later epochs must match (INVALID_SHARE_SESSION_EPOCH; no session:
   SHARE_SESSION_NOT_FOUND), add the partitions they name and drop
-  ``forgotten_topics_data``; epoch -1 applies the acknowledgements, closes the
-  session and releases every record the member still holds here.
+  ``forgotten_topics_data`` (releasing what the member holds there); epoch -1
+  applies the acknowledgements, closes the session and releases every record
+  the member still holds here, as does a new epoch-0 session of the member.
 * Piggy-backed acknowledgements (ACCEPT, RELEASE, REJECT, GAP; RENEW from v2)
   are applied before fetching; a partition's failure is its
   ``acknowledge_error_code`` (INVALID_RECORD_STATE for records the member
@@ -88,9 +89,12 @@ def handle(ctx, req):
     if epoch == INITIAL_EPOCH:
         if acks:
             return _top_error(E.INVALID_REQUEST, "Acknowledge data present on initial epoch.", lock_ms)
+        replaced = sessions.get(gid, mid) is not None
         err, session = sessions.open(gid, mid, named)
         if err:
             return _top_error(err, None, lock_ms)
+        if replaced:  # what the member held in its old session is nobody's now: release it
+            manager.release_member(gid, mid)
     else:
         err, session = sessions.check(gid, mid, epoch)
         if err:
@@ -104,9 +108,11 @@ def handle(ctx, req):
     if epoch != INITIAL_EPOCH:
         for k in named:
             session.partitions.setdefault(k, None)
-        for ft in req.forgotten_topics_data:
-            for p in ft.partitions:
-                session.partitions.pop((ft.topic_id.bytes, p), None)
+        forgotten = {(ft.topic_id.bytes, p) for ft in req.forgotten_topics_data for p in ft.partitions}
+        for k in forgotten:
+            session.partitions.pop(k, None)
+        if forgotten:  # the member no longer fetches there: release what it holds
+            manager.release_member(gid, mid, forgotten)
         session.bump()
     wanted, denied = [], []
     for tid, p in session.partitions:

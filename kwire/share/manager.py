@@ -223,11 +223,12 @@ class SharePartitionManager:
         self._arm()
         return E.NONE, None
 
-    def release_member(self, group_id: str, member_id: str) -> int:
-        """The member's share session on this broker closed: release what it holds."""
+    def release_member(self, group_id: str, member_id: str, only=None) -> int:
+        """The member's share session on this broker closed or was replaced (or it forgot the
+        partitions in ``only``, {(topic id, partition)}): release what it holds there."""
         n = 0
         for (g, tid, p), sp in list(self.partitions.items()):
-            if g == group_id:
+            if g == group_id and (only is None or (tid, p) in only):
                 k = sp.release_member(member_id)
                 if k:
                     n += k
