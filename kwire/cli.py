@@ -32,6 +32,7 @@ SUBCOMMANDS = {
     "produce": ("kwire.tools.produce", "produce lines from stdin"),
     "consume": ("kwire.tools.consume", "consume records to stdout"),
     "groups": ("kwire.tools.groups", "list, describe, delete consumer groups; reset their offsets"),
+    "share-groups": ("kwire.tools.share_groups", "list, describe, delete share groups; reset their offsets"),
     "cluster": ("kwire.tools.cluster", "run a local ZooKeeper + N-broker cluster; its status"),
     "bench": ("kwire.bench.command", "benchmark throughput and latency (optionally vs a peer broker)"),
     "health": ("kwire.tools.health", "exit 0 if a broker answers ApiVersions, else 1 (health checks)"),

@@ -11,6 +11,8 @@ It is a *tool* client, not a full Kafka client:
 * one request at a time, no pipelining, no idempotent or transactional
   producing; TLS and SASL (PLAIN, SCRAM) only when given ``security``
   (``kwire.security.client.ClientSecurity``);
+* share groups (KIP-932) as ``kafka-share-groups.sh`` sees them: ShareGroupDescribe and
+  DescribeShareGroupOffsets (``share_group_describe``, ``share_group_offsets``);
 * consumer groups only as an administrator sees them (``kafka-consumer-groups.sh``):
   FindCoordinator, ListGroups, DescribeGroups (consumer protocol assignments
   decoded; ConsumerGroupDescribe for KIP-848 groups), OffsetFetch, OffsetCommit as a simple commit (generation -1, no
@@ -116,6 +118,7 @@ API_DESCRIBE_CONFIGS, API_CREATE_PARTITIONS, API_INCREMENTAL_ALTER_CONFIGS = 32,
 API_OFFSET_COMMIT, API_OFFSET_FETCH, API_FIND_COORDINATOR = 8, 9, 10
 API_DESCRIBE_GROUPS, API_LIST_GROUPS, API_DELETE_GROUPS = 15, 16, 42
 API_CONSUMER_GROUP_DESCRIBE = 69
+API_SHARE_GROUP_DESCRIBE, API_DESCRIBE_SHARE_GROUP_OFFSETS = 77, 90
 
 #: ListOffsets special timestamps.
 LATEST_TIMESTAMP = -1
@@ -937,6 +940,31 @@ class KafkaClient:
                     raise
             refresh = True
             time.sleep(0.1)
+
+    def share_group_describe(self, group_id: str):
+        """ShareGroupDescribe of one share group (the generated DescribedGroup; raises on its error)."""
+        from kwire.protocol.generated.share_group_describe_request import ShareGroupDescribeRequest
+
+        def send(node):
+            g = self.request(API_SHARE_GROUP_DESCRIBE, ShareGroupDescribeRequest(group_ids=[group_id]),
+                             node=node).groups[0]
+            _check(g.error_code, g.error_message, f"share group {group_id!r}")
+            return g
+        return self._group_request(group_id, send)
+
+    def share_group_offsets(self, group_id: str) -> list[tuple[str, int, int, int | None]]:
+        """DescribeShareGroupOffsets: (topic, partition, start offset, lag or None) of every share
+        partition the group has state for, sorted."""
+        from kwire.protocol.generated.describe_share_group_offsets_request import (
+            DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsRequestGroup)
+
+        def send(node):
+            g = self.request(API_DESCRIBE_SHARE_GROUP_OFFSETS, DescribeShareGroupOffsetsRequest(groups=[
+                DescribeShareGroupOffsetsRequestGroup(group_id=group_id, topics=None)]), node=node).groups[0]
+            _check(g.error_code, g.error_message, f"share group {group_id!r}")
+            return sorted((t.topic_name, p.partition_index, p.start_offset, p.lag if p.lag >= 0 else None)
+                          for t in g.topics for p in t.partitions)
+        return self._group_request(group_id, send)
 
     def list_groups(self, states: Iterable[str] | None = None) -> list[GroupListing]:
         """Every group on every broker (ListGroups), optionally only those in ``states``."""

@@ -139,6 +139,9 @@ class Broker:
         from kwire.transactions.coordinator import TransactionCoordinator
 
         self.txn_coordinator = TransactionCoordinator(self)
+        from kwire.share.manager import SharePartitionManager
+
+        self.share_partitions = SharePartitionManager(self)  # KIP-932 share partitions led here
 
     def _replay_dynamic_configs(self) -> None:
         """Apply the dynamic broker configs stored by earlier AlterConfigs (skipping any now invalid)."""
@@ -527,6 +530,7 @@ class Broker:
     def close(self) -> None:
         self.group_coordinator.close()
         self.txn_coordinator.close()
+        self.share_partitions.close()
         self.purgatory.wake_all()
         self.metadata.close()  # first: what it finishes writing may still remove logs
         self.logs.close()

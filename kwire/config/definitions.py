@@ -522,6 +522,19 @@ for _name in ("ssl.keystore.type", "ssl.keystore.location", "ssl.keystore.passwo
               "max.connection.creation.rate"):
     BROKER_CONFIGS[_name].acted = True
 # Inter-broker security (kwire.security.inter_broker): every broker-to-broker connection uses them.
+# share groups (kwire.share, kwire.coordinator.share_ops)
+for _name in ("group.share.session.timeout.ms", "group.share.min.session.timeout.ms",
+              "group.share.max.session.timeout.ms", "group.share.heartbeat.interval.ms",
+              "group.share.min.heartbeat.interval.ms", "group.share.max.heartbeat.interval.ms",
+              "group.share.max.size", "group.share.record.lock.duration.ms",
+              "group.share.min.record.lock.duration.ms", "group.share.max.record.lock.duration.ms",
+              "group.share.delivery.count.limit", "group.share.min.delivery.count.limit",
+              "group.share.max.delivery.count.limit", "group.share.partition.max.record.locks",
+              "group.share.min.partition.max.record.locks", "group.share.max.partition.max.record.locks",
+              "group.share.max.share.sessions", "share.coordinator.state.topic.num.partitions",
+              "share.coordinator.state.topic.segment.bytes",
+              "share.coordinator.snapshot.update.records.per.snapshot"):
+    BROKER_CONFIGS[_name].acted = True
 for _name in ("inter.broker.listener.name", "security.inter.broker.protocol",
               "sasl.mechanism.inter.broker.protocol", "ssl.endpoint.identification.algorithm"):
     BROKER_CONFIGS[_name].acted = True
@@ -541,14 +554,16 @@ for _row in _FACTS["group"]:
     _syn = "group." + _row[0]
     _d.synonyms = ((_syn, 1),) if _syn in BROKER_CONFIGS else ()
     GROUP_CONFIGS[_row[0]] = _d
-# The KIP-848 coordinator uses these two per group (clamped into group.consumer.min/max.*);
-# the rest are stored and reported only (kwire has no share or streams groups).
+# The KIP-848 coordinator uses these two per group (clamped into group.consumer.min/max.*), share
+# groups (kwire.share) the share.* ones; the streams ones are stored and reported only.
 GROUP_CONFIGS["consumer.session.timeout.ms"].doc = (
     "This consumer group's session timeout; unset = group.consumer.session.timeout.ms.")
 GROUP_CONFIGS["consumer.heartbeat.interval.ms"].doc = (
     "The heartbeat interval this consumer group's members are told; unset = "
     "group.consumer.heartbeat.interval.ms.")
-for _name in ("consumer.session.timeout.ms", "consumer.heartbeat.interval.ms"):
+for _name in ("consumer.session.timeout.ms", "consumer.heartbeat.interval.ms", "share.session.timeout.ms",
+              "share.heartbeat.interval.ms", "share.record.lock.duration.ms", "share.delivery.count.limit",
+              "share.partition.max.record.locks", "share.auto.offset.reset", "share.isolation.level"):
     GROUP_CONFIGS[_name].acted = True
 
 # Client metrics subscriptions (KIP-714, DescribeConfigs CLIENT_METRICS resources).

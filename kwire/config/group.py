@@ -32,8 +32,11 @@ What it deliberately does not do
 --------------------------------
 No storage (the cluster metadata keeps both), and no use of the values: the
 group coordinator reads the consumer session timeout and heartbeat interval
-through ``effective_group_value``; the share and streams configs are stored
-and reported only (kwire has no share or streams groups).
+through ``effective_group_value``, and so do share groups (``kwire.share``,
+``kwire.coordinator.share_ops``) for the ``share.*`` configs;
+``share.auto.offset.reset`` must be ``earliest``, ``latest`` or
+``by_duration:<ISO-8601 duration>`` (``share_reset_ms``). The streams configs are
+stored and reported only (kwire has no streams groups).
 """
 
 from __future__ import annotations
@@ -98,6 +101,11 @@ def validate_group_configs(overrides: Mapping[str, str | None], broker: BrokerCo
         if name not in GROUP_CONFIGS:
             raise ConfigError(f"Unknown group config name: {name}", name)
     parsed = {n: GROUP_CONFIGS[n].parse(v) for n, v in overrides.items()}
+    reset = parsed.get("share.auto.offset.reset")
+    if reset is not None and share_reset_ms(str(reset)) is None:  # Kafka's ShareGroupAutoOffsetResetStrategy
+        raise ConfigError(f"Invalid value {reset} for configuration share.auto.offset.reset: the value must be "
+                          f"either 'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS.>'.",
+                          "share.auto.offset.reset")
     values = {n: parsed.get(n, group_default(n, broker)) for n in GROUP_CONFIGS}
     for name, (lo, hi) in _BOUNDS.items():
         v = values.get(name)
@@ -111,6 +119,26 @@ def validate_group_configs(overrides: Mapping[str, str | None], broker: BrokerCo
         if values[session] <= values[heartbeat]:
             raise ConfigError(f"{session} must be greater than {heartbeat}", session)
     return {n: GROUP_CONFIGS[n].to_string(v) for n, v in parsed.items()}
+
+
+_DURATION = re.compile(r"P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?")
+
+
+def share_reset_ms(value: str) -> int | None:
+    """A ``share.auto.offset.reset`` value as how far back to start: 0 for ``latest``, -1 for
+    ``earliest``, the milliseconds of ``by_duration:<ISO-8601 duration>`` (days, hours,
+    minutes, seconds, as Java's Duration.parse); None for anything else."""
+    v = value.strip().lower()
+    if v in ("latest", "earliest"):
+        return 0 if v == "latest" else -1
+    if not v.startswith("by_duration:"):
+        return None
+    text = v.split(":", 1)[1].strip().upper()
+    m = _DURATION.fullmatch(text)
+    if not m or text in ("P", "PT") or text.endswith("T"):
+        return None
+    d, h, mi, sec = m.groups()
+    return int((int(d or 0) * 86400 + int(h or 0) * 3600 + int(mi or 0) * 60 + float(sec or 0)) * 1000)
 
 
 def effective_group_value(name: str, overrides: Mapping[str, str] | None, broker: BrokerConfig) -> Any:

@@ -11,7 +11,9 @@ request at a time (a lock; the client is not thread-safe).
 
 Bounds: a record page is at most ``MAX_RECORDS`` records from one Fetch of at
 most ``FETCH_MAX_BYTES``; the groups page describes at most ``MAX_GROUPS``
-groups; lag history keeps ``HISTORY_S`` seconds per group.
+groups; lag history keeps ``HISTORY_S`` seconds per group. Share groups
+(KIP-932) are listed with their members, assignments, share-partition start
+offsets and lag (ShareGroupDescribe, DescribeShareGroupOffsets) under ``share``.
 
 Rendering of keys, values and header values (``render``): ``text`` when the
 bytes are UTF-8 without control characters (other than whitespace), ``json``
@@ -296,6 +298,10 @@ class ConsoleBackend:
                 row = {"group": g.group_id, "state": g.state, "type": g.group_type,
                        "protocol_type": g.protocol_type, "members": None, "lag": None}
                 try:
+                    if g.group_type == "share":  # KIP-932: members, start offsets and lag
+                        row.update(self._share_group(c, g.group_id))
+                        rows.append(row)
+                        continue
                     d = c.describe_group(g.group_id)
                     row["members"] = len(d.members)
                     row["state"] = d.state
@@ -307,6 +313,20 @@ class ConsoleBackend:
                 rows.append(row)
             return {"groups": rows, "truncated": len(listed) > MAX_GROUPS}
         return self._call(run)
+
+    @staticmethod
+    def _share_group(c: KafkaClient, group: str) -> dict:
+        """A share group's row: state, members (with assignments), share-partition start offsets, lag."""
+        d = c.share_group_describe(group)
+        offsets = [{"topic": t, "partition": p, "start_offset": start, "lag": lag}
+                   for t, p, start, lag in c.share_group_offsets(group)]
+        return {"state": d.group_state, "members": len(d.members),
+                "lag": sum(o["lag"] for o in offsets if o["lag"] is not None),
+                "share": {"members": [{"member_id": m.member_id, "client_id": m.client_id, "host": m.client_host,
+                                       "assignment": {tp.topic_name: sorted(tp.partitions)
+                                                      for tp in m.assignment.topic_partitions}}
+                                      for m in d.members],
+                          "offsets": offsets}}
 
     def _lag(self, c: KafkaClient, group: str, assigned: dict | None = None) -> list[dict]:
         committed = c.offset_fetch(group)

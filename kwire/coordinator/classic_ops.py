@@ -122,6 +122,8 @@ class ClassicOps:
         unknown = req.member_id == ""
         existing = self.shard.groups.get(req.group_id)
         converted: list = []
+        if existing is not None and existing.type == "share":  # Kafka: "Group g is not a classic group."
+            return Result(join_error(E.GROUP_ID_NOT_FOUND, req.member_id))
         if existing is not None and not isinstance(existing, ClassicGroup):
             if not existing.is_empty():
                 # A consumer (KIP-848) group with members: kwire does not mix protocols in a group.

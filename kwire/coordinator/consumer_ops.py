@@ -99,6 +99,23 @@ def _rebalance_key(group_id: str, member_id: str):
     return ("consumer-rebalance", group_id, member_id)
 
 
+def topic_metadata(topics, names):
+    """(hash, {name: topic id}, {topic id: partitions}) of the existing topics among ``names``
+    (``topics``: the shard's TopicsView); the hash changes when a topic is created, deleted or
+    gains partitions, which bumps a KIP-848 or share group's epoch."""
+    ids, parts = {}, {}
+    rows = []
+    for name in sorted(names):
+        found = topics.by_name(name) if topics is not None else None
+        if found is None:
+            continue
+        tid, n = found
+        ids[name], parts[tid] = tid, n
+        rows.append(f"{name}:{tid.hex()}:{n}")
+    digest = hashlib.blake2b("|".join(rows).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True), ids, parts
+
+
 class ConsumerOps:
     def __init__(self, shard) -> None:
         self.shard = shard
@@ -319,17 +336,7 @@ class ConsumerOps:
         names = set()
         for m in members.values():
             names |= group.member_topics(m)
-        ids, parts = {}, {}
-        rows = []
-        for name in sorted(names):
-            found = self.shard.topics.by_name(name) if self.shard.topics is not None else None
-            if found is None:
-                continue
-            tid, n = found
-            ids[name], parts[tid] = tid, n
-            rows.append(f"{name}:{tid.hex()}:{n}")
-        digest = hashlib.blake2b("|".join(rows).encode(), digest_size=8).digest()
-        return int.from_bytes(digest, "big", signed=True), ids, parts
+        return topic_metadata(self.shard.topics, names)
 
     def _assign(self, group: ConsumerGroup, members: dict[str, ConsumerMember], current, topic_ids,
                 partitions, epoch: int):

@@ -26,6 +26,8 @@ Record types (the key's first field never changes meaning):
     6  ConsumerGroupTargetAssignmentMetadata  key: group        (assignment epoch)
     7  ConsumerGroupTargetAssignmentMember    key: group, member_id
     8  ConsumerGroupCurrentMemberAssignment   key: group, member_id
+   10  ShareGroupMemberMetadata      key: group, member_id      (subscription, epoch, assignment)
+   11  ShareGroupMetadata            key: group                 (group epoch)
 
 Versioning: a decoder reads every version it knows and raises ``RecordError``
 for a newer one, so an old broker never silently misreads a newer log. New
@@ -46,7 +48,8 @@ __all__ = [
     "MemberMetadata", "ConsumerGroupMetadataKey", "ConsumerGroupMetadataValue",
     "ConsumerGroupMemberKey", "ConsumerGroupMemberValue", "TargetAssignmentMetadataKey",
     "TargetAssignmentMetadataValue", "TargetAssignmentMemberKey", "TargetAssignmentMemberValue",
-    "CurrentAssignmentKey", "CurrentAssignmentValue",
+    "CurrentAssignmentKey", "CurrentAssignmentValue", "ShareGroupMetadataKey", "ShareGroupMetadataValue",
+    "ShareGroupMemberKey", "ShareGroupMemberValue",
 ]
 
 
@@ -175,6 +178,37 @@ class CurrentAssignmentValue:
     state: int  # kwire.coordinator.consumer.MemberState
     assigned: dict[bytes, list[int]]
     pending_revocation: dict[bytes, list[int]]
+    VERSION = 0
+
+
+@dataclass(frozen=True)
+class ShareGroupMetadataKey:
+    group: str
+    TYPE = 11
+
+
+@dataclass
+class ShareGroupMetadataValue:
+    epoch: int
+    metadata_hash: int = 0
+    VERSION = 0
+
+
+@dataclass(frozen=True)
+class ShareGroupMemberKey:
+    group: str
+    member_id: str
+    TYPE = 10
+
+
+@dataclass
+class ShareGroupMemberValue:
+    rack_id: str | None
+    client_id: str
+    client_host: str
+    subscribed_topic_names: list[str]
+    member_epoch: int
+    assigned: dict[bytes, list[int]]
     VERSION = 0
 
 
@@ -315,9 +349,11 @@ def _encode_key(key) -> bytes:
     w = _Writer().int16(key.TYPE)
     if isinstance(key, OffsetCommitKey):
         w.string(key.group).string(key.topic).int32(key.partition)
-    elif isinstance(key, (GroupMetadataKey, ConsumerGroupMetadataKey, TargetAssignmentMetadataKey)):
+    elif isinstance(key, (GroupMetadataKey, ConsumerGroupMetadataKey, TargetAssignmentMetadataKey,
+                          ShareGroupMetadataKey)):
         w.string(key.group)
-    elif isinstance(key, (ConsumerGroupMemberKey, TargetAssignmentMemberKey, CurrentAssignmentKey)):
+    elif isinstance(key, (ConsumerGroupMemberKey, TargetAssignmentMemberKey, CurrentAssignmentKey,
+                          ShareGroupMemberKey)):
         w.string(key.group).string(key.member_id)
     else:
         raise TypeError(f"not a coordinator record key: {key!r}")
@@ -349,6 +385,11 @@ def _encode_value(v) -> bytes:
     elif isinstance(v, CurrentAssignmentValue):
         w.int32(v.member_epoch).int32(v.previous_member_epoch).int16(v.state)
         w.topic_partitions(v.assigned).topic_partitions(v.pending_revocation)
+    elif isinstance(v, ShareGroupMetadataValue):
+        w.int32(v.epoch).int64(v.metadata_hash)
+    elif isinstance(v, ShareGroupMemberValue):
+        w.string(v.rack_id).string(v.client_id).string(v.client_host).strings(v.subscribed_topic_names)
+        w.int32(v.member_epoch).topic_partitions(v.assigned)
     else:
         raise TypeError(f"not a coordinator record value: {v!r}")
     return bytes(w.buf)
@@ -373,8 +414,12 @@ def _decode_key(data: bytes):
         key = ConsumerGroupMetadataKey(r.string() or "")
     elif t == TargetAssignmentMetadataKey.TYPE:
         key = TargetAssignmentMetadataKey(r.string() or "")
-    elif t in (ConsumerGroupMemberKey.TYPE, TargetAssignmentMemberKey.TYPE, CurrentAssignmentKey.TYPE):
-        cls = {5: ConsumerGroupMemberKey, 7: TargetAssignmentMemberKey, 8: CurrentAssignmentKey}[t]
+    elif t == ShareGroupMetadataKey.TYPE:
+        key = ShareGroupMetadataKey(r.string() or "")
+    elif t in (ConsumerGroupMemberKey.TYPE, TargetAssignmentMemberKey.TYPE, CurrentAssignmentKey.TYPE,
+               ShareGroupMemberKey.TYPE):
+        cls = {5: ConsumerGroupMemberKey, 7: TargetAssignmentMemberKey, 8: CurrentAssignmentKey,
+               10: ShareGroupMemberKey}[t]
         key = cls(r.string() or "", r.string() or "")
     else:
         raise RecordError(f"unknown record type {t}")
@@ -410,6 +455,11 @@ def _decode_value(key, data: bytes):
     elif isinstance(key, CurrentAssignmentKey):
         v = CurrentAssignmentValue(r.int32(), r.int32(), r.int16(), r.topic_partitions(),
                                    r.topic_partitions())
+    elif isinstance(key, ShareGroupMetadataKey):
+        v = ShareGroupMetadataValue(r.int32(), r.int64())
+    elif isinstance(key, ShareGroupMemberKey):
+        v = ShareGroupMemberValue(r.string(), r.string() or "", r.string() or "", r.strings(), r.int32(),
+                                  r.topic_partitions())
     else:  # pragma: no cover - _decode_key only returns the types above
         raise RecordError(f"no value type for {key!r}")
     r.end()

@@ -13,8 +13,8 @@ deadline; the caller must append and replay its records before asking for the
 next. ``next_deadline()`` says when to poll again. ``expire_offsets(now)`` is
 the periodic offset/group cleanup.
 
-Group types: ``ClassicGroup`` (JoinGroup protocol, ``classic_ops``) and
-``ConsumerGroup`` (KIP-848, ``consumer_ops``). Group ids are unique across
+Group types: ``ClassicGroup`` (JoinGroup protocol, ``classic_ops``),
+``ConsumerGroup`` (KIP-848, ``consumer_ops``) and ``ShareGroup`` (KIP-932, ``share_ops``). Group ids are unique across
 types within a shard.
 """
 
@@ -27,7 +27,8 @@ from kwire.coordinator.base import CoordinatorError, Result, Timer
 from kwire.coordinator.classic import ClassicGroup
 from kwire.coordinator.classic_ops import ClassicOps
 from kwire.coordinator.offsets import OffsetManager
-from kwire.coordinator.records import CoordinatorRecord, GroupMetadataKey, OffsetCommitKey
+from kwire.coordinator.records import (CoordinatorRecord, GroupMetadataKey, OffsetCommitKey,
+                                      ShareGroupMemberKey, ShareGroupMetadataKey)
 from kwire.protocol.errors import ErrorCode as E
 from kwire.protocol.generated.describe_groups_response import DescribedGroup, DescribedGroupMember
 from kwire.protocol.generated.list_groups_response import ListedGroup
@@ -52,6 +53,13 @@ class CoordinatorConfig:
     group_consumer_max_heartbeat_interval_ms: int = 15000
     group_consumer_max_size: int = 2**31 - 1
     group_consumer_assignors: list[str] = field(default_factory=lambda: ["uniform", "range"])
+    group_share_session_timeout_ms: int = 45000
+    group_share_min_session_timeout_ms: int = 45000
+    group_share_max_session_timeout_ms: int = 60000
+    group_share_heartbeat_interval_ms: int = 5000
+    group_share_min_heartbeat_interval_ms: int = 5000
+    group_share_max_heartbeat_interval_ms: int = 15000
+    group_share_max_size: int = 200
     # KIP-848 dynamic group configs by group id ({name: value string}); the broker hands in the
     # cluster metadata's live dict, so an IncrementalAlterConfigs on a GROUP applies at once.
     group_configs: dict = field(default_factory=dict)
@@ -68,6 +76,17 @@ class CoordinatorConfig:
                                self.group_consumer_heartbeat_interval_ms,
                                self.group_consumer_min_heartbeat_interval_ms,
                                self.group_consumer_max_heartbeat_interval_ms)
+
+    def share_session_timeout_ms(self, group_id: str) -> int:
+        """The share group's ``share.session.timeout.ms``, else the broker's."""
+        return self._group_int(group_id, "share.session.timeout.ms", self.group_share_session_timeout_ms,
+                               self.group_share_min_session_timeout_ms, self.group_share_max_session_timeout_ms)
+
+    def share_heartbeat_interval_ms(self, group_id: str) -> int:
+        """The share group's ``share.heartbeat.interval.ms``, else the broker's."""
+        return self._group_int(group_id, "share.heartbeat.interval.ms", self.group_share_heartbeat_interval_ms,
+                               self.group_share_min_heartbeat_interval_ms,
+                               self.group_share_max_heartbeat_interval_ms)
 
     def _group_int(self, group_id: str, name: str, default: int, lo: int, hi: int) -> int:
         # Kafka's GroupConfig.evaluate: an override outside the broker's bounds is clamped
@@ -115,6 +134,9 @@ class GroupCoordinatorShard:
         from kwire.coordinator.consumer_ops import ConsumerOps
 
         self.consumer = ConsumerOps(self)
+        from kwire.coordinator.share_ops import ShareOps
+
+        self.share = ShareOps(self)
 
     # -- classic protocol ----------------------------------------------------------------
     def join_group(self, ctx, req, now: int) -> Result:
@@ -140,6 +162,14 @@ class GroupCoordinatorShard:
 
     def consumer_group_describe(self, group_id: str):
         return self.consumer.describe(group_id)
+
+    # -- KIP-932 share groups ----------------------------------------------------------------
+    def share_group_heartbeat(self, ctx, req, now: int) -> Result:
+        self.now = now
+        return self.share.heartbeat(ctx, req, now)
+
+    def share_group_describe(self, group_id: str):
+        return self.share.describe(group_id)
 
     # -- offsets -------------------------------------------------------------------------
     def commit_offsets(self, group_id, generation, member_id, instance_id, retention_ms, commits,
@@ -199,7 +229,7 @@ class GroupCoordinatorShard:
                 continue
             if types and group.type not in types:
                 continue
-            protocol_type = group.protocol_type or "" if isinstance(group, ClassicGroup) else "consumer"
+            protocol_type = group.protocol_type or ""
             out.append(ListedGroup(group_id=group.group_id, protocol_type=protocol_type,
                                    group_state=state, group_type=group.type))
         return out
@@ -228,6 +258,8 @@ class GroupCoordinatorShard:
     def _group_tombstones(self, group) -> list:
         if isinstance(group, ClassicGroup):
             return [CoordinatorRecord(GroupMetadataKey(group.group_id), None)]
+        if group.type == "share":
+            return self.share.tombstones(group)
         return self.consumer.tombstones(group)
 
     def expire_offsets(self, now: int) -> Result:
@@ -235,6 +267,8 @@ class GroupCoordinatorShard:
         self.now = now
         records = []
         for group in list(self.groups.values()):
+            if group.type == "share":
+                continue  # share groups have no committed offsets here; Kafka never expires them
             expired, none_left = self.offsets.expired_records(group, now)
             records += expired
             if none_left and group.is_empty() and not getattr(group, "pending_members", None):
@@ -261,5 +295,7 @@ class GroupCoordinatorShard:
             self.offsets.replay(key, record.value)
         elif isinstance(key, GroupMetadataKey):
             self.classic.replay_group_metadata(key, record.value)
+        elif isinstance(key, (ShareGroupMetadataKey, ShareGroupMemberKey)):
+            self.share.replay(key, record.value)
         else:
             self.consumer.replay(key, record.value)

@@ -63,6 +63,20 @@ MODULES = [
     "delete_groups",
     "consumer_group_heartbeat",
     "consumer_group_describe",
+    # share groups (KIP-932, kwire.share)
+    "share_group_heartbeat",
+    "share_group_describe",
+    "share_fetch",
+    "share_acknowledge",
+    "describe_share_group_offsets",
+    "alter_share_group_offsets",
+    "delete_share_group_offsets",
+    # the share coordinator's state APIs (kwire.share.state)
+    "initialize_share_group_state",
+    "read_share_group_state",
+    "write_share_group_state",
+    "delete_share_group_state",
+    "read_share_group_state_summary",
     # security (kwire.security, issue 14)
     "sasl_handshake",
     "sasl_authenticate",

@@ -13,7 +13,8 @@ finalized features epoch 1 (>= 0, else the Java client ignores the features).
 The Java client 4.x uses transactions v2 (KIP-890 part 2: Produce v12+,
 TxnOffsetCommit v5, EndTxn v5, no AddPartitionsToTxn/AddOffsetsToTxn) when
 the finalized level is 2 or more. A level of 0 is not listed as finalized,
-as Kafka does. Not announced: KRaft's metadata.version / kraft.version and
+as Kafka does. ``share.version`` is supported 0-1 and finalized at 1, as
+for a new Kafka 4.3 cluster (share groups on; kwire/share). Not announced: KRaft's metadata.version / kraft.version and
 group.version (no client reads them).
 """
 
@@ -50,17 +51,21 @@ def unsupported_version_response() -> ApiVersionsResponse:
 
 FEATURES_EPOCH = 1
 TRANSACTION_VERSION_MAX = 2
+SHARE_VERSION = 1  # KIP-932 share groups, on for a new Kafka 4.2+ cluster
 
 
 def handle(ctx, request) -> ApiVersionsResponse:
     resp = ApiVersionsResponse(error_code=0, api_keys=_api_keys())
     if ctx.api_version >= 3:
         level = ctx.broker.config.get("transaction.version", TRANSACTION_VERSION_MAX)
-        resp.supported_features = [SupportedFeatureKey(name="transaction.version", min_version=0,
-                                                       max_version=TRANSACTION_VERSION_MAX)]
+        resp.supported_features = [
+            SupportedFeatureKey(name="share.version", min_version=0, max_version=SHARE_VERSION),
+            SupportedFeatureKey(name="transaction.version", min_version=0, max_version=TRANSACTION_VERSION_MAX)]
         resp.finalized_features_epoch = FEATURES_EPOCH
+        resp.finalized_features = [FinalizedFeatureKey(name="share.version", max_version_level=SHARE_VERSION,
+                                                       min_version_level=SHARE_VERSION)]
         if level > 0:
-            resp.finalized_features = [FinalizedFeatureKey(name="transaction.version",
-                                                           max_version_level=level,
-                                                           min_version_level=level)]
+            resp.finalized_features.append(FinalizedFeatureKey(name="transaction.version",
+                                                               max_version_level=level,
+                                                               min_version_level=level))
     return resp

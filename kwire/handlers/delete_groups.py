@@ -3,7 +3,8 @@
 Per group: GROUP_ID_NOT_FOUND for unknown (or dead) groups, NON_EMPTY_GROUP
 for groups with members, COORDINATOR_LOAD_IN_PROGRESS while the group's
 partition loads. A deleted group's offsets and metadata get tombstones in
-``__consumer_offsets``.
+``__consumer_offsets``; a deleted share group's share-partition state is dropped
+(``kwire.share``, tombstones in ``__share_group_state``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def handle(ctx, req) -> DeleteGroupsResponse:
                 replicating.append((result, errors))
             else:
                 result.error_code = errors[gid]
+                if result.error_code == 0:  # a share group's share-partition state goes too
+                    ctx.broker.share_partitions.drop_group(gid)
         except CoordinatorError as e:
             result.error_code = e.code
         results.append(result)

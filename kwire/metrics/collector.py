@@ -39,6 +39,7 @@ from prometheus_client.registry import Collector
 
 from kwire.metrics.end_offsets import RemoteEndOffsets
 from kwire.metrics.requests import BUCKETS, RequestMetrics
+from kwire.metrics.share import share_group_metrics
 
 log = logging.getLogger("kwire.metrics")
 
@@ -87,6 +88,7 @@ class BrokerCollector(Collector):
         yield from self._partitions()
         yield from self._server()
         yield from self._groups()
+        yield from share_group_metrics(self.broker, _snapshot)
         g = GaugeMetricFamily("kwire_scrape_collect_seconds",
                               "Time the previous parts of this scrape took to collect.")
         g.add_metric([], time.perf_counter() - t0)
@@ -285,7 +287,7 @@ class BrokerCollector(Collector):
         yield walker
 
     # -- groups ----------------------------------------------------------------------------------
-    def _groups(self):
+    def _groups(self):  # share groups: kwire.metrics.share
         broker = self.broker
         coord = broker.group_coordinator
         ngroups = GaugeMetricFamily("kafka_coordinator_group_groupmetadatamanager_numgroups",

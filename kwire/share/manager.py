@@ -1,0 +1,318 @@
+"""The share partitions a broker leads (Kafka's SharePartitionManager): acquire, acknowledge, locks.
+
+``SharePartitionManager`` (``broker.share_partitions``) keeps one
+``SharePartition`` per (group id, topic id, partition) that a member fetched,
+created on first use with the group's ``share.auto.offset.reset``
+(``latest``, the default: the high watermark; ``earliest``: the log start
+offset; ``by_duration:<ISO-8601 duration>``: the first offset with a timestamp
+at or after now minus the duration) unless the share-group state store holds
+its state (then that state is restored: ACCEPTed records stay done, records
+acquired before a restart are delivered again with their count raised).
+
+``fetch`` reads the log from the partition's next acquirable offset up to the
+high watermark (``share.isolation.level=read_committed``: the last stable
+offset), acquires the records of each batch read for the member (control
+batches, and with read_committed the batches of aborted transactions, are
+archived, never delivered) and returns the bytes of the batches
+that hold acquired records with the acquired offset ranges; the client skips
+records outside them. ``acknowledge`` applies a member's acknowledgement
+batches (``kwire.share.partition``). Locks: one event-loop timer fires at the
+earliest lock deadline of all partitions; expired records become available
+and fetchers waiting on that partition are woken (purgatory key
+``share_key(topic, partition)``), as they are by releases and by appends.
+
+Group configs (per group, IncrementalAlterConfigs on GROUP resources, else the
+broker's ``group.share.*``): ``share.record.lock.duration.ms``,
+``share.delivery.count.limit``, ``share.partition.max.record.locks``,
+``share.auto.offset.reset``, ``share.isolation.level``; read when a share
+partition is created (lock duration and limits also on every fetch).
+
+Durable state: after every change (acquisition included, so that delivery
+counts survive a crash) the partition's ``snapshot()`` goes to ``store.save``
+(``kwire.share.state``, ``__share_group_state``) before the request is
+answered; on one broker only (in cluster mode the state is in memory).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+
+from kwire.config.group import effective_group_value, share_reset_ms
+from kwire.protocol.errors import ErrorCode as E, KafkaError
+from kwire.records.batch import iter_batches
+from kwire.share.partition import ACK_TYPES, ACKNOWLEDGED, ARCHIVED, AckError, SharePartition
+from kwire.share.sessions import ShareSessionCache
+from kwire.share.state import ShareStateStore
+
+log = logging.getLogger("kwire.share")
+
+MAX_TIMER_S = 1.0
+
+
+def share_key(topic: str, partition: int) -> tuple:
+    """The purgatory key share fetches on a partition wait on (records became acquirable)."""
+    return ("share", topic, partition)
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class PartitionRead:
+    """What one partition of a ShareFetch produced."""
+
+    __slots__ = ("topic_id", "partition", "error", "message", "records", "acquired")
+
+    def __init__(self, topic_id: bytes, partition: int) -> None:
+        self.topic_id = topic_id
+        self.partition = partition
+        self.error = E.NONE
+        self.message: str | None = None
+        self.records: bytes | None = None
+        self.acquired: list[tuple[int, int, int]] = []
+
+
+class SharePartitionManager:
+    def __init__(self, broker) -> None:
+        self.broker = broker
+        self.partitions: dict[tuple[str, bytes, int], SharePartition] = {}
+        self.sessions = ShareSessionCache(broker.config.get("group.share.max.share.sessions") or 2000)
+        # the durable state (kwire.share.state): one broker only; in a cluster, in memory
+        self.store = None if broker.cluster_mode else ShareStateStore(broker)
+        self._handle: asyncio.TimerHandle | None = None
+        self._armed_at: float | None = None
+        # records acknowledged, by acknowledge type id (kwire.share.partition), for the metrics
+        self.acknowledged = dict.fromkeys(ACK_TYPES, 0)
+
+    # -- configs -------------------------------------------------------------------------------
+    def group_value(self, group_id: str, name: str):
+        overrides = self.broker.metadata.image.group_configs.get(group_id)
+        return effective_group_value(name, overrides, self.broker.config)
+
+    def lock_duration_ms(self, group_id: str) -> int:
+        return int(self.group_value(group_id, "share.record.lock.duration.ms"))
+
+    # -- share partitions -----------------------------------------------------------------------
+    def topic_of(self, topic_id: bytes):
+        """The topic with this id (16 bytes), or None."""
+        return self.broker.metadata.topic_by_id(uuid.UUID(bytes=bytes(topic_id)))
+
+    def get(self, group_id: str, topic_id: bytes, partition: int, create: bool = True):
+        """(SharePartition or None, topic, partition log, error)."""
+        t = self.topic_of(topic_id)
+        if t is None:
+            return None, None, None, E.UNKNOWN_TOPIC_ID
+        if not 0 <= partition < len(t.partitions):
+            return None, t, None, E.UNKNOWN_TOPIC_OR_PARTITION
+        if self.broker.cluster_mode and not self.broker.is_leader(t.name, partition):
+            return None, t, None, E.NOT_LEADER_OR_FOLLOWER
+        plog = self.broker.get_log(t.name, partition)
+        if plog is None or plog.offline:
+            return None, t, None, E.KAFKA_STORAGE_ERROR if plog is not None else E.UNKNOWN_TOPIC_OR_PARTITION
+        key = (group_id, bytes(topic_id), partition)
+        sp = self.partitions.get(key)
+        if sp is None and create:
+            sp = self._create(key, plog)
+        if sp is not None:
+            sp.lock_duration_ms = self.lock_duration_ms(group_id)
+            sp.delivery_count_limit = int(self.group_value(group_id, "share.delivery.count.limit"))
+            sp.max_in_flight = int(self.group_value(group_id, "share.partition.max.record.locks"))
+            if plog.log_start_offset > sp.start_offset:
+                sp.move_start(plog.log_start_offset)
+        return sp, t, plog, E.NONE
+
+    def _create(self, key, plog) -> SharePartition:
+        group_id = key[0]
+        saved = self.store.load(*key) if self.store is not None else None
+        sp = SharePartition(0)
+        if saved is not None:
+            sp.restore(*saved)
+            log.info("share partition %s restored: start %d, %d in flight", key, sp.start_offset, sp.in_flight())
+        else:
+            sp = SharePartition(self._initial_offset(group_id, plog))
+            sp.changed = True
+        self.partitions[key] = sp
+        return sp
+
+    def _initial_offset(self, group_id: str, plog) -> int:
+        back = share_reset_ms(str(self.group_value(group_id, "share.auto.offset.reset")))
+        if back == -1:  # earliest
+            return plog.log_start_offset
+        if back:  # by_duration: the first record at or after now minus the duration
+            found = plog.offset_for_timestamp(now_ms() - back)
+            return found[0] if found is not None else plog.high_watermark
+        return plog.high_watermark
+
+    def initialized(self, group_id: str) -> list[tuple[bytes, int, SharePartition]]:
+        return [(t, p, sp) for (g, t, p), sp in self.partitions.items() if g == group_id]
+
+    # -- fetching ---------------------------------------------------------------------------------
+    def fetch(self, group_id: str, member_id: str, wanted, max_bytes: int, max_records: int,
+              now: int) -> list[PartitionRead]:
+        """Acquire records of ``wanted`` [(topic id, partition)] for ``member_id``."""
+        out = []
+        remaining_bytes, remaining_records = max_bytes, max_records
+        committed = str(self.group_value(group_id, "share.isolation.level")).lower() == "read_committed"
+        for topic_id, partition in wanted:
+            r = PartitionRead(topic_id, partition)
+            out.append(r)
+            sp, t, plog, err = self.get(group_id, topic_id, partition)
+            if err:
+                r.error = err
+                continue
+            if remaining_records <= 0 or remaining_bytes <= 0:
+                continue
+            sp.expire_locks(now)
+            upper = plog.last_stable_offset if committed else plog.high_watermark
+            offset = sp.next_fetch_offset()
+            if offset >= upper:
+                continue
+            try:
+                rr = plog.read(offset, remaining_bytes, min_one_batch=True, max_offset=upper)
+            except KafkaError as e:
+                r.error = e.code
+                continue
+            data = b"".join(region.read() for region in rr.regions)
+            aborted = plog.aborted_transactions(offset, upper) if committed else ()
+            chunks = []
+            for span in iter_batches(data):
+                h = span.header
+                if h.base_offset + h.last_offset_delta >= upper:
+                    last = upper - 1
+                else:
+                    last = h.last_offset
+                skip = h.is_control or (h.is_transactional and any(
+                    a.producer_id == h.producer_id and a.first_offset <= h.base_offset <= a.last_offset
+                    for a in aborted))  # read_committed: an aborted transaction's records are archived
+                runs = sp.acquire(member_id, h.base_offset, last, now, remaining_records, skip=skip)
+                if runs:
+                    chunks.append(data[span.pos:span.pos + h.size])
+                    r.acquired += runs
+                    remaining_records -= sum(b - a + 1 for a, b, _ in runs)
+                if remaining_records <= 0:
+                    break
+            if chunks:
+                r.records = b"".join(chunks)
+                remaining_bytes -= len(r.records)
+            self._saved(group_id, topic_id, partition, sp)
+        self._arm()
+        return out
+
+    # -- acknowledging ------------------------------------------------------------------------------
+    def acknowledge(self, group_id: str, member_id: str, topic_id: bytes, partition: int, batches,
+                    now: int) -> tuple[E, str | None]:
+        sp, t, plog, err = self.get(group_id, topic_id, partition, create=False)
+        if err:
+            return err, None
+        if sp is None:
+            return E.INVALID_RECORD_STATE, "The share partition has no records in flight."
+        sp.expire_locks(now)
+        try:
+            sp.acknowledge(member_id, batches, now)
+        except AckError as e:
+            return e.code, e.message
+        for first, last, types in batches:
+            for i in range(last - first + 1):
+                kind = types[0] if len(types) == 1 else types[i]
+                self.acknowledged[kind] += 1
+        self._saved(group_id, topic_id, partition, sp)
+        self._wake(t.name, partition)
+        self._arm()
+        return E.NONE, None
+
+    def release_member(self, group_id: str, member_id: str, only=None) -> int:
+        """The member's share session on this broker closed or was replaced (or it forgot the
+        partitions in ``only``, {(topic id, partition)}): release what it holds there."""
+        n = 0
+        for (g, tid, p), sp in list(self.partitions.items()):
+            if g == group_id and (only is None or (tid, p) in only):
+                k = sp.release_member(member_id)
+                if k:
+                    n += k
+                    self._saved(g, tid, p, sp)
+                    t = self.topic_of(tid)
+                    if t is not None:
+                        self._wake(t.name, p)
+        return n
+
+    def drop_group(self, group_id: str, topic_id: bytes | None = None) -> None:
+        """Forget the group's share partitions (of one topic, or all) and their durable state
+        (DeleteGroups, DeleteShareGroupOffsets): the next fetch starts them afresh."""
+        for key in [k for k in self.partitions if k[0] == group_id and topic_id in (None, k[1])]:
+            del self.partitions[key]
+        if self.store is not None:
+            self.store.delete_group(group_id, topic_id)
+
+    # -- admin (DescribeShareGroupOffsets, AlterShareGroupOffsets) ------------------------------------
+    def start_offsets(self, group_id: str) -> dict[tuple[bytes, int], int]:
+        """{(topic id, partition): share-partition start offset} of every initialized partition."""
+        out = dict(self.store.summary(group_id)) if self.store is not None else {}
+        for (g, tid, p), sp in self.partitions.items():
+            if g == group_id:
+                out[(tid, p)] = sp.start_offset
+        return out
+
+    def lag(self, group_id: str, topic_id: bytes, partition: int, start: int) -> int:
+        """Records at or above the start offset, below the high watermark, not yet done."""
+        t = self.topic_of(topic_id)
+        plog = self.broker.get_log(t.name, partition) if t is not None else None
+        if plog is None:
+            return -1
+        sp = self.partitions.get((group_id, bytes(topic_id), partition))
+        done = 0 if sp is None else sum(1 for r in sp.records.values() if r.state in (ACKNOWLEDGED, ARCHIVED))
+        return max(0, plog.high_watermark - start - done)
+
+    def forget(self, group_id: str, topic_id: bytes, partition: int) -> None:
+        """The durable state was changed by the share coordinator's APIs: reload it on next use."""
+        self.partitions.pop((group_id, bytes(topic_id), partition), None)
+
+    def reset(self, group_id: str, topic_id: bytes, partition: int, start_offset: int) -> None:
+        """AlterShareGroupOffsets: the share partition starts over at ``start_offset``."""
+        sp = SharePartition(start_offset)
+        sp.changed = True
+        self.partitions[(group_id, bytes(topic_id), partition)] = sp
+        self._saved(group_id, topic_id, partition, sp)
+
+    def _saved(self, group_id, topic_id, partition, sp: SharePartition) -> None:
+        if sp.changed and self.store is not None:
+            self.store.save(group_id, bytes(topic_id), partition, sp.snapshot())
+
+    def _wake(self, topic: str, partition: int) -> None:
+        self.broker.purgatory.notify(share_key(topic, partition), 0)
+
+    # -- lock timer -------------------------------------------------------------------------------
+    def _arm(self) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        deadlines = [d for sp in self.partitions.values() if (d := sp.next_deadline()) is not None]
+        if not deadlines:
+            return
+        delay = max(0.0, min((min(deadlines) - now_ms()) / 1000, MAX_TIMER_S))
+        when = loop.time() + delay
+        if self._handle is not None:
+            if self._armed_at is not None and self._armed_at <= when:
+                return
+            self._handle.cancel()
+        self._armed_at = when
+        self._handle = loop.call_at(when, self._fire)
+
+    def _fire(self) -> None:
+        self._handle = self._armed_at = None
+        now = now_ms()
+        for (g, tid, p), sp in list(self.partitions.items()):
+            if sp.expire_locks(now):
+                self._saved(g, tid, p, sp)
+                t = self.topic_of(tid)
+                if t is not None:
+                    self._wake(t.name, p)
+        self._arm()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None

@@ -1,0 +1,67 @@
+"""Share sessions (KIP-932): the partitions a member fetches from this broker, and the epochs.
+
+A share session is keyed by (group id, member id). A ShareFetch with epoch 0
+opens it (replacing any earlier one of that member) with the request's
+partitions; later requests must carry the session's next epoch, add
+partitions by naming them and drop them in ``forgotten_topics_data``; each
+good request moves the epoch on (after 2^31-1 it wraps to 1). Epoch -1 closes
+the session (the request's acknowledgements are still applied). Errors as
+Kafka answers them: SHARE_SESSION_NOT_FOUND (no session for a non-zero
+epoch), INVALID_SHARE_SESSION_EPOCH (a stale or future epoch; also a
+ShareAcknowledge with epoch 0), SHARE_SESSION_LIMIT_REACHED (more than
+``group.share.max.share.sessions`` open sessions).
+
+Pure bookkeeping, no I/O; releasing a closed session's records is the
+manager's job (``kwire.share.manager``).
+"""
+
+from __future__ import annotations
+
+from kwire.protocol.errors import ErrorCode as E
+
+INITIAL_EPOCH, FINAL_EPOCH = 0, -1
+
+
+class ShareSession:
+    __slots__ = ("group_id", "member_id", "epoch", "partitions")
+
+    def __init__(self, group_id: str, member_id: str) -> None:
+        self.group_id = group_id
+        self.member_id = member_id
+        self.epoch = 1  # the epoch the next request must carry
+        self.partitions: dict[tuple[bytes, int], None] = {}  # insertion-ordered set
+
+    def bump(self) -> None:
+        self.epoch = 1 if self.epoch >= 2**31 - 1 else self.epoch + 1
+
+
+class ShareSessionCache:
+    def __init__(self, max_sessions: int = 2000) -> None:
+        self.max_sessions = max_sessions
+        self.sessions: dict[tuple[str, str], ShareSession] = {}
+
+    def get(self, group_id: str, member_id: str) -> ShareSession | None:
+        return self.sessions.get((group_id, member_id))
+
+    def open(self, group_id: str, member_id: str, partitions) -> tuple[E, ShareSession | None]:
+        key = (group_id, member_id)
+        if key not in self.sessions and len(self.sessions) >= self.max_sessions:
+            return E.SHARE_SESSION_LIMIT_REACHED, None
+        s = self.sessions[key] = ShareSession(group_id, member_id)
+        s.partitions = dict.fromkeys(partitions)
+        return E.NONE, s
+
+    def check(self, group_id: str, member_id: str, epoch: int) -> tuple[E, ShareSession | None]:
+        """The session a request with a non-zero ``epoch`` continues (or closes)."""
+        s = self.sessions.get((group_id, member_id))
+        if s is None:
+            return E.SHARE_SESSION_NOT_FOUND, None
+        if epoch != FINAL_EPOCH and epoch != s.epoch:
+            return E.INVALID_SHARE_SESSION_EPOCH, None
+        return E.NONE, s
+
+    def close(self, group_id: str, member_id: str) -> ShareSession | None:
+        return self.sessions.pop((group_id, member_id), None)
+
+    def members_of(self, group_id: str) -> list[str]:
+        return [m for g, m in self.sessions if g == group_id]

@@ -1,0 +1,342 @@
+"""The share coordinator's durable state: share partitions in ``__share_group_state`` (KIP-932).
+
+``ShareStateStore`` keeps, per (group id, topic id, partition), the share
+partition's start offset and its in-flight state batches (first offset, last
+offset, delivery state 0/2/4, delivery count) in the compacted internal topic
+``__share_group_state`` (``share.coordinator.state.topic.num.partitions``
+partitions; a key goes to ``abs(hash("group:topicId:partition")) % n``, Java's
+String.hashCode over Kafka's base64 topic id, as Kafka's SharePartitionKey).
+
+Records, with Kafka's record types and field order::
+
+    key   = int16 type (0 ShareSnapshot, 1 ShareUpdate)
+            | string group_id | uuid topic_id | int32 partition           (not flexible)
+    value = int16 version 0 | flexible fields:
+      ShareSnapshot: int32 snapshot_epoch | int32 state_epoch | int32 leader_epoch
+                     | int64 start_offset | int64 create_timestamp | int64 write_timestamp
+                     | state_batches | tagged fields
+      ShareUpdate:   int32 snapshot_epoch | int32 leader_epoch | int64 start_offset
+                     | state_batches | tagged fields
+      state_batches = compact array of (int64 first | int64 last | int8 state
+                                        | int16 delivery_count | tagged fields)
+    tombstone (value absent): the share partition's state was deleted
+
+A save writes a ShareSnapshot first and after every
+``share.coordinator.snapshot.update.records.per.snapshot`` updates, a
+ShareUpdate otherwise; replay applies an update over the snapshot (a newer start
+offset drops the batches below it; the update's batches replace the states of
+their offsets), as Kafka's ShareCoordinatorShard does. Every update here
+carries the whole in-flight window, so replay is exact. A partition of the
+topic is read once, on the first load of a key that hashes to it (the
+partitions are small: compaction keeps the latest snapshot and the updates
+after it).
+
+The share coordinator's APIs (``kwire.handlers.*_share_group_state*``) read and
+write the same entries: ``initialize`` (a snapshot at a new state epoch),
+``write`` (an update), ``delete`` (tombstones), ``entry`` (read / summary).
+
+Not done: the share coordinator as a separate owner per ``__share_group_state``
+partition in a cluster (the store is only used on a single broker; in cluster
+mode share partitions keep their state in memory).
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import struct
+import time
+import uuid
+
+from kwire.coordinator.base import internal_segment_config, partition_for
+from kwire.protocol.errors import ErrorCode as E, KafkaError
+from kwire.records.builder import build_batch
+from kwire.records.decode import decode_batches
+
+log = logging.getLogger("kwire.share")
+
+SHARE_STATE_TOPIC = "__share_group_state"
+SNAPSHOT, UPDATE = 0, 1
+
+_K = struct.Struct(">h")
+_I = struct.Struct(">i")
+_Q = struct.Struct(">q")
+_BATCH = struct.Struct(">qqbh")
+
+
+def kafka_uuid(topic_id: bytes) -> str:
+    """Kafka's Uuid.toString(): URL-safe base64 without padding."""
+    return base64.urlsafe_b64encode(bytes(topic_id)).decode().rstrip("=")
+
+
+def _uvarint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _read_uvarint(data: bytes, pos: int) -> tuple[int, int]:
+    n = shift = 0
+    while True:
+        b = data[pos]
+        pos += 1
+        n |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return n, pos
+        shift += 7
+
+
+def encode_key(kind: int, group_id: str, topic_id: bytes, partition: int) -> bytes:
+    g = group_id.encode()
+    return _K.pack(kind) + _K.pack(len(g)) + g + bytes(topic_id) + _I.pack(partition)
+
+
+def decode_key(data: bytes) -> tuple[int, str, bytes, int]:
+    kind, n = _K.unpack_from(data, 0)[0], _K.unpack_from(data, 2)[0]
+    group = data[4:4 + n].decode()
+    pos = 4 + n
+    return kind, group, bytes(data[pos:pos + 16]), _I.unpack_from(data, pos + 16)[0]
+
+
+def _encode_batches(batches) -> bytes:
+    out = bytearray(_uvarint(len(batches) + 1))
+    for first, last, state, count in batches:
+        out += _BATCH.pack(first, last, state, count) + b"\x00"
+    return bytes(out)
+
+
+def _decode_batches(data: bytes, pos: int):
+    n, pos = _read_uvarint(data, pos)
+    out = []
+    for _ in range(n - 1):
+        out.append(_BATCH.unpack_from(data, pos))
+        pos += _BATCH.size
+        tags, pos = _read_uvarint(data, pos)
+        if tags:
+            raise ValueError("tagged fields in a state batch")
+    return out, pos
+
+
+def encode_snapshot(start_offset: int, batches, state_epoch: int = 0, snapshot_epoch: int = 0,
+                    leader_epoch: int = -1, now: int = 0) -> bytes:
+    return (_K.pack(0) + _I.pack(snapshot_epoch) + _I.pack(state_epoch) + _I.pack(leader_epoch)
+            + _Q.pack(start_offset) + _Q.pack(now) + _Q.pack(now) + _encode_batches(batches) + b"\x00")
+
+
+def encode_update(start_offset: int, batches, snapshot_epoch: int = 0, leader_epoch: int = -1) -> bytes:
+    return (_K.pack(0) + _I.pack(snapshot_epoch) + _I.pack(leader_epoch) + _Q.pack(start_offset)
+            + _encode_batches(batches) + b"\x00")
+
+
+def decode_value(kind: int, data: bytes) -> dict:
+    if _K.unpack_from(data, 0)[0] != 0:
+        raise ValueError("unknown value version")
+    if kind == SNAPSHOT:
+        snapshot_epoch, state_epoch, leader_epoch = struct.unpack_from(">iii", data, 2)
+        start = _Q.unpack_from(data, 14)[0]
+        batches, _ = _decode_batches(data, 38)
+        return {"snapshot_epoch": snapshot_epoch, "state_epoch": state_epoch, "start": start,
+                "batches": batches}
+    snapshot_epoch, leader_epoch = struct.unpack_from(">ii", data, 2)
+    start = _Q.unpack_from(data, 10)[0]
+    batches, _ = _decode_batches(data, 18)
+    return {"snapshot_epoch": snapshot_epoch, "start": start, "batches": batches}
+
+
+class _Entry:
+    __slots__ = ("start", "batches", "state_epoch", "snapshot_epoch", "updates")
+
+    def __init__(self, start: int, batches, state_epoch: int = 0, snapshot_epoch: int = 0) -> None:
+        self.start = start
+        self.batches = {b[0]: b for b in batches}  # first offset -> batch
+        self.state_epoch = state_epoch
+        self.snapshot_epoch = snapshot_epoch
+        self.updates = 0
+
+    def apply_update(self, start: int, batches) -> None:
+        if start >= 0 and start > self.start:
+            self.start = start
+        offsets = {}
+        for b in self.batches.values():
+            for o in range(b[0], b[1] + 1):
+                offsets[o] = b[2:]
+        for first, last, state, count in batches:
+            for o in range(first, last + 1):
+                offsets[o] = (state, count)
+        merged = []
+        for o in sorted(x for x in offsets if x >= self.start):
+            st = offsets[o]
+            if merged and merged[-1][1] == o - 1 and tuple(merged[-1][2:]) == st:
+                merged[-1] = (merged[-1][0], o, *st)
+            else:
+                merged.append((o, o, *st))
+        self.batches = {b[0]: b for b in merged}
+
+    def state(self) -> tuple[int, list]:
+        return self.start, sorted(self.batches.values())
+
+
+class ShareStateStore:
+    def __init__(self, broker) -> None:
+        self.broker = broker
+        self.entries: dict[tuple[str, bytes, int], _Entry] = {}
+        self._loaded: set[int] = set()
+
+    @property
+    def num_partitions(self) -> int:
+        t = self.broker.metadata.topic(SHARE_STATE_TOPIC)
+        if t is not None:
+            return len(t.partitions)
+        return self.broker.config["share.coordinator.state.topic.num.partitions"]
+
+    def partition_of(self, group_id: str, topic_id: bytes, partition: int) -> int:
+        return partition_for(f"{group_id}:{kafka_uuid(topic_id)}:{partition}", self.num_partitions)
+
+    def _ensure_topic(self) -> None:
+        if self.broker.metadata.topic(SHARE_STATE_TOPIC) is not None:
+            return
+        cfg = self.broker.config
+        configs = {"cleanup.policy": "compact",
+                   **internal_segment_config(cfg["share.coordinator.state.topic.segment.bytes"])}
+        try:
+            self.broker.create_topic(SHARE_STATE_TOPIC, cfg["share.coordinator.state.topic.num.partitions"], configs)
+            log.info("created %s", SHARE_STATE_TOPIC)
+        except KafkaError as e:
+            if e.code != E.TOPIC_ALREADY_EXISTS:
+                raise
+
+    def _load_partition(self, p: int) -> None:
+        if p in self._loaded:
+            return
+        self._loaded.add(p)
+        plog = self.broker.get_log(SHARE_STATE_TOPIC, p)
+        if plog is None:
+            return
+        offset, end = plog.log_start_offset, plog.log_end_offset
+        n = 0
+        while offset < end:
+            rr = plog.read(offset, 1 << 20, min_one_batch=True, max_offset=end)
+            if not rr.regions:
+                break
+            data = b"".join(r.read() for r in rr.regions)
+            for batch in decode_batches(data, allow_truncated=True):
+                h = batch.header
+                offset = h.base_offset + h.last_offset_delta + 1
+                if h.is_control:
+                    continue
+                for rec in batch.records:
+                    try:
+                        self._replay(rec.key, rec.value)
+                        n += 1
+                    except (ValueError, struct.error, IndexError) as e:
+                        log.error("%s-%d offset %d: skipping undecodable record: %s", SHARE_STATE_TOPIC, p,
+                                  rec.offset, e)
+        if n:
+            log.info("loaded %s-%d: %d records", SHARE_STATE_TOPIC, p, n)
+
+    def _replay(self, key: bytes, value: bytes | None) -> None:
+        kind, group, tid, partition = decode_key(key)
+        k = (group, tid, partition)
+        if value is None:
+            self.entries.pop(k, None)
+            return
+        v = decode_value(kind, value)
+        if kind == SNAPSHOT:
+            self.entries[k] = _Entry(v["start"], v["batches"], v["state_epoch"], v["snapshot_epoch"])
+        elif k in self.entries:
+            self.entries[k].apply_update(v["start"], v["batches"])
+            self.entries[k].updates += 1
+
+    # -- the SharePartitionManager's interface ----------------------------------------------------
+    def load(self, group_id: str, topic_id: bytes, partition: int):
+        """(start offset, batches) of the share partition, or None when it has no durable state."""
+        if self.broker.metadata.topic(SHARE_STATE_TOPIC) is None:
+            return None
+        self._load_partition(self.partition_of(group_id, topic_id, partition))
+        e = self.entries.get((group_id, bytes(topic_id), partition))
+        return None if e is None else e.state()
+
+    def save(self, group_id: str, topic_id: bytes, partition: int, state) -> None:
+        start, batches = state
+        self._ensure_topic()
+        p = self.partition_of(group_id, topic_id, partition)
+        self._load_partition(p)
+        k = (group_id, bytes(topic_id), partition)
+        e = self.entries.get(k)
+        per_snapshot = self.broker.config["share.coordinator.snapshot.update.records.per.snapshot"]
+        now = time.time_ns() // 1_000_000
+        if e is None or e.updates >= per_snapshot:
+            epoch = 0 if e is None else e.snapshot_epoch + 1
+            key, value = encode_key(SNAPSHOT, *k), encode_snapshot(start, batches, 0 if e is None else e.state_epoch,
+                                                                   epoch, now=now)
+        else:
+            key, value = encode_key(UPDATE, *k), encode_update(start, batches, e.snapshot_epoch)
+        self._append(p, [(key, value)], now)
+        self._replay(key, value)
+
+    # -- the share coordinator's APIs (Initialize/Read/Write/Delete/ReadSummary ShareGroupState) ----
+    def entry(self, group_id: str, topic_id: bytes, partition: int):
+        """The stored state of one share partition (``_Entry``: start, batches, state epoch) or None."""
+        self.load(group_id, topic_id, partition)
+        return self.entries.get((group_id, bytes(topic_id), partition))
+
+    def initialize(self, group_id: str, topic_id: bytes, partition: int, state_epoch: int, start: int) -> None:
+        """A new state epoch starting at ``start`` with nothing in flight (a ShareSnapshot)."""
+        self._ensure_topic()
+        k = (group_id, bytes(topic_id), partition)
+        p = self.partition_of(*k)
+        self._load_partition(p)
+        old = self.entries.get(k)
+        now = time.time_ns() // 1_000_000
+        key = encode_key(SNAPSHOT, *k)
+        value = encode_snapshot(start, [], state_epoch, 0 if old is None else old.snapshot_epoch + 1, now=now)
+        self._append(p, [(key, value)], now)
+        self._replay(key, value)
+
+    def write(self, group_id: str, topic_id: bytes, partition: int, start: int, batches) -> None:
+        """A ShareUpdate: a new start offset (-1: unchanged) and the states of some batches."""
+        k = (group_id, bytes(topic_id), partition)
+        p = self.partition_of(*k)
+        e = self.entries[k]
+        now = time.time_ns() // 1_000_000
+        key, value = encode_key(UPDATE, *k), encode_update(start, list(batches), e.snapshot_epoch)
+        self._append(p, [(key, value)], now)
+        self._replay(key, value)
+
+    def delete(self, group_id: str, topic_id: bytes, partition: int) -> None:
+        k = (group_id, bytes(topic_id), partition)
+        if self.entry(*k) is None:
+            return
+        now = time.time_ns() // 1_000_000
+        self._append(self.partition_of(*k), [(encode_key(SNAPSHOT, *k), None), (encode_key(UPDATE, *k), None)], now)
+        self.entries.pop(k, None)
+
+    def delete_group(self, group_id: str, topic_id: bytes | None = None) -> None:
+        """Tombstones for every share partition of the group (of one topic, or all)."""
+        self.summary(group_id)  # every partition of the state topic loaded
+        for k in [k for k in self.entries if k[0] == group_id and topic_id in (None, k[1])]:
+            p = self.partition_of(*k)
+            now = time.time_ns() // 1_000_000
+            self._append(p, [(encode_key(SNAPSHOT, *k), None), (encode_key(UPDATE, *k), None)], now)
+            self.entries.pop(k, None)
+
+    def summary(self, group_id: str) -> dict[tuple[bytes, int], int]:
+        """{(topic id, partition): start offset} of every share partition of the group."""
+        if self.broker.metadata.topic(SHARE_STATE_TOPIC) is not None:
+            for p in range(self.num_partitions):
+                self._load_partition(p)
+        return {(k[1], k[2]): e.start for k, e in self.entries.items() if k[0] == group_id}
+
+    def _append(self, p: int, records, now: int) -> None:
+        batch = build_batch(records, now_ms=now)
+        self.broker.append(SHARE_STATE_TOPIC, p, bytearray(batch), now)
+
+
+def topic_uuid(topic_id: bytes) -> uuid.UUID:
+    return uuid.UUID(bytes=bytes(topic_id))
