@@ -34,7 +34,7 @@ import uuid
 from kwire.protocol.errors import ErrorCode as E
 from kwire.security import acl
 from kwire.security.authorizer import authorize
-from kwire.server.purgatory import FETCH
+from kwire.delayed import FETCH
 from kwire.share.manager import now_ms, share_key
 from kwire.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
 from kwire.protocol.generated.share_fetch_response import (
