@@ -61,5 +61,5 @@ if [ "$quick" = "1" ]; then
 elif [ -n "$user_m" ]; then
     marks=(-m "$user_m")
 fi
-exec python3 -m pytest ${marks[@]+"${marks[@]}"} ${xdist[@]+"${xdist[@]}"} -p no:cacheprovider -ra \
+exec python3 -m pytest -p no:benchmark ${marks[@]+"${marks[@]}"} ${xdist[@]+"${xdist[@]}"} -p no:cacheprovider -ra \
     --durations=20 ${args[@]+"${args[@]}"}
