@@ -139,7 +139,7 @@ def test_aggregates_schema_helper_against_the_registry(kwire_broker):
         avro_registry.latest_schema(url, avro_registry.value_subject(topic))
 
 
-@pytest.mark.timeout(300)  # a local Spark: ~20 s idle, 95 s measured at load average 16 on 2 cores
+@pytest.mark.timeout(300)  # a local Spark: 95 s measured at load average 16 on 2 cores
 def test_payload_column_on_spark(kwire_broker, tmp_path):
     """payload_column() on a real local Spark: the bytes split_header() gives; other schema ids -> null."""
     if shutil.which("java") is None:
