@@ -10,6 +10,8 @@
   so that the rest decodes (fastavro) with the fetched schema, and
   ``payload_column()`` does the same cut on a real local Spark (needs java),
   skipping a value framed with another schema id;
+* ``aggregate.py --avro`` with the jars but no subject yet / no registry:
+  exit code 2 and the reason, before Spark starts;
 * ``aggregate.py --avro`` without the spark-avro jar: among ``--jars`` (and
   with a spark-avro jar of another version), or not fetchable offline (the
   connector cached, Maven unreachable): exit code 2 and one message naming
@@ -195,6 +197,20 @@ def test_aggregate_avro_without_the_spark_avro_jar(tmp_path, avro_version):
     # the same jars without --avro are enough: JSON mode does not need spark-avro
     p = run("aggregate.py", "--avro", "--bootstrap", "127.0.0.1:1", env={"KWIRE_SPARK_KAFKA_JARS": str(d)})
     assert p.returncode == 2 and "--avro needs --registry URL" in p.stderr, p.stderr
+
+
+def test_aggregate_avro_asks_the_registry_before_spark_starts(tmp_path, kwire_broker):
+    """The right jars, but no schema yet / no registry: exit 2 with the registry's answer, no JVM."""
+    d = fake_jars(tmp_path / "jars", SPARK, SPARK)
+    topic = kwire_broker.create_topic("sensor-readings", partitions=1)
+    common = ("--bootstrap", kwire_broker.bootstrap, "--input", topic, "--checkpoint", str(tmp_path / "cp"),
+              "--jars", str(d), "--avro", "--registry")
+    p = run("aggregate.py", *common, kwire_broker.schema_registry_url, timeout=60)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert f"has no subject '{topic}-value': run producer.py --avro first" in p.stderr, p.stderr
+    p = run("aggregate.py", *common, "http://127.0.0.1:1", timeout=60)
+    assert p.returncode == 2 and "cannot reach the registry at http://127.0.0.1:1" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr
 
 
 IVY_NOWHERE = """<ivysettings>
