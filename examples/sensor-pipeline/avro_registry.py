@@ -18,7 +18,9 @@ as JSON. So ``aggregate.py --avro``:
   carries no schema, so a record written with another schema version cannot be
   decoded with this one and is skipped (restart the job to read a newer one).
 
-``split_header()`` is the same cut on one value in Python. ``SCHEMA`` is the
+It does not follow schema evolution within a run (one schema id per run),
+does not decode Avro keys, and does not register anything (producer.py's
+serializer does). ``split_header()`` is the same cut on one value in Python. ``SCHEMA`` is the
 schema ``producer.py --avro`` registers. Imports neither pyspark nor
 confluent-kafka at module level; ``latest_schema()`` needs confluent-kafka
 (``pip install "confluent-kafka[avro,schemaregistry]"``), ``payload_column()``
