@@ -21,6 +21,14 @@ by sensor, e.g.::
     {"sensor":"s-3","window_start":"2026-11-22T06:40:00.000Z","window_end":"2026-11-22T06:41:00.000Z",
      "readings":118,"temp_min":19.52,"temp_avg":21.04,"temp_max":22.49,"humidity_avg":44.9}
 
+With ``--avro --registry URL`` the readings are Avro written by
+``producer.py --avro``: before Spark starts the job fetches the latest schema
+of ``<input>-value`` from the registry, then strips each value's 5-byte
+Schema Registry header and decodes the rest with ``from_avro`` (see
+avro_registry.py). ``from_avro`` is in the ``spark-avro_2.13`` jar of
+pyspark's version: fetched next to the connector, or given with the
+connector's jars (``--jars`` / ``$KWIRE_SPARK_KAFKA_JARS``) offline.
+
 The checkpoint (``--checkpoint``) holds the Kafka offsets and the window state:
 stop the job and start it again with the same checkpoint and it carries on
 where it stopped, without re-reading or re-emitting anything.
@@ -33,6 +41,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # spark_kafka.py beside this file
+import avro_registry  # noqa: E402
 import spark_kafka  # noqa: E402
 
 try:
@@ -52,10 +61,21 @@ READING = StructType([
 ])
 
 
-def parse(kafka_rows):
-    """Kafka source rows -> one row per valid reading, with an ``event_time`` timestamp."""
+def parse(kafka_rows, avro: tuple[int, str] | None = None):
+    """Kafka source rows -> one row per valid reading, with an ``event_time`` timestamp.
+
+    ``avro``: (schema id, schema JSON) from the registry; the values are then
+    Confluent-framed Avro, decoded with ``from_avro`` (needs the spark-avro jar).
+    """
+    if avro is None:
+        reading = F.from_json(F.col("value").cast("string"), READING)
+    else:
+        from pyspark.sql.avro.functions import from_avro
+
+        schema_id, schema = avro
+        reading = from_avro(avro_registry.payload_column("value", schema_id), schema, {"mode": "PERMISSIVE"})
     return (kafka_rows
-            .select(F.from_json(F.col("value").cast("string"), READING).alias("r"))
+            .select(reading.alias("r"))
             .select("r.*")
             .withColumn("event_time", F.to_timestamp("ts"))
             .where(F.col("event_time").isNotNull() & F.col("sensor").isNotNull()))
@@ -86,7 +106,7 @@ def build(spark: SparkSession, args):
               .option("subscribe", args.input)
               .option("startingOffsets", args.starting_offsets)
               .load())
-    out = aggregate(parse(source), args.window, args.slide, args.watermark)
+    out = aggregate(parse(source, getattr(args, "avro_schema", None)), args.window, args.slide, args.watermark)
     trigger = {"availableNow": True} if args.once else {"processingTime": args.trigger}
     return (out.writeStream.format("kafka")
             .option("kafka.bootstrap.servers", args.bootstrap)
@@ -261,11 +281,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shuffle-partitions", type=int, default=4,
                     help="spark.sql.shuffle.partitions (Spark's default 200 is for clusters; default 4)")
     ap.add_argument("--master", default=None, help="Spark master (default: pyspark's, local[*])")
+    ap.add_argument("--avro", action="store_true",
+                    help="the readings are Avro from producer.py --avro (needs --registry and spark-avro)")
+    ap.add_argument("--registry", help="Schema Registry URL, e.g. http://127.0.0.1:8081")
     args = ap.parse_args(argv)
+    if args.avro and not args.registry:
+        ap.error("--avro needs --registry URL (the Schema Registry producer.py --avro registered the schema in)")
 
     try:
         spark_version, scala = spark_kafka.installed_pyspark()
-        configs = spark_kafka.spark_configs(spark_kafka.resolve_jars(args.jars), spark_version, scala)
+        configs = spark_kafka.spark_configs(spark_kafka.resolve_jars(args.jars), spark_version, scala,
+                                            avro=args.avro)
         ends = end_offsets(args.bootstrap, [args.input])
         problem = spark_kafka.checkpoint_problem(args.checkpoint, ends) if ends else None
         if problem:
@@ -273,10 +299,12 @@ def main(argv: list[str] | None = None) -> int:
         # offline: say so before Spark's Ivy log and stack trace (under spark-submit its JVM,
         # with whatever --packages / --jars it was given, is already up: nothing to check)
         if "spark.jars.packages" in configs and "PYSPARK_GATEWAY_PORT" not in os.environ:
-            problem = spark_kafka.fetch_problem(spark_version, scala)
+            problem = spark_kafka.fetch_problem(spark_version, scala, avro=args.avro)
             if problem:
                 raise spark_kafka.SparkSetupError(problem)
-    except spark_kafka.SparkSetupError as e:
+        if args.avro:
+            args.avro_schema = avro_registry.latest_schema(args.registry, avro_registry.value_subject(args.input))
+    except (spark_kafka.SparkSetupError, avro_registry.RegistryError) as e:
         print(f"aggregate.py: {e}", file=sys.stderr)
         return 2
 

@@ -11,17 +11,27 @@ one partition) and its value is JSON::
 ``--late-every N`` every Nth reading is stamped 90 s in the past, to show the
 watermark dropping data that arrives too late. Runs until ``--count`` readings
 (default: forever) at ``--rate`` readings per second.
+
+With ``--avro --registry URL`` the values are Avro instead (the same four
+fields, schema ``avro_registry.SCHEMA``), serialized by confluent-kafka's
+Schema Registry ``AvroSerializer``: it registers the schema under the subject
+``<topic>-value`` and frames each value with the registry's 5-byte header
+(``aggregate.py --avro`` reads them). Keys stay the sensor id as text.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import sys
 import time
 from datetime import datetime, timedelta, timezone
 
 from kafka import KafkaProducer
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # avro_registry.py beside this file
 
 
 def reading(sensor: int, now: datetime, rnd: random.Random) -> dict:
@@ -30,6 +40,22 @@ def reading(sensor: int, now: datetime, rnd: random.Random) -> dict:
             "ts": now.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
             "temperature": round(base + rnd.uniform(-1.5, 1.5), 2),
             "humidity": round(rnd.uniform(30.0, 60.0), 1)}
+
+
+def json_encoder(r: dict) -> bytes:
+    return json.dumps(r, separators=(",", ":")).encode()
+
+
+def avro_encoder(registry: str, topic: str):
+    """reading -> Confluent-framed Avro bytes; registers the schema as ``<topic>-value`` on first use."""
+    from avro_registry import SCHEMA
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    serializer = AvroSerializer(SchemaRegistryClient({"url": registry}), SCHEMA)
+    ctx = SerializationContext(topic, MessageField.VALUE)
+    return lambda r: serializer(r, ctx)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count", type=int, default=0, help="stop after this many (0: never)")
     ap.add_argument("--late-every", type=int, default=0, help="every Nth reading is 90 s late")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--avro", action="store_true", help="Avro values via the Schema Registry (needs --registry)")
+    ap.add_argument("--registry", help="Schema Registry URL, e.g. http://127.0.0.1:8081")
     args = ap.parse_args(argv)
+    if args.avro and not args.registry:
+        ap.error("--avro needs --registry URL (kwire: serve with --override schema.registry.port=8081)")
+    encode = avro_encoder(args.registry, args.topic) if args.avro else json_encoder
 
     rnd = random.Random(args.seed)
     # keys and values are encoded here, not by serializer callables: kafka-python 3.0 warns
@@ -55,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                 now -= timedelta(seconds=90)
             r = reading(rnd.randrange(args.sensors), now, rnd)
             producer.send(args.topic, key=r["sensor"].encode(),
-                          value=json.dumps(r, separators=(",", ":")).encode())
+                          value=encode(r))
             sent += 1
             if sent % 100 == 0:
                 print(f"sent {sent} readings", flush=True)

@@ -28,6 +28,10 @@ with ``NoSuchMethodError`` (the query dies with STREAM_FAILED), so:
   in ``$PYSPARK_SUBMIT_ARGS``) for the connector's POM: offline, the example
   then stops with one clear message instead of Ivy's resolution log and a
   Java stack trace;
+* with ``avro=True`` (``aggregate.py --avro``) the same for ``spark-avro_<scala>``,
+  the jar that holds ``from_avro``, also exactly pyspark's version: fetched next
+  to the connector, or taken from the given jars, and a clear message when it
+  is missing from them or cannot be fetched;
 * ``checkpoint_problem()`` compares the offsets a checkpoint recorded with the
   topics' end offsets on the broker now: a checkpoint written against another
   broker or data directory (offsets past the end, fewer partitions) would make
@@ -52,6 +56,7 @@ ENV = "KWIRE_SPARK_KAFKA_JARS"
 CONNECTOR = "spark-sql-kafka-0-10"
 TOKEN_PROVIDER = "spark-token-provider-kafka-0-10"
 REQUIRED = (CONNECTOR, TOKEN_PROVIDER, "kafka-clients", "commons-pool2")
+AVRO = "spark-avro"  # pyspark.sql.avro.functions.from_avro / to_avro live in this jar
 
 # name[_scala]-version.jar, e.g. spark-sql-kafka-0-10_2.13-4.0.0.jar, kafka-clients-3.9.0.jar
 _JAR = re.compile(r"^(?P<name>.+)-(?P<version>\d[^-]*(?:-[A-Za-z][\w.]*)?)\.jar$")
@@ -127,9 +132,25 @@ def installed_pyspark() -> tuple[str, str]:
     return version, scala
 
 
-def packages_coordinate(spark_version: str, scala: str = "2.13") -> str:
-    """The Maven coordinate of the connector that matches this Spark."""
-    return f"org.apache.spark:{CONNECTOR}_{scala}:{spark_version}"
+def packages_coordinate(spark_version: str, scala: str = "2.13", artifact: str = CONNECTOR) -> str:
+    """The Maven coordinate of the connector (or ``artifact``, e.g. AVRO) that matches this Spark."""
+    return f"org.apache.spark:{artifact}_{scala}:{spark_version}"
+
+
+def check_avro_jar(jars: list[str], spark_version: str, scala: str = "2.13") -> None:
+    """Raise ``SparkSetupError`` unless ``jars`` hold ``spark-avro_<scala>-<spark_version>.jar``."""
+    wanted = f"{AVRO}_{scala}-{spark_version}.jar"
+    found = [i for i in map(jar_info, jars) if i is not None and i.artifact == AVRO]
+    if not found:
+        raise SparkSetupError(
+            f"no {AVRO}_{scala}-*.jar among the given jars: --avro decodes with from_avro, which is in "
+            f"{wanted} (Maven: {packages_coordinate(spark_version, scala, AVRO)}); add it to --jars / ${ENV}, "
+            "or run without jars to have Spark fetch it with the connector")
+    info = found[0]
+    if info.version != spark_version or (info.scala and info.scala != scala):
+        raise SparkSetupError(
+            f"{os.path.basename(info.path)} does not match the installed pyspark {spark_version} "
+            f"(Scala {scala}): --avro needs {wanted}")
 
 
 def check_jars(jars: list[str], spark_version: str, scala: str = "2.13") -> None:
@@ -172,12 +193,15 @@ def connector_version(jars: list[str]) -> str:
     raise SparkSetupError(f"no {CONNECTOR}_*.jar among {', '.join(jars) or '(none)'}")
 
 
-def spark_configs(jars: list[str], spark_version: str, scala: str) -> dict[str, str]:
-    """``spark.jars`` (checked) when jars are given, else ``spark.jars.packages``."""
+def spark_configs(jars: list[str], spark_version: str, scala: str, avro: bool = False) -> dict[str, str]:
+    """``spark.jars`` (checked) when jars are given, else ``spark.jars.packages`` (+ spark-avro)."""
     if jars:
         check_jars(jars, spark_version, scala)
+        if avro:
+            check_avro_jar(jars, spark_version, scala)
         return {"spark.jars": ",".join(jars)}
-    return {"spark.jars.packages": packages_coordinate(spark_version, scala)}
+    artifacts = (CONNECTOR, AVRO) if avro else (CONNECTOR,)
+    return {"spark.jars.packages": ",".join(packages_coordinate(spark_version, scala, a) for a in artifacts)}
 
 
 # -- can Spark fetch the connector? -------------------------------------------------------------
@@ -213,9 +237,9 @@ def _repositories(confs: dict[str, str]) -> list[str]:
     return extra + [MAVEN_CENTRAL]
 
 
-def _cached(confs: dict[str, str], spark_version: str, scala: str) -> bool:
-    """Is the connector in the Ivy or Maven cache Spark resolves from before the network?"""
-    name = f"{CONNECTOR}_{scala}"
+def _cached(confs: dict[str, str], spark_version: str, scala: str, artifact: str = CONNECTOR) -> bool:
+    """Is the connector (``artifact``) in the Ivy or Maven cache Spark resolves from before the network?"""
+    name = f"{artifact}_{scala}"
     ivy_dirs = [confs["spark.jars.ivy"]] if "spark.jars.ivy" in confs else \
         sorted(glob.glob(os.path.expanduser("~/.ivy2*")))
     for d in ivy_dirs:
@@ -226,20 +250,39 @@ def _cached(confs: dict[str, str], spark_version: str, scala: str) -> bool:
 
 
 def fetch_problem(spark_version: str, scala: str, submit_args: str | None = None,
-                  timeout: float = 5.0) -> str | None:
+                  timeout: float = 5.0, avro: bool = False) -> str | None:
     """Why Spark could not fetch the connector for ``spark.jars.packages`` (None: it can, or it is cached).
 
     Asks each repository for the connector's POM (a few hundred bytes): the first
     that has it settles it. Offline every repository fails to connect and the
-    message names the four jars to give instead.
+    message names the four jars to give instead. With ``avro`` the spark-avro
+    jar is looked for the same way, after the connector.
     """
+    confs = _submit_confs(os.environ.get("PYSPARK_SUBMIT_ARGS", "") if submit_args is None else submit_args)
+    failures = _unreachable(confs, spark_version, scala, CONNECTOR, timeout)
+    name = f"{CONNECTOR}_{scala}"
+    if failures is not None:
+        return (f"cannot fetch the Kafka connector {packages_coordinate(spark_version, scala)} "
+                f"({failures}). Offline, give its four jars with "
+                f"--jars or ${ENV}: {name}-{spark_version}.jar, {TOKEN_PROVIDER}_{scala}-{spark_version}.jar, "
+                "kafka-clients-*.jar and commons-pool2-*.jar (examples/sensor-pipeline/README.md)")
+    failures = _unreachable(confs, spark_version, scala, AVRO, timeout) if avro else None
+    if failures is not None:
+        return (f"cannot fetch {packages_coordinate(spark_version, scala, AVRO)}, which --avro needs for "
+                f"from_avro ({failures}). Offline, add {AVRO}_{scala}-{spark_version}.jar to the connector's "
+                f"jars in --jars or ${ENV} (examples/sensor-pipeline/README.md)")
+    return None
+
+
+def _unreachable(confs: dict[str, str], spark_version: str, scala: str, artifact: str,
+                 timeout: float) -> str | None:
+    """None when ``artifact``'s jar is cached or a repository has its POM, else why not."""
     import urllib.error
     import urllib.request
 
-    confs = _submit_confs(os.environ.get("PYSPARK_SUBMIT_ARGS", "") if submit_args is None else submit_args)
-    if _cached(confs, spark_version, scala):
+    if _cached(confs, spark_version, scala, artifact):
         return None
-    name = f"{CONNECTOR}_{scala}"
+    name = f"{artifact}_{scala}"
     path = f"org/apache/spark/{name}/{spark_version}/{name}-{spark_version}.pom"
     failures = []
     for root in _repositories(confs):
@@ -251,10 +294,7 @@ def fetch_problem(spark_version: str, scala: str, submit_args: str | None = None
             failures.append(f"{root}: HTTP {e.code}")
         except (urllib.error.URLError, OSError) as e:
             failures.append(f"{root}: {getattr(e, 'reason', e)}")
-    return (f"cannot fetch the Kafka connector {packages_coordinate(spark_version, scala)} "
-            f"({'; '.join(failures) or 'no repository configured'}). Offline, give its four jars with "
-            f"--jars or ${ENV}: {name}-{spark_version}.jar, {TOKEN_PROVIDER}_{scala}-{spark_version}.jar, "
-            "kafka-clients-*.jar and commons-pool2-*.jar (examples/sensor-pipeline/README.md)")
+    return "; ".join(failures) or "no repository configured"
 
 
 # -- checkpoints -------------------------------------------------------------------------------

@@ -95,6 +95,20 @@ def test_packages_coordinate_follows_the_installed_pyspark():
     assert sk.packages_coordinate(version, scala).endswith(f"_{scala}:{pyspark.__version__}")
 
 
+def test_avro_mode_needs_spark_avro_of_pysparks_version():
+    """aggregate.py --avro: spark-avro is fetched with the connector, or must be among the given jars."""
+    assert sk.spark_configs([], "4.3.0", "2.13", avro=True) == {"spark.jars.packages": (
+        "org.apache.spark:spark-sql-kafka-0-10_2.13:4.3.0,org.apache.spark:spark-avro_2.13:4.3.0")}
+    jars = ["/j/" + n for n in FOUR_430]
+    assert sk.spark_configs(jars, "4.3.0", "2.13") == {"spark.jars": ",".join(jars)}  # JSON mode: four do
+    with pytest.raises(sk.SparkSetupError, match=r"no spark-avro_2.13-\*\.jar .* spark-avro_2.13-4.3.0.jar"):
+        sk.spark_configs(jars, "4.3.0", "2.13", avro=True)
+    with pytest.raises(sk.SparkSetupError, match="spark-avro_2.13-4.0.0.jar does not match .* pyspark 4.3.0"):
+        sk.spark_configs(jars + ["/j/spark-avro_2.13-4.0.0.jar"], "4.3.0", "2.13", avro=True)
+    ivy_named = jars + ["/j/org.apache.spark_spark-avro_2.13-4.3.0.jar"]  # as ~/.ivy2/jars names it
+    assert sk.spark_configs(ivy_named, "4.3.0", "2.13", avro=True) == {"spark.jars": ",".join(ivy_named)}
+
+
 def test_connector_version_command_for_the_setup_script(tmp_path):
     make_jars(tmp_path / "j", FOUR_400)
     p = subprocess.run([sys.executable, str(EXAMPLE / "spark_kafka.py"), "connector-version",
