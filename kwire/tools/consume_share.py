@@ -239,7 +239,8 @@ class ShareMember:
         tid = self.topic.topic_id
         name_all = s.epoch == 0
         named = [p for p in parts if name_all or p not in s.partitions or self.pending.get(p)]
-        acks = {p: self.pending.get(p) or {} for p in named} if not name_all else {}
+        # taken off the queue before sending: a request interrupted after it went out was applied
+        acks = {p: self.pending.pop(p, None) or {} for p in named} if not name_all else {}
         forgotten = sorted(self.forgotten.pop(node, set()) - set(parts))
         req = ShareFetchRequest(
             group_id=self.group_id, member_id=self.member_id, share_session_epoch=s.epoch,
@@ -265,8 +266,6 @@ class ShareMember:
         s.partitions.difference_update(forgotten)
         for p in named:
             self.leaders[p] = node
-            if p in acks:
-                self.pending.pop(p, None)
         out = []
         for tr in resp.responses or ():
             if tr.topic_id != tid:
@@ -279,6 +278,7 @@ class ShareMember:
                 if pd.error_code in _LEADER_MOVED:
                     self.topic = self.client.topic(self.topic.name)
                     self.sessions.pop(node, None)  # start afresh; the broker releases what it held
+                    self.pending.pop(p, None)
                     continue
                 if pd.error_code:
                     raise KafkaClientError(pd.error_code, pd.error_message or f"{self.topic.name}-{p}")
