@@ -28,7 +28,8 @@ Bad input, as kafka-console-consumer.sh refuses it: ``--group`` with
 and with ``--offset`` / ``--timestamp`` (a group starts where it committed).
 
 What this module does not do: the classic group protocol (JoinGroup /
-SyncGroup), regex subscriptions, static membership, ``--share-group``.
+SyncGroup), regex subscriptions, static membership; ``--share-group`` is
+kwire.tools.consume_share.
 The printing and fetching loop is kwire.tools.consume's.
 """
 
