@@ -40,7 +40,6 @@ kwire.tools.consume's.
 
 from __future__ import annotations
 
-import sys
 import time
 import uuid
 
@@ -65,15 +64,12 @@ from kwire.protocol.generated.share_group_heartbeat_request import ShareGroupHea
 from kwire.records.decode import CorruptRecordError, decode_batches
 
 from .common import ToolError, UsageError
+from .consume_group import _FENCED, _RETRY, MemberBase
 
 API_SHARE_GROUP_HEARTBEAT, API_SHARE_FETCH, API_SHARE_ACKNOWLEDGE = 76, 78, 79
 GAP, ACCEPT, RELEASE = 0, 1, 2
 MAX_RECORDS = 500  # Kafka's max.poll.records
-RETRY_BACKOFF_S = 0.2
 
-_RETRY = {ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_NOT_AVAILABLE,
-          ErrorCode.COORDINATOR_LOAD_IN_PROGRESS}
-_FENCED = {ErrorCode.UNKNOWN_MEMBER_ID, ErrorCode.FENCED_MEMBER_EPOCH}
 _SESSION_LOST = {ErrorCode.SHARE_SESSION_NOT_FOUND, ErrorCode.INVALID_SHARE_SESSION_EPOCH}
 _LEADER_MOVED = {ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
                  ErrorCode.FENCED_LEADER_EPOCH, ErrorCode.LEADER_NOT_AVAILABLE}
@@ -119,7 +115,7 @@ class _Session:
         self.epoch = 1 if self.epoch >= 2**31 - 1 else self.epoch + 1
 
 
-class ShareMember:
+class ShareMember(MemberBase):
     """One member of a share group reading one topic with kwire's client.
 
     ``poll()`` heartbeats when due and returns how many milliseconds the caller
@@ -128,6 +124,8 @@ class ShareMember:
     acknowledgement for the next request to that partition's leader;
     ``close()`` sends the queued ones with epoch -1 and leaves.
     """
+
+    kind = "share group"
 
     def __init__(self, client: KafkaClient, group_id: str, topic: TopicInfo, *, verbose: bool = False,
                  prog: str = "kwire consume") -> None:
@@ -189,11 +187,6 @@ class ShareMember:
         if resp.assignment is not None:
             self._assign({p for tp in resp.assignment.topic_partitions or ()
                           if tp.topic_id == self.topic.topic_id for p in tp.partitions})
-
-    def _retry_soon(self, why: str) -> None:
-        self.refresh = True
-        self.next_heartbeat = time.monotonic() + RETRY_BACKOFF_S
-        self._say(f"coordinator not available ({why}); retrying")
 
     def _assign(self, target: set[int]) -> None:
         revoked, added = self.owned - target, target - self.owned
@@ -329,17 +322,6 @@ class ShareMember:
                                           if self.owned else ""))
         self.owned = set()
         self.epoch = -1
-
-    # -- output -----------------------------------------------------------------------------------
-    def _names(self, partitions) -> str:
-        return ", ".join(f"{self.topic.name}-{p}" for p in sorted(partitions))
-
-    def _say(self, text: str) -> None:
-        if self.verbose:
-            print(f"{self.prog}: share group {self.group_id}: {text}", file=sys.stderr, flush=True)
-
-    def _warn(self, text: str) -> None:
-        print(f"{self.prog}: warning: share group {self.group_id}: {text}", file=sys.stderr, flush=True)
 
 
 def consume_shared(client: KafkaClient, args, info: TopicInfo, formatter, out, prog: str) -> int:

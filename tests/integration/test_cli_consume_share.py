@@ -28,19 +28,10 @@ import threading
 
 import pytest
 from test_groups_support import produce, wait_until
-from test_share_groups import FAST, confluent_consume, new_group, topic_with
+from test_share_groups import confluent_consume, new_group, topic_with
+from test_share_groups import sbroker  # noqa: F401  (the module's broker, with short share-group timings)
 
 from kwire.client import KafkaClient
-
-
-@pytest.fixture(scope="module")
-def sbroker(tmp_path_factory):
-    from conftest import InProcessBroker, _overrides
-
-    d = tmp_path_factory.mktemp("kwire-share-cli")
-    b = InProcessBroker(d, _overrides(d, FAST, {}))
-    yield b
-    b.stop()
 
 
 def _cmd(bootstrap: str, *args: str) -> list[str]:
