@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how long one fetch may wait for data (default 500)")
     p.add_argument("--max-bytes", type=positive_int, default=1 << 20, metavar="BYTES",
                    help="bytes per fetch and partition (default 1048576)")
-    g = p.add_argument_group("consumer group (kwire.tools.consume_group)")
+    g = p.add_argument_group("consumer group (kwire.tools.consume_group), share group (kwire.tools.consume_share)")
     g.add_argument("--group", metavar="GROUP",
                    help="read as a member of this consumer group: its partitions, from its committed "
                         "offsets; commits as it goes and on exit")
