@@ -597,6 +597,11 @@ class KafkaClient:
                     raise KafkaConnectionError(
                         f"{codec.APIS[api_key].name} request to {conn} failed: {what}") from None
                 # The cached connection was dead (idle timeout, broker restart): reconnect.
+            except BaseException:
+                # Interrupted (Ctrl-C, SIGTERM) mid-request: the response would be read as the
+                # next request's, so the connection is dropped and the next request opens a new one.
+                conn.close()
+                raise
         raise AssertionError("unreachable")
 
     # -- metadata -------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """``kwire consume``: print a topic's records, like kafka-console-consumer.sh / kcat.
 
-``kwire consume --topic T [--partition N | --group G [--verbose]] [--from-beginning | --offset N |
+``kwire consume --topic T [--partition N | --group G | --share-group G] [--verbose] [--from-beginning | --offset N |
 --timestamp MS_OR_ISO] [--max-messages N] [--timeout-ms MS]
 [--format FMT | --json] [--print-key] [--print-headers] ...``
 
@@ -39,8 +39,10 @@ transactional records are shown (the isolation level is read_uncommitted).
 With ``--group G`` the tool reads as a member of consumer group G
 (kwire.tools.consume_group): the partitions the group assigns it, from the
 group's committed offsets, committing as it goes and on exit; ``--verbose``
-prints assignment changes. Not implemented: regex topics, key/value
-deserializers, ``--share-group``.
+prints assignment changes. With ``--share-group G`` it reads as a member of
+share group G (kwire.tools.consume_share): the records the group hands it,
+each acknowledged (ACCEPT) once printed. Not implemented: regex topics,
+key/value deserializers.
 """
 
 from __future__ import annotations
@@ -107,13 +109,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how long one fetch may wait for data (default 500)")
     p.add_argument("--max-bytes", type=positive_int, default=1 << 20, metavar="BYTES",
                    help="bytes per fetch and partition (default 1048576)")
-    g = p.add_argument_group("consumer group (kwire.tools.consume_group)")
+    g = p.add_argument_group("consumer group (kwire.tools.consume_group), share group (kwire.tools.consume_share)")
     g.add_argument("--group", metavar="GROUP",
                    help="read as a member of this consumer group: its partitions, from its committed "
                         "offsets; commits as it goes and on exit")
     g.add_argument("--commit-interval-ms", type=positive_int, default=5000, metavar="MS",
                    help="with --group: commit positions this often (default 5000)")
-    g.add_argument("--verbose", action="store_true", help="with --group: print assignment changes to stderr")
+    g.add_argument("--verbose", action="store_true",
+                   help="with --group or --share-group: print assignment changes to stderr")
+    g.add_argument("--share-group", metavar="GROUP",
+                   help="read as a member of this share group (KIP-932): the records it hands out, "
+                        "each acknowledged (ACCEPT) once printed (kwire.tools.consume_share)")
     return p
 
 
@@ -310,7 +316,11 @@ def _consume(args) -> int:
     else:
         formatter = DefaultFormatter(args)
     # usage errors before connecting
-    if args.group is not None:
+    if args.share_group is not None:
+        from .consume_share import check_share_args
+
+        check_share_args(args)
+    elif args.group is not None:
         from .consume_group import check_group_args
 
         check_group_args(args)
@@ -324,7 +334,11 @@ def _consume(args) -> int:
     try:
         with connect(args) as client:
             info = client.topic(args.topic)
-            if args.group is not None:
+            if args.share_group is not None:
+                from .consume_share import consume_shared
+
+                count = consume_shared(client, args, info, formatter, out, PROG)
+            elif args.group is not None:
                 count = _consume_in_group(client, args, info, formatter, out)
             else:
                 if args.partition is not None:

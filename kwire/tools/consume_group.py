@@ -28,7 +28,8 @@ Bad input, as kafka-console-consumer.sh refuses it: ``--group`` with
 and with ``--offset`` / ``--timestamp`` (a group starts where it committed).
 
 What this module does not do: the classic group protocol (JoinGroup /
-SyncGroup), regex subscriptions, static membership, ``--share-group``.
+SyncGroup), regex subscriptions, static membership; ``--share-group`` is
+kwire.tools.consume_share.
 The printing and fetching loop is kwire.tools.consume's.
 """
 
@@ -67,7 +68,31 @@ def check_group_args(args) -> None:
                              "(a group member starts at the group's committed offsets).")
 
 
-class GroupMember:
+class MemberBase:
+    """What a group member and a share-group member (kwire.tools.consume_share) have in common:
+    backing off when the coordinator is away, and what they say on stderr (``_say`` with
+    --verbose, ``_warn`` always). Needs ``prog``, ``group_id``, ``topic``, ``verbose``,
+    ``refresh`` and ``next_heartbeat``."""
+
+    kind = "group"
+
+    def _retry_soon(self, why: str) -> None:
+        self.refresh = True  # the next heartbeat looks the coordinator up again
+        self.next_heartbeat = time.monotonic() + RETRY_BACKOFF_S
+        self._say(f"coordinator not available ({why}); retrying")
+
+    def _names(self, partitions) -> str:
+        return ", ".join(f"{self.topic.name}-{p}" for p in sorted(partitions))
+
+    def _say(self, text: str) -> None:
+        if self.verbose:
+            print(f"{self.prog}: {self.kind} {self.group_id}: {text}", file=sys.stderr, flush=True)
+
+    def _warn(self, text: str) -> None:
+        print(f"{self.prog}: warning: {self.kind} {self.group_id}: {text}", file=sys.stderr, flush=True)
+
+
+class GroupMember(MemberBase):
     """One member of a KIP-848 consumer group reading one topic; owns ``positions`` entries.
 
     ``poll(positions)`` heartbeats and commits when due and applies assignment
@@ -150,12 +175,6 @@ class GroupMember:
                 self._reassign(positions, target)
                 self.next_heartbeat = 0.0  # acknowledge the new ownership at once
 
-    def _retry_soon(self, why: str) -> None:
-        self.refresh = True  # the next heartbeat looks the coordinator up again
-        self.next_heartbeat = time.monotonic() + RETRY_BACKOFF_S
-        if self.verbose:
-            self._say(f"coordinator not available ({why}); retrying")
-
     def _lost(self, positions: dict[int, int], why: str) -> None:
         if self.owned:
             self._say(f"partitions lost ({why}): {self._names(self.owned)}")
@@ -221,11 +240,3 @@ class GroupMember:
             self._say(f"left the group; partitions revoked: {self._names(self.owned)}")
         self.owned = set()
         self.epoch = -1
-
-    # -- output -----------------------------------------------------------------------------------
-    def _names(self, partitions) -> str:
-        return ", ".join(f"{self.topic.name}-{p}" for p in sorted(partitions))
-
-    def _say(self, text: str) -> None:
-        if self.verbose:
-            print(f"{self.prog}: group {self.group_id}: {text}", file=sys.stderr, flush=True)
