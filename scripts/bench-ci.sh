@@ -30,7 +30,9 @@ echo "bench-ci: $head against kwire@$prev; load average $(cut -d' ' -f1-3 /proc/
 rc=$?
 [ $rc -eq 0 ] || echo "bench-ci: kwire bench exited $rc (its figures above, if any, stand)"
 
-"$PY" -m pytest benchmarks -p no:cacheprovider -q --benchmark-json "$out/$stamp-$head-micro.json" \
+# (started from a pytest-xdist worker, as its smoke test is, the inherited PYTEST_XDIST_* variables
+# would make pytest-benchmark disable itself)
+env -u PYTEST_XDIST_WORKER -u PYTEST_XDIST_WORKER_COUNT -u PYTEST_XDIST_TESTRUNUID "$PY" -m pytest -p no:xdist benchmarks -p no:cacheprovider -q --benchmark-json "$out/$stamp-$head-micro.json" \
     --benchmark-min-rounds=20 --benchmark-max-time="${BENCH_MICRO_MAX_TIME:-0.5}" \
     --benchmark-disable-gc --benchmark-columns=median,ops >/dev/null
 rc=$?

@@ -86,8 +86,16 @@ def wait_text(driver, css: str, text: str):
 
 
 def rows(driver, css: str) -> list[list[str]]:
-    return [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
-            for tr in driver.find_elements(By.CSS_SELECTOR, f"{css} tbody tr")]
+    """The table's cells; read again when the page's refresh replaces the table mid-read."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    for _ in range(50):
+        try:
+            return [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+                    for tr in driver.find_elements(By.CSS_SELECTOR, f"{css} tbody tr")]
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{css}: the table kept being replaced while it was read")
 
 
 def confirm(driver, name: str) -> None:
@@ -209,7 +217,7 @@ def test_create_delete_and_errors(live, browser, topic_name):
 
     d.get(url + "#/topic/from-the-browser")
     wait_text(d, "#partitions tbody", "3")
-    assert len(rows(d, "#partitions")) == 4
+    WebDriverWait(d, WAIT_S).until(lambda drv: len(rows(drv, "#partitions")) == 4)
     d.find_element(By.ID, "delete-topic").click()
     # a wrong confirmation keeps the dialog open and deletes nothing
     WebDriverWait(d, WAIT_S).until(EC.visibility_of_element_located((By.ID, "modal")))
