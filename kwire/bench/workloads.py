@@ -296,3 +296,31 @@ def share_consume(ck, bootstrap: str, topic: str, size: int, count: int, members
                 p.join()
     return {"messages": got.value, "seconds": elapsed, "msgs_per_s": count / elapsed,
             "mb_per_s": count * size / elapsed / 1e6, "members": members}
+
+
+def group_consume(ck, bootstrap: str, topic: str, size: int, count: int) -> dict:
+    """One consumer of a new classic group (``subscribe``, earliest) until ``count`` records;
+    the clock runs from the first record to the last, as in ``share_consume``."""
+    import uuid
+
+    c = _consumer(ck, bootstrap, **{"group.id": f"kwire-bench-classic-{uuid.uuid4().hex[:8]}"})
+    got, t0 = 0, None
+    try:
+        c.subscribe([topic])
+        last_progress = time.perf_counter()
+        while got < count:
+            msgs = c.consume(num_messages=min(10000, count - got), timeout=1.0)
+            now = time.perf_counter()
+            if msgs:
+                t0 = t0 or now
+                last_progress = now
+                if any(m.error() is not None for m in msgs):
+                    raise BenchError(f"group consume {topic}: {[m.error() for m in msgs if m.error()][0]}")
+                got += len(msgs)
+            elif now - last_progress > STALL_S:
+                raise BenchError(f"group consume {topic}: stalled at {got}/{count} messages")
+        elapsed = max(time.perf_counter() - t0, 1e-6)
+    finally:
+        c.close()
+    return {"messages": got, "seconds": elapsed, "msgs_per_s": got / elapsed,
+            "mb_per_s": got * size / elapsed / 1e6}
