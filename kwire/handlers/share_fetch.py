@@ -20,6 +20,9 @@
   the purgatory (kind Fetch) until an append to one of the session's
   partitions or records become acquirable there (release, lock expiry), then
   fetches once more, or answers empty at ``max_wait_ms``.
+* Every partition entry carries a record set, empty when nothing was acquired
+  there (an acknowledgement result alone): never null, which librdkafka
+  cannot parse (it drops the whole response, with the records acquired in it).
 
 Authorization: READ on the group (else GROUP_AUTHORIZATION_FAILED for the
 request) and READ on each topic (TOPIC_AUTHORIZATION_FAILED for its
