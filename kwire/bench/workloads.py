@@ -12,6 +12,11 @@
   (acks=all, ``linger.ms=0``), each starting with ``time.monotonic_ns()`` at
   send; the consumer (main thread, ``poll``) subtracts it on receipt. The
   first ``warmup_s`` of messages are left out (connections, metadata).
+* ``share_consume``: ``members`` confluent-kafka ``ShareConsumer`` processes
+  (spawned; one new share group, ``share.auto.offset.reset=earliest``,
+  implicit acknowledgement) read ``count`` records; ``group_consume``: one
+  consumer of a new classic group (``subscribe``). Both time the first record
+  to the last.
 
 Every workload returns a dict of figures; ``measure`` adds the broker's CPU
 seconds and RSS and this process's CPU seconds (the client's cost: librdkafka
