@@ -46,6 +46,9 @@ ALL = ["produce_100B_acks1", "produce_100B_acksall", "produce_1KiB_acks1",
        "produce_1KiB_acksall", "consume_100B", "consume_1KiB", "latency_1KiB"]
 SIZES = {"100B": 100, "1KiB": 1024}
 CLUSTER_DEFAULT = ["produce_1KiB_acksall", "produce_1KiB_acks1"]
+# opt-in (--workloads): 4 share consumers (KIP-932) over a 1- and a 6-partition topic, and one
+# classic-group consumer over the 6-partition one; each run produces their 100 B records first
+SHARE = ["share_100B_1p", "share_100B_6p", "classic_100B_6p"]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -73,7 +76,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--latency-warmup", type=float, default=1.0,
                    help="seconds of latency samples left out at the start (default 1)")
     p.add_argument("--workloads", default=None,
-                   help=f"comma-separated subset of: {','.join(ALL)} (default: all; with "
+                   help=f"comma-separated subset of: {','.join(ALL + SHARE)} (default: all but the "
+                        f"share ones; with "
                         f"--cluster: {','.join(CLUSTER_DEFAULT)})")
     p.add_argument("--cluster", type=int, default=0, metavar="N",
                    help="also start a kwire cluster of N brokers (ZooKeeper from the Debian "
@@ -101,8 +105,23 @@ def _workload_fn(w: str, args, ck, bootstrap: str, topics: dict):
     if kind == "consume":
         return workloads.consume, (ck, bootstrap, topics[w], args.partitions, SIZES[rest],
                                    _count(args, rest))
+    if kind in ("share", "classic"):
+        fn = workloads.share_consume if kind == "share" else workloads.group_consume
+        return fn, (ck, bootstrap, topics[w], 100, args.small_messages)
     return workloads.latency, (ck, bootstrap, topics[w], args.partitions, 1024,
                                args.latency_rate, args.latency_seconds, args.latency_warmup)
+
+
+def _share_topic(ck, b, w: str, count: int, run_no: int, tag: str) -> str:
+    """The share/classic workloads' topic of ``w``'s partition count, created and filled
+    with ``count`` 100 B records once per run and broker (untimed)."""
+    partitions = int(w.rsplit("_", 1)[1].rstrip("p"))
+    topic = f"bench-share-{partitions}p-{run_no}-{tag}"
+    if topic not in b.topics_made:
+        workloads.create_topic(ck, b.bootstrap, topic, partitions, b.replication_factor)
+        workloads.produce(ck, b.bootstrap, topic, 100, count, "1")
+        b.topics_made.add(topic)
+    return topic
 
 
 def _count(args, size_name: str) -> int:
@@ -146,9 +165,9 @@ def run(args) -> int:
     if args.workloads is None:
         args.workloads = ",".join(CLUSTER_DEFAULT if args.cluster else ALL)
     selected = [w.strip() for w in args.workloads.split(",") if w.strip()]
-    bad = [w for w in selected if w not in ALL]
+    bad = [w for w in selected if w not in ALL + SHARE]
     if bad or not selected:
-        print(f"kwire bench: unknown workloads {bad}; choose from {ALL}", file=sys.stderr)
+        print(f"kwire bench: unknown workloads {bad}; choose from {ALL + SHARE}", file=sys.stderr)
         return 2
     peers = [p for p in args.peer if p != "none"]
     bad = [p for p in peers if p != "tansu" and not (p.startswith("kwire@") and len(p) > 6)]
@@ -217,10 +236,13 @@ def run(args) -> int:
                 tag = uuid.uuid4().hex[:6]
                 for b in list(started):
                     topics = {}
+                    b.topics_made = set()
                     try:
                         for w in plan:
                             if w.startswith("consume_"):
                                 topics[w] = topics[f"produce_{w.split('_')[1]}_acks1"]
+                            elif w in SHARE:
+                                topics[w] = _share_topic(ck, b, w, args.small_messages, run_no, tag)
                             else:
                                 topics[w] = f"bench-{w}-{run_no}-{tag}".replace("_", "-")
                                 workloads.create_topic(ck, b.bootstrap, topics[w], args.partitions,
@@ -241,6 +263,8 @@ def run(args) -> int:
                                 raise
                             _drop(b, started, specs, left_out, f"{w} in run {run_no + 1}: {e}")
                             continue
+                        if r.get("broker_cpu_s") is not None and r.get("messages"):
+                            r["broker_cpu_us_per_msg"] = r["broker_cpu_s"] / r["messages"] * 1e6
                         results[b.name][w].append(r)
                         _progress(run_no, b.name, w, r)
                 for s in specs:  # a run a broker missed counts as failed (None), keeping pairs aligned

@@ -15,10 +15,13 @@ FIGURES = {
     "produce": ["msgs_per_s", "mb_per_s", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
     "consume": ["msgs_per_s", "mb_per_s", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
     "latency": ["p50_ms", "p95_ms", "p99_ms", "max_ms", "broker_cpu_s", "broker_rss_mb"],
+    "share": ["msgs_per_s", "broker_cpu_us_per_msg", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
+    "classic": ["msgs_per_s", "broker_cpu_us_per_msg", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
     "startup": ["startup_s", "idle_rss_mb"],
 }
 UNITS = {"msgs_per_s": "msg/s", "mb_per_s": "MB/s", "broker_cpu_s": "broker CPU s",
-         "broker_rss_mb": "broker RSS MB", "client_cpu_s": "client CPU s", "p50_ms": "p50 ms",
+         "broker_rss_mb": "broker RSS MB",
+         "broker_cpu_us_per_msg": "broker CPU µs/msg", "client_cpu_s": "client CPU s", "p50_ms": "p50 ms",
          "p95_ms": "p95 ms", "p99_ms": "p99 ms", "max_ms": "max ms",
          "startup_s": "start-up s", "idle_rss_mb": "idle RSS MB"}
 

@@ -12,6 +12,11 @@
   (acks=all, ``linger.ms=0``), each starting with ``time.monotonic_ns()`` at
   send; the consumer (main thread, ``poll``) subtracts it on receipt. The
   first ``warmup_s`` of messages are left out (connections, metadata).
+* ``share_consume``: ``members`` confluent-kafka ``ShareConsumer`` processes
+  (spawned; one new share group, ``share.auto.offset.reset=earliest``,
+  implicit acknowledgement) read ``count`` records; ``group_consume``: one
+  consumer of a new classic group (``subscribe``). Both time the first record
+  to the last.
 
 Every workload returns a dict of figures; ``measure`` adds the broker's CPU
 seconds and RSS and this process's CPU seconds (the client's cost: librdkafka
@@ -215,3 +220,112 @@ def latency(ck, bootstrap: str, topic: str, partitions: int, size: int, rate: in
     return {"messages": sent[0], "received": received, "rate": rate, "seconds": seconds,
             "p50_ms": percentile(lat, 50), "p95_ms": percentile(lat, 95),
             "p99_ms": percentile(lat, 99), "max_ms": lat[-1] if lat else float("nan")}
+
+
+def _share_member(bootstrap: str, topic: str, group: str, got, first, stop) -> None:
+    """One share consumer (a spawned process): implicit acknowledgement, counts into ``got``;
+    ``first`` is the wall-clock time of the group's first record."""
+    from confluent_kafka import ShareConsumer
+
+    c = ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group})
+    try:
+        c.subscribe([topic])
+        while not stop.is_set():
+            msgs = c.poll(0.2)
+            if msgs:
+                n = sum(1 for m in msgs if m.error() is None)
+                with got.get_lock():
+                    if not got.value and n:
+                        first.value = time.time()
+                    got.value += n
+    finally:
+        c.close()
+
+
+def share_group_config(bootstrap: str, group: str, configs: dict[str, str]) -> None:
+    """Set share-group configs (IncrementalAlterConfigs on the GROUP resource, type 32)."""
+    from kwire.client import KafkaClient
+    from kwire.protocol.generated.incremental_alter_configs_request import (
+        AlterableConfig, AlterConfigsResource, IncrementalAlterConfigsRequest)
+
+    with KafkaClient(bootstrap) as c:
+        resp = c.request(44, IncrementalAlterConfigsRequest(resources=[AlterConfigsResource(
+            resource_type=32, resource_name=group,
+            configs=[AlterableConfig(name=k, config_operation=0, value=v) for k, v in configs.items()])]))
+    errors = [(r.error_code, r.error_message) for r in resp.responses if r.error_code]
+    if errors:
+        raise BenchError(f"share group configs of {group}: {errors}")
+
+
+def share_consume(ck, bootstrap: str, topic: str, size: int, count: int, members: int = 4) -> dict:
+    """``members`` share consumers (separate processes, one new share group reading from the
+    earliest offset) until ``count`` records were delivered. The clock runs from the group's
+    first record to the last: process start-up (a Python interpreter and librdkafka each) and
+    joining the group are left out, as ``consume`` leaves out the connection set-up."""
+    import multiprocessing
+    import uuid
+
+    group = f"kwire-bench-share-{uuid.uuid4().hex[:8]}"
+    share_group_config(bootstrap, group, {"share.auto.offset.reset": "earliest"})
+    ctx = multiprocessing.get_context("spawn")
+    got, first, stop = ctx.Value("q", 0), ctx.Value("d", 0.0), ctx.Event()
+    procs = [ctx.Process(target=_share_member, args=(bootstrap, topic, group, got, first, stop),
+                         daemon=True)
+             for _ in range(members)]
+    last_progress = time.perf_counter()
+    seen = 0
+    try:
+        for p in procs:
+            p.start()
+        while True:
+            n = got.value
+            now = time.perf_counter()
+            if n >= count:
+                elapsed = time.time() - first.value
+                break
+            if n > seen:
+                seen, last_progress = n, now
+            elif now - last_progress > STALL_S + 30:
+                raise BenchError(f"share consume {topic}: stalled at {n}/{count} records")
+            if not any(p.is_alive() for p in procs):
+                raise BenchError(f"share consume {topic}: every share consumer exited at {n}/{count}")
+            time.sleep(0.005)
+    finally:
+        stop.set()
+        for p in procs:
+            if p.pid is None:
+                continue
+            p.join(15)
+            if p.is_alive():
+                p.kill()
+                p.join()
+    return {"messages": got.value, "seconds": elapsed, "msgs_per_s": count / elapsed,
+            "mb_per_s": count * size / elapsed / 1e6, "members": members}
+
+
+def group_consume(ck, bootstrap: str, topic: str, size: int, count: int) -> dict:
+    """One consumer of a new classic group (``subscribe``, earliest) until ``count`` records;
+    the clock runs from the first record to the last, as in ``share_consume``."""
+    import uuid
+
+    c = _consumer(ck, bootstrap, **{"group.id": f"kwire-bench-classic-{uuid.uuid4().hex[:8]}"})
+    got, t0 = 0, None
+    try:
+        c.subscribe([topic])
+        last_progress = time.perf_counter()
+        while got < count:
+            msgs = c.consume(num_messages=min(10000, count - got), timeout=1.0)
+            now = time.perf_counter()
+            if msgs:
+                t0 = t0 or now
+                last_progress = now
+                if any(m.error() is not None for m in msgs):
+                    raise BenchError(f"group consume {topic}: {[m.error() for m in msgs if m.error()][0]}")
+                got += len(msgs)
+            elif now - last_progress > STALL_S:
+                raise BenchError(f"group consume {topic}: stalled at {got}/{count} messages")
+        elapsed = max(time.perf_counter() - t0, 1e-6)
+    finally:
+        c.close()
+    return {"messages": got, "seconds": elapsed, "msgs_per_s": got / elapsed,
+            "mb_per_s": got * size / elapsed / 1e6}

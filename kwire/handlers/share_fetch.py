@@ -20,6 +20,9 @@
   the purgatory (kind Fetch) until an append to one of the session's
   partitions or records become acquirable there (release, lock expiry), then
   fetches once more, or answers empty at ``max_wait_ms``.
+* Every partition entry carries a record set, empty when nothing was acquired
+  there (an acknowledgement result alone): never null, which librdkafka
+  cannot parse (it drops the whole response, with the records acquired in it).
 
 Authorization: READ on the group (else GROUP_AUTHORIZATION_FAILED for the
 request) and READ on each topic (TOPIC_AUTHORIZATION_FAILED for its
@@ -149,7 +152,10 @@ def _response(manager, reads, ack_results, lock_ms, denied=()) -> ShareFetchResp
     def entry(tid, p) -> PartitionData:
         d = parts.get((tid, p))
         if d is None:
-            d = parts[(tid, p)] = PartitionData(partition_index=p, current_leader=_leader(manager, tid, p))
+            # empty, never null, records: librdkafka 2.15-2.16 cannot parse a null record set
+            # and drops the whole response, with the records acquired in it
+            d = parts[(tid, p)] = PartitionData(partition_index=p, current_leader=_leader(manager, tid, p),
+                                                records=b"")
         return d
 
     for r in reads:
@@ -157,7 +163,7 @@ def _response(manager, reads, ack_results, lock_ms, denied=()) -> ShareFetchResp
             continue
         d = entry(r.topic_id, r.partition)
         d.error_code, d.error_message = r.error, r.message
-        d.records = r.records
+        d.records = r.records or b""
         d.acquired_records = [AcquiredRecords(first_offset=a, last_offset=b, delivery_count=c)
                               for a, b, c in r.acquired]
     for tid, p in denied:

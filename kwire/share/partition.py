@@ -102,11 +102,13 @@ class SharePartition:
             if rec is None:
                 if off < self.end_offset:
                     continue  # below the end but gone: done already
+                # the window is full: stop before anything past the end is touched (a batch
+                # after one cut short here must not take the untouched offsets for a hole)
+                if self.in_flight() >= self.max_in_flight and not skip:
+                    break
                 if off > self.end_offset:  # a hole in the log (compaction): nothing to deliver
                     for hole in range(self.end_offset, off):
                         self.records[hole] = Rec(ARCHIVED)
-                if self.in_flight() >= self.max_in_flight and not skip:
-                    break
                 rec = self.records[off] = Rec()
                 self.end_offset = off + 1
                 self.changed = True

@@ -271,13 +271,22 @@ class ShareStateStore:
         e = self.entries.get(k)
         per_snapshot = self.broker.config["share.coordinator.snapshot.update.records.per.snapshot"]
         now = time.time_ns() // 1_000_000
-        if e is None or e.updates >= per_snapshot:
+        value_is_update = not (e is None or e.updates >= per_snapshot)
+        if not value_is_update:
             epoch = 0 if e is None else e.snapshot_epoch + 1
             key, value = encode_key(SNAPSHOT, *k), encode_snapshot(start, batches, 0 if e is None else e.state_epoch,
                                                                    epoch, now=now)
         else:
             key, value = encode_key(UPDATE, *k), encode_update(start, batches, e.snapshot_epoch)
         self._append(p, [(key, value)], now)
+        if e is not None and value_is_update and start >= e.start and \
+                max((b[1] for b in e.batches.values()), default=-1) <= (batches[-1][1] if batches else start - 1):
+            # the update is the whole window and covers what the entry held: it *is* the new
+            # state, which is what replaying it would give, without decoding and re-merging
+            # every offset (the share fetch path saves after every acquisition)
+            e.start, e.batches = start, {b[0]: b for b in batches}
+            e.updates += 1
+            return
         self._replay(key, value)
 
     # -- the share coordinator's APIs (Initialize/Read/Write/Delete/ReadSummary ShareGroupState) ----

@@ -268,3 +268,22 @@ def test_bench_ci_script_reports_and_never_fails(tmp_path):
     finally:
         for p in made:  # a test run is not history
             p.unlink() if p.is_file() else shutil.rmtree(p)
+
+
+def test_bench_share_workloads(tmp_path):
+    """The opt-in share-group workloads: 4 share consumers over 1 and 6 partitions and a
+    classic group over 6 each read every record (a stall or lost record fails the run)."""
+    out = tmp_path / "share.json"
+    share = ["share_100B_1p", "share_100B_6p", "classic_100B_6p"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "kwire", "bench", "--runs", "1", "--small-messages", "3000",
+         "--workloads", ",".join(share), "--json", str(out), "--workdir", str(tmp_path / "work")],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=200)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    res = json.loads(out.read_text())["results"]["kwire"]
+    assert set(res) == set(share) | {"startup"}
+    for w in share:
+        assert res[w]["msgs_per_s"]["median"] > 0, (w, res[w])
+        assert res[w]["broker_cpu_us_per_msg"]["median"] > 0, (w, res[w])
+    assert "broker CPU µs/msg" in proc.stdout

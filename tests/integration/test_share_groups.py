@@ -42,16 +42,9 @@ def sbroker(tmp_path_factory):
 
 
 def set_group_configs(bootstrap: str, group: str, configs: dict[str, str]) -> None:
-    from kwire.client import KafkaClient
-    from kwire.protocol.generated.incremental_alter_configs_request import (
-        AlterableConfig, AlterConfigsResource, IncrementalAlterConfigsRequest)
+    from kwire.bench.workloads import share_group_config
 
-    with KafkaClient(bootstrap) as c:
-        resp = c.request(44, IncrementalAlterConfigsRequest(resources=[AlterConfigsResource(
-            resource_type=32, resource_name=group,
-            configs=[AlterableConfig(name=k, config_operation=0, value=v) for k, v in configs.items()])]))
-    errors = [(r.error_code, r.error_message) for r in resp.responses if r.error_code]
-    assert not errors, errors
+    share_group_config(bootstrap, group, configs)  # IncrementalAlterConfigs, GROUP resource
 
 
 def new_group(bootstrap: str, **configs) -> str:

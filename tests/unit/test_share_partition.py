@@ -79,6 +79,21 @@ def test_max_records_and_in_flight_limit():
     assert p.acquire("b", 5, 9, 1, 10) == [(5, 7, 1)]
 
 
+def test_full_window_cut_batch_is_no_hole_for_the_next_batch():
+    """Two log batches fetched at once, the first cut short by the in-flight limit: the
+    second must acquire nothing and archive nothing (its offsets were once taken for a
+    compaction hole, archived and never delivered)."""
+    p = sp(max_in_flight=4)
+    assert p.acquire("a", 0, 9, 0, 100) == [(0, 3, 1)]  # batch 0-9, cut at 4
+    assert p.acquire("a", 10, 19, 0, 100) == []  # the next batch of the same read
+    assert p.end_offset == 4 and not any(r.state == ARCHIVED for r in p.records.values())
+    p.acknowledge("a", [(0, 3, [ACCEPT])], 1)
+    assert p.acquire("b", 0, 9, 1, 100) == [(4, 7, 1)]  # 4-9 are still delivered
+    p.acknowledge("b", [(4, 7, [ACCEPT])], 2)
+    assert p.acquire("b", 0, 9, 2, 100) == [(8, 9, 1)]
+    assert p.acquire("b", 10, 19, 2, 100) == [(10, 11, 1)]
+
+
 def test_control_batches_are_archived_and_holes_skipped():
     p = sp()
     assert p.acquire("a", 0, 0, 0, 10, skip=True) == []
