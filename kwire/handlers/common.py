@@ -5,6 +5,9 @@
   authorizer every operation that applies to the resource type; with one
   (given the request context and resource name) those the principal may do;
   for the cluster 0 unless it may DESCRIBE it (KafkaApis).
+* ``describe_groups`` — the per-group loop of ConsumerGroupDescribe and
+  ShareGroupDescribe: DESCRIBE on each group, the coordinator's answer or the
+  error as an empty group, authorized operations when asked.
 * ``when_durable`` — waits for the metadata changes behind a response's results
   and turns each one that could not be written into that result's error.
 """
@@ -54,6 +57,34 @@ def authorized_operations(resource: str, ctx=None, name: str = "kafka-cluster") 
     for op in _OPS[resource]:
         bits |= 1 << op
     return bits
+
+
+def describe_groups(ctx, req, describe, described_group, adjust=None) -> list:
+    """One ``described_group`` per id of ``req.group_ids``: ``describe(shard, group_id)`` run by
+    the group coordinator when the principal may DESCRIBE the group (else
+    GROUP_AUTHORIZATION_FAILED), a coordinator error as an empty group carrying it;
+    ``adjust(group)`` (version fix-ups) before the authorized operations are filled in."""
+    from kwire.coordinator.base import CoordinatorError
+    from kwire.protocol.errors import ErrorCode
+    from kwire.security import acl
+    from kwire.security.authorizer import authorize
+
+    gc = ctx.broker.group_coordinator
+    groups = []
+    for gid in req.group_ids:
+        try:
+            if not authorize(ctx, acl.DESCRIBE, acl.GROUP, gid):  # kwire.security
+                raise CoordinatorError(ErrorCode.GROUP_AUTHORIZATION_FAILED)
+            g = gc.run(gid, lambda shard, now, gid=gid: describe(shard, gid))
+        except CoordinatorError as e:
+            g = described_group(error_code=e.code, error_message=e.message, group_id=gid, members=[])
+        if adjust is not None:
+            adjust(g)
+        g.authorized_operations = (authorized_operations("group", ctx, gid)
+                                   if req.include_authorized_operations and g.error_code == 0
+                                   else AUTHORIZED_OPERATIONS_OMITTED)
+        groups.append(g)
+    return groups
 
 
 async def when_durable(results: list, waiting) -> list:

@@ -17,11 +17,9 @@ describing a group never reveals topics the principal cannot see.
 
 from __future__ import annotations
 
-from kwire.coordinator.base import CoordinatorError
-from kwire.protocol.errors import ErrorCode
 from kwire.security import acl
-from kwire.security.authorizer import active, allowed, authorize
-from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
+from kwire.security.authorizer import active, allowed
+from kwire.handlers.common import describe_groups
 from kwire.protocol.generated.consumer_group_describe_response import (
     ConsumerGroupDescribeResponse,
     DescribedGroup,
@@ -33,22 +31,13 @@ MAX_VERSION = 1
 
 
 def handle(ctx, req) -> ConsumerGroupDescribeResponse:
-    gc = ctx.broker.group_coordinator
-    groups = []
-    for gid in req.group_ids:
-        try:
-            if not authorize(ctx, acl.DESCRIBE, acl.GROUP, gid):  # kwire.security
-                raise CoordinatorError(ErrorCode.GROUP_AUTHORIZATION_FAILED)
-            g = gc.run(gid, lambda shard, now: shard.consumer_group_describe(gid))
-        except CoordinatorError as e:
-            g = DescribedGroup(error_code=e.code, error_message=e.message, group_id=gid, members=[])
+    def adjust(g) -> None:
         if ctx.api_version < 1:
             for m in g.members:
                 m.member_type = -1
-        g.authorized_operations = (authorized_operations("group", ctx, gid)
-                                   if req.include_authorized_operations and g.error_code == 0
-                                   else AUTHORIZED_OPERATIONS_OMITTED)
-        groups.append(g)
+
+    groups = describe_groups(ctx, req, lambda shard, gid: shard.consumer_group_describe(gid),
+                             DescribedGroup, adjust)
     az = active(ctx)
     if az is not None:  # kwire.security: never reveal topics the principal may not DESCRIBE
         groups = [_hide_unauthorized_topics(ctx, az, g) for g in groups]

@@ -19,6 +19,8 @@ filtered listings show the filters have something to hide.
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
@@ -45,12 +47,20 @@ from kwire.protocol.generated import (
     offset_delete_request as od, offset_fetch_request as of, offset_for_leader_epoch_request as ofl,
     produce_request as pr, sync_group_request as sg, txn_offset_commit_request as toc,
     write_txn_markers_request as wtm)
+from kwire.protocol.generated import (  # share groups (KIP-932)
+    alter_share_group_offsets_request as asgo, delete_share_group_offsets_request as dsgo,
+    delete_share_group_state_request as dsgs, describe_share_group_offsets_request as dsgoff,
+    initialize_share_group_state_request as isgs, read_share_group_state_request as rsgs,
+    read_share_group_state_summary_request as rsgss, share_acknowledge_request as sack,
+    share_fetch_request as sf, share_group_describe_request as sgd, share_group_heartbeat_request as sgh,
+    write_share_group_state_request as wsgs)
 from kwire.records.builder import build_batch
 
 AUTHORIZER = "kafka.security.authorizer.AclAuthorizer"
 T, G, TX = "az-t", "az-g", "az-tx"  # a topic, a group and a transactional id that exist (the admin's)
 TOPIC_DENIED, GROUP_DENIED, TXN_DENIED, CLUSTER_DENIED = 29, 30, 53, 31
 TOPIC_RESOURCE, BROKER_RESOURCE, BROKER_LOGGER, GROUP_RESOURCE = 2, 4, 8, 32
+SOME_ID = uuid.UUID("5c3f1c2e-0d6b-4a3e-9a51-8f0e2b7d6a41")  # a topic id (the check comes first)
 
 
 @pytest.fixture(scope="module")
@@ -278,6 +288,44 @@ def _table(broker_id: int):
          lambda r: (r.error_code, r.config_resources), (CLUSTER_DENIED, []), "DESCRIBE_CONFIGS cluster"),
         (75, 0, dtp.DescribeTopicPartitionsRequest(topics=[dtp.TopicRequest(name=T)], response_partition_limit=100),
          lambda r: [(t.name, t.error_code) for t in r.topics], [(T, TOPIC_DENIED)], "DESCRIBE topic"),
+        (76, 1, sgh.ShareGroupHeartbeatRequest(group_id="az-share", member_id="m-share-1", member_epoch=0,
+                                               rack_id=None, subscribed_topic_names=[T]),
+         lambda r: r.error_code, GROUP_DENIED, "READ group"),
+        (77, 1, sgd.ShareGroupDescribeRequest(group_ids=["az-share"], include_authorized_operations=False),
+         lambda r: [g.error_code for g in r.groups], [GROUP_DENIED], "DESCRIBE group"),
+        (78, 1, sf.ShareFetchRequest(group_id="az-share", member_id="m-share-1", share_session_epoch=0,
+                                     max_wait_ms=0, min_bytes=1, max_bytes=1 << 20, max_records=500, batch_size=500,
+                                     topics=[sf.FetchTopic(topic_id=SOME_ID, partitions=[sf.FetchPartition(
+                                         partition_index=0, acknowledgement_batches=[])])], forgotten_topics_data=[]),
+         lambda r: r.error_code, GROUP_DENIED, "READ group"),
+        (79, 1, sack.ShareAcknowledgeRequest(group_id="az-share", member_id="m-share-1", share_session_epoch=1,
+                                             topics=[]),
+         lambda r: r.error_code, GROUP_DENIED, "READ group"),
+        (83, 0, isgs.InitializeShareGroupStateRequest(group_id="az-share", topics=[isgs.InitializeStateData(
+            topic_id=SOME_ID, partitions=[isgs.PartitionData(partition=0, state_epoch=1, start_offset=0)])]),
+         lambda r: _parts(r.results), [CLUSTER_DENIED], "CLUSTER_ACTION cluster"),
+        (84, 0, rsgs.ReadShareGroupStateRequest(group_id="az-share", topics=[rsgs.ReadStateData(
+            topic_id=SOME_ID, partitions=[rsgs.PartitionData(partition=0, leader_epoch=0)])]),
+         lambda r: _parts(r.results), [CLUSTER_DENIED], "CLUSTER_ACTION cluster"),
+        (85, 0, wsgs.WriteShareGroupStateRequest(group_id="az-share", topics=[wsgs.WriteStateData(
+            topic_id=SOME_ID, partitions=[wsgs.PartitionData(partition=0, state_epoch=1, leader_epoch=0,
+                                                              start_offset=0, state_batches=[])])]),
+         lambda r: _parts(r.results), [CLUSTER_DENIED], "CLUSTER_ACTION cluster"),
+        (86, 0, dsgs.DeleteShareGroupStateRequest(group_id="az-share", topics=[dsgs.DeleteStateData(
+            topic_id=SOME_ID, partitions=[dsgs.PartitionData(partition=0)])]),
+         lambda r: _parts(r.results), [CLUSTER_DENIED], "CLUSTER_ACTION cluster"),
+        (87, 0, rsgss.ReadShareGroupStateSummaryRequest(group_id="az-share", topics=[rsgss.ReadStateSummaryData(
+            topic_id=SOME_ID, partitions=[rsgss.PartitionData(partition=0, leader_epoch=0)])]),
+         lambda r: _parts(r.results), [CLUSTER_DENIED], "CLUSTER_ACTION cluster"),
+        (90, 0, dsgoff.DescribeShareGroupOffsetsRequest(groups=[dsgoff.DescribeShareGroupOffsetsRequestGroup(
+            group_id="az-share", topics=None)]),
+         lambda r: [g.error_code for g in r.groups], [GROUP_DENIED], "DESCRIBE group"),
+        (91, 0, asgo.AlterShareGroupOffsetsRequest(group_id="az-share", topics=[asgo.AlterShareGroupOffsetsRequestTopic(
+            topic_name=T, partitions=[asgo.AlterShareGroupOffsetsRequestPartition(partition_index=0, start_offset=0)])]),
+         lambda r: r.error_code, GROUP_DENIED, "READ group"),
+        (92, 0, dsgo.DeleteShareGroupOffsetsRequest(group_id="az-share", topics=[
+            dsgo.DeleteShareGroupOffsetsRequestTopic(topic_name=T)]),
+         lambda r: r.error_code, GROUP_DENIED, "DELETE group"),
     ]
 
 
