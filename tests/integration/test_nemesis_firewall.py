@@ -7,7 +7,9 @@ picked at random, so parallel runs never cut each other's links.
 
 from __future__ import annotations
 
+import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -35,7 +37,21 @@ def _block() -> str:
 
 
 def _rules(binary: str) -> list[str]:
-    return subprocess.run([binary, "-w", "5", "-S"], capture_output=True, text=True, check=True).stdout.splitlines()
+    """The iptables rules, less those of another live process's nemesis chain (other pytest-xdist
+    workers run nemesis tests at the same time; a dead process's leftover chain is kept)."""
+    lines = subprocess.run([binary, "-w", "5", "-S"], capture_output=True, text=True, check=True).stdout.splitlines()
+    return [line for line in lines if not _foreign_live_chain(line)]
+
+
+def _foreign_live_chain(line: str) -> bool:
+    m = re.search(r"KWIRE-NEMESIS-(\d+)", line)
+    if m is None or int(m.group(1)) == os.getpid():
+        return False
+    try:
+        os.kill(int(m.group(1)), 0)
+    except OSError:
+        return False
+    return True
 
 
 def _connects(src: str, dst: str, port: int) -> bool:
