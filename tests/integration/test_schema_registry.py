@@ -125,7 +125,10 @@ def test_protobuf_registered_as_text(kwire_broker):
         "schema": line, "schemaType": "PROTOBUF",
         "references": [{"name": "kwire/point.proto", "subject": "point", "version": 1}]})
     assert r.status_code == 200, r.text
-    assert requests.get(f"{url}/subjects/text-lines-value/versions/1").json()["schema"] == line.strip()
+    # answered as Confluent's registry prints it back (its canonical form), not as sent
+    assert requests.get(f"{url}/subjects/text-lines-value/versions/1").json()["schema"] == (
+        'syntax = "proto3";\npackage kwire;\nimport "kwire/point.proto";\nmessage Line {\n  Point start = 1;\n'
+        '  Point end = 2;\n  string name = 3;\n  map<string, int32> tags = 4;\n}\n')
     # the message classes come from what the registry answers as a descriptor
     from confluent_kafka.schema_registry.common.protobuf import _str_to_proto
 
@@ -293,6 +296,68 @@ def test_deletes_listings_and_restart(kwire_broker):
     assert sr2.get_compatibility() == "NONE"
     new = sr2.register_schema("new", Schema('"string"', "AVRO"))
     assert new == keep + 1 and new not in ids
+
+
+def test_equal_schemas_share_an_id(kwire_broker):
+    """Confluent's registry compares schemas by the text it prints back from the parsed schema
+    (Avro: Java's Schema.toString(); Protobuf: its .proto printer; JSON: compact JSON), and with
+    normalize=true by its normalized form: what that treats as equal gets one id here too."""
+    url = kwire_broker.schema_registry_url
+    n = iter(range(1000))
+
+    def reg(schema, schema_type="AVRO", normalize=False) -> int:
+        text = schema if isinstance(schema, str) else json.dumps(schema)
+        r = requests.post(f"{url}/subjects/eq{next(n)}/versions?normalize={str(normalize).lower()}",
+                          json={"schema": text, "schemaType": schema_type})
+        assert r.status_code == 200, r.text
+        return r.json()["id"]
+
+    # Avro: whitespace, key order, full vs short names, {"type": "int"} for "int": one schema
+    avro = {"type": "record", "name": "R", "namespace": "n", "fields": [
+        {"name": "a", "type": "int"}, {"name": "b", "type": {"type": "record", "name": "S", "fields": []}},
+        {"name": "c", "type": "S"}]}
+    same = ('{ "fields" : [ {"type": {"type": "int"}, "name": "a"},\n {"name": "b", "type": {"fields": [], '
+            '"name": "n.S", "type": "record"}}, {"name": "c", "type": "n.S"} ],\n "name": "n.R", "type": "record" }')
+    first = reg(avro)
+    assert reg(same) == first
+    assert requests.get(f"{url}/schemas/ids/{first}").json()["schema"] == (
+        '{"type":"record","name":"R","namespace":"n","fields":[{"name":"a","type":"int"},{"name":"b","type":'
+        '{"type":"record","name":"S","fields":[]}},{"name":"c","type":"S"}]}')  # as Java prints it
+    # ... but a doc, a default or the order of fields makes another schema, normalized or not
+    with_doc = json.loads(json.dumps(avro))
+    with_doc["fields"][0]["doc"] = "the a"
+    swapped = dict(avro, fields=[avro["fields"][1], avro["fields"][0], avro["fields"][2]])
+    ids = {first, reg(with_doc), reg(swapped)}
+    assert len(ids) == 3
+    assert len({reg(avro, normalize=True), reg(with_doc, normalize=True), reg(swapped, normalize=True)}) == 3
+    # properties in another order: two schemas as sent, one normalized
+    p1 = {"type": "record", "name": "P", "fields": [], "x.a": 1, "x.b": 2}
+    p2 = {"type": "record", "name": "P", "x.b": 2, "x.a": 1, "fields": []}
+    assert reg(p1) != reg(p2)
+    assert reg(p1, normalize=True) == reg(p2, normalize=True)
+
+    # Protobuf: comments, blank lines, where options and nested types sit: one schema
+    proto = 'syntax = "proto3";\npackage k;\nmessage M {\n  int32 a = 1;\n  string b = 2;\n}\n'
+    noisy = ('// a comment\nsyntax="proto3";   package k;\n\n/* block */ message M { message Unused {} '
+             'int32 a = 1; // trailing\n string b = 2; }')
+    pid = reg(proto, "PROTOBUF")
+    assert reg(proto.replace("}\n", "  message Unused {\n  }\n}\n"), "PROTOBUF") == reg(noisy, "PROTOBUF")
+    assert reg(' \n// lead\n' + proto, "PROTOBUF") == pid
+    # field and option order: other schemas as sent, one normalized
+    fields = 'syntax = "proto3";\npackage k;\nmessage M {\n  string b = 2;\n  int32 a = 1;\n}\n'
+    assert reg(fields, "PROTOBUF") != pid
+    assert reg(fields, "PROTOBUF", True) == reg(proto, "PROTOBUF", True)
+    o1 = 'syntax = "proto3";\noption java_package = "x";\noption go_package = "y";\nmessage O { int32 a = 1; }'
+    o2 = 'syntax = "proto3";\noption go_package = "y";\noption java_package = "x";\nmessage O { int32 a = 1; }'
+    assert reg(o1, "PROTOBUF") != reg(o2, "PROTOBUF")
+    assert reg(o1, "PROTOBUF", True) == reg(o2, "PROTOBUF", True)
+
+    # JSON Schema: whitespace only; key order counts unless normalized
+    j1 = '{"type": "object", "properties": {"a": {"type": "string"}}}'
+    j2 = '{\n  "type":"object",\n  "properties":{ "a" : {"type":"string"} }\n}'
+    j3 = '{"properties": {"a": {"type": "string"}}, "type": "object"}'
+    assert reg(j1, "JSON") == reg(j2, "JSON") != reg(j3, "JSON")
+    assert reg(j1, "JSON", True) == reg(j3, "JSON", True)
 
 
 def test_bad_input_stores_nothing(kwire_broker):

@@ -1,4 +1,4 @@
-"""Avro schemas: parsing (fastavro), canonical text, and Avro's schema-resolution rules.
+"""Avro schemas: parsing (fastavro), Avro's schema-resolution rules (the texts compared: ``avroform``).
 
 ``parse`` checks a schema with ``fastavro.parse_schema`` (names, defaults,
 symbols, every type known, named types from references given in
@@ -27,7 +27,9 @@ from __future__ import annotations
 import json
 
 import fastavro
-from fastavro.schema import SchemaParseException, to_parsing_canonical_form
+from fastavro.schema import SchemaParseException
+
+from kwire.registry.types import avroform
 
 _PROMOTIONS = {
     "int": {"int", "long", "float", "double"},
@@ -46,11 +48,11 @@ class AvroSchema:
         self.raw = raw  # the JSON value as sent
         self.parsed = parsed  # fastavro's parsed form
         self.named = named  # full name -> parsed definition (this schema's and its references')
-        self.canonical = json.dumps(raw, separators=(",", ":"), ensure_ascii=False)
+        self.canonical = avroform.canonical(raw)  # as Java's Schema.toString(): see avroform
 
     def normalized(self) -> str:
-        """Avro's Parsing Canonical Form: what normalize=true registers and compares."""
-        return to_parsing_canonical_form(self.parsed)
+        """Confluent's normalized form: what normalize=true registers and compares."""
+        return avroform.normalized(self.raw)
 
 
 def parse(text: str, references: list) -> AvroSchema:
