@@ -377,6 +377,30 @@ def test_bad_input_stores_nothing(kwire_broker):
     huge = json.dumps({"type": "enum", "name": "H", "symbols": [f"S{i}" for i in range(200_000)]})
     assert post("/subjects/s/versions", json={"schema": huge}) == (422, 42209)
     assert post("/subjects/%01ctl/versions", json={"schema": '"int"'}) == (422, 42208)
+    # more invalid schemas of each type
+    bad_default = {"type": "record", "name": "D", "fields": [{"name": "a", "type": "int", "default": "x"}]}
+    assert post("/subjects/s/versions", json={"schema": json.dumps(bad_default)}) == (422, 42201)
+    assert post("/subjects/s/versions", json={"schema": '["int", "int"]'}) == (422, 42201)  # duplicate branch
+    assert post("/subjects/s/versions", json={"schema": "not json", "schemaType": "JSON"}) == (422, 42201)
+    assert post("/subjects/s/versions", json={"schema": '{"type": "strin"}', "schemaType": "JSON"}) == (422, 42201)
+    assert post("/subjects/s/versions", json={"schema": 'syntax = "proto3"; message M { int32 a = ; }',
+                                              "schemaType": "PROTOBUF"}) == (422, 42201)
+    assert post("/subjects/s/versions", json={"schema": {"type": "string"}}) == (422, 422)  # not a string
+    assert post("/subjects/s/versions", json=["a list"]) == (422, 422)
+    # references to a subject or a version that does not exist
+    for ref in ({"name": "a.avsc", "subject": "nowhere", "version": 1},
+                {"name": "a.avsc", "subject": "nowhere", "version": "latest"}):
+        assert post("/subjects/s/versions", json={"schema": '"int"', "references": [ref]}) == (422, 42201)
+    # an unknown compatibility level, globally and per subject; a body that is not JSON
+    for path in ("/config", "/config/s"):
+        r = requests.put(url + path, json={"compatibility": "SOMETIMES"})
+        assert (r.status_code, r.json()["error_code"]) == (422, 42203)
+        r = requests.put(url + path, data="{oops", headers={"Content-Type": "application/json"})
+        assert (r.status_code, r.json()["error_code"]) == (400, 400)
+    assert requests.get(url + "/config").json() == {"compatibilityLevel": "BACKWARD"}
+    assert requests.get(url + "/config/s").json()["error_code"] == 40408
+    # a subject name longer than any Confluent accepts
+    assert post(f"/subjects/{'x' * 2000}/versions", json={"schema": '"int"'}) == (422, 42208)
     assert requests.get(url + "/subjects").json() == []
     # odd but valid subject names round-trip
     for subject in ("a/b", "ü nicode", "dots.and-dashes:colon"):

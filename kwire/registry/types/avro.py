@@ -74,10 +74,25 @@ def parse(text: str, references: list) -> AvroSchema:
     return AvroSchema(raw, parsed, named)
 
 
+def _union_key(b) -> str:
+    if isinstance(b, list):
+        raise ValueError("Invalid Avro schema: a union may not immediately contain another union")
+    if isinstance(b, dict):
+        t = b.get("type")
+        return b.get("name", t) if t in _NAMED else (t if isinstance(t, str) else json.dumps(t))
+    return b
+
+
 def _require_fields(s) -> None:
-    """fastavro accepts a record without ``fields``; the Avro specification (and Java's parser) do not."""
+    """What fastavro accepts and the Avro specification (and Java's parser) do not: a record
+    without ``fields``, a union holding two branches of one type or a union directly."""
     if isinstance(s, list):
+        seen = set()
         for b in s:
+            key = _union_key(b)
+            if key in seen:
+                raise ValueError(f"Invalid Avro schema: duplicate in union: {key}")
+            seen.add(key)
             _require_fields(b)
     elif isinstance(s, dict):
         t = s.get("type")
