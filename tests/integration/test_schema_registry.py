@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 import requests
@@ -526,3 +527,60 @@ def test_json_schema_references(kwire_broker):
     assert got == [{"name": "ann", "home": {"city": "Oslo"}}]
     with pytest.raises(Exception):  # the referenced schema's "required" is enforced
         ser({"name": "bo", "home": {}}, SerializationContext("people", MessageField.VALUE))
+
+
+def test_a_zombie_primarys_record_loses_and_is_repaired(kwire_broker):
+    """A SCHEMA record appended to _schemas by a second writer that planned against an old end of
+    the log (a primary not yet fenced) lands after the records it conflicts with: the first in
+    the log keeps the id and the version, the next write appends repairs (so compaction, which
+    keeps the newest record of a key, cannot bring the loser back), and a restart replays the
+    same state."""
+    from kwire.client import KafkaClient
+    from kwire.records.builder import build_batch
+    from kwire.records.decode import decode_batches
+
+    url = kwire_broker.schema_registry_url
+    a, b = '"string"', '"bytes"'
+    r = requests.post(f"{url}/subjects/z/versions", json={"schema": a})
+    assert r.status_code == 200, r.text
+    sid = r.json()["id"]
+
+    def record(subject, version, schema_id, schema):
+        key = {"keytype": "SCHEMA", "subject": subject, "version": version, "magic": 1}
+        value = {"subject": subject, "version": version, "id": schema_id, "schema": schema, "deleted": False}
+        return json.dumps(key).encode(), json.dumps(value).encode()
+
+    with KafkaClient(kwire_broker.bootstrap) as c:  # the zombie's two records: same key, same id
+        c.produce("_schemas", 0, build_batch([record("z", 1, sid + 1, b), record("other", 1, sid, b)]))
+
+    def state():
+        return (requests.get(f"{url}/schemas/ids/{sid}").json(),
+                requests.get(f"{url}/subjects/z/versions").json(), requests.get(f"{url}/subjects").json())
+
+    expect = ({"schema": a}, [1], ["z"])
+    deadline = time.monotonic() + 30
+    while requests.get(f"{url}/subjects/z/versions/1").status_code != 200 or state() != expect:
+        assert time.monotonic() < deadline, state()
+        time.sleep(0.1)
+    # the next write repairs both keys first, then takes an id the zombie's record did not
+    r = requests.post(f"{url}/subjects/w/versions", json={"schema": '"double"'})
+    assert r.status_code == 200 and r.json()["id"] > sid + 1, r.text
+    with KafkaClient(kwire_broker.bootstrap) as c:
+        data = c.fetch("_schemas", 0, 0, max_bytes=1 << 22)
+    log = [(json.loads(rec.key), rec.value and json.loads(rec.value))
+           for batch in decode_batches(data) for rec in batch.records if rec.key]
+    zombie = max(i for i, (k, v) in enumerate(log) if v and v.get("schema") == b)
+    after = {(k.get("subject"), k.get("version")): v for k, v in log[zombie + 1:] if k["keytype"] == "SCHEMA"}
+    assert after[("z", 1)]["id"] == sid and after[("z", 1)]["schema"] == a  # the winner, written again
+    assert after[("other", 1)] is None  # a tombstone: the key held nothing
+    kwire_broker.restart()
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if state()[:2] == expect[:2]:
+                break
+        except requests.RequestException:
+            pass
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert sorted(state()[2]) == ["w", "z"]

@@ -23,6 +23,7 @@ import pytest
 import requests
 from cluster_fixtures import free_port
 from nemesis_workload import nemesis_cluster  # noqa: F401 (fixture)
+from test_nemesis_partitions import _wait
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -86,20 +87,6 @@ class Registrations:
     def acked_since(self, t0: float) -> int:
         with self._lock:
             return sum(1 for t, *_ in self.acked if t > t0)
-
-
-T0 = time.monotonic()
-
-
-def _wait(cond, timeout: float, what: str):
-    print(f"{time.monotonic() - T0:6.1f} s: waiting for {what}")
-    deadline = time.monotonic() + timeout
-    while True:
-        got = cond()
-        if got:
-            return got
-        assert time.monotonic() < deadline, f"timed out after {timeout} s waiting for {what}"
-        time.sleep(0.2)
 
 
 def _leader(c, via: int) -> int:
