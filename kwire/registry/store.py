@@ -282,7 +282,8 @@ class KafkaStore:
             else:
                 end, _ = self._call(lambda c: c.list_offsets(self.topic, 0, LATEST_TIMESTAMP))
                 self._wait_for(end)
-            repairs = self.state.repairs() if primary else []
+            with self.read_lock:  # the reader changes the state meanwhile
+                repairs = self.state.repairs() if primary else []
             if repairs:
                 log.warning("schema registry: repairing %d %s record(s) that lost to another writer's",
                             len(repairs), self.topic)
