@@ -787,17 +787,21 @@ class KafkaClient:
     # -- data -----------------------------------------------------------------------------------
 
     def produce(self, topic: str, partition: int, batch_bytes: bytes, acks: int = -1,
-                timeout_ms: int = 30000) -> int | None:
+                timeout_ms: int = 30000, to_bootstrap: bool = False) -> int | None:
         """Append one record batch; returns its base offset (None with acks=0)."""
-        return self.produce_batches(topic, {partition: batch_bytes}, acks, timeout_ms)[partition]
+        return self.produce_batches(topic, {partition: batch_bytes}, acks, timeout_ms, to_bootstrap)[partition]
 
     def produce_batches(self, topic: str, batches: dict[int, bytes], acks: int = -1,
-                        timeout_ms: int = 30000) -> dict[int, int | None]:
-        """Append one batch per partition, one request per leader -> partition: base offset."""
+                        timeout_ms: int = 30000, to_bootstrap: bool = False) -> dict[int, int | None]:
+        """Append one batch per partition, one request per leader -> partition: base offset.
+
+        ``to_bootstrap``: one request to the bootstrap connection instead, whoever leads (a
+        writer that must append only while that broker leads: any other answers NOT_LEADER)."""
         if acks not in (-1, 0, 1):
             raise ValueError(f"acks must be -1, 0 or 1, not {acks}")
         out: dict[int, int | None] = {}
-        for leader, parts in self._by_leader(topic, batches).items():
+        groups = {None: list(batches)} if to_bootstrap else self._by_leader(topic, batches)
+        for leader, parts in groups.items():
             version = self.api_version(API_PRODUCE, leader)
             td = TopicProduceData(partition_data=[
                 PartitionProduceData(index=p, records=batches[p]) for p in parts])

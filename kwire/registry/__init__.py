@@ -3,7 +3,8 @@
 Layout: ``errors`` (status and error codes), ``state`` (the records of
 ``_schemas`` and the state replayed from them, sans-I/O), ``types`` (AVRO,
 JSON, PROTOBUF parsing and compatibility rules; ``types.protoconv`` between
-.proto text and descriptors), ``service`` (the API's operations), ``store``
+.proto text and descriptors; ``types.avroform`` and ``types.protoform`` the
+texts Confluent's registry compares, so equal schemas share an id), ``service`` (the API's operations), ``store``
 (``_schemas`` through a Kafka client of the broker), ``server`` (the HTTP
 layer, and forwarding of writes to the primary on a cluster). Produce-time
 checks of schema ids live below the handlers, in

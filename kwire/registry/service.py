@@ -42,6 +42,11 @@ log = logging.getLogger("kwire.registry")
 MAX_SCHEMA_CHARS = 1 << 20  # a schema text larger than this is refused with 42209
 MAX_SUBJECT_CHARS = 1024
 MAX_REFERENCE_DEPTH = 32
+REGISTER_ATTEMPTS = 3
+
+
+class LostToAnotherWriter(Exception):
+    """A registration's record was ignored: another writer's took its id or version first."""
 
 
 def _subject_ok(subject: str) -> None:
@@ -153,7 +158,21 @@ class SchemaRegistry:
 
     # -- subjects and versions ---------------------------------------------------------------
     def register(self, subject: str, body, normalize: bool = False) -> dict:
+        """Register; planned again when another writer's record took the id or version first
+        (a change of primary), up to ``REGISTER_ATTEMPTS`` times, then 50001 (clients retry)."""
         _subject_ok(subject)
+        for _ in range(REGISTER_ATTEMPTS - 1):
+            try:
+                return self._register(subject, body, normalize)
+            except LostToAnotherWriter:
+                log.warning("schema registry: a registration under %r lost to another writer's; planning "
+                            "it again", subject)
+        try:
+            return self._register(subject, body, normalize)
+        except LostToAnotherWriter as e:
+            raise errors.store_error(str(e)) from None
+
+    def _register(self, subject: str, body, normalize: bool) -> dict:
         with self.store.lock:
             self.store.sync()
             st = self.state
@@ -197,8 +216,8 @@ class SchemaRegistry:
             self.store.append([(schema_key(subject, version), schema_value(subject, version, sid, stored, False))])
             got = st.subjects.get(subject, {}).get(version)
             if got is None or got.id != sid:
-                raise errors.store_error(f"another writer took id {sid} meanwhile (a change of the "
-                                         "registry's primary): register again")
+                raise LostToAnotherWriter(f"another writer took id {sid} or version {version} of {subject} "
+                                          "meanwhile (a change of the registry's primary): register again")
             return {"id": sid}
 
     def lookup(self, subject: str, body, normalize: bool = False, deleted: bool = False,

@@ -21,6 +21,16 @@ Schema Registry's layout: a JSON key naming what it is about and a JSON value
 whole topic) and for every write (the writer appends, then waits until its
 record has been replayed), so live and recovered state cannot differ.
 
+Two writers (a change of primary: the old one not yet fenced) can both plan
+against the same end of the log. The first record in the log wins, on every
+broker alike: a SCHEMA record whose id already holds another schema, or
+whose subject/version already holds another id, is ignored (``conflicts``)
+and its key noted in ``unrepaired``. Compaction keeps the newest value per
+key, so a loser left last for its key would win after a compaction and a
+restart: ``repairs()`` gives the records that put the winner back (its value
+again, or a tombstone when the key holds nothing), which the next writer
+appends before anything else; a record of the key accepted later clears it.
+
 Invariant: ids are never reused. A new id is one more than the largest id
 ever seen. A permanent delete tombstones SCHEMA records, and compaction may
 drop a tombstone for good; so before it tombstones the version holding the
@@ -98,7 +108,8 @@ class RegistryState:
         self.members: dict[int, str] = {}  # broker id -> its registry's URL
         self.offset = 0  # next offset of _schemas to replay
         self.replayed = 0  # records applied (tests, figures)
-        self.conflicts = 0  # SCHEMA records ignored because their id was another schema's
+        self.conflicts = 0  # SCHEMA records ignored: their id or subject/version held another schema
+        self.unrepaired: set[tuple[str, int]] = set()  # (subject, version) whose last record lost
 
     # -- replay ---------------------------------------------------------------------------
     def replay(self, key: dict, value: dict | None) -> None:
@@ -107,6 +118,7 @@ class RegistryState:
         subject = key.get("subject")
         if kt == "SCHEMA":
             version = int(key["version"])
+            self.unrepaired.discard((subject, version))
             if value is None:
                 versions = self.subjects.get(subject)
                 if versions is not None:
@@ -119,10 +131,13 @@ class RegistryState:
             sid = int(value["id"])
             stored = Stored(value.get("schemaType") or "AVRO", value["schema"], value.get("references") or [])
             known = self.schemas.get(sid)
-            if known is not None and known.key() != stored.key():
-                # two writers during a change of primary gave one id to two schemas: the first in
-                # the log keeps it, on every broker alike (the second writer's check refuses)
+            held = self.subjects.get(subject, {}).get(version)
+            if (known is not None and known.key() != stored.key()) or (held is not None and held.id != sid):
+                # two writers during a change of primary gave one id to two schemas, or one version
+                # to two ids: the first in the log keeps it (the loser's writer sees it lost)
                 self.conflicts += 1
+                self.unrepaired.add((subject, version))
+                self.max_id = max(self.max_id, sid)
                 return
             self.schemas.setdefault(sid, stored)
             self.ids.setdefault(stored.key(), sid)
@@ -151,6 +166,16 @@ class RegistryState:
             else:
                 self.members[int(key["broker"])] = value["url"]
         # CLEAR_SUBJECT (its SCHEMA tombstones do the work) and NOOP: nothing to apply
+
+    def repairs(self) -> list[tuple[dict, dict | None]]:
+        """Records making each key whose last record lost hold what the state holds (see above)."""
+        out = []
+        for subject, version in sorted(self.unrepaired):
+            held = self.subjects.get(subject, {}).get(version)
+            value = None if held is None else schema_value(subject, version, held.id, self.schemas[held.id],
+                                                           held.deleted)
+            out.append((schema_key(subject, version), value))
+        return out
 
     def _forget_if_unused(self, sid: int) -> None:
         """A permanently deleted schema that no version uses any more is forgotten (as compaction

@@ -10,13 +10,22 @@ internal topics, ``offsets.topic.replication.factor``, as Confluent's
 of brokers is retried) and starts a reader thread that fetches the partition from
 offset 0 and replays every record into ``RegistryState``, then follows it.
 
-* ``append(records)`` produces one batch with acks=all and returns once the
-  reader has replayed up to its last offset: the caller then sees its own
-  write, and a write is acknowledged only when it is in the log (a restart
-  rebuilds exactly what was acknowledged).
-* ``sync()`` waits until the reader has replayed up to the partition's end
-  (ListOffsets latest): a writer calls it first so it plans against
-  everything written before, also by another broker.
+* ``append(records)`` produces one batch with acks=all to this broker alone
+  (the bootstrap connection, never routed to another leader: a broker that
+  no longer leads ``_schemas-0`` answers NOT_LEADER, and an old leader cut
+  off from its followers cannot commit) and returns once the reader, which
+  reads only up to the high watermark, has replayed up to its last offset:
+  the caller then sees its own write, as applied in log order (another
+  writer's conflicting record that landed first wins, see
+  ``kwire.registry.state``), and a write is acknowledged only once committed
+  (a restart rebuilds exactly what was acknowledged).
+* ``sync()`` brings the state to the end of the log before a writer plans:
+  on a broker that has just become the primary (a leader epoch of
+  ``_schemas-0`` it has not written in yet) by appending a NOOP record and
+  replaying up to it, as Confluent's registry does, so records the new
+  leader inherited above its high watermark are applied too; otherwise up to
+  the partition's end (ListOffsets latest). Then it appends the repairs of
+  records that lost a conflict (``RegistryState.repairs``).
 * ``lock`` serializes writers; ``read_lock`` is held by the reader while it
   replays a fetched batch and by HTTP threads while they read the state.
 
@@ -82,6 +91,9 @@ class KafkaStore:
         self.read_lock = threading.RLock()
         self._progress = threading.Condition()
         self._writer: KafkaClient | None = None
+        self._local: KafkaClient | None = None  # to this broker only: its metadata, the primary's appends
+        self._synced_epoch: int | None = None  # the leader epoch of _schemas-0 of this primary's last barrier
+        self.barriers = 0  # NOOP barriers appended (tests, figures)
         self._reader_thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._stop = threading.Event()
@@ -114,7 +126,9 @@ class KafkaStore:
             self.sync()
             url = self._url()
             if self.state.members.get(self.node_id) != url:
-                self.append([({"keytype": "KWIRE_MEMBER", "broker": self.node_id, "magic": 0}, {"url": url})])
+                # from any broker, routed to the leader (harmless beside a primary's records)
+                self._produce([({"keytype": "KWIRE_MEMBER", "broker": self.node_id, "magic": 0}, {"url": url})],
+                              to_bootstrap=False)
 
     def _ensure_topic(self, c: KafkaClient) -> None:
         info = c.metadata([self.topic])
@@ -140,9 +154,7 @@ class KafkaStore:
         if self._reader_thread is not None:
             self._reader_thread.join(5)
         with self.lock:
-            if self._writer is not None:
-                self._writer.close()
-                self._writer = None
+            self._drop_clients()
 
     # -- the reader --------------------------------------------------------------------------
     def _read_loop(self) -> None:
@@ -216,26 +228,39 @@ class KafkaStore:
             self._writer = KafkaClient(self._bs(), client_id="kwire-schema-registry", timeout=TIMEOUT_S)
         return self._writer
 
+    def _local_client(self) -> KafkaClient:
+        if self._local is None:
+            self._local = KafkaClient(self._bs(), client_id="kwire-schema-registry-primary", timeout=TIMEOUT_S)
+        return self._local
+
+    def _drop_clients(self) -> None:
+        for c in (self._writer, self._local):
+            if c is not None:
+                c.close()
+        self._writer = self._local = None
+
     def _call(self, fn):
         self.start()
-        with self.lock:  # one writer client, not thread-safe: one request at a time
+        with self.lock:  # the clients are not thread-safe: one request at a time
             return self._call_locked(fn)
 
     def _call_locked(self, fn):
         try:
             return fn(self._client())
         except KafkaClientError as e:
-            if self._writer is not None:
-                self._writer.close()
-                self._writer = None
+            self._drop_clients()
             raise errors.store_error(f"Error while writing to {self.topic}: {e}") from None
+
+    def _own_partition(self):
+        """_schemas-0 as this broker's own metadata describes it."""
+        return self._call(lambda _c: self._local_client().topic(self.topic).partitions[0])
 
     def writer_url(self) -> str | None:
         """None when this broker writes (it leads partition 0 of the topic, or is alone); else the
         registry URL of the broker that does (50004 when it is not known)."""
         if self.node_id is None:
             return None
-        leader = self._call(lambda c: c.topic(self.topic).partitions[0].leader)
+        leader = self._own_partition().leader
         if leader == self.node_id:
             return None
         url = self.state.members.get(leader)
@@ -245,8 +270,40 @@ class KafkaStore:
         return url
 
     def sync(self) -> None:
-        end, _ = self._call(lambda c: c.list_offsets(self.topic, 0, LATEST_TIMESTAMP))
-        self._wait_for(end)
+        with self.lock:
+            p = self._own_partition() if self.node_id is not None else None
+            primary = p is None or p.leader == self.node_id
+            if p is not None and primary and p.leader_epoch != self._synced_epoch:
+                # a new primary: everything its log holds, committed or not yet, comes before
+                # its first write (the NOOP's offset is past all of it)
+                self._produce([({"keytype": "NOOP", "magic": 0}, None)])
+                self._synced_epoch = p.leader_epoch
+                self.barriers += 1
+            else:
+                end, _ = self._call(lambda c: c.list_offsets(self.topic, 0, LATEST_TIMESTAMP))
+                self._wait_for(end)
+            with self.read_lock:  # the reader changes the state meanwhile
+                repairs = self.state.repairs() if primary else []
+            if repairs:
+                log.warning("schema registry: repairing %d %s record(s) that lost to another writer's",
+                            len(repairs), self.topic)
+                self._produce(repairs)
+
+    def _produce(self, records, to_bootstrap: bool = True) -> int:
+        batch = build_batch([(_encode(k), _encode(v)) for k, v in records])
+
+        def produce(c: KafkaClient) -> int:
+            if to_bootstrap:
+                c = self._local_client()
+            return c.produce(self.topic, 0, batch, acks=-1, to_bootstrap=to_bootstrap)
+
+        expected = self.state.offset
+        base = self._call(produce)
+        self._wait_for(base + len(records))
+        if base != expected:
+            log.debug("schema registry: appended at %d, planned at %d (records of another writer between)",
+                      base, expected)
+        return base
 
     def wait_ready(self) -> None:
         """Readers: the first request waits until the topic has been replayed once."""
@@ -282,6 +339,5 @@ class KafkaStore:
         threading.Thread(target=run, name="kwire-registry-start", daemon=True).start()
 
     def append(self, records) -> None:
-        batch = build_batch([(_encode(k), _encode(v)) for k, v in records])
-        base = self._call(lambda c: c.produce(self.topic, 0, batch, acks=-1))
-        self._wait_for(base + len(records))
+        """The primary's write (through this broker alone)."""
+        self._produce(records)

@@ -183,14 +183,15 @@ def _firewall():
 @pytest.fixture
 def nemesis_cluster(tmp_path, request):
     """``make(overrides, env)``: (cluster, firewall, topology) on a loopback /24 of the test's own
-    (``env``: broker id -> environment variables of that broker's process)."""
+    (``env``: broker id -> environment variables of that broker's process; ``per_broker``:
+    broker id -> overrides of that broker alone, given ``(block)`` -> dict, ``block`` the /24)."""
     _need_zookeeper()
     fw = _firewall()
     block = f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
     made: list = []
     failed_before = request.session.testsfailed
 
-    def make(overrides: dict | None = None, env: dict | None = None, ensemble: int = 1):
+    def make(overrides: dict | None = None, env: dict | None = None, ensemble: int = 1, per_broker=None):
         if ensemble == 1:
             zk = ZooKeeperServer(str(tmp_path / "zookeeper"), host=f"{block}.10")
             made.append(zk)
@@ -199,7 +200,8 @@ def nemesis_cluster(tmp_path, request):
             members = start_ensemble(str(tmp_path), [f"{block}.{7 + i}" for i in range(ensemble)], made)
             zk = _EnsembleView(members)
         hosts = {i: f"{block}.{10 + i}" for i in (1, 2, 3)}
-        c = Cluster(zk, str(tmp_path / "cluster"), 3, overrides, SESSION_MS, hosts=hosts, env=env)
+        c = Cluster(zk, str(tmp_path / "cluster"), 3, overrides, SESSION_MS, hosts=hosts, env=env,
+                    per_broker=per_broker(block) if per_broker else None)
         made.append(c)
         c.start()
         topo = Topology({"zk": f"{block}.10", **{str(i): h for i, h in hosts.items()}})

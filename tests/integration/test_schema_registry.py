@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 import requests
@@ -125,7 +126,10 @@ def test_protobuf_registered_as_text(kwire_broker):
         "schema": line, "schemaType": "PROTOBUF",
         "references": [{"name": "kwire/point.proto", "subject": "point", "version": 1}]})
     assert r.status_code == 200, r.text
-    assert requests.get(f"{url}/subjects/text-lines-value/versions/1").json()["schema"] == line.strip()
+    # answered as Confluent's registry prints it back (its canonical form), not as sent
+    assert requests.get(f"{url}/subjects/text-lines-value/versions/1").json()["schema"] == (
+        'syntax = "proto3";\npackage kwire;\nimport "kwire/point.proto";\nmessage Line {\n  Point start = 1;\n'
+        '  Point end = 2;\n  string name = 3;\n  map<string, int32> tags = 4;\n}\n')
     # the message classes come from what the registry answers as a descriptor
     from confluent_kafka.schema_registry.common.protobuf import _str_to_proto
 
@@ -295,6 +299,68 @@ def test_deletes_listings_and_restart(kwire_broker):
     assert new == keep + 1 and new not in ids
 
 
+def test_equal_schemas_share_an_id(kwire_broker):
+    """Confluent's registry compares schemas by the text it prints back from the parsed schema
+    (Avro: Java's Schema.toString(); Protobuf: its .proto printer; JSON: compact JSON), and with
+    normalize=true by its normalized form: what that treats as equal gets one id here too."""
+    url = kwire_broker.schema_registry_url
+    n = iter(range(1000))
+
+    def reg(schema, schema_type="AVRO", normalize=False) -> int:
+        text = schema if isinstance(schema, str) else json.dumps(schema)
+        r = requests.post(f"{url}/subjects/eq{next(n)}/versions?normalize={str(normalize).lower()}",
+                          json={"schema": text, "schemaType": schema_type})
+        assert r.status_code == 200, r.text
+        return r.json()["id"]
+
+    # Avro: whitespace, key order, full vs short names, {"type": "int"} for "int": one schema
+    avro = {"type": "record", "name": "R", "namespace": "n", "fields": [
+        {"name": "a", "type": "int"}, {"name": "b", "type": {"type": "record", "name": "S", "fields": []}},
+        {"name": "c", "type": "S"}]}
+    same = ('{ "fields" : [ {"type": {"type": "int"}, "name": "a"},\n {"name": "b", "type": {"fields": [], '
+            '"name": "n.S", "type": "record"}}, {"name": "c", "type": "n.S"} ],\n "name": "n.R", "type": "record" }')
+    first = reg(avro)
+    assert reg(same) == first
+    assert requests.get(f"{url}/schemas/ids/{first}").json()["schema"] == (
+        '{"type":"record","name":"R","namespace":"n","fields":[{"name":"a","type":"int"},{"name":"b","type":'
+        '{"type":"record","name":"S","fields":[]}},{"name":"c","type":"S"}]}')  # as Java prints it
+    # ... but a doc, a default or the order of fields makes another schema, normalized or not
+    with_doc = json.loads(json.dumps(avro))
+    with_doc["fields"][0]["doc"] = "the a"
+    swapped = dict(avro, fields=[avro["fields"][1], avro["fields"][0], avro["fields"][2]])
+    ids = {first, reg(with_doc), reg(swapped)}
+    assert len(ids) == 3
+    assert len({reg(avro, normalize=True), reg(with_doc, normalize=True), reg(swapped, normalize=True)}) == 3
+    # properties in another order: two schemas as sent, one normalized
+    p1 = {"type": "record", "name": "P", "fields": [], "x.a": 1, "x.b": 2}
+    p2 = {"type": "record", "name": "P", "x.b": 2, "x.a": 1, "fields": []}
+    assert reg(p1) != reg(p2)
+    assert reg(p1, normalize=True) == reg(p2, normalize=True)
+
+    # Protobuf: comments, blank lines, where options and nested types sit: one schema
+    proto = 'syntax = "proto3";\npackage k;\nmessage M {\n  int32 a = 1;\n  string b = 2;\n}\n'
+    noisy = ('// a comment\nsyntax="proto3";   package k;\n\n/* block */ message M { message Unused {} '
+             'int32 a = 1; // trailing\n string b = 2; }')
+    pid = reg(proto, "PROTOBUF")
+    assert reg(proto.replace("}\n", "  message Unused {\n  }\n}\n"), "PROTOBUF") == reg(noisy, "PROTOBUF")
+    assert reg(' \n// lead\n' + proto, "PROTOBUF") == pid
+    # field and option order: other schemas as sent, one normalized
+    fields = 'syntax = "proto3";\npackage k;\nmessage M {\n  string b = 2;\n  int32 a = 1;\n}\n'
+    assert reg(fields, "PROTOBUF") != pid
+    assert reg(fields, "PROTOBUF", True) == reg(proto, "PROTOBUF", True)
+    o1 = 'syntax = "proto3";\noption java_package = "x";\noption go_package = "y";\nmessage O { int32 a = 1; }'
+    o2 = 'syntax = "proto3";\noption go_package = "y";\noption java_package = "x";\nmessage O { int32 a = 1; }'
+    assert reg(o1, "PROTOBUF") != reg(o2, "PROTOBUF")
+    assert reg(o1, "PROTOBUF", True) == reg(o2, "PROTOBUF", True)
+
+    # JSON Schema: whitespace only; key order counts unless normalized
+    j1 = '{"type": "object", "properties": {"a": {"type": "string"}}}'
+    j2 = '{\n  "type":"object",\n  "properties":{ "a" : {"type":"string"} }\n}'
+    j3 = '{"properties": {"a": {"type": "string"}}, "type": "object"}'
+    assert reg(j1, "JSON") == reg(j2, "JSON") != reg(j3, "JSON")
+    assert reg(j1, "JSON", True) == reg(j3, "JSON", True)
+
+
 def test_bad_input_stores_nothing(kwire_broker):
     url = kwire_broker.schema_registry_url
 
@@ -312,6 +378,30 @@ def test_bad_input_stores_nothing(kwire_broker):
     huge = json.dumps({"type": "enum", "name": "H", "symbols": [f"S{i}" for i in range(200_000)]})
     assert post("/subjects/s/versions", json={"schema": huge}) == (422, 42209)
     assert post("/subjects/%01ctl/versions", json={"schema": '"int"'}) == (422, 42208)
+    # more invalid schemas of each type
+    bad_default = {"type": "record", "name": "D", "fields": [{"name": "a", "type": "int", "default": "x"}]}
+    assert post("/subjects/s/versions", json={"schema": json.dumps(bad_default)}) == (422, 42201)
+    assert post("/subjects/s/versions", json={"schema": '["int", "int"]'}) == (422, 42201)  # duplicate branch
+    assert post("/subjects/s/versions", json={"schema": "not json", "schemaType": "JSON"}) == (422, 42201)
+    assert post("/subjects/s/versions", json={"schema": '{"type": "strin"}', "schemaType": "JSON"}) == (422, 42201)
+    assert post("/subjects/s/versions", json={"schema": 'syntax = "proto3"; message M { int32 a = ; }',
+                                              "schemaType": "PROTOBUF"}) == (422, 42201)
+    assert post("/subjects/s/versions", json={"schema": {"type": "string"}}) == (422, 422)  # not a string
+    assert post("/subjects/s/versions", json=["a list"]) == (422, 422)
+    # references to a subject or a version that does not exist
+    for ref in ({"name": "a.avsc", "subject": "nowhere", "version": 1},
+                {"name": "a.avsc", "subject": "nowhere", "version": "latest"}):
+        assert post("/subjects/s/versions", json={"schema": '"int"', "references": [ref]}) == (422, 42201)
+    # an unknown compatibility level, globally and per subject; a body that is not JSON
+    for path in ("/config", "/config/s"):
+        r = requests.put(url + path, json={"compatibility": "SOMETIMES"})
+        assert (r.status_code, r.json()["error_code"]) == (422, 42203)
+        r = requests.put(url + path, data="{oops", headers={"Content-Type": "application/json"})
+        assert (r.status_code, r.json()["error_code"]) == (400, 400)
+    assert requests.get(url + "/config").json() == {"compatibilityLevel": "BACKWARD"}
+    assert requests.get(url + "/config/s").json()["error_code"] == 40408
+    # a subject name longer than any Confluent accepts
+    assert post(f"/subjects/{'x' * 2000}/versions", json={"schema": '"int"'}) == (422, 42208)
     assert requests.get(url + "/subjects").json() == []
     # odd but valid subject names round-trip
     for subject in ("a/b", "ü nicode", "dots.and-dashes:colon"):
@@ -437,3 +527,60 @@ def test_json_schema_references(kwire_broker):
     assert got == [{"name": "ann", "home": {"city": "Oslo"}}]
     with pytest.raises(Exception):  # the referenced schema's "required" is enforced
         ser({"name": "bo", "home": {}}, SerializationContext("people", MessageField.VALUE))
+
+
+def test_a_zombie_primarys_record_loses_and_is_repaired(kwire_broker):
+    """A SCHEMA record appended to _schemas by a second writer that planned against an old end of
+    the log (a primary not yet fenced) lands after the records it conflicts with: the first in
+    the log keeps the id and the version, the next write appends repairs (so compaction, which
+    keeps the newest record of a key, cannot bring the loser back), and a restart replays the
+    same state."""
+    from kwire.client import KafkaClient
+    from kwire.records.builder import build_batch
+    from kwire.records.decode import decode_batches
+
+    url = kwire_broker.schema_registry_url
+    a, b = '"string"', '"bytes"'
+    r = requests.post(f"{url}/subjects/z/versions", json={"schema": a})
+    assert r.status_code == 200, r.text
+    sid = r.json()["id"]
+
+    def record(subject, version, schema_id, schema):
+        key = {"keytype": "SCHEMA", "subject": subject, "version": version, "magic": 1}
+        value = {"subject": subject, "version": version, "id": schema_id, "schema": schema, "deleted": False}
+        return json.dumps(key).encode(), json.dumps(value).encode()
+
+    with KafkaClient(kwire_broker.bootstrap) as c:  # the zombie's two records: same key, same id
+        c.produce("_schemas", 0, build_batch([record("z", 1, sid + 1, b), record("other", 1, sid, b)]))
+
+    def state():
+        return (requests.get(f"{url}/schemas/ids/{sid}").json(),
+                requests.get(f"{url}/subjects/z/versions").json(), requests.get(f"{url}/subjects").json())
+
+    expect = ({"schema": a}, [1], ["z"])
+    deadline = time.monotonic() + 30
+    while requests.get(f"{url}/subjects/z/versions/1").status_code != 200 or state() != expect:
+        assert time.monotonic() < deadline, state()
+        time.sleep(0.1)
+    # the next write repairs both keys first, then takes an id the zombie's record did not
+    r = requests.post(f"{url}/subjects/w/versions", json={"schema": '"double"'})
+    assert r.status_code == 200 and r.json()["id"] > sid + 1, r.text
+    with KafkaClient(kwire_broker.bootstrap) as c:
+        data = c.fetch("_schemas", 0, 0, max_bytes=1 << 22)
+    log = [(json.loads(rec.key), rec.value and json.loads(rec.value))
+           for batch in decode_batches(data) for rec in batch.records if rec.key]
+    zombie = max(i for i, (k, v) in enumerate(log) if v and v.get("schema") == b)
+    after = {(k.get("subject"), k.get("version")): v for k, v in log[zombie + 1:] if k["keytype"] == "SCHEMA"}
+    assert after[("z", 1)]["id"] == sid and after[("z", 1)]["schema"] == a  # the winner, written again
+    assert after[("other", 1)] is None  # a tombstone: the key held nothing
+    kwire_broker.restart()
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if state()[:2] == expect[:2]:
+                break
+        except requests.RequestException:
+            pass
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert sorted(state()[2]) == ["w", "z"]

@@ -283,3 +283,46 @@ def test_produce_validation_while_the_registry_loads():
     framed = b"\x00" + (3).to_bytes(4, "big") + b"v"
     code, _, errors = invalid_records(build_batch([(None, framed)]), False, True, lambda sid: None)
     assert code == ErrorCode.REQUEST_TIMED_OUT and errors == []  # retriable: producers try again
+
+
+def _replay(log):
+    st = RegistryState()
+    for k, v in log:
+        st.replay(k, v)
+    return st
+
+
+def _compact(log):
+    """What log compaction may leave: the newest record of each key (tombstones included)."""
+    last = {json.dumps(k, sort_keys=True): i for i, (k, _v) in enumerate(log)}
+    return [rec for i, rec in enumerate(log) if last[json.dumps(rec[0], sort_keys=True)] == i]
+
+
+def test_two_writers_first_record_wins_and_the_repair_survives_compaction():
+    """Two primaries at once (a leader change) planned against the same end of the log: one gave
+    id 1 to schema A as s/1, the other id 1 to schema B as s/1 (same key) and as t/1 (same id,
+    another key). The first record in the log wins; the losers are repaired so that what a
+    replay gives stays the same after compaction drops the winner's record."""
+    from kwire.registry.state import Stored, schema_key, schema_value
+
+    a, b = Stored("AVRO", '"string"'), Stored("AVRO", '"int"')
+    log = [(schema_key("s", 1), schema_value("s", 1, 1, a, False)),
+           (schema_key("s", 1), schema_value("s", 1, 1, b, False)),   # same key and id, other schema
+           (schema_key("s", 1), schema_value("s", 1, 2, b, False)),   # same key, another id
+           (schema_key("t", 1), schema_value("t", 1, 1, b, False))]   # same id, another key
+    st = _replay(log)
+    assert st.schemas[1].schema == '"string"' and st.subjects == {"s": {1: st.subjects["s"][1]}}
+    assert st.subjects["s"][1].id == 1 and st.conflicts == 3
+    assert st.max_id == 2  # the loser's id is not handed out again either
+    assert st.unrepaired == {("s", 1), ("t", 1)}
+    # unrepaired, compaction would let a loser win: the bug repairs() exists for
+    assert _replay(_compact(log)).subjects["s"][1].id == 2
+    repairs = st.repairs()
+    assert [(k["subject"], v and v["id"]) for k, v in repairs] == [("s", 1), ("t", None)]
+    log += repairs
+    st = _replay(log)
+    again = _replay(_compact(log))
+    assert not st.unrepaired and not again.unrepaired
+    for s in (st, again):
+        assert {n: {v: x.id for v, x in vs.items()} for n, vs in s.subjects.items()} == {"s": {1: 1}}
+        assert s.schemas[1].schema == '"string"'

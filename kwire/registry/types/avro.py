@@ -1,4 +1,4 @@
-"""Avro schemas: parsing (fastavro), canonical text, and Avro's schema-resolution rules.
+"""Avro schemas: parsing (fastavro), Avro's schema-resolution rules (the texts compared: ``avroform``).
 
 ``parse`` checks a schema with ``fastavro.parse_schema`` (names, defaults,
 symbols, every type known, named types from references given in
@@ -27,7 +27,9 @@ from __future__ import annotations
 import json
 
 import fastavro
-from fastavro.schema import SchemaParseException, to_parsing_canonical_form
+from fastavro.schema import SchemaParseException
+
+from kwire.registry.types import avroform
 
 _PROMOTIONS = {
     "int": {"int", "long", "float", "double"},
@@ -46,11 +48,11 @@ class AvroSchema:
         self.raw = raw  # the JSON value as sent
         self.parsed = parsed  # fastavro's parsed form
         self.named = named  # full name -> parsed definition (this schema's and its references')
-        self.canonical = json.dumps(raw, separators=(",", ":"), ensure_ascii=False)
+        self.canonical = avroform.canonical(raw)  # as Java's Schema.toString(): see avroform
 
     def normalized(self) -> str:
-        """Avro's Parsing Canonical Form: what normalize=true registers and compares."""
-        return to_parsing_canonical_form(self.parsed)
+        """Confluent's normalized form: what normalize=true registers and compares."""
+        return avroform.normalized(self.raw)
 
 
 def parse(text: str, references: list) -> AvroSchema:
@@ -72,10 +74,25 @@ def parse(text: str, references: list) -> AvroSchema:
     return AvroSchema(raw, parsed, named)
 
 
+def _union_key(b) -> str:
+    if isinstance(b, list):
+        raise ValueError("Invalid Avro schema: a union may not immediately contain another union")
+    if isinstance(b, dict):
+        t = b.get("type")
+        return b.get("name", t) if t in _NAMED else (t if isinstance(t, str) else json.dumps(t))
+    return b
+
+
 def _require_fields(s) -> None:
-    """fastavro accepts a record without ``fields``; the Avro specification (and Java's parser) do not."""
+    """What fastavro accepts and the Avro specification (and Java's parser) do not: a record
+    without ``fields``, a union holding two branches of one type or a union directly."""
     if isinstance(s, list):
+        seen = set()
         for b in s:
+            key = _union_key(b)
+            if key in seen:
+                raise ValueError(f"Invalid Avro schema: duplicate in union: {key}")
+            seen.add(key)
             _require_fields(b)
     elif isinstance(s, dict):
         t = s.get("type")

@@ -4,8 +4,8 @@ Confluent's documented compatibility rules.
 
 Both inputs become one model: the file's package and, per message (by full
 name), its fields by number with name, kind (a scalar type name, or
-``message``/``enum``/``named`` with the type's name) , label and oneof. The
-schema text is stored as sent: a base64 descriptor stays base64, so
+``message``/``enum``/``named`` with the type's name) , label and oneof. A
+base64 descriptor is stored as sent, so
 ``format=serialized`` (what the Python deserializer asks for) returns it as is.
 
 ``can_read(reader, writer)`` applies Confluent's Protobuf rules, which are the
@@ -17,6 +17,10 @@ kind changed (scalar <-> message <-> enum) or whose named type changed, a
 field moved into an existing oneof, and a changed package are refused. Fields
 added or removed and renamed are compatible.
 
+.proto text is kept in the forms Confluent's registry compares
+(``protoform``: comments and layout do not count, ``normalize=true`` also
+sorts options, fields by number and imports).
+
 What it does not do: give one id to a schema registered once as text and once
 as a descriptor (the stored forms differ), carry options across conversions.
 """
@@ -25,12 +29,15 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 from dataclasses import dataclass, field
 
 from google.protobuf import descriptor_pb2
 from google.protobuf.message import DecodeError
 
-from kwire.registry.types import protoconv
+from kwire.registry.types import protoconv, protoform
+
+log = logging.getLogger("kwire.registry")
 
 _SCALARS = {"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32",
             "fixed64", "sfixed32", "sfixed64", "bool", "string", "bytes"}
@@ -64,10 +71,15 @@ class ProtobufSchema:
         self.source = source  # the FileDescriptorProto (serialized) or proto-schema-parser's File
         self.serialized = serialized
         self.references = references  # [(import name, ProtobufSchema)], dependencies first
-        self.canonical = text.strip()
+        self.canonical = self._normalized = text.strip()
+        if not serialized:  # .proto text: Confluent's printed forms (protoform)
+            try:
+                self.canonical, self._normalized = protoform.forms(source)
+            except Exception as e:  # the printer failing on a construct: compare the text as sent
+                log.warning("a .proto schema could not be printed (%s): kept as sent", e)
 
     def normalized(self) -> str:
-        return self.canonical
+        return self._normalized
 
     def descriptor(self, name: str = "default"):
         if self.serialized:
