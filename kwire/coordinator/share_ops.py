@@ -20,7 +20,9 @@ the group, else ``group.share.session.timeout.ms``) fences a member;
 Records (``kwire.coordinator.records``): ShareGroupMetadata (epoch, topic
 metadata hash) and ShareGroupMemberMetadata (subscription, member epoch,
 assignment); state changes only in ``replay``. The share partitions' own
-state (which records are acknowledged) is not here: ``kwire.share``.
+state (which records are acknowledged) is not here: ``kwire.share``; a
+removed member (left, fenced) is reported to ``config.share_member_removed``
+(set by the broker: its share session closes, its records are released).
 Not implemented: rack-aware assignment, assignment batching
 (``group.share.assignment.interval.ms``), regex subscriptions (share groups
 have none in Kafka either).
@@ -283,8 +285,11 @@ class ShareOps:
             group.group_epoch, group.metadata_hash = value.epoch, value.metadata_hash
         elif isinstance(key, ShareGroupMemberKey):
             if value is None:
-                group.members.pop(key.member_id, None)
+                gone = group.members.pop(key.member_id, None)
                 self.timer.cancel(_session_key(gid, key.member_id))
+                removed = self.config.share_member_removed
+                if gone is not None and removed is not None:
+                    removed(gid, key.member_id)  # the broker's share sessions: released there
                 return
             m = group.members.get(key.member_id)
             if m is None:
