@@ -140,8 +140,10 @@ def test_sessions_epochs_and_limit():
 def test_share_assignor_shares_partitions_when_members_outnumber_them():
     t1, t2 = b"1" * 16, b"2" * 16
     out = share_assignor.assign({"a": {t1}, "b": {t1}, "c": {t1}}, {t1: 2})
-    assert sorted(len(v.get(t1, ())) for v in out.values()) == [1, 1, 1]
-    assert set().union(*(v[t1] for v in out.values())) == {0, 1}
+    # Kafka's simple assignor: each partition shared by ceil(3/2) = 2 members, 4 assignments
+    # spread 2/1/1
+    assert sorted(len(v.get(t1, ())) for v in out.values()) == [1, 1, 2]
+    assert sorted(sum(p in v[t1] for v in out.values()) for p in (0, 1)) == [2, 2]
     out = share_assignor.assign({"a": {t1, t2}, "b": {t2}}, {t1: 4, t2: 2})
     assert out["a"][t1] == {0, 1, 2, 3} and out["a"][t2] | out["b"][t2] == {0, 1}
     assert not out["a"][t2] & out["b"][t2]
@@ -326,3 +328,42 @@ def test_sessions_are_evicted_with_the_connection_that_opened_them():
     assert c.get("g", "m1") is None and c.get("g", "m2") is not None
     assert c.disconnected(("127.0.0.1", 1)) == []
     assert c.close("g", "m2") is not None and c.by_connection == {}
+
+
+def _count(out):
+    return {m: sum(len(ps) for ps in v.values()) for m, v in out.items()}
+
+
+@pytest.mark.parametrize("members,parts", [(1, 6), (4, 6), (6, 6), (4, 1), (5, 2), (7, 3), (3, 8)])
+def test_share_assignor_balances_and_shares_as_kafka(members, parts):
+    """Homogeneous: every partition shared by ceil(M/P) members, counts differ by at most one."""
+    t = b"t" * 16
+    ms = [f"m{i}" for i in range(members)]
+    out = share_assignor.assign({m: {t} for m in ms}, {t: parts})
+    sharing = -(-members // parts)
+    assert all(sum(p in out[m].get(t, ()) for m in ms) == sharing for p in range(parts))
+    counts = _count(out).values()
+    assert max(counts) - min(counts) <= 1 and sum(counts) == sharing * parts
+
+
+def test_share_assignor_is_sticky():
+    """A member joining takes partitions only from those with too many; the others keep theirs."""
+    t = b"t" * 16
+    before = share_assignor.assign({m: {t} for m in "abc"}, {t: 6})
+    after = share_assignor.assign({m: {t} for m in "abcd"}, {t: 6}, before)
+    assert all(after[m][t] <= before[m][t] for m in "abc")
+    moved = sum(len(before[m][t] - after[m][t]) for m in "abc")
+    assert moved == len(after["d"][t]) == 1  # 6 over 4 members: 2/1/2/1, one partition moves
+    assert share_assignor.assign({m: {t} for m in "abcd"}, {t: 6}, after) == after
+    # a member leaving: the others keep everything and share out its partitions
+    gone = share_assignor.assign({m: {t} for m in "abc"}, {t: 6}, after)
+    assert all(gone[m][t] >= after[m][t] for m in "abc") and _count(gone) == {"a": 2, "b": 2, "c": 2}
+
+
+def test_share_assignor_heterogeneous_hashes_then_round_robins():
+    t1, t2 = b"1" * 16, b"2" * 16
+    out = share_assignor.assign({"a": {t1, t2}, "b": {t2}}, {t1: 4, t2: 2})
+    assert out["a"][t1] == {0, 1, 2, 3} and out["a"][t2] | out["b"][t2] == {0, 1}
+    # b's hashed partition among its 2: Java's String.hashCode("b") = 98, 98 % 2 = 0
+    assert share_assignor.java_hash("b") == 98 and 0 in out["b"][t2]
+    assert share_assignor.java_hash("member-with-a-long-id") == -463753236  # as the JDK computes it
