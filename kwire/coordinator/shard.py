@@ -63,7 +63,7 @@ class CoordinatorConfig:
     # KIP-848 dynamic group configs by group id ({name: value string}); the broker hands in the
     # cluster metadata's live dict, so an IncrementalAlterConfigs on a GROUP applies at once.
     group_configs: dict = field(default_factory=dict)
-    # (group id, member id) -> None: a share-group member was removed (left or fenced); the
+    # (group id, member id) -> None: a share-group member was fenced (missed heartbeats); the
     # broker sets it to close the member's share session and release its records
     share_member_removed: Any = None
 

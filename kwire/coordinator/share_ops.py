@@ -21,8 +21,11 @@ Records (``kwire.coordinator.records``): ShareGroupMetadata (epoch, topic
 metadata hash) and ShareGroupMemberMetadata (subscription, member epoch,
 assignment); state changes only in ``replay``. The share partitions' own
 state (which records are acknowledged) is not here: ``kwire.share``; a
-removed member (left, fenced) is reported to ``config.share_member_removed``
-(set by the broker: its share session closes, its records are released).
+member fenced for missing heartbeats is reported to
+``config.share_member_removed`` (set by the broker: its share session closes,
+its records are released). A member that leaves keeps its session: the client
+closes it itself (final epoch) after the leave, with its last acknowledgements,
+as against Kafka.
 Assignment: Kafka 4.3's ``simple`` assignor, sticky (``kwire.coordinator.share_assignor``),
 one target per group epoch. Not implemented: rack-aware assignment (Kafka's
 ``simple`` assignor has none either), assignment batching
@@ -246,6 +249,9 @@ class ShareOps:
         if not isinstance(group, ShareGroup) or member_id not in group.members:
             return []
         log.info("share group %s: member %s fenced (session timeout)", group_id, member_id)
+        fenced = self.config.share_member_removed
+        if fenced is not None:  # the broker closes its share session and releases its records
+            fenced(group_id, member_id)
         return self._remove_records(group, member_id)
 
     def _schedule_session(self, group_id: str, member_id: str, now: int) -> None:
@@ -303,11 +309,8 @@ class ShareOps:
             group.group_epoch, group.metadata_hash = value.epoch, value.metadata_hash
         elif isinstance(key, ShareGroupMemberKey):
             if value is None:
-                gone = group.members.pop(key.member_id, None)
+                group.members.pop(key.member_id, None)
                 self.timer.cancel(_session_key(gid, key.member_id))
-                removed = self.config.share_member_removed
-                if gone is not None and removed is not None:
-                    removed(gid, key.member_id)  # the broker's share sessions: released there
                 return
             m = group.members.get(key.member_id)
             if m is None:

@@ -8,8 +8,8 @@
   applies the acknowledgements, closes the session and releases every record
   the member still holds here, as does a new epoch-0 session of the member,
   the close of the client connection that opened the session (Kafka's
-  ShareSessionCache eviction) and the member leaving the share group or
-  being fenced by the group coordinator (one broker).
+  ShareSessionCache eviction) and the member being fenced by the group
+  coordinator for missing heartbeats (one broker).
 * Piggy-backed acknowledgements (ACCEPT, RELEASE, REJECT, GAP; RENEW from v2)
   are applied before fetching; a partition's failure is its
   ``acknowledge_error_code`` (INVALID_RECORD_STATE for records the member

@@ -287,12 +287,12 @@ class SharePartitionManager:
         return sum(self.release_member(s.group_id, s.member_id) for s in self.sessions.disconnected(connection))
 
     def member_removed(self, group_id: str, member_id: str) -> int:
-        """The group coordinator removed the member (it left, or its session timed out): its
-        share session here closes and its records are released. The count."""
+        """The group coordinator fenced the member (its heartbeats stopped): its share session
+        here closes and its records are released. The count."""
         self.sessions.close(group_id, member_id)
         n = self.release_member(group_id, member_id)
         if n:
-            log.info("share group %s: member %s gone, %d records released", group_id, member_id, n)
+            log.info("share group %s: member %s fenced, %d records released", group_id, member_id, n)
         return n
 
     def drop_group(self, group_id: str, topic_id: bytes | None = None) -> None:

@@ -13,8 +13,8 @@ ShareAcknowledge with epoch 0), SHARE_SESSION_LIMIT_REACHED (more than
 
 Eviction, as Kafka 4.3's ShareSessionCache: a session remembers the client
 connection that opened it, and when that connection closes the session is
-removed (``disconnected``), as it is when its member leaves the share group
-or is fenced (``close``); there is no LRU eviction, a full cache refuses new
+removed (``disconnected``), as it is when its member is fenced by the group
+coordinator (``close``); there is no LRU eviction, a full cache refuses new
 sessions.
 
 Pure bookkeeping, no I/O; releasing a closed session's records is the
