@@ -142,6 +142,7 @@ class Broker:
         from kwire.share.manager import SharePartitionManager
 
         self.share_partitions = SharePartitionManager(self)  # KIP-932 share partitions led here
+        self.group_coordinator.config.share_member_removed = self.share_partitions.member_removed
 
     def _replay_dynamic_configs(self) -> None:
         """Apply the dynamic broker configs stored by earlier AlterConfigs (skipping any now invalid)."""

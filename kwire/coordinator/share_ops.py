@@ -20,8 +20,15 @@ the group, else ``group.share.session.timeout.ms``) fences a member;
 Records (``kwire.coordinator.records``): ShareGroupMetadata (epoch, topic
 metadata hash) and ShareGroupMemberMetadata (subscription, member epoch,
 assignment); state changes only in ``replay``. The share partitions' own
-state (which records are acknowledged) is not here: ``kwire.share``.
-Not implemented: rack-aware assignment, assignment batching
+state (which records are acknowledged) is not here: ``kwire.share``; a
+member fenced for missing heartbeats is reported to
+``config.share_member_removed`` (set by the broker: its share session closes,
+its records are released). A member that leaves keeps its session: the client
+closes it itself (final epoch) after the leave, with its last acknowledgements,
+as against Kafka.
+Assignment: Kafka 4.3's ``simple`` assignor, sticky (``kwire.coordinator.share_assignor``),
+one target per group epoch. Not implemented: rack-aware assignment (Kafka's
+``simple`` assignor has none either), assignment batching
 (``group.share.assignment.interval.ms``), regex subscriptions (share groups
 have none in Kafka either).
 """
@@ -75,6 +82,10 @@ class ShareGroup:
         self.metadata_hash = 0
         self.members: dict[str, ShareMember] = {}
         self.deleted = False
+        # the target assignment of the current epoch (derived state, not replayed: after a
+        # restart the next heartbeat computes it again from the members' assignments)
+        self.target: dict[str, dict[bytes, set[int]]] = {}
+        self.target_key: tuple | None = None
 
     @property
     def state(self) -> str:
@@ -174,10 +185,7 @@ class ShareOps:
             records.append(CoordinatorRecord(ShareGroupMetadataKey(gid),
                                              ShareGroupMetadataValue(group_epoch, metadata_hash)))
         if new.member_epoch != group_epoch or existing is None:
-            target = share_assignor.assign(
-                {mid: {topic_ids[t] for t in m.subscribed_topic_names if t in topic_ids}
-                 for mid, m in view.items()}, partitions)
-            new.assigned = target.get(new.member_id, {})
+            new.assigned = self._target(group, group_epoch, view, topic_ids, partitions).get(new.member_id, {})
             new.member_epoch = group_epoch
         changed = existing is None or _key(new) != _key(member)
         if changed:
@@ -190,6 +198,21 @@ class ShareOps:
             assignment=Assignment(topic_partitions=[
                 TopicPartitions(topic_id=uuid.UUID(bytes=t), partitions=sorted(ps))
                 for t, ps in sorted(new.assigned.items())]) if send else None), records)
+
+    @staticmethod
+    def _target(group: "ShareGroup", group_epoch: int, view: dict, topic_ids: dict, partitions: dict) -> dict:
+        """The group's target assignment at ``group_epoch``: computed once per epoch (and
+        membership) from every member's previous target, so that members heartbeating one
+        after another take parts of one assignment, as Kafka's target assignment is."""
+        subscriptions = {mid: {topic_ids[t] for t in m.subscribed_topic_names if t in topic_ids}
+                         for mid, m in view.items()}
+        key = (group_epoch, tuple(sorted((mid, tuple(sorted(ts))) for mid, ts in subscriptions.items())),
+               tuple(sorted(partitions.items())))
+        if group.target_key != key:
+            previous = {mid: group.target.get(mid, m.assigned) for mid, m in view.items()}
+            group.target = share_assignor.assign(subscriptions, partitions, previous)
+            group.target_key = key
+        return group.target
 
     @staticmethod
     def _validate(req) -> None:
@@ -226,6 +249,9 @@ class ShareOps:
         if not isinstance(group, ShareGroup) or member_id not in group.members:
             return []
         log.info("share group %s: member %s fenced (session timeout)", group_id, member_id)
+        fenced = self.config.share_member_removed
+        if fenced is not None:  # the broker closes its share session and releases its records
+            fenced(group_id, member_id)
         return self._remove_records(group, member_id)
 
     def _schedule_session(self, group_id: str, member_id: str, now: int) -> None:

@@ -87,6 +87,32 @@ def describe_groups(ctx, req, describe, described_group, adjust=None) -> list:
     return groups
 
 
+UNAUTHORIZED_TOPICS = "The group has described topic(s) that the client is not authorized to describe."
+
+
+def hide_unauthorized_topics(ctx, groups: list, described_group, assignments) -> list:
+    """Kafka's KafkaApis for ConsumerGroupDescribe and ShareGroupDescribe: with an authorizer,
+    a group whose members' ``assignments(member)`` hold a topic the principal may not
+    DESCRIBE becomes TOPIC_AUTHORIZATION_FAILED with no members (Kafka's message), so that
+    describing a group never reveals topics the principal cannot see."""
+    from kwire.security import acl
+    from kwire.security.authorizer import active, allowed
+
+    az = active(ctx)
+    if az is None:
+        return groups
+    out = []
+    for g in groups:
+        topics = {tp.topic_name for m in g.members for a in assignments(m) if a is not None
+                  for tp in a.topic_partitions}
+        if all(allowed(ctx, az, acl.DESCRIBE, acl.TOPIC, t) for t in topics):
+            out.append(g)
+        else:
+            out.append(described_group(error_code=acl.TOPIC_AUTHORIZATION_FAILED, group_id=g.group_id, members=[],
+                                       error_message=UNAUTHORIZED_TOPICS))
+    return out
+
+
 async def when_durable(results: list, waiting) -> list:
     """Await each ``(index, future)`` of ``waiting``, the durability of the change that
     ``results[index]`` answers; a change that could not be written (KafkaError, e.g.

@@ -17,9 +17,7 @@ describing a group never reveals topics the principal cannot see.
 
 from __future__ import annotations
 
-from kwire.security import acl
-from kwire.security.authorizer import active, allowed
-from kwire.handlers.common import describe_groups
+from kwire.handlers.common import describe_groups, hide_unauthorized_topics
 from kwire.protocol.generated.consumer_group_describe_response import (
     ConsumerGroupDescribeResponse,
     DescribedGroup,
@@ -38,17 +36,5 @@ def handle(ctx, req) -> ConsumerGroupDescribeResponse:
 
     groups = describe_groups(ctx, req, lambda shard, gid: shard.consumer_group_describe(gid),
                              DescribedGroup, adjust)
-    az = active(ctx)
-    if az is not None:  # kwire.security: never reveal topics the principal may not DESCRIBE
-        groups = [_hide_unauthorized_topics(ctx, az, g) for g in groups]
+    groups = hide_unauthorized_topics(ctx, groups, DescribedGroup, lambda m: (m.assignment, m.target_assignment))
     return ConsumerGroupDescribeResponse(throttle_time_ms=0, groups=groups)
-
-
-def _hide_unauthorized_topics(ctx, az, g: DescribedGroup) -> DescribedGroup:
-    topics = {tp.topic_name for m in g.members for a in (m.assignment, m.target_assignment)
-              for tp in a.topic_partitions}
-    if all(allowed(ctx, az, acl.DESCRIBE, acl.TOPIC, t) for t in topics):
-        return g
-    return DescribedGroup(error_code=acl.TOPIC_AUTHORIZATION_FAILED, group_id=g.group_id, members=[],
-                          error_message="The group has described topic(s) that the client is not "
-                                        "authorized to describe.")

@@ -6,15 +6,24 @@
   SHARE_SESSION_NOT_FOUND), add the partitions they name and drop
   ``forgotten_topics_data`` (releasing what the member holds there); epoch -1
   applies the acknowledgements, closes the session and releases every record
-  the member still holds here, as does a new epoch-0 session of the member.
+  the member still holds here, as does a new epoch-0 session of the member,
+  the close of the client connection that opened the session (Kafka's
+  ShareSessionCache eviction) and the member being fenced by the group
+  coordinator for missing heartbeats (one broker).
 * Piggy-backed acknowledgements (ACCEPT, RELEASE, REJECT, GAP; RENEW from v2)
   are applied before fetching; a partition's failure is its
   ``acknowledge_error_code`` (INVALID_RECORD_STATE for records the member
   does not hold, or whose lock expired), and changes nothing of that partition.
-* Acquisition (``kwire.share.manager``): at most ``max_records`` records
-  (strictly, in both ``share_acquire_mode`` values) and ``max_bytes``, whole
-  log batches with the acquired offset ranges and delivery counts;
-  ``acquisition_lock_timeout_ms`` is the group's ``share.record.lock.duration.ms``.
+* Acquisition (``kwire.share.manager``), as Kafka 4.3 (KIP-1206): in the
+  default ``share_acquire_mode`` ``batch_optimized`` (v1 has no other) whole
+  log batches are acquired until ``max_records`` is reached, so a response may
+  hold more (never a batch sent with only part of it acquired); in
+  ``record_limit`` (v2) at most ``max_records``, the rest of a cut batch stays
+  available. ``max_bytes`` bounds the bytes (at least one batch). Acquired
+  ranges of consecutive batches are reported as one up to ``batch_size``
+  records. The session's partitions are served round-robin: each request
+  starts one partition further. ``acquisition_lock_timeout_ms`` is the
+  group's ``share.record.lock.duration.ms``.
   v2's ``is_renew_ack`` renews locks without acquiring anything new.
 * Long poll: nothing acquired and ``max_wait_ms`` > 0: the request waits in
   the purgatory (kind Fetch) until an append to one of the session's
@@ -45,6 +54,7 @@ from kwire.protocol.generated.share_fetch_response import (
 )
 
 API_KEY = 78
+BATCH_OPTIMIZED, RECORD_LIMIT = 0, 1  # share_acquire_mode (v2, KIP-1206)
 MIN_VERSION = 1
 MAX_VERSION = 2
 
@@ -93,7 +103,7 @@ def handle(ctx, req):
         if acks:
             return _top_error(E.INVALID_REQUEST, "Acknowledge data present on initial epoch.", lock_ms)
         replaced = sessions.get(gid, mid) is not None
-        err, session = sessions.open(gid, mid, named)
+        err, session = sessions.open(gid, mid, named, (ctx.client_host, ctx.client_port))
         if err:
             return _top_error(err, None, lock_ms)
         if replaced:  # what the member held in its old session is nobody's now: release it
@@ -123,11 +133,15 @@ def handle(ctx, req):
         (denied if t is not None and not authorize(ctx, acl.READ, acl.TOPIC, t.name) else wanted).append((tid, p))
     if ctx.api_version >= 2 and req.is_renew_ack:
         return _response(manager, [], ack_results, lock_ms, denied)
-    max_records = req.max_records if ctx.api_version >= 1 and req.max_records > 0 else 500
+    max_records = req.max_records if req.max_records > 0 else 500
     max_bytes = req.max_bytes if req.max_bytes > 0 else 2**31 - 1
+    record_limit = ctx.api_version >= 2 and req.share_acquire_mode == RECORD_LIMIT
+    if len(wanted) > 1:  # Kafka's round-robin: each request starts at another partition
+        k = session.epoch % len(wanted)
+        wanted = wanted[k:] + wanted[:k]
 
     def fetch():
-        return manager.fetch(gid, mid, wanted, max_bytes, max_records, now_ms())
+        return manager.fetch(gid, mid, wanted, max_bytes, max_records, now_ms(), record_limit, req.batch_size)
 
     reads = fetch()
     if any(r.acquired or r.error for r in reads) or req.max_wait_ms <= 0 or not wanted:

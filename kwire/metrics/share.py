@@ -51,12 +51,11 @@ def share_group_metrics(broker, _copy):
         t = broker.metadata.topic_by_id(uuid.UUID(bytes=tid))
         if t is None:
             continue
-        states = [r.state for r in _copy(lambda: list(sp.records.values()))]
-        done = sum(1 for s in states if s in (ACKNOWLEDGED, ARCHIVED))
+        counts = _copy(sp.counts)
         row = [gid, t.name, str(p)]
         start.add_metric(row, sp.start_offset)
-        in_flight.add_metric(row, len(states) - done)
-        acquired.add_metric(row, sum(1 for s in states if s == ACQUIRED))
+        in_flight.add_metric(row, sum(counts.values()) - counts[ACKNOWLEDGED] - counts[ARCHIVED])
+        acquired.add_metric(row, counts[ACQUIRED])
         n = manager.lag(gid, tid, p, sp.start_offset)
         if n >= 0:
             lag.add_metric(row, n)

@@ -50,6 +50,8 @@ from kwire.share.state import ShareStateStore
 log = logging.getLogger("kwire.share")
 
 MAX_TIMER_S = 1.0
+# a ShareFetch reads a partition's log in chunks of at most this many bytes (see _acquire)
+READ_CHUNK = 1 << 20
 
 
 def share_key(topic: str, partition: int) -> tuple:
@@ -59,6 +61,17 @@ def share_key(topic: str, partition: int) -> tuple:
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def _report(acquired: list, first: int, last: int, count: int, batch_size: int) -> None:
+    """Add an acquired range to a response's list, joined to the previous one when they are
+    consecutive, of one delivery count and the joined range stays under ``batch_size``."""
+    if acquired:
+        a, b, c = acquired[-1]
+        if b == first - 1 and c == count and (batch_size <= 0 or first - a < batch_size):
+            acquired[-1] = (a, last, count)
+            return
+    acquired.append((first, last, count))
 
 
 class PartitionRead:
@@ -151,8 +164,12 @@ class SharePartitionManager:
 
     # -- fetching ---------------------------------------------------------------------------------
     def fetch(self, group_id: str, member_id: str, wanted, max_bytes: int, max_records: int,
-              now: int) -> list[PartitionRead]:
-        """Acquire records of ``wanted`` [(topic id, partition)] for ``member_id``."""
+              now: int, record_limit: bool = False, batch_size: int = 0) -> list[PartitionRead]:
+        """Acquire records of ``wanted`` [(topic id, partition)] for ``member_id``: at most
+        ``max_records`` with ``record_limit``, else (batch_optimized) whole log batches until
+        ``max_records`` is reached or passed. ``batch_size`` (> 0): acquired ranges of
+        consecutive log batches are reported as one while shorter than that (Kafka's
+        AcquiredRecords batching)."""
         out = []
         remaining_bytes, remaining_records = max_bytes, max_records
         committed = str(self.group_value(group_id, "share.isolation.level")).lower() == "read_committed"
@@ -167,39 +184,65 @@ class SharePartitionManager:
                 continue
             sp.expire_locks(now)
             upper = plog.last_stable_offset if committed else plog.high_watermark
-            offset = sp.next_fetch_offset()
-            if offset >= upper:
-                continue
             try:
-                rr = plog.read(offset, remaining_bytes, min_one_batch=True, max_offset=upper)
+                got = self._acquire(sp, plog, member_id, upper, committed, remaining_bytes,
+                                    remaining_records, now, record_limit, batch_size, r)
             except KafkaError as e:
                 r.error = e.code
                 continue
-            data = b"".join(region.read() for region in rr.regions)
-            aborted = plog.aborted_transactions(offset, upper) if committed else ()
-            chunks = []
-            for span in iter_batches(data):
-                h = span.header
-                if h.base_offset + h.last_offset_delta >= upper:
-                    last = upper - 1
-                else:
-                    last = h.last_offset
-                skip = h.is_control or (h.is_transactional and any(
-                    a.producer_id == h.producer_id and a.first_offset <= h.base_offset <= a.last_offset
-                    for a in aborted))  # read_committed: an aborted transaction's records are archived
-                runs = sp.acquire(member_id, h.base_offset, last, now, remaining_records, skip=skip)
-                if runs:
-                    chunks.append(data[span.pos:span.pos + h.size])
-                    r.acquired += runs
-                    remaining_records -= sum(b - a + 1 for a, b, _ in runs)
-                if remaining_records <= 0:
-                    break
-            if chunks:
-                r.records = b"".join(chunks)
+            remaining_records -= got
+            if r.records:
                 remaining_bytes -= len(r.records)
             self._saved(group_id, topic_id, partition, sp)
         self._arm()
         return out
+
+    def _acquire(self, sp: SharePartition, plog, member_id: str, upper: int, committed: bool,
+                 max_bytes: int, max_records: int, now: int, record_limit: bool, batch_size: int,
+                 r: PartitionRead) -> int:
+        """Read the log from the share partition's next fetch offset in chunks of at most
+        ``READ_CHUNK`` bytes (a fetch stops at the first batch that fills it, so reading the
+        whole ``max_bytes`` would mostly read batches only to drop them), acquire batch by
+        batch, keep the bytes of the batches with acquired records. The records acquired."""
+        offset = sp.next_fetch_offset()
+        chunks: list = []
+        taken = size = 0
+        aborted = None
+        while offset < upper and taken < max_records and size < max_bytes:
+            rr = plog.read(offset, min(max_bytes - size, READ_CHUNK), min_one_batch=True, max_offset=upper)
+            data = b"".join(region.read() for region in rr.regions)
+            if not data:
+                break
+            if committed and aborted is None:
+                aborted = plog.aborted_transactions(offset, upper)
+            stop, before = True, offset  # no whole batch in the read: stop, not loop
+            for span in iter_batches(data):
+                stop = False
+                h = span.header
+                last = min(h.base_offset + h.last_offset_delta, upper - 1)
+                offset = last + 1
+                skip = h.is_control or (committed and h.is_transactional and any(
+                    a.producer_id == h.producer_id and a.first_offset <= h.base_offset <= a.last_offset
+                    for a in aborted))  # read_committed: an aborted transaction's records are archived
+                runs = sp.acquire(member_id, h.base_offset, last, now,
+                                  max_records - taken if record_limit else None, skip=skip)
+                if runs:
+                    chunks.append(memoryview(data)[span.pos:span.pos + h.size])
+                    size += h.size
+                    for a, b, c in runs:
+                        taken += b - a + 1
+                        _report(r.acquired, a, b, c, batch_size)
+                if taken >= max_records or size >= max_bytes:
+                    stop = True
+                    break
+                if h.base_offset >= sp.end_offset and sp.in_flight() >= sp.max_in_flight:
+                    stop = True  # the window is full and nothing past it can be acquired
+                    break
+            if stop or offset <= before:
+                break
+        if chunks:
+            r.records = b"".join(chunks)
+        return taken
 
     # -- acknowledging ------------------------------------------------------------------------------
     def acknowledge(self, group_id: str, member_id: str, topic_id: bytes, partition: int, batches,
@@ -214,10 +257,12 @@ class SharePartitionManager:
             sp.acknowledge(member_id, batches, now)
         except AckError as e:
             return e.code, e.message
-        for first, last, types in batches:
-            for i in range(last - first + 1):
-                kind = types[0] if len(types) == 1 else types[i]
-                self.acknowledged[kind] += 1
+        for first, last, types in batches:  # per range, not per record (7,000 in a batch)
+            if len(types) == 1:
+                self.acknowledged[types[0]] += last - first + 1
+            else:
+                for kind in set(types):
+                    self.acknowledged[kind] += types.count(kind)
         self._saved(group_id, topic_id, partition, sp)
         self._wake(t.name, partition)
         self._arm()
@@ -236,6 +281,20 @@ class SharePartitionManager:
                     t = self.topic_of(tid)
                     if t is not None:
                         self._wake(t.name, p)
+        return n
+
+    def connection_closed(self, connection) -> int:
+        """A client connection closed: its share sessions are evicted and what their members
+        hold here is released (Kafka's ShareSessionCache disconnect listener). The count."""
+        return sum(self.release_member(s.group_id, s.member_id) for s in self.sessions.disconnected(connection))
+
+    def member_removed(self, group_id: str, member_id: str) -> int:
+        """The group coordinator fenced the member (its heartbeats stopped): its share session
+        here closes and its records are released. The count."""
+        self.sessions.close(group_id, member_id)
+        n = self.release_member(group_id, member_id)
+        if n:
+            log.info("share group %s: member %s fenced, %d records released", group_id, member_id, n)
         return n
 
     def drop_group(self, group_id: str, topic_id: bytes | None = None) -> None:
@@ -262,7 +321,11 @@ class SharePartitionManager:
         if plog is None:
             return -1
         sp = self.partitions.get((group_id, bytes(topic_id), partition))
-        done = 0 if sp is None else sum(1 for r in sp.records.values() if r.state in (ACKNOWLEDGED, ARCHIVED))
+        if sp is None:
+            done = 0
+        else:
+            counts = sp.counts()
+            done = counts[ACKNOWLEDGED] + counts[ARCHIVED]
         return max(0, plog.high_watermark - start - done)
 
     def forget(self, group_id: str, topic_id: bytes, partition: int) -> None:

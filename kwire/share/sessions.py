@@ -11,6 +11,12 @@ epoch), INVALID_SHARE_SESSION_EPOCH (a stale or future epoch; also a
 ShareAcknowledge with epoch 0), SHARE_SESSION_LIMIT_REACHED (more than
 ``group.share.max.share.sessions`` open sessions).
 
+Eviction, as Kafka 4.3's ShareSessionCache: a session remembers the client
+connection that opened it, and when that connection closes the session is
+removed (``disconnected``), as it is when its member is fenced by the group
+coordinator (``close``); there is no LRU eviction, a full cache refuses new
+sessions.
+
 Pure bookkeeping, no I/O; releasing a closed session's records is the
 manager's job (``kwire.share.manager``).
 """
@@ -23,11 +29,12 @@ INITIAL_EPOCH, FINAL_EPOCH = 0, -1
 
 
 class ShareSession:
-    __slots__ = ("group_id", "member_id", "epoch", "partitions")
+    __slots__ = ("group_id", "member_id", "epoch", "partitions", "connection")
 
-    def __init__(self, group_id: str, member_id: str) -> None:
+    def __init__(self, group_id: str, member_id: str, connection=None) -> None:
         self.group_id = group_id
         self.member_id = member_id
+        self.connection = connection  # the client connection (host, port) that opened it
         self.epoch = 1  # the epoch the next request must carry
         self.partitions: dict[tuple[bytes, int], None] = {}  # insertion-ordered set
 
@@ -39,16 +46,20 @@ class ShareSessionCache:
     def __init__(self, max_sessions: int = 2000) -> None:
         self.max_sessions = max_sessions
         self.sessions: dict[tuple[str, str], ShareSession] = {}
+        self.by_connection: dict[object, set[tuple[str, str]]] = {}
 
     def get(self, group_id: str, member_id: str) -> ShareSession | None:
         return self.sessions.get((group_id, member_id))
 
-    def open(self, group_id: str, member_id: str, partitions) -> tuple[E, ShareSession | None]:
+    def open(self, group_id: str, member_id: str, partitions, connection=None) -> tuple[E, ShareSession | None]:
         key = (group_id, member_id)
         if key not in self.sessions and len(self.sessions) >= self.max_sessions:
             return E.SHARE_SESSION_LIMIT_REACHED, None
-        s = self.sessions[key] = ShareSession(group_id, member_id)
+        self.close(group_id, member_id)
+        s = self.sessions[key] = ShareSession(group_id, member_id, connection)
         s.partitions = dict.fromkeys(partitions)
+        if connection is not None:
+            self.by_connection.setdefault(connection, set()).add(key)
         return E.NONE, s
 
     def check(self, group_id: str, member_id: str, epoch: int) -> tuple[E, ShareSession | None]:
@@ -61,7 +72,19 @@ class ShareSessionCache:
         return E.NONE, s
 
     def close(self, group_id: str, member_id: str) -> ShareSession | None:
-        return self.sessions.pop((group_id, member_id), None)
+        s = self.sessions.pop((group_id, member_id), None)
+        if s is not None and s.connection is not None:
+            keys = self.by_connection.get(s.connection)
+            if keys is not None:
+                keys.discard((group_id, member_id))
+                if not keys:
+                    del self.by_connection[s.connection]
+        return s
+
+    def disconnected(self, connection) -> list[ShareSession]:
+        """The client connection closed: remove and return the sessions it opened."""
+        return [s for g, m in self.by_connection.pop(connection, ())
+                if (s := self.sessions.pop((g, m), None)) is not None]
 
     def members_of(self, group_id: str) -> list[str]:
         return [m for g, m in self.sessions if g == group_id]

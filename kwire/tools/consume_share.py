@@ -15,7 +15,9 @@ well: control records ACCEPT, offsets missing inside the batches (compacted
 away) GAP, offsets past the batches received RELEASE. Records acquired beyond ``--max-messages`` are RELEASEd, so
 another member gets them at once.
 
-On exit (``--max-messages``, ``--timeout-ms``, Ctrl-C, SIGTERM) the pending
+On exit (``--max-messages``, ``--timeout-ms``, Ctrl-C, SIGTERM; a signal that
+comes during a ShareFetch takes effect once it is answered, so that the
+connection, and with it the share session, survives) the pending
 acknowledgements go in a ShareAcknowledge with epoch -1, which also closes
 each share session (the broker releases whatever else the member holds), and
 the member leaves with a heartbeat of epoch -1. ``--verbose`` prints joins and
@@ -40,8 +42,11 @@ kwire.tools.consume's.
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 import uuid
+from contextlib import contextmanager
 
 from kwire.client import KafkaClient, KafkaClientError, TopicInfo
 from kwire.protocol.errors import ErrorCode
@@ -338,6 +343,28 @@ def consume_shared(client: KafkaClient, args, info: TopicInfo, formatter, out, p
     return count
 
 
+@contextmanager
+def _interrupts_after_the_answer():
+    """Ctrl-C / SIGTERM during a (long-polling) ShareFetch take effect once it is answered
+    (``--max-wait-ms`` at most): interrupted, the client would drop the connection, and the
+    broker evicts the share sessions of a closed connection (as Kafka does), releasing what
+    the member holds, so the final acknowledgement would find no session."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in previous:
+        signal.signal(sig, lambda signum, _frame: held.append(signum))
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if held:
+        raise KeyboardInterrupt
+
+
 def _loop(member: ShareMember, args, formatter, out) -> int:
     topic = args.topic
     limit = args.max_messages
@@ -358,7 +385,9 @@ def _loop(member: ShareMember, args, formatter, out) -> int:
                 continue
             want = MAX_RECORDS if limit is None else min(MAX_RECORDS, limit - count)
             printed = 0
-            for p, records, ranges in member.fetch(wait_ms, want):
+            with _interrupts_after_the_answer():
+                fetched = member.fetch(wait_ms, want)
+            for p, records, ranges in fetched:
                 try:
                     batches = decode_batches(records, allow_truncated=True)
                 except CorruptRecordError as e:

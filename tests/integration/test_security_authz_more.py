@@ -17,7 +17,8 @@ and READ on the groups prefixed ``az-`` (no ACL at all on ``az-b`` and
 * ConsumerGroupDescribe (Java Admin ``describeConsumerGroups``): a group whose
   assignment holds a topic alice may not DESCRIBE is refused with
   TopicAuthorizationException (the super user sees it), a group without an ACL
-  with GroupAuthorizationException;
+  with GroupAuthorizationException; ShareGroupDescribe (raw wire, share groups
+  of confluent-kafka ShareConsumers) the same way;
 * ListConfigResources (raw wire, v0 and v1): CLUSTER_AUTHORIZATION_FAILED
   without DESCRIBE_CONFIGS on the cluster;
 * on the wire, the checks a sweep of every handler against Kafka found
@@ -190,6 +191,52 @@ def test_consumer_group_describe_hides_groups_with_topics_the_principal_cannot_s
         assert out and out[-1]["type"] == "error" and out[-1]["error"] == "GroupAuthorizationException", out
     finally:
         c.close()
+
+
+def test_share_group_describe_hides_groups_with_topics_the_principal_cannot_see(authz_broker):
+    """Two share groups of the super user's confluent-kafka ShareConsumers, on az-b (alice may
+    not DESCRIBE it) and az-a: alice's ShareGroupDescribe gets the first as
+    TOPIC_AUTHORIZATION_FAILED with Kafka's message and no members, the second whole."""
+    import time
+
+    from confluent_kafka import ShareConsumer
+
+    from kwire.protocol.generated.share_group_describe_request import ShareGroupDescribeRequest
+
+    groups = {"az-sdesc-b": "az-b", "az-sdesc-a": "az-a"}
+    consumers = []
+    alice, admin = _login(authz_broker, "alice"), _login(authz_broker, "admin")
+
+    def described(w):
+        r = w(77, 1, ShareGroupDescribeRequest(group_ids=list(groups), include_authorized_operations=False))
+        return {g.group_id: g for g in r.groups}
+
+    def topics(g):
+        return sorted({tp.topic_name for m in g.members for tp in m.assignment.topic_partitions})
+
+    try:
+        for group, topic in groups.items():
+            c = ShareConsumer({**_conf(authz_broker, "admin"), "group.id": group})
+            c.subscribe([topic])
+            consumers.append(c)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            for c in consumers:
+                c.poll(0.1)
+            seen = described(admin)
+            if all(topics(seen[g]) == [t] for g, t in groups.items()):
+                break
+        assert all(topics(seen[g]) == [t] for g, t in groups.items()), seen
+        mine = described(alice)
+        hidden = mine["az-sdesc-b"]
+        assert (hidden.error_code, hidden.error_message, hidden.members) == (
+            29, "The group has described topic(s) that the client is not authorized to describe.", [])
+        assert mine["az-sdesc-a"].error_code == 0 and topics(mine["az-sdesc-a"]) == ["az-a"]
+    finally:
+        for c in consumers:
+            c.close()
+        alice.close()
+        admin.close()
 
 
 def test_list_config_resources_needs_cluster_describe_configs(authz_broker):

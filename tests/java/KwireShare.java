@@ -24,7 +24,8 @@
  *       Flags: commit=sync|async (after each poll's acknowledgements; default:
  *       none, the next poll sends them), halt-after-first (Runtime.halt(0) right
  *       after printing the first poll's records: no acknowledgement, no close,
- *       as a kill -9), client-id=ID, max-poll=N (max.poll.records),
+ *       as a kill -9), client-id=ID, max-poll=N (max.poll.records, with
+ *       share.acquire.mode=record_limit so that N is a strict bound),
  *       idle-exit-ms=N (stop once records were accepted and none came for N ms).
  *       Prints {"type":"polling"} after the first poll returned (the member joined).
  *   admin <bootstrap> list                      listGroups(forShareGroups()): "group" lines
@@ -167,7 +168,10 @@ public final class KwireShare {
             } else if (f.startsWith("idle-exit-ms=")) {
                 idleExitMs = Long.parseLong(f.substring(13));
             } else if (f.startsWith("max-poll=")) {
+                // a strict bound needs KIP-1206's record_limit: in the default batch_optimized
+                // mode the broker acquires whole batches and poll returns all of them
                 props.put("max.poll.records", f.substring(9));
+                props.put("share.acquire.mode", "record_limit");
             } else {
                 throw new IllegalArgumentException("unknown flag " + f);
             }
