@@ -193,6 +193,7 @@ def check_ledger(ledger: Ledger, expected: set[tuple[int, int]]) -> None:
         if k in confirmed_at:
             assert confirmed_at[k] == max(ds), (k, ds, confirmed_at[k])  # nothing delivered after its ACCEPT
     assert len(set(confirmed)) >= len(expected) - len(unanswered)
+    assert sum(len(ds) > 1 for ds in deliveries.values()) >= len(expected) // 10  # RELEASEs redelivered
 
 
 def run_accounting(bootstrap_of, topic: str, group: str, n: int, partitions: int, fault) -> Ledger:
