@@ -418,12 +418,25 @@ class SharePartitionManager:
         """The durable state was changed by the share coordinator's APIs: reload it on next use."""
         self._drop((group_id, bytes(topic_id), partition))
 
-    def reset(self, group_id: str, topic_id: bytes, partition: int, start_offset: int) -> None:
-        """AlterShareGroupOffsets: the share partition starts over at ``start_offset``."""
+    def reset(self, group_id: str, topic_id: bytes, partition: int, start_offset: int):
+        """AlterShareGroupOffsets: the share partition starts over at ``start_offset``. Cluster
+        mode: returns a coroutine (the error) that initializes the state at the share coordinator
+        at the next state epoch; the partition's leader, wherever it is, is then fenced
+        (FENCED_STATE_EPOCH) on its next write and loads the new state."""
+        if self.persister is not None:
+            key = (group_id, bytes(topic_id), partition)
+            self._drop(key)
+            return self._reset_at_coordinator(key, start_offset)
         sp = SharePartition(start_offset)
         sp.changed = True
         self.partitions[(group_id, bytes(topic_id), partition)] = sp
         self._saved(group_id, topic_id, partition, sp)
+
+    async def _reset_at_coordinator(self, key, start_offset: int) -> E:
+        code, payload = await self.persister.read(*key, -1)
+        if code not in (E.NONE, E.UNKNOWN_TOPIC_OR_PARTITION):
+            return code
+        return await self.persister.initialize(*key, payload[0] + 1 if payload else 0, start_offset)
 
     def _saved(self, group_id, topic_id, partition, sp: SharePartition) -> None:
         if not sp.changed:

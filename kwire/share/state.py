@@ -50,7 +50,8 @@ was replayed in memory may not be durable). On one broker the append commits.
 
 Leader epochs (Kafka's fencing of a stale share-partition leader): a read with
 a higher leader epoch than the stored one records it (a ShareUpdate of the
-stored window); a write with a lower one raises FENCED_LEADER_EPOCH.
+stored window); a write with a lower one raises FENCED_LEADER_EPOCH (a write
+with -1, as the single broker's own share partitions send, is not fenced).
 """
 
 from __future__ import annotations
@@ -347,7 +348,7 @@ class ShareStateStore:
         self._owned(p)
         k = (group_id, bytes(topic_id), partition)
         e = self.entries.get(k)
-        if e is not None and leader_epoch < e.leader_epoch:
+        if e is not None and leader_epoch != -1 and leader_epoch < e.leader_epoch:
             raise KafkaError(E.FENCED_LEADER_EPOCH, f"Leader epoch {leader_epoch} is older than the "
                                                     f"share partition's {e.leader_epoch}.")
         epoch_now = max(leader_epoch, -1 if e is None else e.leader_epoch)

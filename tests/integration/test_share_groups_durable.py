@@ -84,7 +84,39 @@ def cluster_with_topic(make_cluster, topic: str):
     wait_until(found, 60, "a group whose share coordinator is not the data partition's leader")
     set_group_configs(c.bootstrap, group, {"share.auto.offset.reset": "earliest",
                                            "share.record.lock.duration.ms": "15000"})
+    wait_until(lambda: all(group_config(b.bootstrap, group, "share.auto.offset.reset") == "earliest"
+                           for b in c.brokers), 30, "the group's configs on every broker (from ZooKeeper)")
     return c, group, leader, info.topic_id
+
+
+def group_config(bootstrap: str, group: str, name: str) -> str | None:
+    """DescribeConfigs of a GROUP resource, asked of the broker at ``bootstrap``."""
+    from kwire.client import KafkaClient
+
+    with KafkaClient(bootstrap) as c:
+        return next((e.value for e in c.describe_configs(32, group, [name]) if e.name == name), None)
+
+
+def test_find_coordinator_share_key_errors(broker):
+    """FindCoordinator key type SHARE as Kafka answers it: the leader of the key's
+    ``__share_group_state`` partition; INVALID_REQUEST below v6 and for a malformed key."""
+    from kwire.client import KafkaClient
+    from kwire.protocol.generated.find_coordinator_request import FindCoordinatorRequest
+
+    topic = f"share-fc-{uuid.uuid4().hex[:8]}"
+    create_topic(broker.bootstrap, topic, 1)
+    with KafkaClient(broker.bootstrap) as c:
+        tid = c.topic(topic).topic_id
+        good = share_coordinator(broker.bootstrap, "g1", tid, 0)
+        bad = c.request(10, FindCoordinatorRequest(key_type=SHARE_KEY_TYPE, coordinator_keys=[
+            "g1:not-a-topic-id:0", "g1", f"g1:{tid}:x"]), version=6).coordinators
+        old = c.request(10, FindCoordinatorRequest(key_type=SHARE_KEY_TYPE, coordinator_keys=["g:x:0"]),
+                        version=5).coordinators
+        md = c.metadata(["__share_group_state"])
+    assert list(md.brokers) == [good]  # the only broker leads every partition
+    assert "__share_group_state" in md.topics  # created on first use, as Kafka does
+    assert [k.error_code for k in bad] == [42, 42, 42]  # INVALID_REQUEST
+    assert [k.error_code for k in old] == [42]
 
 
 @pytest.mark.parametrize("victim", ["leader", "coordinator"])
