@@ -6,8 +6,9 @@ state with the share coordinator (the leader of the key's state partition,
 found with FindCoordinator key type SHARE), which the tests place on another
 broker. kill -9 of either one: no ACCEPTed record is delivered again, a record
 acquired and not acknowledged is delivered again with its delivery count
-raised, nothing is lost (Java KafkaShareConsumer 4.3). The group's configs are
-set with IncrementalAlterConfigs, which the cluster keeps in ZooKeeper.
+raised, nothing is lost (Java KafkaShareConsumer 4.3); then the group's offsets
+are altered (Java Admin) and the leader delivers from there. The group's configs
+are set with IncrementalAlterConfigs, which the cluster keeps in ZooKeeper.
 
 Exactly-once accounting (confluent-kafka ShareConsumer processes,
 ``share_accounting_consumer.py``): N records, three consumers that RELEASE
@@ -33,7 +34,7 @@ import pytest
 import javaclient
 from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)  # pyflakes: ignore
 from test_groups_support import create_topic, produce, wait_until
-from test_share_groups import FAST, done, java, records, set_group_configs
+from test_share_groups import FAST, admin, done, java, records, set_group_configs
 
 pytestmark = pytest.mark.xdist_group("share_durable_cluster")
 
@@ -148,6 +149,13 @@ def test_share_state_survives_kill_9_on_the_cluster(make_cluster, victim):
     assert all(got[o] == 2 for o in held), (held, got)
     assert all(got[o] in (1, 2) for o in got if o not in held), (held, got)  # fetched ahead: acquired too
     assert records(java(c.live_bootstrap, topic, group, "accept", 1, 5000)) == []
+    if victim == "coordinator":
+        # AlterShareGroupOffsets on the cluster: the state starts over at the share coordinator at a
+        # new state epoch; the leader (which still holds the old state) is fenced and reloads it
+        wait_until(lambda: admin(c.live_bootstrap, "alter", group, topic, "0:15") == [{"type": "ok"}], 60,
+                   "the share-group offsets altered (the group empty)")
+        again = records(java(c.live_bootstrap, topic, group, "accept", 5, 60000))
+        assert sorted((o, d) for _, o, d in again) == [(o, 1) for o in range(15, 20)]
 
 
 # -- exactly-once accounting ------------------------------------------------------------------------
