@@ -301,3 +301,36 @@ def test_exactly_once_accounting_with_share_coordinator_failover(make_cluster):
     run_accounting(lambda: c.live_bootstrap, topic, group, 300, 1, kill_coordinator)
     javaclient.require_java()
     assert records(java(c.live_bootstrap, topic, group, "accept", 1, 5000)) == []
+
+
+def test_state_apis_fence_an_older_leader_epoch(broker):
+    """ReadShareGroupState at a leader epoch records it; a WriteShareGroupState of an older
+    leader epoch (a deposed share-partition leader) answers FENCED_LEADER_EPOCH and changes
+    nothing, a write at the current epoch succeeds."""
+    from kwire.client import KafkaClient
+    from kwire.protocol.generated import (
+        initialize_share_group_state_request as ireq, read_share_group_state_request as rreq,
+        write_share_group_state_request as wreq)
+
+    topic = f"share-fence-{uuid.uuid4().hex[:8]}"
+    create_topic(broker.bootstrap, topic, 1)
+    group = f"share-{uuid.uuid4().hex[:8]}"
+    with KafkaClient(broker.bootstrap) as c:
+        tid = c.topic(topic).topic_id
+
+        def read(epoch: int):
+            return c.request(84, rreq.ReadShareGroupStateRequest(group_id=group, topics=[rreq.ReadStateData(
+                topic_id=tid, partitions=[rreq.PartitionData(partition=0, leader_epoch=epoch)])])).results[0].partitions[0]
+
+        def write(epoch: int, start: int):
+            return c.request(85, wreq.WriteShareGroupStateRequest(group_id=group, topics=[wreq.WriteStateData(
+                topic_id=tid, partitions=[wreq.PartitionData(partition=0, state_epoch=0, leader_epoch=epoch,
+                                                             start_offset=start)])])).results[0].partitions[0]
+
+        init = c.request(83, ireq.InitializeShareGroupStateRequest(group_id=group, topics=[ireq.InitializeStateData(
+            topic_id=tid, partitions=[ireq.PartitionData(partition=0, state_epoch=0, start_offset=0)])]))
+        assert init.results[0].partitions[0].error_code == 0
+        assert read(5).error_code == 0
+        assert write(3, 7).error_code == 74  # FENCED_LEADER_EPOCH
+        assert read(5).start_offset == 0
+        assert write(5, 2).error_code == 0 and read(5).start_offset == 2
