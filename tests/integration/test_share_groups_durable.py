@@ -334,3 +334,20 @@ def test_state_apis_fence_an_older_leader_epoch(broker):
         assert write(3, 7).error_code == 74  # FENCED_LEADER_EPOCH
         assert read(5).start_offset == 0
         assert write(5, 2).error_code == 0 and read(5).start_offset == 2
+
+
+def test_java_renew_keeps_the_record(make_broker):
+    """RENEW end to end with the Java KafkaShareConsumer (KIP-1222): a record renewed twice, each
+    time after 3/4 of its lock, comes back in the next poll with its delivery count unchanged and
+    is then ACCEPTed once; no acknowledgement fails and it is never redelivered."""
+    javaclient.require_java()
+    b = make_broker(None, FAST).bootstrap
+    topic = f"share-renew-{uuid.uuid4().hex[:8]}"
+    create_topic(b, topic, 1)
+    produce(b, topic, 1, 1)
+    group = f"share-{uuid.uuid4().hex[:8]}"
+    set_group_configs(b, group, {"share.auto.offset.reset": "earliest", "share.record.lock.duration.ms": "8000"})
+    lines = java(b, topic, group, "renew-accept", 1, 60000, "max-poll=1")
+    assert done(lines) == 1  # no commit_error: both renewals and the ACCEPT succeeded
+    assert records(lines) == [(0, 0, 1)] * 3
+    assert records(java(b, topic, group, "accept", 1, 5000)) == []
