@@ -22,11 +22,8 @@ and a fresh consumer of the group finds nothing left.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
-import threading
 import uuid
 
 import pytest
@@ -34,7 +31,7 @@ import pytest
 import javaclient
 from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)  # pyflakes: ignore
 from test_groups_support import create_topic, produce, wait_until
-from test_share_groups import FAST, admin, done, java, records, set_group_configs
+from test_share_groups import FAST, JavaConsumer, admin, done, java, records, set_group_configs
 
 pytestmark = pytest.mark.xdist_group("share_durable_cluster")
 
@@ -160,28 +157,17 @@ def test_share_state_survives_kill_9_on_the_cluster(make_cluster, victim):
 
 # -- exactly-once accounting ------------------------------------------------------------------------
 
-class AccountingConsumer:
+class AccountingConsumer(JavaConsumer):
     """One ``share_accounting_consumer.py`` process; its JSON lines collected as they come."""
 
     SCRIPT = os.path.join(os.path.dirname(__file__), "share_accounting_consumer.py")
 
     def __init__(self, bootstrap: str, topic: str, group: str, seed: int, release_p: float = 0.3) -> None:
-        self.proc = subprocess.Popen([sys.executable, self.SCRIPT, bootstrap, topic, group, str(seed), str(release_p)],
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.lines: list[dict] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            if line.startswith("{"):
-                self.lines.append(json.loads(line))
+        self._start([sys.executable, self.SCRIPT, bootstrap, topic, group, str(seed), str(release_p)])
 
     def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait()
-        self._reader.join(10)
+        super().kill()
+        self._reader.join(10)  # every line it printed is in ``lines``
 
 
 class Ledger:
