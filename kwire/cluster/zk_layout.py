@@ -25,6 +25,8 @@ written by Kafka (and ``zookeeper-shell`` / Kafka's tools make sense of it)::
     /log_dir_event_notification/log_dir_event_<seq>
                                                {"version":1,"broker":1,"event":1}  (Kafka's: a broker
                                                lost a log dir; the controller handles and deletes it)
+    /kwire/config/groups/<group>  {"version":1,"config":{...}}  (kwire-specific: GROUP config
+                                  resources, percent-encoded group id; Kafka keeps them in KRaft)
     /kwire/offline_replicas/<id>  (ephemeral)  {"version":1,"partitions":[{"topic":"t","partition":0}]}
                                                (kwire-specific: the replicas of broker <id> in offline
                                                log dirs, what Kafka's controller learns from
@@ -54,6 +56,7 @@ import json
 import time
 import uuid
 from dataclasses import dataclass, field
+from urllib.parse import quote, unquote
 
 # -- paths ------------------------------------------------------------------------------
 CLUSTER_ID = "/cluster/id"
@@ -78,6 +81,9 @@ CONTROLLED_SHUTDOWN = "/kwire/controlled_shutdown"  # kwire-specific (see the do
 LOG_DIR_EVENT_PREFIX = "log_dir_event_"
 LOG_DIR_FAILURE_EVENT = 1  # Kafka's LogDirEventNotificationHandler.LogDirFailureEvent
 OFFLINE_REPLICAS = "/kwire/offline_replicas"  # kwire-specific (see the docstring)
+# kwire-specific: Kafka keeps GROUP config resources (KIP-848, KIP-932) in KRaft only; a
+# ZooKeeper-mode kwire keeps them as topic configs are kept, one znode per group
+GROUP_CONFIGS = "/kwire/config/groups"
 
 # Kafka's ZkData.PersistentZkPaths: created (empty) at start-up if missing.
 PERSISTENT_PATHS = (CONSUMERS, BROKER_IDS, TOPICS, CONFIG_CHANGES, DELETE_TOPICS, BROKER_SEQID,
@@ -111,6 +117,15 @@ def partition_state_path(topic: str, partition: int) -> str:
 
 def topic_config_path(topic: str) -> str:
     return f"{CONFIG}/topics/{topic}"
+
+
+def group_config_path(group_id: str) -> str:
+    """A group id may hold any character: the znode name is its percent-encoding."""
+    return f"{GROUP_CONFIGS}/{quote(group_id, safe='')}"
+
+
+def group_of_config_node(name: str) -> str:
+    return unquote(name)
 
 
 def broker_config_path(broker: int | str) -> str:

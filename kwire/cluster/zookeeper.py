@@ -47,6 +47,8 @@ it once the watch fires (``wait_for`` waits for that, for tools and tests).
 * ``add_partitions``: the assignment rewritten conditional on its version.
 * ``set_topic_configs`` / ``set_dynamic_broker_configs``: the config znode and
   a ``/config/changes/config_change_<seq>`` notification.
+* ``set_group_configs``: ``/kwire/config/groups/<group>`` (kwire-specific; Kafka
+  keeps GROUP config resources in KRaft only), watched by every broker.
 * producer ids: blocks of 1000 from ``/latest_producer_id_block``, claimed with
   a conditional set (a lost race rereads and tries again).
 * ``update_partition_state``: a leader's ISR change, conditional on the state
@@ -179,6 +181,7 @@ class ZkMetadata(ImageReads):
         self._stop = threading.Event()
         self._rebalancer: threading.Thread | None = None
         self._offline_reported: list[tuple[str, int]] | None = None  # see report_offline_replicas
+        self._group_config_watches: set[str] = set()  # znode names under /kwire/config/groups
 
     # -- start-up ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -186,7 +189,8 @@ class ZkMetadata(ImageReads):
         self.store.start()
         try:
             self.store.add_listener(self._on_session)  # first: an expiry during start-up re-registers
-            self.store.ensure_paths(L.PERSISTENT_PATHS + (L.CONTROLLED_SHUTDOWN, L.OFFLINE_REPLICAS))
+            self.store.ensure_paths(L.PERSISTENT_PATHS + (L.CONTROLLED_SHUTDOWN, L.OFFLINE_REPLICAS,
+                                                          L.GROUP_CONFIGS))
             self._deliver([{"type": "cluster", "cluster_id": self._cluster_id()}])
             self._register()
             self._reserve_producer_ids_now()
@@ -285,6 +289,32 @@ class ZkMetadata(ImageReads):
         ChildrenWatch(client, L.CONTROLLED_SHUTDOWN, self._on_shutting_down)
         ChildrenWatch(client, L.OFFLINE_REPLICAS, self._on_offline_replicas)
         ChildrenWatch(client, L.LOG_DIR_EVENT_NOTIFICATION, self._on_log_dir_events)
+        ChildrenWatch(client, L.GROUP_CONFIGS, self._on_group_configs)
+
+    def _on_group_configs(self, children: list[str]) -> bool | None:
+        """A group's config znode appeared: watch its data (changes, and its removal)."""
+        if self._closed:
+            return False
+        with self._watch_lock:
+            new = [c for c in children if c not in self._group_config_watches]
+            self._group_config_watches.update(new)
+        for c in new:
+            DataWatch(self.store.client, f"{L.GROUP_CONFIGS}/{c}", self._group_config_watcher(c))
+        return None
+
+    def _group_config_watcher(self, node: str):
+        group = L.group_of_config_node(node)
+
+        def on_config(data, stat, event=None) -> bool | None:
+            if self._closed:
+                return False
+            self._deliver([{"type": "group_configs", "group": group, "configs": L.decode_config(data)}])
+            if data is None:
+                with self._watch_lock:
+                    self._group_config_watches.discard(node)
+                return False
+            return None
+        return on_config
 
     def _on_offline_replicas(self, children: list[str]) -> bool | None:
         """A broker's record appeared or went (its session ended): read them all."""
@@ -752,6 +782,25 @@ class ZkMetadata(ImageReads):
             self.store.set_or_create(L.topic_config_path(name), L.encode_config(configs))
             self.store.create(f"{L.CONFIG_CHANGES}/{L.CONFIG_CHANGE_PREFIX}",
                               L.encode_config_change("topics", name), sequence=True)
+
+        return self._write(write, on_commit, on_abort)
+
+    @property
+    def group_configs(self) -> dict[str, dict[str, str]]:
+        """Dynamic group configs (KIP-848, KIP-932) by group id; the dict is live, never replaced."""
+        return self.image.group_configs
+
+    def set_group_configs(self, group_id: str, configs: dict[str, str], *, on_commit: Callable | None = None,
+                          on_abort: Callable | None = None):
+        """Replace a group's configs (empty: remove them) in ``/kwire/config/groups``; every
+        broker's image follows through the watch."""
+        configs = dict(configs)
+
+        def write() -> None:
+            if configs:
+                self.store.set_or_create(L.group_config_path(group_id), L.encode_config(configs))
+            else:
+                self.store.delete(L.group_config_path(group_id))
 
         return self._write(write, on_commit, on_abort)
 

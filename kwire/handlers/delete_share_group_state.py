@@ -21,8 +21,8 @@ def handle(ctx, req) -> DeleteShareGroupStateResponse:
     manager = ctx.broker.share_partitions
 
     def op(store, gid, tid, p):
-        store.delete(gid, tid, p.partition)
+        commit = store.delete(gid, tid, p.partition)
         manager.forget(gid, tid, p.partition)
-        return {}
+        return {}, commit
 
     return per_partition(ctx, req, op, DeleteShareGroupStateResponse, DeleteStateResult, PartitionResult)

@@ -14,16 +14,25 @@ does, and the connection stays open; the client retries.
 v4+ (KIP-699) carries a batch of keys and answers per key; v0-3 one key with a
 top-level answer. Key type TRANSACTION (1): the leader of the transactional
 id's partition of ``__transaction_state`` (created on first use the same
-way, ``transaction.state.log.*``). Other key types (SHARE, 2) answer
-INVALID_REQUEST: share groups are not implemented. The answer does not depend
+way, ``transaction.state.log.*``). Key type SHARE (2, v6+; KIP-932): the
+leader of the ``__share_group_state`` partition of the key
+"groupId:topicId:partition" (``kwire.share.state``; created on first use the
+same way, ``share.coordinator.state.topic.*``); as Kafka's getCoordinator,
+below v6 or with a malformed key INVALID_REQUEST, without CLUSTER_ACTION on the
+cluster CLUSTER_AUTHORIZATION_FAILED. Other key types answer INVALID_REQUEST.
+The answer does not depend
 on whether the group's partition is still loading; group requests answer
 COORDINATOR_LOAD_IN_PROGRESS until it is.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+
 from kwire.coordinator.base import CoordinatorError
 from kwire.coordinator.runtime import GROUP_METADATA_TOPIC
+from kwire.share.state import SHARE_STATE_TOPIC
 from kwire.transactions.coordinator import TRANSACTION_STATE_TOPIC
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
@@ -35,7 +44,7 @@ API_KEY = 10
 MIN_VERSION = 0
 MAX_VERSION = 6
 
-GROUP, TRANSACTION = 0, 1
+GROUP, TRANSACTION, SHARE = 0, 1, 2
 
 
 def handle(ctx, req):
@@ -43,10 +52,13 @@ def handle(ctx, req):
     key_type = req.key_type if v >= 1 else GROUP
     keys = req.coordinator_keys if v >= 4 else [req.key]
     md = ctx.broker.metadata
-    topic = TRANSACTION_STATE_TOPIC if key_type == TRANSACTION else GROUP_METADATA_TOPIC
+    topic = {TRANSACTION: TRANSACTION_STATE_TOPIC, SHARE: SHARE_STATE_TOPIC}.get(key_type, GROUP_METADATA_TOPIC)
     existed = md.topic(topic) is not None
-    found = [_find(ctx.broker, key_type, k) if _may_describe(ctx, key_type, k) else
-             _error(k, _DENIED[key_type == TRANSACTION], "Not authorized to describe this key") for k in keys]
+    if key_type == SHARE:
+        found = [_find_share(ctx, v, k) for k in keys]
+    else:
+        found = [_find(ctx.broker, key_type, k) if _may_describe(ctx, key_type, k) else
+                 _error(k, _DENIED[key_type == TRANSACTION], "Not authorized to describe this key") for k in keys]
     ends = {b.node_id: b for b in listener_brokers(ctx, md.brokers)}  # kwire.security: per listener
     for c in found:
         if c.error_code == 0 and c.node_id in ends:
@@ -89,6 +101,35 @@ def _error(key: str, code: ErrorCode, message: str) -> Coordinator:
     return Coordinator(key=key, node_id=-1, host="", port=-1, error_code=code, error_message=message)
 
 
+def _find_share(ctx, v: int, key: str) -> Coordinator:
+    """A share partition's coordinator: key "groupId:topicId:partition" (Kafka's SharePartitionKey)."""
+    if v < 6:
+        return _error(key, ErrorCode.INVALID_REQUEST, "Share coordinators need FindCoordinator v6 or later.")
+    if not authorize(ctx, acl.CLUSTER_ACTION, acl.CLUSTER, acl.CLUSTER_NAME):  # kwire.security
+        return _error(key, ErrorCode.CLUSTER_AUTHORIZATION_FAILED, "Not authorized for CLUSTER_ACTION.")
+    parts = key.rsplit(":", 2)
+    try:
+        group_id, topic_id, partition = parts[0], base64.urlsafe_b64decode(parts[1] + "=="), int(parts[2])
+        if not group_id or len(topic_id) != 16 or partition < 0:
+            raise ValueError
+    except (ValueError, IndexError, binascii.Error):
+        return _error(key, ErrorCode.INVALID_REQUEST, f"Invalid share coordinator key {key}.")
+    store = ctx.broker.share_partitions.store
+    try:
+        store.ensure_topic()
+    except KafkaError as e:
+        return _error(key, ErrorCode.COORDINATOR_NOT_AVAILABLE, e.message or e.code.name)
+    return _coordinator(ctx.broker, key, store.coordinator_node(group_id, topic_id, partition))
+
+
+def _coordinator(broker, key: str, leader) -> Coordinator:
+    node = next((b for b in broker.metadata.brokers if b.node_id == leader), None)
+    if node is None:
+        return _error(key, ErrorCode.COORDINATOR_NOT_AVAILABLE, "the coordinator partition has no leader")
+    return Coordinator(key=key, node_id=node.node_id, host=node.host, port=node.port, error_code=0,
+                       error_message=None)
+
+
 def _find(broker, key_type: int, key: str) -> Coordinator:
     if key_type not in (GROUP, TRANSACTION):
         return _error(key, ErrorCode.INVALID_REQUEST, f"unsupported coordinator key type {key_type}")
@@ -99,9 +140,4 @@ def _find(broker, key_type: int, key: str) -> Coordinator:
     except CoordinatorError as e:
         return _error(key, e.code, e.message or e.code.name)
     pstate = broker.metadata.partition(topic, gc.partition_for(key))
-    leader = pstate.leader if pstate is not None else None
-    node = next((b for b in broker.metadata.brokers if b.node_id == leader), None)
-    if node is None:
-        return _error(key, ErrorCode.COORDINATOR_NOT_AVAILABLE, "the coordinator partition has no leader")
-    return Coordinator(key=key, node_id=node.node_id, host=node.host, port=node.port, error_code=0,
-                       error_message=None)
+    return _coordinator(broker, key, pstate.leader if pstate is not None else None)

@@ -26,8 +26,8 @@ def handle(ctx, req) -> InitializeShareGroupStateResponse:
         e = store.entry(gid, tid, p.partition)
         if e is not None and p.state_epoch < e.state_epoch:
             return {"error_code": E.FENCED_STATE_EPOCH, "error_message": "The state epoch is stale."}
-        store.initialize(gid, tid, p.partition, p.state_epoch, p.start_offset)
+        commit = store.initialize(gid, tid, p.partition, p.state_epoch, p.start_offset)
         manager.forget(gid, tid, p.partition)
-        return {}
+        return {}, commit
 
     return per_partition(ctx, req, op, InitializeShareGroupStateResponse, InitializeStateResult, PartitionResult)

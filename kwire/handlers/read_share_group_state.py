@@ -2,7 +2,8 @@
 
 State epoch, start offset and the in-flight state batches (first, last,
 delivery state 0/2/4, delivery count) from ``__share_group_state``; a partition
-never initialized answers UNKNOWN_TOPIC_OR_PARTITION. See
+never initialized answers UNKNOWN_TOPIC_OR_PARTITION. A leader epoch above the
+stored one is recorded first (writes of older leaders are then fenced). See
 ``kwire.handlers.share_state_common``.
 """
 
@@ -23,8 +24,10 @@ def handle(ctx, req) -> ReadShareGroupStateResponse:
         e, error = not_initialized(store, gid, tid, p.partition)
         if error:
             return error
+        e, commit = store.read(gid, tid, p.partition, p.leader_epoch)
         start, batches = e.state()
         return {"state_epoch": e.state_epoch, "start_offset": start, "state_batches": [
-            StateBatch(first_offset=a, last_offset=b, delivery_state=s, delivery_count=n) for a, b, s, n in batches]}
+            StateBatch(first_offset=a, last_offset=b, delivery_state=s, delivery_count=n)
+            for a, b, s, n in batches]}, commit
 
     return per_partition(ctx, req, op, ReadShareGroupStateResponse, ReadStateResult, PartitionResult)

@@ -9,14 +9,17 @@ partition's ``error_code`` is its acknowledgement's outcome
 (INVALID_RECORD_STATE: records the member does not hold; nothing of that
 partition changes). Acknowledge types ACCEPT, RELEASE, REJECT, GAP and (v2)
 RENEW; ``acquisition_lock_timeout_ms`` (v2) is the group's lock duration.
-Authorization: READ on the group and on each topic.
+Authorization: READ on the group and on each topic. In a cluster the answer
+waits until the acknowledgements' state writes are committed at the share
+coordinator (a failed write: its error, and nothing of that partition changed;
+``share_fetch.durable``).
 """
 
 from __future__ import annotations
 
 import uuid
 
-from kwire.handlers.share_fetch import acknowledgements, apply_acknowledgements
+from kwire.handlers.share_fetch import acknowledgements, apply_acknowledgements, durable
 from kwire.protocol.errors import ErrorCode as E
 from kwire.security import acl
 from kwire.security.authorizer import authorize
@@ -55,6 +58,10 @@ def handle(ctx, req) -> ShareAcknowledgeResponse:
         manager.release_member(gid, mid)
     else:
         session.bump()
+    return durable(manager, gid, results, [], lambda: _response(results, lock_ms))
+
+
+def _response(results, lock_ms) -> ShareAcknowledgeResponse:
     topics: dict[bytes, ShareAcknowledgeTopicResponse] = {}
     for (tid, p), (code, message) in results.items():
         topics.setdefault(tid, ShareAcknowledgeTopicResponse(topic_id=uuid.UUID(bytes=tid), partitions=[])

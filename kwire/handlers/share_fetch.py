@@ -24,6 +24,10 @@
   records. The session's partitions are served round-robin: each request
   starts one partition further. ``acquisition_lock_timeout_ms`` is the
   group's ``share.record.lock.duration.ms``.
+* Durability (``durable``): in a cluster the answer waits until the share
+  partitions' state writes covering this request are committed at the share
+  coordinator; a failed write answers its error as the acknowledgement's and
+  takes the records acquired there out of the answer.
   v2's ``is_renew_ack`` renews locks without acquiring anything new.
 * Long poll: nothing acquired and ``max_wait_ms`` > 0: the request waits in
   the purgatory (kind Fetch) until an append to one of the session's
@@ -41,6 +45,7 @@ answers), preferred leaders' endpoints (``node_endpoints`` empty).
 
 from __future__ import annotations
 
+import inspect
 import uuid
 
 from kwire.protocol.errors import ErrorCode as E
@@ -87,6 +92,31 @@ def apply_acknowledgements(ctx, manager, group_id: str, member_id: str, acks, no
     return results
 
 
+def durable(manager, group_id: str, ack_results, reads, respond):
+    """``respond()`` now, or (cluster mode: state writes pending) a coroutine that answers once
+    the writes covering this request's acknowledgements and acquisitions are committed; a
+    partition whose write failed answers the write's error for its acknowledgements and
+    delivers none of the records acquired there (``kwire.share.manager``: they are not
+    acquired any more)."""
+    keys = [(group_id, tid, p) for (tid, p), (code, _) in ack_results.items() if code == E.NONE]
+    keys += [(group_id, r.topic_id, r.partition) for r in reads if r.acquired]
+    pending = manager.pending(keys)
+    return _settled(manager, pending, ack_results, reads, respond) if pending else respond()
+
+
+async def _settled(manager, pending, ack_results, reads, respond):
+    for (_, tid, p), code in (await manager.settle(pending)).items():
+        if not code:
+            continue
+        k = (bytes(tid), p)
+        if k in ack_results and ack_results[k][0] == E.NONE:
+            ack_results[k] = (code, f"The share partition's state was not written: {code.name}.")
+        for r in reads:
+            if (bytes(r.topic_id), r.partition) == k:
+                r.acquired, r.records = [], None
+    return respond()
+
+
 def handle(ctx, req):
     broker = ctx.broker
     manager = broker.share_partitions
@@ -117,7 +147,7 @@ def handle(ctx, req):
     if epoch == FINAL_EPOCH:
         sessions.close(gid, mid)
         manager.release_member(gid, mid)
-        return _response(manager, [], ack_results, lock_ms)
+        return durable(manager, gid, ack_results, [], lambda: _response(manager, [], ack_results, lock_ms))
     if epoch != INITIAL_EPOCH:
         for k in named:
             session.partitions.setdefault(k, None)
@@ -132,8 +162,8 @@ def handle(ctx, req):
         t = manager.topic_of(tid)
         (denied if t is not None and not authorize(ctx, acl.READ, acl.TOPIC, t.name) else wanted).append((tid, p))
     if ctx.api_version >= 2 and req.is_renew_ack:
-        return _response(manager, [], ack_results, lock_ms, denied)
-    max_records = req.max_records if req.max_records > 0 else 500
+        return durable(manager, gid, ack_results, [], lambda: _response(manager, [], ack_results, lock_ms, denied))
+    max_records = req.max_records if ctx.api_version >= 1 and req.max_records > 0 else 500
     max_bytes = req.max_bytes if req.max_bytes > 0 else 2**31 - 1
     record_limit = ctx.api_version >= 2 and req.share_acquire_mode == RECORD_LIMIT
     if len(wanted) > 1:  # Kafka's round-robin: each request starts at another partition
@@ -145,19 +175,21 @@ def handle(ctx, req):
 
     reads = fetch()
     if any(r.acquired or r.error for r in reads) or req.max_wait_ms <= 0 or not wanted:
-        return _response(manager, reads, ack_results, lock_ms, denied)
+        return durable(manager, gid, ack_results, reads,
+                       lambda: _response(manager, reads, ack_results, lock_ms, denied))
     keys = []
     for tid, p in wanted:
         t = manager.topic_of(tid)
         if t is not None:
             keys += [(t.name, p), share_key(t.name, p)]
     woken = broker.purgatory.watch(keys, lambda key, n: True, req.max_wait_ms / 1000, FETCH)
-    return _after_wait(woken, fetch, manager, ack_results, lock_ms, denied)
+    return _after_wait(woken, fetch, manager, gid, ack_results, lock_ms, denied)
 
 
-async def _after_wait(woken, fetch, manager, ack_results, lock_ms, denied):
+async def _after_wait(woken, fetch, manager, gid, ack_results, lock_ms, denied):
     reads = fetch() if await woken else []
-    return _response(manager, reads, ack_results, lock_ms, denied)
+    answer = durable(manager, gid, ack_results, reads, lambda: _response(manager, reads, ack_results, lock_ms, denied))
+    return await answer if inspect.isawaitable(answer) else answer
 
 
 def _response(manager, reads, ack_results, lock_ms, denied=()) -> ShareFetchResponse:

@@ -4,7 +4,8 @@ Appends a ShareUpdate to ``__share_group_state`` (replay merges it over the
 snapshot: a newer start offset drops the batches below it, the batches
 replace the states of their offsets). A partition never initialized answers
 UNKNOWN_TOPIC_OR_PARTITION, a state epoch below the stored one
-FENCED_STATE_EPOCH. v1's delivery complete count is accepted and not kept. A
+FENCED_STATE_EPOCH, a leader epoch below the stored one FENCED_LEADER_EPOCH (a
+stale share-partition leader). v1's delivery complete count is accepted and not kept. A
 share partition this broker holds in memory reloads the state on next use.
 See ``kwire.handlers.share_state_common``.
 """
@@ -31,9 +32,10 @@ def handle(ctx, req) -> WriteShareGroupStateResponse:
             return error
         if p.state_epoch < e.state_epoch:
             return {"error_code": E.FENCED_STATE_EPOCH, "error_message": "The state epoch is stale."}
-        store.write(gid, tid, p.partition, p.start_offset,
-                    [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p.state_batches])
+        commit = store.write(gid, tid, p.partition, p.start_offset,
+                             [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
+                              for b in p.state_batches], p.leader_epoch)
         manager.forget(gid, tid, p.partition)
-        return {}
+        return {}, commit
 
     return per_partition(ctx, req, op, WriteShareGroupStateResponse, WriteStateResult, PartitionResult)

@@ -30,7 +30,25 @@ partition is created (lock duration and limits also on every fetch).
 Durable state: after every change (acquisition included, so that delivery
 counts survive a crash) the partition's ``snapshot()`` goes to ``store.save``
 (``kwire.share.state``, ``__share_group_state``) before the request is
-answered; on one broker only (in cluster mode the state is in memory).
+answered.
+
+In a cluster the state goes to the share coordinator through the persister
+(``kwire.share.persister``; Kafka's SharePartition with its
+DefaultStatePersister). A share partition is loaded on first use by the leader
+of its data partition (ReadShareGroupState at the partition's leader epoch;
+never initialized: InitializeShareGroupState at ``share.auto.offset.reset``);
+until then a fetch finds nothing there and a long poll is woken when the load
+ends. Every change schedules a write of the whole window; writes of one share
+partition run one at a time, each taking the state as it is when it starts (so
+changes made meanwhile are coalesced into the next). ``pending(keys)`` and
+``settle`` let a handler answer only once the writes covering its changes are
+committed; a failed write drops the share partition from memory (the next use
+reloads the durable state, so what the failed write carried is undone) and
+its requests' acknowledgements answer the write's error, their acquired
+records are not delivered. Losing the leadership of a data partition (or a new
+leader epoch) drops its share partitions: the new leader loads them from the
+coordinator, with acquired records available again and their delivery counts
+kept.
 """
 
 from __future__ import annotations
@@ -44,6 +62,7 @@ from kwire.config.group import effective_group_value, share_reset_ms
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.batch import iter_batches
 from kwire.share.partition import ACK_TYPES, ACKNOWLEDGED, ARCHIVED, AckError, SharePartition
+from kwire.share.persister import StatePersister
 from kwire.share.sessions import ShareSessionCache
 from kwire.share.state import ShareStateStore
 
@@ -93,8 +112,16 @@ class SharePartitionManager:
         self.broker = broker
         self.partitions: dict[tuple[str, bytes, int], SharePartition] = {}
         self.sessions = ShareSessionCache(broker.config.get("group.share.max.share.sessions") or 2000)
-        # the durable state (kwire.share.state): one broker only; in a cluster, in memory
-        self.store = None if broker.cluster_mode else ShareStateStore(broker)
+        # the durable state (kwire.share.state); in a cluster this broker's share coordinator, and
+        # the persister that reaches the share partitions' coordinators from their leaders
+        self.store = ShareStateStore(broker)
+        self.persister = StatePersister(broker, self.store) if broker.cluster_mode else None
+        self._loading: dict[tuple, asyncio.Task] = {}
+        self._epochs: dict[tuple, int] = {}  # cluster: the leader epoch a share partition was loaded at
+        self._writers: dict[tuple, _Writer] = {}
+        self._tasks: set[asyncio.Task] = set()
+        if self.persister is not None:
+            broker.add_leadership_listener(self._on_leadership)
         self._handle: asyncio.TimerHandle | None = None
         self._armed_at: float | None = None
         # records acknowledged, by acknowledge type id (kwire.share.partition), for the metrics
@@ -127,6 +154,14 @@ class SharePartitionManager:
             return None, t, None, E.KAFKA_STORAGE_ERROR if plog is not None else E.UNKNOWN_TOPIC_OR_PARTITION
         key = (group_id, bytes(topic_id), partition)
         sp = self.partitions.get(key)
+        if self.persister is not None:
+            epoch = t.partitions[partition].leader_epoch
+            if sp is not None and self._epochs.get(key) != epoch:
+                self._drop(key)  # a new leader epoch: the state is loaded again
+                sp = None
+            if sp is None and create:
+                self._start_load(key, t.name, epoch)
+            create = False
         if sp is None and create:
             sp = self._create(key, plog)
         if sp is not None:
@@ -139,7 +174,7 @@ class SharePartitionManager:
 
     def _create(self, key, plog) -> SharePartition:
         group_id = key[0]
-        saved = self.store.load(*key) if self.store is not None else None
+        saved = self.store.load(*key)
         sp = SharePartition(0)
         if saved is not None:
             sp.restore(*saved)
@@ -149,6 +184,116 @@ class SharePartitionManager:
             sp.changed = True
         self.partitions[key] = sp
         return sp
+
+    # -- cluster mode: loading from and writing to the share coordinator ---------------------------
+    def _on_leadership(self, topic: str, partition: int, is_leader: bool, leader_epoch: int = -1) -> None:
+        if is_leader:
+            return
+        t = self.broker.metadata.topic(topic)
+        for key in [k for k in self.partitions if k[2] == partition and t is not None and
+                    self.topic_of(k[1]) is t]:
+            self._drop(key)
+
+    def _drop(self, key) -> None:
+        self.partitions.pop(key, None)
+        self._epochs.pop(key, None)
+
+    def _spawn(self, coro) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def _start_load(self, key, topic: str, leader_epoch: int) -> None:
+        if key in self._loading:
+            return
+        try:
+            self._loading[key] = self._spawn(self._load(key, topic, leader_epoch))
+        except RuntimeError:  # no running loop (not serving): nothing to load for
+            pass
+
+    async def _load(self, key, topic: str, leader_epoch: int) -> None:
+        group_id, tid, partition = key
+        try:
+            code, payload = await self.persister.read(group_id, tid, partition, leader_epoch)
+            if code == E.UNKNOWN_TOPIC_OR_PARTITION:  # never initialized: start it
+                plog = self.broker.get_log(topic, partition)
+                if plog is None:
+                    return
+                start = self._initial_offset(group_id, plog)
+                code = await self.persister.initialize(group_id, tid, partition, 0, start)
+                payload = (0, (start, []))
+            if code:
+                log.warning("loading share partition %s failed: %s", key, code.name)
+                return
+            t = self.broker.metadata.topic(topic)
+            if (key in self.partitions or t is None or not self.broker.is_leader(topic, partition)
+                    or t.partitions[partition].leader_epoch != leader_epoch):
+                return  # leadership moved meanwhile
+            sp = SharePartition(0)
+            sp.restore(*payload[1])
+            sp.state_epoch = payload[0]
+            self.partitions[key] = sp
+            self._epochs[key] = leader_epoch
+            log.info("share partition %s loaded at leader epoch %d: start %d, %d in flight", key, leader_epoch,
+                     sp.start_offset, sp.in_flight())
+        finally:
+            self._loading.pop(key, None)
+            self._wake(topic, partition)
+
+    def _schedule_write(self, key, sp: SharePartition) -> None:
+        w = self._writers.get(key)
+        if w is None or w.sp is not sp:
+            w = self._writers[key] = _Writer(sp)
+        w.wanted += 1
+        if w.task is None:
+            try:
+                w.task = self._spawn(self._write_loop(key, w))
+            except RuntimeError:
+                pass
+
+    async def _write_loop(self, key, w: "_Writer") -> None:
+        group_id, tid, partition = key
+        try:
+            while w.written < w.wanted:
+                gen = w.wanted
+                sp = w.sp
+                code = E.NOT_LEADER_OR_FOLLOWER
+                if self.partitions.get(key) is sp:
+                    code = await self.persister.write(group_id, tid, partition, sp.state_epoch,
+                                                      self._epochs.get(key, -1), sp.snapshot())
+                if code:
+                    log.warning("writing share partition %s failed: %s (dropped; reloaded on next use)", key,
+                                code.name)
+                    if self.partitions.get(key) is sp:
+                        self._drop(key)
+                    w.fail(code)
+                    t = self.topic_of(tid)
+                    if t is not None:
+                        self._wake(t.name, partition)
+                    return
+                w.done(gen)
+        finally:
+            w.task = None
+            if self._writers.get(key) is w and (w.error or w.written >= w.wanted):
+                del self._writers[key]
+
+    def pending(self, keys) -> list:
+        """Cluster mode: the writes the changes made so far to the share partitions of ``keys``
+        [(group id, topic id, partition)] wait for (for ``settle``); [] when none."""
+        out = []
+        for key in keys:
+            w = self._writers.get((key[0], bytes(key[1]), key[2]))
+            if w is not None and not w.error and w.written < w.wanted:
+                out.append((key, w, w.wanted))
+        return out
+
+    async def settle(self, pending) -> dict:
+        """{key: error} of ``pending``'s writes once each is committed or failed."""
+        out = {}
+        for key, w, gen in pending:
+            out[key] = await w.wait(gen)
+        return out
 
     def _initial_offset(self, group_id: str, plog) -> int:
         back = share_reset_ms(str(self.group_value(group_id, "share.auto.offset.reset")))
@@ -179,6 +324,8 @@ class SharePartitionManager:
             sp, t, plog, err = self.get(group_id, topic_id, partition)
             if err:
                 r.error = err
+                continue
+            if sp is None:  # cluster mode: being loaded from the share coordinator
                 continue
             if remaining_records <= 0 or remaining_bytes <= 0:
                 continue
@@ -302,13 +449,15 @@ class SharePartitionManager:
         (DeleteGroups, DeleteShareGroupOffsets): the next fetch starts them afresh."""
         for key in [k for k in self.partitions if k[0] == group_id and topic_id in (None, k[1])]:
             del self.partitions[key]
-        if self.store is not None:
+        try:
             self.store.delete_group(group_id, topic_id)
+        except KafkaError as e:
+            log.warning("deleting the share state of group %s failed: %s", group_id, e.code.name)
 
     # -- admin (DescribeShareGroupOffsets, AlterShareGroupOffsets) ------------------------------------
     def start_offsets(self, group_id: str) -> dict[tuple[bytes, int], int]:
         """{(topic id, partition): share-partition start offset} of every initialized partition."""
-        out = dict(self.store.summary(group_id)) if self.store is not None else {}
+        out = dict(self.store.summary(group_id))
         for (g, tid, p), sp in self.partitions.items():
             if g == group_id:
                 out[(tid, p)] = sp.start_offset
@@ -330,18 +479,36 @@ class SharePartitionManager:
 
     def forget(self, group_id: str, topic_id: bytes, partition: int) -> None:
         """The durable state was changed by the share coordinator's APIs: reload it on next use."""
-        self.partitions.pop((group_id, bytes(topic_id), partition), None)
+        self._drop((group_id, bytes(topic_id), partition))
 
-    def reset(self, group_id: str, topic_id: bytes, partition: int, start_offset: int) -> None:
-        """AlterShareGroupOffsets: the share partition starts over at ``start_offset``."""
+    def reset(self, group_id: str, topic_id: bytes, partition: int, start_offset: int):
+        """AlterShareGroupOffsets: the share partition starts over at ``start_offset``. Cluster
+        mode: returns a coroutine (the error) that initializes the state at the share coordinator
+        at the next state epoch; the partition's leader, wherever it is, is then fenced
+        (FENCED_STATE_EPOCH) on its next write and loads the new state."""
+        if self.persister is not None:
+            key = (group_id, bytes(topic_id), partition)
+            self._drop(key)
+            return self._reset_at_coordinator(key, start_offset)
         sp = SharePartition(start_offset)
         sp.changed = True
         self.partitions[(group_id, bytes(topic_id), partition)] = sp
         self._saved(group_id, topic_id, partition, sp)
 
+    async def _reset_at_coordinator(self, key, start_offset: int) -> E:
+        code, payload = await self.persister.read(*key, -1)
+        if code not in (E.NONE, E.UNKNOWN_TOPIC_OR_PARTITION):
+            return code
+        return await self.persister.initialize(*key, payload[0] + 1 if payload else 0, start_offset)
+
     def _saved(self, group_id, topic_id, partition, sp: SharePartition) -> None:
-        if sp.changed and self.store is not None:
-            self.store.save(group_id, bytes(topic_id), partition, sp.snapshot())
+        if not sp.changed:
+            return
+        if self.persister is not None:
+            sp.changed = False
+            self._schedule_write((group_id, bytes(topic_id), partition), sp)
+            return
+        self.store.save(group_id, bytes(topic_id), partition, sp.snapshot())
 
     def _wake(self, topic: str, partition: int) -> None:
         self.broker.purgatory.notify(share_key(topic, partition), 0)
@@ -379,3 +546,48 @@ class SharePartitionManager:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
+        for task in list(self._tasks):
+            task.cancel()
+        if self.persister is not None:
+            self.persister.close()
+
+
+class _Writer:
+    """The writes of one share partition (cluster mode): ``wanted`` counts the changes
+    scheduled, ``written`` the ones a committed write covered."""
+
+    __slots__ = ("sp", "wanted", "written", "task", "error", "waiters")
+
+    def __init__(self, sp: SharePartition) -> None:
+        self.sp = sp
+        self.wanted = self.written = 0
+        self.task: asyncio.Task | None = None
+        self.error = E.NONE
+        self.waiters: list[tuple[int, asyncio.Future]] = []
+
+    async def wait(self, gen: int) -> E:
+        if self.written >= gen:
+            return E.NONE
+        if self.error:
+            return self.error
+        fut = asyncio.get_running_loop().create_future()
+        self.waiters.append((gen, fut))
+        return await fut
+
+    def done(self, gen: int) -> None:
+        self.written = gen
+        keep = []
+        for g, fut in self.waiters:
+            if g <= gen:
+                if not fut.done():
+                    fut.set_result(E.NONE)
+            else:
+                keep.append((g, fut))
+        self.waiters = keep
+
+    def fail(self, code: E) -> None:
+        self.error = code
+        for _, fut in self.waiters:
+            if not fut.done():
+                fut.set_result(code)
+        self.waiters = []

@@ -35,9 +35,23 @@ The share coordinator's APIs (``kwire.handlers.*_share_group_state*``) read and
 write the same entries: ``initialize`` (a snapshot at a new state epoch),
 ``write`` (an update), ``delete`` (tombstones), ``entry`` (read / summary).
 
-Not done: the share coordinator as a separate owner per ``__share_group_state``
-partition in a cluster (the store is only used on a single broker; in cluster
-mode share partitions keep their state in memory).
+In a cluster (``zookeeper.connect`` set) the store is the share coordinator of
+the ``__share_group_state`` partitions this broker leads, as Kafka's
+ShareCoordinatorService: the topic is created with
+``share.coordinator.state.topic.replication.factor`` replicas and
+``min.insync.replicas`` = ``share.coordinator.state.topic.min.isr`` once that
+many brokers are alive (COORDINATOR_NOT_AVAILABLE before); becoming leader of a
+partition or losing it drops what was loaded of it, and the next use replays
+its log (as the leader of then). Every operation on a partition this broker does
+not lead raises NOT_COORDINATOR. A write returns a ``Commit`` token; ``await
+committed(token)`` is NONE once the high watermark covers it (acks=all), else
+the error, and the partition is then reloaded from its log on next use (what
+was replayed in memory may not be durable). On one broker the append commits.
+
+Leader epochs (Kafka's fencing of a stale share-partition leader): a read with
+a higher leader epoch than the stored one records it (a ShareUpdate of the
+stored window); a write with a lower one raises FENCED_LEADER_EPOCH (a write
+with -1, as the single broker's own share partitions send, is not fenced).
 """
 
 from __future__ import annotations
@@ -47,6 +61,7 @@ import logging
 import struct
 import time
 import uuid
+from typing import NamedTuple
 
 from kwire.coordinator.base import internal_segment_config, partition_for
 from kwire.protocol.errors import ErrorCode as E, KafkaError
@@ -141,23 +156,37 @@ def decode_value(kind: int, data: bytes) -> dict:
         snapshot_epoch, state_epoch, leader_epoch = struct.unpack_from(">iii", data, 2)
         start = _Q.unpack_from(data, 14)[0]
         batches, _ = _decode_batches(data, 38)
-        return {"snapshot_epoch": snapshot_epoch, "state_epoch": state_epoch, "start": start,
-                "batches": batches}
+        return {"snapshot_epoch": snapshot_epoch, "state_epoch": state_epoch, "leader_epoch": leader_epoch,
+                "start": start, "batches": batches}
     snapshot_epoch, leader_epoch = struct.unpack_from(">ii", data, 2)
     start = _Q.unpack_from(data, 10)[0]
     batches, _ = _decode_batches(data, 18)
-    return {"snapshot_epoch": snapshot_epoch, "start": start, "batches": batches}
+    return {"snapshot_epoch": snapshot_epoch, "leader_epoch": leader_epoch, "start": start, "batches": batches}
+
+
+class Commit(NamedTuple):
+    """Where a write went: ``__share_group_state`` partition and the offset after it."""
+
+    partition: int
+    end_offset: int
 
 
 class _Entry:
-    __slots__ = ("start", "batches", "state_epoch", "snapshot_epoch", "updates")
+    __slots__ = ("start", "batches", "state_epoch", "snapshot_epoch", "updates", "leader_epoch")
 
-    def __init__(self, start: int, batches, state_epoch: int = 0, snapshot_epoch: int = 0) -> None:
+    def __init__(self, start: int, batches, state_epoch: int = 0, snapshot_epoch: int = 0,
+                 leader_epoch: int = -1) -> None:
         self.start = start
         self.batches = {b[0]: b for b in batches}  # first offset -> batch
         self.state_epoch = state_epoch
         self.snapshot_epoch = snapshot_epoch
         self.updates = 0
+        self.leader_epoch = leader_epoch
+
+    def copy(self) -> "_Entry":
+        e = _Entry(self.start, self.batches.values(), self.state_epoch, self.snapshot_epoch, self.leader_epoch)
+        e.updates = self.updates
+        return e
 
     def apply_update(self, start: int, batches) -> None:
         if start >= 0 and start > self.start:
@@ -187,6 +216,10 @@ class ShareStateStore:
         self.broker = broker
         self.entries: dict[tuple[str, bytes, int], _Entry] = {}
         self._loaded: set[int] = set()
+        self.cluster_mode = bool(getattr(broker, "cluster_mode", False))
+        self._creating = None  # cluster: the future of the topic's creation
+        if self.cluster_mode:
+            broker.add_leadership_listener(self.on_leadership)
 
     @property
     def num_partitions(self) -> int:
@@ -198,18 +231,62 @@ class ShareStateStore:
     def partition_of(self, group_id: str, topic_id: bytes, partition: int) -> int:
         return partition_for(f"{group_id}:{kafka_uuid(topic_id)}:{partition}", self.num_partitions)
 
-    def _ensure_topic(self) -> None:
+    def coordinator_node(self, group_id: str, topic_id: bytes, partition: int) -> int:
+        """The broker leading the key's ``__share_group_state`` partition (-1: none known)."""
+        pstate = self.broker.metadata.partition(SHARE_STATE_TOPIC, self.partition_of(group_id, topic_id, partition))
+        return pstate.leader if pstate is not None and pstate.leader is not None else -1
+
+    # -- ownership (cluster mode) -------------------------------------------------------------
+    def on_leadership(self, topic: str, partition: int, is_leader: bool, leader_epoch: int = -1) -> None:
+        """Leading a state partition from now on, or no longer: what was loaded of it is dropped
+        (replayed again from the log on next use, as its leader)."""
+        if topic == SHARE_STATE_TOPIC:
+            self._unload(partition)
+
+    def _unload(self, p: int) -> None:
+        self._loaded.discard(p)
+        for k in [k for k in self.entries if self.partition_of(*k) == p]:
+            del self.entries[k]
+
+    def _owned(self, p: int) -> None:
+        """Cluster mode: NOT_COORDINATOR unless this broker leads state partition ``p``; then
+        the partition is loaded."""
+        if self.cluster_mode and not self.broker.is_leader(SHARE_STATE_TOPIC, p):
+            raise KafkaError(E.NOT_COORDINATOR, f"This broker does not lead {SHARE_STATE_TOPIC}-{p}.")
+        self._load_partition(p)
+
+    def ensure_topic(self) -> None:
+        """Create ``__share_group_state`` if it does not exist (cluster mode: once enough brokers
+        are alive; COORDINATOR_NOT_AVAILABLE until it is in the metadata)."""
         if self.broker.metadata.topic(SHARE_STATE_TOPIC) is not None:
             return
         cfg = self.broker.config
         configs = {"cleanup.policy": "compact",
                    **internal_segment_config(cfg["share.coordinator.state.topic.segment.bytes"])}
         try:
+            if self.cluster_mode:
+                rf = cfg["share.coordinator.state.topic.replication.factor"]
+                alive = len(self.broker.metadata.brokers)
+                if alive < rf:
+                    raise KafkaError(E.COORDINATOR_NOT_AVAILABLE,
+                                     f"Number of alive brokers '{alive}' does not meet the required replication "
+                                     f"factor '{rf}' for the share coordinator state topic (configured via "
+                                     "'share.coordinator.state.topic.replication.factor').")
+                configs["min.insync.replicas"] = str(cfg["share.coordinator.state.topic.min.isr"])
+                creating = self._creating
+                if creating is None or (hasattr(creating, "done") and creating.done()):
+                    self._creating = self.broker.create_topic(
+                        SHARE_STATE_TOPIC, cfg["share.coordinator.state.topic.num.partitions"], configs,
+                        replication_factor=rf)
+                    log.info("creating %s (%d replicas)", SHARE_STATE_TOPIC, rf)
+                raise KafkaError(E.COORDINATOR_NOT_AVAILABLE, f"{SHARE_STATE_TOPIC} is being created.")
             self.broker.create_topic(SHARE_STATE_TOPIC, cfg["share.coordinator.state.topic.num.partitions"], configs)
             log.info("created %s", SHARE_STATE_TOPIC)
         except KafkaError as e:
             if e.code != E.TOPIC_ALREADY_EXISTS:
                 raise
+
+    _ensure_topic = ensure_topic
 
     def _load_partition(self, p: int) -> None:
         if p in self._loaded:
@@ -248,86 +325,117 @@ class ShareStateStore:
             return
         v = decode_value(kind, value)
         if kind == SNAPSHOT:
-            self.entries[k] = _Entry(v["start"], v["batches"], v["state_epoch"], v["snapshot_epoch"])
+            self.entries[k] = _Entry(v["start"], v["batches"], v["state_epoch"], v["snapshot_epoch"],
+                                     v["leader_epoch"])
         elif k in self.entries:
-            self.entries[k].apply_update(v["start"], v["batches"])
-            self.entries[k].updates += 1
+            e = self.entries[k]
+            e.apply_update(v["start"], v["batches"])
+            e.leader_epoch = max(e.leader_epoch, v["leader_epoch"])
+            e.updates += 1
 
     # -- the SharePartitionManager's interface ----------------------------------------------------
     def load(self, group_id: str, topic_id: bytes, partition: int):
         """(start offset, batches) of the share partition, or None when it has no durable state."""
-        if self.broker.metadata.topic(SHARE_STATE_TOPIC) is None:
-            return None
-        self._load_partition(self.partition_of(group_id, topic_id, partition))
-        e = self.entries.get((group_id, bytes(topic_id), partition))
+        e = self.entry(group_id, topic_id, partition)
         return None if e is None else e.state()
 
-    def save(self, group_id: str, topic_id: bytes, partition: int, state) -> None:
+    def save(self, group_id: str, topic_id: bytes, partition: int, state, leader_epoch: int = -1) -> Commit:
+        """Store the whole in-flight window ``state`` = (start offset, batches) of a share
+        partition: a ShareSnapshot, or a ShareUpdate between snapshots."""
         start, batches = state
-        self._ensure_topic()
+        self.ensure_topic()
         p = self.partition_of(group_id, topic_id, partition)
-        self._load_partition(p)
+        self._owned(p)
         k = (group_id, bytes(topic_id), partition)
         e = self.entries.get(k)
+        if e is not None and leader_epoch != -1 and leader_epoch < e.leader_epoch:
+            raise KafkaError(E.FENCED_LEADER_EPOCH, f"Leader epoch {leader_epoch} is older than the "
+                                                    f"share partition's {e.leader_epoch}.")
+        epoch_now = max(leader_epoch, -1 if e is None else e.leader_epoch)
         per_snapshot = self.broker.config["share.coordinator.snapshot.update.records.per.snapshot"]
         now = time.time_ns() // 1_000_000
         value_is_update = not (e is None or e.updates >= per_snapshot)
         if not value_is_update:
             epoch = 0 if e is None else e.snapshot_epoch + 1
             key, value = encode_key(SNAPSHOT, *k), encode_snapshot(start, batches, 0 if e is None else e.state_epoch,
-                                                                   epoch, now=now)
+                                                                   epoch, epoch_now, now=now)
         else:
-            key, value = encode_key(UPDATE, *k), encode_update(start, batches, e.snapshot_epoch)
-        self._append(p, [(key, value)], now)
+            key, value = encode_key(UPDATE, *k), encode_update(start, batches, e.snapshot_epoch, epoch_now)
+        commit = self._append(p, [(key, value)], now)
         if e is not None and value_is_update and start >= e.start and \
                 max((b[1] for b in e.batches.values()), default=-1) <= (batches[-1][1] if batches else start - 1):
             # the update is the whole window and covers what the entry held: it *is* the new
             # state, which is what replaying it would give, without decoding and re-merging
             # every offset (the share fetch path saves after every acquisition)
             e.start, e.batches = start, {b[0]: b for b in batches}
+            e.leader_epoch = epoch_now
             e.updates += 1
-            return
+            return commit
         self._replay(key, value)
+        return commit
 
     # -- the share coordinator's APIs (Initialize/Read/Write/Delete/ReadSummary ShareGroupState) ----
     def entry(self, group_id: str, topic_id: bytes, partition: int):
-        """The stored state of one share partition (``_Entry``: start, batches, state epoch) or None."""
-        self.load(group_id, topic_id, partition)
+        """The stored state of one share partition (``_Entry``: start, batches, state epoch) or None
+        (cluster mode: NOT_COORDINATOR when another broker leads its state partition)."""
+        if self.broker.metadata.topic(SHARE_STATE_TOPIC) is None:
+            return None
+        self._owned(self.partition_of(group_id, topic_id, partition))
         return self.entries.get((group_id, bytes(topic_id), partition))
 
-    def initialize(self, group_id: str, topic_id: bytes, partition: int, state_epoch: int, start: int) -> None:
+    def read(self, group_id: str, topic_id: bytes, partition: int, leader_epoch: int = -1):
+        """ReadShareGroupState: (entry or None, Commit or None). A leader epoch above the stored
+        one is recorded (a ShareUpdate of the stored window), so older leaders' writes are fenced."""
+        e = self.entry(group_id, topic_id, partition)
+        if e is None or leader_epoch <= e.leader_epoch:
+            return e, None
+        k = (group_id, bytes(topic_id), partition)
+        now = time.time_ns() // 1_000_000
+        start, batches = e.state()  # the whole window: compaction keeps only the latest update
+        commit = self._append(self.partition_of(*k), [(encode_key(UPDATE, *k),
+                                                       encode_update(start, batches, e.snapshot_epoch, leader_epoch))],
+                              now)
+        e.leader_epoch = leader_epoch
+        e.updates += 1
+        return e, commit
+
+    def initialize(self, group_id: str, topic_id: bytes, partition: int, state_epoch: int, start: int) -> Commit:
         """A new state epoch starting at ``start`` with nothing in flight (a ShareSnapshot)."""
-        self._ensure_topic()
+        self.ensure_topic()
         k = (group_id, bytes(topic_id), partition)
         p = self.partition_of(*k)
-        self._load_partition(p)
+        self._owned(p)
         old = self.entries.get(k)
         now = time.time_ns() // 1_000_000
         key = encode_key(SNAPSHOT, *k)
-        value = encode_snapshot(start, [], state_epoch, 0 if old is None else old.snapshot_epoch + 1, now=now)
-        self._append(p, [(key, value)], now)
+        value = encode_snapshot(start, [], state_epoch, 0 if old is None else old.snapshot_epoch + 1,
+                                -1 if old is None else old.leader_epoch, now=now)
+        commit = self._append(p, [(key, value)], now)
         self._replay(key, value)
+        return commit
 
-    def write(self, group_id: str, topic_id: bytes, partition: int, start: int, batches) -> None:
-        """A ShareUpdate: a new start offset (-1: unchanged) and the states of some batches."""
+    def write(self, group_id: str, topic_id: bytes, partition: int, start: int, batches,
+              leader_epoch: int = -1) -> Commit:
+        """WriteShareGroupState: a new start offset (-1: unchanged) and the states of some batches,
+        merged over the stored state (stored as ``save`` stores a whole window)."""
         k = (group_id, bytes(topic_id), partition)
-        p = self.partition_of(*k)
-        e = self.entries[k]
-        now = time.time_ns() // 1_000_000
-        key, value = encode_key(UPDATE, *k), encode_update(start, list(batches), e.snapshot_epoch)
-        self._append(p, [(key, value)], now)
-        self._replay(key, value)
+        merged = self.entries[k].copy()
+        merged.apply_update(start, list(batches))
+        return self.save(*k, merged.state(), leader_epoch)
 
-    def delete(self, group_id: str, topic_id: bytes, partition: int) -> None:
+    def delete(self, group_id: str, topic_id: bytes, partition: int) -> Commit | None:
         k = (group_id, bytes(topic_id), partition)
         if self.entry(*k) is None:
-            return
+            return None
         now = time.time_ns() // 1_000_000
-        self._append(self.partition_of(*k), [(encode_key(SNAPSHOT, *k), None), (encode_key(UPDATE, *k), None)], now)
+        commit = self._append(self.partition_of(*k), [(encode_key(SNAPSHOT, *k), None), (encode_key(UPDATE, *k), None)],
+                              now)
         self.entries.pop(k, None)
+        return commit
 
     def delete_group(self, group_id: str, topic_id: bytes | None = None) -> None:
-        """Tombstones for every share partition of the group (of one topic, or all)."""
+        """Tombstones for every share partition of the group (of one topic, or all) in the state
+        partitions this broker leads."""
         self.summary(group_id)  # every partition of the state topic loaded
         for k in [k for k in self.entries if k[0] == group_id and topic_id in (None, k[1])]:
             p = self.partition_of(*k)
@@ -336,15 +444,38 @@ class ShareStateStore:
             self.entries.pop(k, None)
 
     def summary(self, group_id: str) -> dict[tuple[bytes, int], int]:
-        """{(topic id, partition): start offset} of every share partition of the group."""
+        """{(topic id, partition): start offset} of every share partition of the group (cluster
+        mode: of the state partitions this broker leads)."""
         if self.broker.metadata.topic(SHARE_STATE_TOPIC) is not None:
             for p in range(self.num_partitions):
-                self._load_partition(p)
+                if not self.cluster_mode or self.broker.is_leader(SHARE_STATE_TOPIC, p):
+                    self._load_partition(p)
         return {(k[1], k[2]): e.start for k, e in self.entries.items() if k[0] == group_id}
 
-    def _append(self, p: int, records, now: int) -> None:
+    def _append(self, p: int, records, now: int) -> Commit:
         batch = build_batch(records, now_ms=now)
-        self.broker.append(SHARE_STATE_TOPIC, p, bytearray(batch), now)
+        try:
+            result = self.broker.append(SHARE_STATE_TOPIC, p, bytearray(batch), now)
+        except KafkaError as e:
+            log.warning("append to %s-%d failed: %s", SHARE_STATE_TOPIC, p, e.code.name)
+            if e.code == E.NOT_LEADER_OR_FOLLOWER:
+                raise KafkaError(E.NOT_COORDINATOR, e.message) from None
+            raise
+        return Commit(p, result.last_offset + 1)
+
+    async def committed(self, commit: Commit | None) -> E:
+        """NONE once ``commit`` is below the state partition's high watermark (acks=all); else
+        the error (NOT_COORDINATOR: leadership lost), and the partition is replayed again on
+        next use."""
+        if commit is None:
+            return E.NONE
+        timeout_s = self.broker.config.get("request.timeout.ms", 30000) / 1000
+        code = await self.broker.wait_replicated(SHARE_STATE_TOPIC, commit.partition, commit.end_offset, timeout_s)
+        if code != E.NONE:
+            log.warning("write to %s-%d not committed: %s", SHARE_STATE_TOPIC, commit.partition, code.name)
+            self._unload(commit.partition)
+            return E.NOT_COORDINATOR if code == E.NOT_LEADER_OR_FOLLOWER else code
+        return E.NONE
 
 
 def topic_uuid(topic_id: bytes) -> uuid.UUID:

@@ -169,12 +169,16 @@ class JavaConsumer:
 
     def __init__(self, *args: str) -> None:
         import os
-        import threading
 
         cp = javaclient.require_java()
         classes = javaclient.compiled_classes(cp)
-        argv = ["java", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
-                "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), "KwireShare", "consume", *args]
+        self._start(["java", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
+                     "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), "KwireShare", "consume", *args])
+
+    def _start(self, argv: list[str]) -> None:
+        """Run ``argv``, collecting its JSON lines (any program that prints them)."""
+        import threading
+
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.lines: list[dict] = []
         self._reader = threading.Thread(target=self._read, daemon=True)

@@ -2,9 +2,9 @@
 
 Membership lives with the group's coordinator (a ``__consumer_offsets`` leader,
 writes answered once replicated); the share partitions live with each
-partition's leader, so one consumer fetches from three brokers. In cluster mode
-the share-partition state is kept in memory only (see docs/share-groups.md):
-this test checks delivery and acknowledgement across brokers, not durability.
+partition's leader, so one consumer fetches from three brokers. This test
+checks delivery and acknowledgement across brokers; durability through leader
+and share-coordinator failures is test_share_groups_durable.py's.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ def test_share_group_across_three_brokers(make_cluster):
         admin.close()
     c.wait_until(lambda md: topic in md.topics and len(md.topics[topic].partitions) == 3 and all(
         pi.leader >= 0 for pi in md.topics[topic].partitions.values()), 60, "the topic's leaders", topics=[topic])
-    # GROUP configs are not stored on the ZooKeeper cluster yet, so the group starts at the end of
-    # each partition (share.auto.offset.reset=latest) when its member first fetches there: warm-up
-    # records go to every partition until the member has read from all three, then the 60 counted
+    # the group keeps the default share.auto.offset.reset=latest, so it starts at the end of each
+    # partition when its member first fetches there: warm-up records go to every partition until
+    # the member has read from all three, then the 60 counted
     group = f"share-{uuid.uuid4().hex[:8]}"
     member = JavaConsumer(c.bootstrap, topic, group, "accept", "100000", "120000", "commit=sync",
                           "idle-exit-ms=5000")

@@ -156,9 +156,11 @@ def test_share_state_records_round_trip_and_update_merge():
     key = state.encode_key(state.UPDATE, "g", tid, 3)
     assert state.decode_key(key) == (state.UPDATE, "g", tid, 3)
     assert state.kafka_uuid(tid) == "AAECAwQFBgcICQoLDA0ODw"
-    snap = state.decode_value(state.SNAPSHOT, state.encode_snapshot(5, [(5, 7, 0, 1), (8, 8, 2, 1)], 2, 4))
-    assert snap == {"snapshot_epoch": 4, "state_epoch": 2, "start": 5, "batches": [(5, 7, 0, 1), (8, 8, 2, 1)]}
-    upd = state.decode_value(state.UPDATE, state.encode_update(6, [(6, 6, 2, 2), (9, 9, 0, 1)], 4))
+    snap = state.decode_value(state.SNAPSHOT, state.encode_snapshot(5, [(5, 7, 0, 1), (8, 8, 2, 1)], 2, 4, 3))
+    assert snap == {"snapshot_epoch": 4, "state_epoch": 2, "leader_epoch": 3, "start": 5,
+                    "batches": [(5, 7, 0, 1), (8, 8, 2, 1)]}
+    upd = state.decode_value(state.UPDATE, state.encode_update(6, [(6, 6, 2, 2), (9, 9, 0, 1)], 4, 7))
+    assert upd["leader_epoch"] == 7 and upd["snapshot_epoch"] == 4
     e = state._Entry(snap["start"], snap["batches"])
     e.apply_update(upd["start"], upd["batches"])
     assert e.state() == (6, [(6, 6, 2, 2), (7, 7, 0, 1), (8, 8, 2, 1), (9, 9, 0, 1)])

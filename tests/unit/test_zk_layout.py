@@ -208,3 +208,12 @@ def test_log_dir_event_and_offline_replicas_json():
         "version": 1, "partitions": [{"topic": "t", "partition": 0}, {"topic": "u-x", "partition": 7}]}
     assert L.decode_offline_replicas(L.encode_offline_replicas(parts)) == parts
     assert L.decode_offline_replicas(None) == []
+
+
+def test_group_config_path_encodes_any_group_id():
+    """GROUP config resources (kwire-specific znodes): any group id, '/' included, is one znode."""
+    for group in ("g", "a/b", "share:x y%", "ü"):
+        path = L.group_config_path(group)
+        parent, _, node = path.rpartition("/")
+        assert parent == L.GROUP_CONFIGS and "/" not in node
+        assert L.group_of_config_node(node) == group
