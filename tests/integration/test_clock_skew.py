@@ -41,7 +41,7 @@ ck = pytest.importorskip("confluent_kafka")
 pytest.importorskip("kafka")
 
 from clock_skew import measure_skew, need_faketime, skewed_env  # noqa: E402
-from cluster_fixtures import make_cluster, zookeeper  # noqa: E402,F401  (fixtures)
+from cluster_fixtures import make_cluster, tcp_proxy, zookeeper  # noqa: E402,F401  (fixtures)
 
 import verifier as V  # noqa: E402
 from kwire.client import KafkaClient  # noqa: E402
@@ -163,6 +163,41 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster,
              f"{r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}, reordered {r.reordered}, "
              f"longest gap {unavailable:.1f} s; LogAppendTime jumps {jump / 1000:+.0f} s at the failover to "
              f"the sane leader (offsets in order)")
+
+
+def test_skewed_broker_reconnects_to_zookeeper(make_cluster, tcp_proxy, zookeeper, request, capsys):  # noqa: F811
+    """Regression (issue 23, the +5m restart stall): libfaketime 0.9.10 with DONT_FAKE_MONOTONIC
+    makes every ``time.sleep`` fail with EINVAL (CPython 3.11 sleeps with an absolute
+    ``clock_nanosleep(CLOCK_MONOTONIC)``). kazoo sleeps between reconnection attempts, so the
+    first dropped ZooKeeper connection killed the skewed broker's connection thread: its
+    session expired and it never registered again. Schedule: broker 2 at +5m reaches
+    ZooKeeper through a proxy; the proxy drops its connection for 1 s (well inside the 6 s
+    session); the broker must reconnect, keep its session and registration."""
+    proxy = tcp_proxy(zookeeper.port)
+    env = skewed_env("+5m")
+    c = make_cluster(3, session_timeout_ms=SESSION_MS, zk_hosts={SKEWED: proxy.address}, env={SKEWED: env})
+    b = c.broker(SKEWED)
+    before = len(b.lines)
+    t0 = time.monotonic()
+    proxy.cut()
+    V.wait_for(lambda: time.monotonic() > t0 + 1, 10, "1 s without ZooKeeper")
+    proxy.restore()
+
+    def reconnected() -> bool:
+        return any("ZooKeeper session connected" in line for line in b.lines[before:])
+
+    try:
+        V.wait_for(reconnected, SESSION_MS / 1000 + 20, f"broker {SKEWED} (+5m) reconnecting to ZooKeeper")
+    except AssertionError as e:
+        raise AssertionError(f"{e}; its log since the drop:\n" + "\n".join(b.lines[before:][-40:])) from None
+    back = time.monotonic() - t0
+    # past its session timeout: had the session been lost, the registration would be gone by now
+    V.wait_for(lambda: time.monotonic() > t0 + SESSION_MS / 1000 + 2, 30, "the session timeout to pass")
+    assert SKEWED in c.metadata([], bootstrap=c.broker(1).bootstrap).brokers
+    assert not any("Traceback" in line or "Invalid argument" in line for line in b.lines[before:]), \
+        "\n".join(b.lines[before:])
+    V.report(request, capsys, f"broker {SKEWED} +5m: ZooKeeper link dropped for 1 s, session connected again "
+                              f"{back:.1f} s after the drop, still registered past the session timeout")
 
 
 def _log_start(c, node: int, topic: str, partitions) -> dict[int, int]:
