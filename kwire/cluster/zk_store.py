@@ -186,6 +186,10 @@ class ZkStore:
             except Exception:
                 log.exception("in a ZooKeeper session listener")
 
+    def wait_connected(self, timeout: float) -> bool:
+        """Until the session is connected (True) or ``timeout`` seconds passed (False)."""
+        return timeout > 0 and self._connected.wait(timeout)
+
     @property
     def connected(self) -> bool:
         return self.client is not None and self.client.state == KazooState.CONNECTED
