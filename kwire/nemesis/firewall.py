@@ -5,6 +5,7 @@ Layout (filter table)::
     INPUT  -i lo -j KWIRE-NEMESIS-<pid>        (one jump each, inserted first)
     OUTPUT -o lo -j KWIRE-NEMESIS-<pid>
     KWIRE-NEMESIS-<pid>:  -s A -d B -j DROP, -s B -d A -j DROP, ...
+                          (``lossy``: the same with ``-m statistic --probability P``)
     OUTPUT -o lo -j KWIRE-NEMESIS-<pid>-OWNER  (only once ``cut_owner`` is first used)
     KWIRE-NEMESIS-<pid>-OWNER:  -d B -m owner --uid-owner U -j DROP, ...
 
@@ -135,6 +136,18 @@ class Firewall:
             for src, dst in ((a, b), (b, a)):
                 _run(self.binary, "-A", self.chain, "-s", src, "-d", dst, "-j", "DROP")
             self.cut_pairs.add((a, b))
+
+    def lossy(self, pairs, probability: float) -> None:
+        """Drop each packet between each (address, address) pair, both ways, with ``probability``
+        (the ``statistic`` match: random loss without ``tc netem``)."""
+        if not self._state["installed"]:
+            raise NemesisError("the nemesis firewall is not installed (or was closed)")
+        if not 0 < probability < 1:
+            raise NemesisError(f"a loss probability is between 0 and 1, not {probability}")
+        for a, b in sorted(set(pairs)):
+            for src, dst in ((a, b), (b, a)):
+                _run(self.binary, "-A", self.chain, "-s", src, "-d", dst, "-m", "statistic", "--mode", "random",
+                     "--probability", str(probability), "-j", "DROP")
 
     def cut_owner(self, uid: int, addresses) -> None:
         """Drop what the processes of ``uid`` send to each of ``addresses`` (OUTPUT only: a

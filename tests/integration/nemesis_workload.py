@@ -65,8 +65,9 @@ class _Recorded:
 
 
 class QueueWorkload(_Recorded):
-    def __init__(self, bootstrap: str, topic: str, producers: int = 2) -> None:
+    def __init__(self, bootstrap: str, topic: str, producers: int = 2, producer_config: dict | None = None) -> None:
         super().__init__(bootstrap, topic)
+        self.producer_config = dict(producer_config or {})  # over the defaults, e.g. acks=1
         self._stop_consumers = threading.Event()
         self.ack_times: list[float] = []
         self._threads = [threading.Thread(target=self._produce, args=(f"p{i}",), daemon=True)
@@ -85,7 +86,7 @@ class QueueWorkload(_Recorded):
         p = self.ck.Producer({"bootstrap.servers": self.bootstrap, "acks": "all", "enable.idempotence": True,
                               "linger.ms": 5, "message.timeout.ms": 120000,
                               "topic.metadata.refresh.interval.ms": 1000,
-                              "retry.backoff.ms": 100, "retry.backoff.max.ms": 500})
+                              "retry.backoff.ms": 100, "retry.backoff.max.ms": 500, **self.producer_config})
 
         def report(err, msg) -> None:
             if err is None:
