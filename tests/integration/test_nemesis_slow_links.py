@@ -101,3 +101,17 @@ def test_queue_under_random_packet_loss(nemesis_cluster, request, capsys):  # no
     _queue_under(c, lambda: fw.lossy(pairs, 0.10), fw.heal, request, capsys,
                  "10 % random packet loss (iptables statistic)")
     assert fw.rules() == [], fw.rules()
+    # the same kind from the command line: slowed and healed, or refused with the kernel's reason
+    import sys
+
+    cli = [sys.executable, "-m", "kwire", "nemesis", "-b", c.broker(1).bootstrap, "--for", "0.5"]
+    out = subprocess.run(cli + ["slow", "1", "--delay", "20", "--loss", "1"], capture_output=True, text=True,
+                         timeout=120)
+    if out.returncode == 0:
+        assert f"slowed {c.broker(1).host}" in out.stdout and "healed after" in out.stdout, out.stdout
+    else:
+        assert out.returncode == 1 and "sch_netem" in out.stderr, (out.returncode, out.stderr)
+    bad = subprocess.run(cli + ["slow", "7"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "no node '7'" in bad.stderr, bad.stderr
+    shown = subprocess.run(["tc", "qdisc", "show", "dev", "lo"], capture_output=True, text=True).stdout
+    assert "netem" not in shown and "htb" not in shown, shown

@@ -8,8 +8,10 @@ members and to every broker; the member process keeps running.
 
 * One member partitioned (the ZooKeeper leader, for 2 session timeouts): the
   other two elect a leader and keep the quorum, each broker whose session was
-  on the cut member moves it to a live member within the session timeout, so
-  no broker is deregistered and acks=all writes go on.
+  on the cut member moves it to a live member (or, if its reconnection took
+  longer than the session timeout on a starved machine, registers again with a
+  new session: reported), every broker is registered throughout the window's
+  end, and acks=all writes go on.
 * Two members partitioned (each alone; the third, the only one the brokers
   reach, is out of quorum): as Kafka's ZooKeeper-mode brokers, leaders keep
   appending and replicating (acks=all acknowledged throughout), and nothing that
@@ -149,9 +151,11 @@ def test_one_zookeeper_member_partitioned(zk_partition_cluster, request, capsys)
     wait_for(lambda: time.monotonic() > t0 + window, window + 30, "two session timeouts with the member cut")
     acked_late = sum(1 for t in w.ack_times if t > t0 + SESSION_MS / 1000)
     assert acked_late > 0, "no acks=all write acknowledged after a session timeout with one member cut"
-    for b in (1, 2, 3):
-        assert _registered(c, b) == {1, 2, 3}, f"broker {b} sees a broker deregistered: one member cut"
-    assert c.controller_id() == controller, "the controller moved although every session survived"
+    # a session on the cut member moves to a live one if its broker reconnects within the session
+    # timeout (on a starved machine it may not: the broker then registers again with a new one)
+    wait_for(lambda: all(_registered(c, b) == {1, 2, 3} for b in (1, 2, 3)), SESSION_MS / 1000 + 30,
+             "every broker registered, seen by every broker, with one member cut")
+    new_sessions = [b.node_id for b in c.brokers if any("registering broker" in line for line in b.lines)]
     gap = w.last_gap(t0)
     fw.heal()
     t1 = time.monotonic()
@@ -161,8 +165,9 @@ def test_one_zookeeper_member_partitioned(zk_partition_cluster, request, capsys)
     result = _finish(c, w, topic)
     report(request, capsys,
            f"ZooKeeper member {cut} (the leader) partitioned from members and brokers for {window:.0f} s: "
-           f"new ZooKeeper leader zk{new_leader} after {elected:.1f} s, every broker registered, controller "
-           f"{controller} unchanged, longest gap in acks {gap:.1f} s; member serving again {rejoined:.1f} s after "
+           f"new ZooKeeper leader zk{new_leader} after {elected:.1f} s, every broker registered (sessions lost and "
+           f"registered again: brokers {new_sessions or 'none'}), controller {controller} -> {c.controller_id()}, "
+           f"longest gap in acks {gap:.1f} s; member serving again {rejoined:.1f} s after "
            f"the heal; acknowledged {result.acknowledged}, {result.counts()}")
 
 
