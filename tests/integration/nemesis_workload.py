@@ -172,6 +172,25 @@ def final_reads(cluster, topic: str) -> dict:
     return out
 
 
+def stopped_and_checked(cluster, workload: "QueueWorkload", topic: str, consumer_timeout: float = 60.0):
+    """Stop ``workload``'s producers, let its consumers read to the end, wait until every replica
+    of ``topic`` is equal (the heal done), and return ``kwire.nemesis.checker.check`` of it."""
+    from verifier import wait_for
+
+    from kwire.nemesis.checker import check
+
+    workload.stop_producers()
+    assert not workload.errors, workload.errors
+    end = max((op.offset for op in workload.history if getattr(op, "offset", None) is not None), default=0) + 1
+    workload.stop_consumers(end, timeout=consumer_timeout)
+
+    def equal():
+        f = final_reads(cluster, topic)
+        return len({tuple(v[0]) for v in f.values()}) == 1 and f
+
+    return check(workload.history, wait_for(equal, 60, f"every replica of {topic} equal after the heal"))
+
+
 def _firewall():
     from kwire.nemesis.firewall import Firewall
 

@@ -32,11 +32,10 @@ import time
 import uuid
 
 import pytest
-from nemesis_workload import SESSION_MS, QueueWorkload, final_reads, nemesis_cluster  # noqa: F401 (fixture)
+from nemesis_workload import SESSION_MS, QueueWorkload, nemesis_cluster, stopped_and_checked  # noqa: F401
 from verifier import report, wait_for
 from zk_ensemble import isr_full
 
-from kwire.nemesis.checker import check
 
 pytest.importorskip("confluent_kafka")
 
@@ -66,18 +65,10 @@ def _running(c, topics_configs: dict) -> dict:
 
 
 def _checked(c, workloads: dict) -> dict:
-    """Stop every workload, wait for equal replicas, check each history: {topic: Result}."""
+    """Stop every workload (producers first, all at once), check each: {topic: Result}."""
     for w in workloads.values():
         w.stop_producers()
-    results = {}
-    for t, w in workloads.items():
-        assert not w.errors, w.errors
-        end = max((op.offset for op in w.history if getattr(op, "offset", None) is not None), default=0) + 1
-        w.stop_consumers(end, timeout=30)
-        final = wait_for(lambda t=t: (lambda f: len({tuple(v[0]) for v in f.values()}) == 1 and f)(final_reads(c, t)),
-                         60, f"every replica of {t} equal after the heal")
-        results[t] = check(w.history, final)
-    return results
+    return {t: stopped_and_checked(c, w, t, consumer_timeout=30) for t, w in workloads.items()}
 
 
 def test_acks_1_leader_partitioned_away_loses_only_acks_1_writes(nemesis_cluster, request, capsys):  # noqa: F811

@@ -54,6 +54,13 @@ def _foreign_live_chain(line: str) -> bool:
     return True
 
 
+def _listening(address: str) -> tuple[socket.socket, int]:
+    srv = socket.socket()
+    srv.bind((address, 0))
+    srv.listen(16)
+    return srv, srv.getsockname()[1]
+
+
 def _connects(src: str, dst: str, port: int) -> bool:
     try:
         socket.create_connection((dst, port), timeout=0.5, source_address=(src, 0)).close()
@@ -65,10 +72,7 @@ def _connects(src: str, dst: str, port: int) -> bool:
 def test_cut_heal_close_and_nothing_else_touched(binary):
     block = _block()
     before = _rules(binary)
-    srv = socket.socket()
-    srv.bind((f"{block}.2", 0))
-    srv.listen(16)
-    port = srv.getsockname()[1]
+    srv, port = _listening(f"{block}.2")
     try:
         with F.Firewall() as fw:
             assert any(fw.chain in r for r in _rules(binary))
@@ -92,10 +96,7 @@ def test_owner_cuts_and_random_loss_heal_and_close_cleanly(binary):
     empties both, close removes both and their jumps."""
     block = _block()
     before = _rules(binary)
-    srv = socket.socket()
-    srv.bind((f"{block}.2", 0))
-    srv.listen(16)
-    port = srv.getsockname()[1]
+    srv, port = _listening(f"{block}.2")
 
     def connects_as(uid: int) -> bool:  # bash's /dev/tcp: root's Python is not the uid's to run
         return subprocess.run(["timeout", "2", "bash", "-c", f"exec 3<>/dev/tcp/{block}.2/{port}"], user=uid,

@@ -24,12 +24,11 @@ import time
 import uuid
 
 import pytest
-from nemesis_workload import QueueWorkload, final_reads, nemesis_cluster  # noqa: F401 (fixture)
+from nemesis_workload import QueueWorkload, nemesis_cluster, stopped_and_checked  # noqa: F401 (fixture)
 from verifier import report, wait_for
 from zk_ensemble import isr_full
 
 from kwire.nemesis import NemesisError
-from kwire.nemesis.checker import check
 
 pytest.importorskip("confluent_kafka")
 
@@ -58,13 +57,7 @@ def _queue_under(c, fault, heal, request, capsys, what: str) -> None:
     recovered = time.monotonic() - healed
     after = w.acknowledged
     wait_for(lambda: w.acknowledged >= after + 50, 60, "writes after the heal")
-    w.stop_producers()
-    assert not w.errors, w.errors
-    end = max((op.offset for op in w.history if getattr(op, "offset", None) is not None), default=0) + 1
-    w.stop_consumers(end)
-    final = wait_for(lambda: (lambda f: len({tuple(v[0]) for v in f.values()}) == 1 and f)(final_reads(c, topic)),
-                     60, "every replica equal after the heal")
-    result = check(w.history, final)
+    result = stopped_and_checked(c, w, topic)
     report(request, capsys,
            f"{what} on the leader for {FAULT_S:.0f} s: {during} acknowledged meanwhile, longest gap {gap:.1f} s, "
            f"full ISR {recovered:.1f} s after the heal; acknowledged {result.acknowledged}, {result.counts()}")

@@ -37,13 +37,12 @@ import uuid
 
 import pytest
 from cluster_fixtures import Cluster, _need_zookeeper
-from nemesis_workload import QueueWorkload, final_reads
+from nemesis_workload import QueueWorkload, stopped_and_checked
 from verifier import report, wait_for
 from zk_ensemble import ZooKeeperEnsemble, isr_full
 
 from kwire.client import KafkaClient, KafkaClientError, NewTopic
 from kwire.nemesis import NemesisError, Topology
-from kwire.nemesis.checker import check
 
 pytest.importorskip("confluent_kafka")
 pytest.importorskip("kazoo")
@@ -122,14 +121,8 @@ def _start_workload(c) -> tuple[QueueWorkload, str]:
 
 
 def _finish(c, w: QueueWorkload, topic: str):
-    """Stop the workload, wait for every replica to be equal, check the history against them."""
-    w.stop_producers()
-    assert not w.errors, w.errors
-    end = max((op.offset for op in w.history if getattr(op, "offset", None) is not None), default=0) + 1
-    w.stop_consumers(end)
-    final = wait_for(lambda: (lambda f: len({tuple(v[0]) for v in f.values()}) == 1 and f)(final_reads(c, topic)),
-                     60, "every replica equal after the heal")
-    result = check(w.history, final)
+    """Stop the workload and check it against every replica: no anomaly, a real amount written."""
+    result = stopped_and_checked(c, w, topic)
     assert result.valid, result.summary()
     assert result.acknowledged > 200, f"the workload barely wrote: {result.counts()}"
     return result
