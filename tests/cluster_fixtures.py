@@ -70,6 +70,7 @@ class ZooKeeperServer:
                     "maxSessionTimeout=60000\n")
         self.proc: subprocess.Popen | None = None
         self.log_path = os.path.join(base_dir, "zookeeper.log")
+        self.uid: int | None = None  # run as this uid (the nemesis cuts an ensemble member's links by owner)
 
     @property
     def connect(self) -> str:
@@ -89,7 +90,8 @@ class ZooKeeperServer:
         self.proc = subprocess.Popen(
             ["java", "-Xmx256m", "-XX:+UseSerialGC", "-Dzookeeper.jmx.log4j.disable=true",
              "-cp", jar, MAIN, self.cfg],
-            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+            user=self.uid, group=self.uid)
 
     def _wait_ready(self, timeout: float) -> None:
         from kazoo.client import KazooClient

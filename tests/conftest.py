@@ -72,6 +72,9 @@ SPREAD = (
     "tests/integration/test_nemesis_faults.py",          # a cluster of its own per test
     "tests/integration/test_clock_skew.py",              # a cluster of its own per test
     "tests/integration/test_zk_ensemble.py",             # an ensemble and cluster per test
+    "tests/integration/test_nemesis_zookeeper.py",       # an ensemble and cluster per test
+    "tests/integration/test_nemesis_documented_loss.py", # a cluster of its own per test
+    "tests/integration/test_nemesis_slow_links.py",      # a cluster of its own per test
 )
 _UNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit") + os.sep
 

@@ -3,8 +3,13 @@
 * ``ZooKeeperEnsemble`` — three ``QuorumPeerMain`` processes (the Debian
   ``zookeeper`` package's jar, as ``cluster_fixtures.ZooKeeperServer``), each
   with its own dataDir and ``myid``, client port, quorum port and election
-  port, all free ports on 127.0.0.1. ``connect`` lists the three client
-  ports. A member can be killed (SIGKILL), paused (SIGSTOP), resumed and
+  port, free ports on 127.0.0.1, or with ``hosts`` on a loopback address of
+  each member's own (client, quorum and election ports, ``server.N=addr:...``
+  and ``clientPortAddress``), so that the nemesis can cut a member off by its
+  address; with ``uids`` each member runs as a uid of its own, for the links
+  it opens itself (ZooKeeper's quorum and election connections leave from
+  127.0.0.1 whatever the member's address: ``Firewall.cut_owner`` cuts them).
+  ``connect`` lists the three client ports. A member can be killed (SIGKILL), paused (SIGSTOP), resumed and
   started again with its data; its ``mode()`` asks it (``srvr``) whether it is
   the leader, a follower, or out of a quorum.
 * ``zk_ensemble`` fixture — a started ensemble of the test's own (tests kill
@@ -42,10 +47,10 @@ from verifier import wait_for
 ENSEMBLE_SIZE = 3
 
 
-def _free_ports(n: int) -> list[int]:
+def _free_ports(n: int, host: str = "127.0.0.1") -> list[int]:
     ports: list[int] = []
     while len(ports) < n:
-        p = free_port()
+        p = free_port(host)
         if p not in ports:
             ports.append(p)
     return ports
@@ -54,8 +59,8 @@ def _free_ports(n: int) -> list[int]:
 class EnsembleMember(ZooKeeperServer):
     """One quorum peer; ``configure`` writes its zoo.cfg (with every peer) and ``myid``."""
 
-    def __init__(self, base_dir: str, myid: int, ports: tuple[int, int, int]) -> None:
-        super().__init__(base_dir)
+    def __init__(self, base_dir: str, myid: int, ports: tuple[int, int, int], host: str = "127.0.0.1") -> None:
+        super().__init__(base_dir, host)
         self.myid = myid
         self.port, self.quorum_port, self.election_port = ports
         self.paused = False
@@ -63,11 +68,11 @@ class EnsembleMember(ZooKeeperServer):
     def configure(self, members: list["EnsembleMember"]) -> None:
         with open(os.path.join(self.data_dir, "myid"), "w") as f:
             f.write(f"{self.myid}\n")
-        peers = "".join(f"server.{m.myid}=127.0.0.1:{m.quorum_port}:{m.election_port}\n" for m in members)
+        peers = "".join(f"server.{m.myid}={m.host}:{m.quorum_port}:{m.election_port}\n" for m in members)
         with open(self.cfg, "w") as f:
             # syncLimit/initLimit in ticks: a follower that stops answering for 2 s leaves the quorum
             f.write(f"tickTime={TICK_MS}\ninitLimit=40\nsyncLimit=8\n"
-                    f"dataDir={self.data_dir}\nclientPort={self.port}\nclientPortAddress=127.0.0.1\n"
+                    f"dataDir={self.data_dir}\nclientPort={self.port}\nclientPortAddress={self.host}\n"
                     "admin.enableServer=false\n4lw.commands.whitelist=ruok,srvr,mntr\nmaxClientCnxns=0\n"
                     f"minSessionTimeout={2 * TICK_MS}\nmaxSessionTimeout=60000\n"
                     "electionPortBindRetry=20\n" + peers)
@@ -77,7 +82,7 @@ class EnsembleMember(ZooKeeperServer):
         if not self.alive or self.paused:
             return "down"
         try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
+            with socket.create_connection((self.host, self.port), timeout=timeout) as s:
                 s.sendall(b"srvr")
                 data = b""
                 while chunk := s.recv(4096):
@@ -121,14 +126,23 @@ class EnsembleMember(ZooKeeperServer):
 
 
 class ZooKeeperEnsemble:
-    """Three quorum peers (ids 1..3) on 127.0.0.1."""
+    """Three quorum peers (ids 1..3) on 127.0.0.1, or member ``i`` on ``hosts[i - 1]``."""
 
-    def __init__(self, base_dir: str, size: int = ENSEMBLE_SIZE) -> None:
-        ports = _free_ports(3 * size)
-        self.members = [EnsembleMember(os.path.join(base_dir, f"zk-{i}"), i, tuple(ports[3 * (i - 1):3 * i]))
-                        for i in range(1, size + 1)]
+    def __init__(self, base_dir: str, size: int = ENSEMBLE_SIZE, hosts: list[str] | None = None,
+                 uids: list[int] | None = None) -> None:
+        hosts = hosts or ["127.0.0.1"] * size
+        assert len(hosts) == size, (size, hosts)
+        ports = {h: iter(_free_ports(3 * hosts.count(h), h)) for h in hosts}  # distinct per address
+        self.members = [EnsembleMember(os.path.join(base_dir, f"zk-{i}"), i,
+                                       (next(ports[h]), next(ports[h]), next(ports[h])), h)
+                        for i, h in enumerate(hosts, 1)]
         for m in self.members:
             m.configure(self.members)
+        for m, uid in zip(self.members, uids or ()):  # each its own uid: its base_dir must be its own
+            m.uid = uid
+            for root, dirs, files in os.walk(m.base_dir):
+                for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+                    os.chown(name, uid, uid)
 
     @property
     def connect(self) -> str:

@@ -53,16 +53,32 @@ log = logging.getLogger("kwire.cluster.zk")
 
 DEFAULT_SESSION_TIMEOUT_MS = 18000  # Kafka's zookeeper.session.timeout.ms
 # kazoo's connection retry: forever, backing off to at most a second
-class _BoundHandler(SequentialThreadingHandler):
-    """Kazoo's threading handler whose connections to ZooKeeper leave from ``source_address``
-    (``broker.source.address``: a link to ZooKeeper can then be cut by the broker's address)."""
+_NEVER = threading.Event()
 
-    def __init__(self, source_address: str) -> None:
+
+def _sleep(seconds: float) -> None:
+    """kazoo's sleep between (re)connection attempts and command retries: a timed wait on an
+    event nobody sets, not ``time.sleep``. CPython 3.11 sleeps with an absolute
+    ``clock_nanosleep(CLOCK_MONOTONIC)``, which libfaketime 0.9.10 with
+    ``DONT_FAKE_MONOTONIC=1`` (a broker whose wall clock is skewed) fails with EINVAL; the
+    exception ended kazoo's connection thread, so the first dropped connection left the broker
+    without ZooKeeper for good: its session expired and it never registered again (issue 23)."""
+    _NEVER.wait(max(0.0, seconds))
+
+
+class _Handler(SequentialThreadingHandler):
+    """Kazoo's threading handler, sleeping with ``_sleep``; with a ``source_address``, its
+    connections to ZooKeeper leave from that address (``broker.source.address``: a link to
+    ZooKeeper can then be cut by the broker's address)."""
+
+    sleep_func = staticmethod(_sleep)
+
+    def __init__(self, source_address: str | None = None) -> None:
         super().__init__()
         self.source_address = source_address
 
     def create_connection(self, address, hostname=None, timeout=None, use_ssl=False, **kwargs):
-        if use_ssl:  # kwire does not use TLS to ZooKeeper; kazoo's own path, unbound
+        if use_ssl or not self.source_address:  # kwire does not use TLS to ZooKeeper; kazoo's own path
             return super().create_connection(address, hostname, timeout, use_ssl, **kwargs)
         import socket
         sock = socket.create_connection(address, timeout, source_address=(self.source_address, 0))
@@ -70,7 +86,7 @@ class _BoundHandler(SequentialThreadingHandler):
         return sock
 
 
-_CONNECTION_RETRY = {"max_tries": -1, "delay": 0.05, "backoff": 1.5, "max_delay": 1.0}
+_CONNECTION_RETRY = {"max_tries": -1, "delay": 0.05, "backoff": 1.5, "max_delay": 1.0, "sleep_func": _sleep}
 
 
 class ZooKeeperConnectError(Exception):
@@ -139,10 +155,9 @@ class ZkStore:
                  self.client.client_id[0], self.session_timeout_ms)
 
     def _connect_client(self, hosts: str) -> KazooClient:
-        handler = _BoundHandler(self.source_address) if self.source_address else None
-        client = KazooClient(hosts=hosts, timeout=self.session_timeout_ms / 1000, handler=handler,
-                             connection_retry=dict(_CONNECTION_RETRY),
-                             command_retry={"max_tries": 3, "delay": 0.1, "max_delay": 1.0})
+        client = KazooClient(hosts=hosts, timeout=self.session_timeout_ms / 1000,
+                             handler=_Handler(self.source_address), connection_retry=dict(_CONNECTION_RETRY),
+                             command_retry={"max_tries": 3, "delay": 0.1, "max_delay": 1.0, "sleep_func": _sleep})
         try:
             client.start(timeout=self.connection_timeout_ms / 1000)
         except KazooTimeoutError:
@@ -170,6 +185,10 @@ class ZkStore:
                 fn(name)
             except Exception:
                 log.exception("in a ZooKeeper session listener")
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Until the session is connected (True) or ``timeout`` seconds passed (False)."""
+        return timeout > 0 and self._connected.wait(timeout)
 
     @property
     def connected(self) -> bool:

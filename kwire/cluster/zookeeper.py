@@ -86,6 +86,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 import uuid
 from concurrent.futures import Future as ThreadFuture
 from concurrent.futures import ThreadPoolExecutor
@@ -189,11 +190,11 @@ class ZkMetadata(ImageReads):
         self.store.start()
         try:
             self.store.add_listener(self._on_session)  # first: an expiry during start-up re-registers
-            self.store.ensure_paths(L.PERSISTENT_PATHS + (L.CONTROLLED_SHUTDOWN, L.OFFLINE_REPLICAS,
-                                                          L.GROUP_CONFIGS))
-            self._deliver([{"type": "cluster", "cluster_id": self._cluster_id()}])
-            self._register()
-            self._reserve_producer_ids_now()
+            self._at_startup(lambda: self.store.ensure_paths(
+                L.PERSISTENT_PATHS + (L.CONTROLLED_SHUTDOWN, L.OFFLINE_REPLICAS, L.GROUP_CONFIGS)))
+            self._deliver([{"type": "cluster", "cluster_id": self._at_startup(self._cluster_id)}])
+            self._at_startup(self._register)
+            self._at_startup(self._reserve_producer_ids_now)
             self._watch()
             # the first election attempt is part of start-up (on the writer thread, ordered
             # with what the watches queued), so the first broker up is the first controller
@@ -204,6 +205,21 @@ class ZkMetadata(ImageReads):
         except BaseException:
             self.close()
             raise
+
+    def _at_startup(self, step):
+        """``step()``, tried again while the ZooKeeper connection is down, for at most
+        ``zookeeper.connection.timeout.ms``: a connection dropped during start-up (a loaded
+        machine, a ZooKeeper election) is kazoo's to restore, as Kafka's ZooKeeperClient waits for
+        it, not a reason to exit. Each step is idempotent (create-or-read, our own registration
+        found again, a conditional producer-id claim)."""
+        deadline = time.monotonic() + self.store.connection_timeout_ms / 1000
+        while True:
+            try:
+                return step()
+            except ZooKeeperUnavailable as e:
+                if not self.store.wait_connected(deadline - time.monotonic()):
+                    raise
+                log.warning("ZooKeeper connection dropped during start-up (%s): trying again", e.message)
 
     def _cluster_id(self) -> str:
         try:

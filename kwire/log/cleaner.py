@@ -102,9 +102,11 @@ def _watch_parent(pid: int) -> None:
     worker holds both ends of its own task pipe, so it would never see EOF)."""
     import threading
 
+    never = threading.Event()
+
     def watch() -> None:
         while True:
-            time.sleep(0.5)
+            never.wait(0.5)  # not time.sleep: it fails (EINVAL) under libfaketime, see kwire.cluster.zk_store
             try:
                 os.kill(pid, 0)
             except ProcessLookupError:

@@ -10,6 +10,10 @@ What it does
 * ``faults``: the fault kinds as pairs of addresses to cut (isolate a node from a
   set of nodes, a bridge, split in two), from a ``Topology`` of named nodes
   (broker ids and ``zk``); a name that is not in the topology is an error.
+* ``netem``: slow links, ``tc netem`` delay and loss for chosen addresses on
+  loopback (one root qdisc of kwire's own, always deleted; a clear error where
+  the kernel has no ``sch_netem``). Random loss alone needs no netem:
+  ``Firewall.lossy`` (iptables ``statistic``).
 * ``process``: SIGSTOP / SIGCONT / SIGKILL of a broker process.
 * ``checker``: the Jepsen-named anomalies of a queue history (sans-I/O).
 * ``command``: ``kwire nemesis``, the same faults against a running cluster
@@ -22,7 +26,8 @@ to its own address (``broker.source.address``, ``kwire.security.inter_broker``).
 
 What it deliberately does not do
 --------------------------------
-* No ``tc netem`` slow links, clock skew or ZooKeeper ensembles yet.
+* Clock skew and ZooKeeper ensembles are the tests' (``tests/clock_skew.py``,
+  ``tests/zk_ensemble.py``), not this package's.
 * Nothing but loopback traffic: it is a tool for one-machine clusters.
 * Linux only (iptables), and root only; both are checked with a clear error.
 """

@@ -6,6 +6,9 @@
       isolate NODE --from NODE[,NODE...]   NODE cannot reach those nodes (nor they it)
       split NODE[,NODE...] NODE[,NODE...]  no node of one side reaches the other
       bridge MIDDLE NODE[,...] NODE[,...]  MIDDLE sees both sides, the sides not each other
+      slow NODE [--delay MS] [--jitter MS] [--loss PCT]
+                                           every packet to or from NODE delayed and dropped
+                                           (tc netem on lo; exit 1 where the kernel lacks it)
       cleanup                              remove chains left by killed nemesis runs
 
 Nodes are broker ids, found with Metadata from ``--bootstrap-server`` (the
@@ -53,6 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     br.add_argument("middle")
     br.add_argument("a", metavar="NODE,...")
     br.add_argument("b", metavar="NODE,...")
+    sl = sub.add_parser("slow", help="a slow, lossy link for a node (tc netem delay and loss)")
+    sl.add_argument("node")
+    sl.add_argument("--delay", type=int, default=50, metavar="MS", help="added delay (default 50 ms)")
+    sl.add_argument("--jitter", type=int, default=10, metavar="MS", help="delay jitter (default 10 ms)")
+    sl.add_argument("--loss", type=float, default=5.0, metavar="PCT", help="packets dropped (default 5 %%)")
     sub.add_parser("cleanup", help="remove iptables chains left by killed nemesis runs")
     return p
 
@@ -96,10 +104,12 @@ def _nemesis(args) -> int:
             print(f"removed {len(gone)} leftover chain(s){': ' + ', '.join(gone) if gone else ''}")
             return EXIT_OK
         topo = topology(args)
-        pairs = _pairs(args, topo)
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_a: stop.set())
+        if args.fault == "slow":
+            return _slow(args, topo, stop)
+        pairs = _pairs(args, topo)
         with firewall.Firewall() as fw:
             for chain in fw.removed_leftovers:
                 print(f"removed chain {chain} left by a killed nemesis run", file=sys.stderr)
@@ -111,6 +121,23 @@ def _nemesis(args) -> int:
         return EXIT_OK
     except NemesisError as e:
         raise ToolError(str(e)) from None
+
+
+def _slow(args, topo: Topology, stop: threading.Event) -> int:
+    from kwire.nemesis.netem import SlowLinks
+
+    try:
+        address = topo.address(args.node)
+    except NemesisError as e:
+        raise UsageError(str(e)) from None
+    with SlowLinks() as links:
+        links.install(args.delay, args.jitter, args.loss)
+        links.slow(address)
+        started = time.monotonic()
+        print(f"slowed {address}: delay {args.delay}±{args.jitter} ms, loss {args.loss} %", flush=True)
+        stop.wait(args.duration)
+    print(f"healed after {time.monotonic() - started:.1f} s", flush=True)
+    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -5,6 +5,14 @@ Layout (filter table)::
     INPUT  -i lo -j KWIRE-NEMESIS-<pid>        (one jump each, inserted first)
     OUTPUT -o lo -j KWIRE-NEMESIS-<pid>
     KWIRE-NEMESIS-<pid>:  -s A -d B -j DROP, -s B -d A -j DROP, ...
+                          (``lossy``: the same with ``-m statistic --probability P``)
+    OUTPUT -o lo -j KWIRE-NEMESIS-<pid>-OWNER  (only once ``cut_owner`` is first used)
+    KWIRE-NEMESIS-<pid>-OWNER:  -d B -m owner --uid-owner U -j DROP, ...
+
+The owner chain is for processes that cannot bind their outgoing sockets to an
+address of their own (ZooKeeper's quorum and election connections leave from
+127.0.0.1): run each as a uid of its own and drop what that uid sends to an
+address. The owner match exists only on the OUTPUT hook, hence a second chain.
 
 Only loopback traffic is sent to the chain, and the chain holds only kwire's
 DROP rules, so nothing else on the machine is affected. The chain name carries
@@ -36,6 +44,7 @@ from kwire.nemesis.faults import NemesisError
 log = logging.getLogger("kwire.nemesis")
 
 PREFIX = "KWIRE-NEMESIS-"
+OWNER_SUFFIX = "-OWNER"
 _HOOKS = (("INPUT", "-i"), ("OUTPUT", "-o"))
 
 
@@ -70,7 +79,7 @@ def _remove_chain(binary: str, chain: str) -> None:
 def leftover_chains(binary: str) -> list[str]:
     """Chains of kwire's nemesis whose process is gone."""
     out = _run(binary, "-S").stdout
-    chains = re.findall(rf"^-N ({re.escape(PREFIX)}(\d+))$", out, re.M)
+    chains = re.findall(rf"^-N ({re.escape(PREFIX)}(\d+)(?:{OWNER_SUFFIX})?)$", out, re.M)
     return [name for name, pid in chains if not pid_alive(int(pid))]
 
 
@@ -88,6 +97,9 @@ def _finalise(binary: str, chain: str, state: dict) -> None:
     if state.get("installed"):
         state["installed"] = False
         _remove_chain(binary, chain)
+    if state.get("owner"):
+        state["owner"] = False
+        _remove_chain(binary, chain + OWNER_SUFFIX)
 
 
 class Firewall:
@@ -96,15 +108,18 @@ class Firewall:
     def __init__(self) -> None:
         self.binary = check()
         self.chain = f"{PREFIX}{os.getpid()}"
+        self.owner_chain = self.chain + OWNER_SUFFIX
         self.cut_pairs: set[tuple[str, str]] = set()
+        self.cut_owners: set[tuple[int, str]] = set()
         self.removed_leftovers: list[str] = []
-        self._state = {"installed": False}
+        self._state = {"installed": False, "owner": False}
         self._finalizer = weakref.finalize(self, _finalise, self.binary, self.chain, self._state)
         atexit.register(self._finalizer)
 
     def install(self) -> "Firewall":
         self.removed_leftovers = cleanup_leftovers(self.binary)
         _remove_chain(self.binary, self.chain)  # an earlier Firewall of this same process
+        _remove_chain(self.binary, self.owner_chain)
         _run(self.binary, "-N", self.chain)
         self._state["installed"] = True
         for hook, flag in _HOOKS:
@@ -122,19 +137,52 @@ class Firewall:
                 _run(self.binary, "-A", self.chain, "-s", src, "-d", dst, "-j", "DROP")
             self.cut_pairs.add((a, b))
 
+    def lossy(self, pairs, probability: float) -> None:
+        """Drop each packet between each (address, address) pair, both ways, with ``probability``
+        (the ``statistic`` match: random loss without ``tc netem``)."""
+        if not self._state["installed"]:
+            raise NemesisError("the nemesis firewall is not installed (or was closed)")
+        if not 0 < probability < 1:
+            raise NemesisError(f"a loss probability is between 0 and 1, not {probability}")
+        for a, b in sorted(set(pairs)):
+            for src, dst in ((a, b), (b, a)):
+                _run(self.binary, "-A", self.chain, "-s", src, "-d", dst, "-m", "statistic", "--mode", "random",
+                     "--probability", str(probability), "-j", "DROP")
+
+    def cut_owner(self, uid: int, addresses) -> None:
+        """Drop what the processes of ``uid`` send to each of ``addresses`` (OUTPUT only: a
+        connection either way needs packets both ways, so this cuts both directions too)."""
+        if not self._state["installed"]:
+            raise NemesisError("the nemesis firewall is not installed (or was closed)")
+        if not self._state["owner"]:
+            _run(self.binary, "-N", self.owner_chain)
+            self._state["owner"] = True
+            _run(self.binary, "-I", "OUTPUT", "1", "-o", "lo", "-j", self.owner_chain)
+        for addr in sorted(set(addresses)):
+            if (uid, addr) not in self.cut_owners:
+                _run(self.binary, "-A", self.owner_chain, "-d", addr, "-m", "owner", "--uid-owner", str(uid),
+                     "-j", "DROP")
+                self.cut_owners.add((uid, addr))
+
     def heal(self) -> None:
-        """Every link back (the chain stays, empty)."""
+        """Every link back (the chains stay, empty)."""
         if self._state["installed"]:
             _run(self.binary, "-F", self.chain)
+        if self._state["owner"]:
+            _run(self.binary, "-F", self.owner_chain)
         self.cut_pairs.clear()
+        self.cut_owners.clear()
 
     def rules(self) -> list[str]:
-        """The chain's rules as ``iptables -S`` prints them."""
+        """The chains' rules as ``iptables -S`` prints them."""
         out = _run(self.binary, "-S", self.chain, check_rc=False).stdout
+        if self._state["owner"]:
+            out += _run(self.binary, "-S", self.owner_chain, check_rc=False).stdout
         return [line for line in out.splitlines() if line.startswith("-A ")]
 
     def close(self) -> None:
         self.cut_pairs.clear()
+        self.cut_owners.clear()
         self._finalizer()
 
     def __enter__(self) -> "Firewall":

@@ -65,8 +65,9 @@ class _Recorded:
 
 
 class QueueWorkload(_Recorded):
-    def __init__(self, bootstrap: str, topic: str, producers: int = 2) -> None:
+    def __init__(self, bootstrap: str, topic: str, producers: int = 2, producer_config: dict | None = None) -> None:
         super().__init__(bootstrap, topic)
+        self.producer_config = dict(producer_config or {})  # over the defaults, e.g. acks=1
         self._stop_consumers = threading.Event()
         self.ack_times: list[float] = []
         self._threads = [threading.Thread(target=self._produce, args=(f"p{i}",), daemon=True)
@@ -85,7 +86,7 @@ class QueueWorkload(_Recorded):
         p = self.ck.Producer({"bootstrap.servers": self.bootstrap, "acks": "all", "enable.idempotence": True,
                               "linger.ms": 5, "message.timeout.ms": 120000,
                               "topic.metadata.refresh.interval.ms": 1000,
-                              "retry.backoff.ms": 100, "retry.backoff.max.ms": 500})
+                              "retry.backoff.ms": 100, "retry.backoff.max.ms": 500, **self.producer_config})
 
         def report(err, msg) -> None:
             if err is None:
@@ -169,6 +170,25 @@ def final_reads(cluster, topic: str) -> dict:
             recs.extend((base + r.offset_delta, r.value) for r in batch.records)
         out[str(b.node_id)] = {0: recs}
     return out
+
+
+def stopped_and_checked(cluster, workload: "QueueWorkload", topic: str, consumer_timeout: float = 60.0):
+    """Stop ``workload``'s producers, let its consumers read to the end, wait until every replica
+    of ``topic`` is equal (the heal done), and return ``kwire.nemesis.checker.check`` of it."""
+    from verifier import wait_for
+
+    from kwire.nemesis.checker import check
+
+    workload.stop_producers()
+    assert not workload.errors, workload.errors
+    end = max((op.offset for op in workload.history if getattr(op, "offset", None) is not None), default=0) + 1
+    workload.stop_consumers(end, timeout=consumer_timeout)
+
+    def equal():
+        f = final_reads(cluster, topic)
+        return len({tuple(v[0]) for v in f.values()}) == 1 and f
+
+    return check(workload.history, wait_for(equal, 60, f"every replica of {topic} equal after the heal"))
 
 
 def _firewall():

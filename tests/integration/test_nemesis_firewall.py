@@ -54,6 +54,13 @@ def _foreign_live_chain(line: str) -> bool:
     return True
 
 
+def _listening(address: str) -> tuple[socket.socket, int]:
+    srv = socket.socket()
+    srv.bind((address, 0))
+    srv.listen(16)
+    return srv, srv.getsockname()[1]
+
+
 def _connects(src: str, dst: str, port: int) -> bool:
     try:
         socket.create_connection((dst, port), timeout=0.5, source_address=(src, 0)).close()
@@ -65,10 +72,7 @@ def _connects(src: str, dst: str, port: int) -> bool:
 def test_cut_heal_close_and_nothing_else_touched(binary):
     block = _block()
     before = _rules(binary)
-    srv = socket.socket()
-    srv.bind((f"{block}.2", 0))
-    srv.listen(16)
-    port = srv.getsockname()[1]
+    srv, port = _listening(f"{block}.2")
     try:
         with F.Firewall() as fw:
             assert any(fw.chain in r for r in _rules(binary))
@@ -82,6 +86,38 @@ def test_cut_heal_close_and_nothing_else_touched(binary):
         assert _rules(binary) == before  # the chain and its jumps are gone, nothing else changed
         with pytest.raises(NemesisError, match="not installed"):
             fw.cut([(f"{block}.1", f"{block}.2")])
+    finally:
+        srv.close()
+
+
+def test_owner_cuts_and_random_loss_heal_and_close_cleanly(binary):
+    """``cut_owner``: what a uid sends to an address is dropped (root's connections are not), in
+    an OUTPUT-only chain made on first use; ``lossy``: statistic rules in the main chain; heal
+    empties both, close removes both and their jumps."""
+    block = _block()
+    before = _rules(binary)
+    srv, port = _listening(f"{block}.2")
+
+    def connects_as(uid: int) -> bool:  # bash's /dev/tcp: root's Python is not the uid's to run
+        return subprocess.run(["timeout", "2", "bash", "-c", f"exec 3<>/dev/tcp/{block}.2/{port}"], user=uid,
+                              group=uid, capture_output=True, timeout=60).returncode == 0
+
+    try:
+        with F.Firewall() as fw:
+            assert connects_as(61009)
+            fw.cut_owner(61009, [f"{block}.2"])
+            assert any(fw.owner_chain in r and r.startswith("-A OUTPUT") for r in _rules(binary))
+            assert not any(fw.owner_chain in r and r.startswith("-A INPUT") for r in _rules(binary))
+            assert not connects_as(61009)
+            assert _connects(f"{block}.1", f"{block}.2", port)  # root, another uid: untouched
+            fw.lossy([(f"{block}.1", f"{block}.2")], 0.25)
+            assert sum("statistic" in r for r in fw.rules()) == 2  # both directions
+            with pytest.raises(NemesisError, match="between 0 and 1"):
+                fw.lossy([(f"{block}.1", f"{block}.2")], 1.5)
+            fw.heal()
+            assert fw.rules() == []
+            assert connects_as(61009)
+        assert _rules(binary) == before  # both chains and their jumps gone
     finally:
         srv.close()
 
