@@ -22,7 +22,9 @@ The leader helps from its side, without a busy loop:
   (``waiting_for``); after ``window_ms`` (``replica.lag.time.max.ms``: by
   then the ISR check has its say) the leader stops waiting for it.
 
-Pure state, no I/O and no clock of its own: callers pass ``now_ms``.
+Pure state, no I/O and no clock of its own: callers pass ``now_ms``. Each
+follower's partitions are kept in the order of their deadlines, so a check
+costs O(1) amortized even when a broker starts leading thousands at once.
 Not here: which Fetch parks where (the Fetch handler), leadership itself (the
 ReplicaManager).
 """
@@ -45,7 +47,9 @@ class JoiningFollowers:
         until = now_ms + self.window_ms
         others = [r for r in replicas if r != self.node_id]
         for r in others:
-            self.pending.setdefault(r, {})[key] = until
+            keys = self.pending.setdefault(r, {})
+            keys.pop(key, None)  # re-inserted: each follower's keys stay in deadline order
+            keys[key] = until
         return others
 
     def fetched(self, replica_id: int, key: tuple[str, int]) -> None:
@@ -64,7 +68,10 @@ class JoiningFollowers:
         keys = self.pending.get(replica_id)
         if not keys:
             return False
-        for key in [k for k, until in keys.items() if until <= now_ms]:
+        while keys:  # oldest first: stop at the first one still within its window
+            key, until = next(iter(keys.items()))
+            if until > now_ms:
+                break
             del keys[key]
         if not keys:
             del self.pending[replica_id]

@@ -29,3 +29,13 @@ def test_the_wait_ends_at_the_window_or_when_leadership_goes():
     assert not j.waiting_for(2, 1001) and j.pending == {}
     j.expect(A, [1, 2], now_ms=0)
     assert not j.waiting_for(2, 1000) and j.pending == {}  # a follower that never fetches: let go
+
+
+def test_a_partition_led_again_gets_a_new_deadline_in_order():
+    j = JoiningFollowers(node_id=1, window_ms=1000)
+    j.expect(A, [1, 2], now_ms=0)
+    j.expect(B, [1, 2], now_ms=100)
+    j.expect(A, [1, 2], now_ms=200)  # led again (a new epoch): A's window restarts, after B's
+    assert list(j.pending[2]) == [B, A]
+    assert j.waiting_for(2, 1100) and list(j.pending[2]) == [A]
+    assert not j.waiting_for(2, 1200)
