@@ -6,7 +6,9 @@ Tansu peer binary), ``revision`` (a ``kwire@<git-rev>`` peer written out with
 ``git archive``), ``cluster`` (``--cluster N``: ZooKeeper + N replicated
 kwire brokers through ``kwire.devcluster``, compared with the single broker),
 ``workloads`` (produce, consume and end-to-end latency with
-librdkafka through confluent-kafka), ``stats`` (medians, ranges, pair
+librdkafka through confluent-kafka), ``roundtrip`` (opt-in: closed-loop
+produce -> fetch round trips with kwire's wire client, the broker's CPU per
+round trip), ``stats`` (medians, ranges, pair
 ratios), ``report`` (Markdown and JSON) and ``validation``
 (``python -m kwire.bench.validation``: what produce-time record validation
 costs per MB, C walker against pure Python).

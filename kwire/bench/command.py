@@ -49,6 +49,9 @@ CLUSTER_DEFAULT = ["produce_1KiB_acksall", "produce_1KiB_acks1"]
 # opt-in (--workloads): 4 share consumers (KIP-932) over a 1- and a 6-partition topic, and one
 # classic-group consumer over the 6-partition one; each run produces their 100 B records first
 SHARE = ["share_100B_1p", "share_100B_6p", "classic_100B_6p"]
+# opt-in: closed-loop produce -> fetch round trips over kwire's wire client (roundtrip.py), the
+# broker's CPU per round trip: comparable between revisions on a loaded machine
+OPT_IN = SHARE + ["roundtrip_1KiB"]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -75,9 +78,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--latency-seconds", type=float, default=15.0)
     p.add_argument("--latency-warmup", type=float, default=1.0,
                    help="seconds of latency samples left out at the start (default 1)")
+    p.add_argument("--roundtrips", type=int, default=5000,
+                   help="timed produce -> fetch round trips of roundtrip_1KiB (default 5000)")
+    p.add_argument("--nice", type=int, default=None, metavar="N",
+                   help="run the bench, its clients and the brokers it starts at this niceness "
+                        "(e.g. -5: ahead of other work on a shared machine; below 0 needs root)")
     p.add_argument("--workloads", default=None,
-                   help=f"comma-separated subset of: {','.join(ALL + SHARE)} (default: all but the "
-                        f"share ones; with "
+                   help=f"comma-separated subset of: {','.join(ALL + OPT_IN)} (default: all but the "
+                        f"share ones and roundtrip_1KiB; with "
                         f"--cluster: {','.join(CLUSTER_DEFAULT)})")
     p.add_argument("--cluster", type=int, default=0, metavar="N",
                    help="also start a kwire cluster of N brokers (ZooKeeper from the Debian "
@@ -96,7 +104,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _workload_fn(w: str, args, ck, bootstrap: str, topics: dict):
+def _workload_fn(w: str, args, ck, bootstrap: str, topics: dict, broker=None):
     kind, rest = w.split("_", 1)
     if kind == "produce":
         size_name, acks = rest.split("_")
@@ -108,6 +116,10 @@ def _workload_fn(w: str, args, ck, bootstrap: str, topics: dict):
     if kind in ("share", "classic"):
         fn = workloads.share_consume if kind == "share" else workloads.group_consume
         return fn, (ck, bootstrap, topics[w], 100, args.small_messages)
+    if kind == "roundtrip":
+        from .roundtrip import roundtrip
+
+        return roundtrip, (bootstrap, topics[w], args.partitions, 1024, args.roundtrips, broker)
     return workloads.latency, (ck, bootstrap, topics[w], args.partitions, 1024,
                                args.latency_rate, args.latency_seconds, args.latency_warmup)
 
@@ -165,9 +177,9 @@ def run(args) -> int:
     if args.workloads is None:
         args.workloads = ",".join(CLUSTER_DEFAULT if args.cluster else ALL)
     selected = [w.strip() for w in args.workloads.split(",") if w.strip()]
-    bad = [w for w in selected if w not in ALL + SHARE]
+    bad = [w for w in selected if w not in ALL + OPT_IN]
     if bad or not selected:
-        print(f"kwire bench: unknown workloads {bad}; choose from {ALL + SHARE}", file=sys.stderr)
+        print(f"kwire bench: unknown workloads {bad}; choose from {ALL + OPT_IN}", file=sys.stderr)
         return 2
     peers = [p for p in args.peer if p != "none"]
     bad = [p for p in peers if p != "tansu" and not (p.startswith("kwire@") and len(p) > 6)]
@@ -255,7 +267,7 @@ def run(args) -> int:
                     b.topics = topics
                 for w in plan:
                     for b in list(started):
-                        fn, fargs = _workload_fn(w, args, ck, b.bootstrap, b.topics)
+                        fn, fargs = _workload_fn(w, args, ck, b.bootstrap, b.topics, b)
                         try:
                             r = workloads.measure(b, fn, *fargs)
                         except Exception as e:
@@ -291,6 +303,7 @@ def run(args) -> int:
             "producer_config": {k: v for k, v in workloads.PRODUCER_BASE.items()},
             "python": platform.python_version(), "cpus": os.cpu_count(),
             "loadavg_1min_after_each_run": [round(x, 2) for x in load],
+            "niceness": os.getpriority(os.PRIO_PROCESS, 0),
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "record_validation_ms_per_mb": _validation_cost(),
             "left_out": left_out}
@@ -436,6 +449,15 @@ def main(argv: list[str]) -> int:
         print("kwire bench: need 0 <= --latency-warmup < --latency-seconds and --latency-rate >= 1",
               file=sys.stderr)
         return 2
+    if args.roundtrips < 1:
+        print("kwire bench: --roundtrips must be >= 1", file=sys.stderr)
+        return 2
+    if args.nice is not None:
+        try:  # inherited by every broker and client process the bench starts
+            os.setpriority(os.PRIO_PROCESS, 0, args.nice)
+        except OSError as e:
+            print(f"kwire bench: --nice {args.nice}: {e}", file=sys.stderr)
+            return 2
     return run(args)
 
 

@@ -14,7 +14,9 @@ from .stats import ratio, summary
 FIGURES = {
     "produce": ["msgs_per_s", "mb_per_s", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
     "consume": ["msgs_per_s", "mb_per_s", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
-    "latency": ["p50_ms", "p95_ms", "p99_ms", "max_ms", "broker_cpu_s", "broker_rss_mb"],
+    "latency": ["p50_ms", "p95_ms", "p99_ms", "max_ms", "broker_cpu_us_per_msg", "broker_cpu_s",
+                "broker_rss_mb"],
+    "roundtrip": ["rt_p50_ms", "rt_p99_ms", "broker_cpu_us_per_rt"],
     "share": ["msgs_per_s", "broker_cpu_us_per_msg", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
     "classic": ["msgs_per_s", "broker_cpu_us_per_msg", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
     "startup": ["startup_s", "idle_rss_mb"],
@@ -23,7 +25,8 @@ UNITS = {"msgs_per_s": "msg/s", "mb_per_s": "MB/s", "broker_cpu_s": "broker CPU 
          "broker_rss_mb": "broker RSS MB",
          "broker_cpu_us_per_msg": "broker CPU µs/msg", "client_cpu_s": "client CPU s", "p50_ms": "p50 ms",
          "p95_ms": "p95 ms", "p99_ms": "p99 ms", "max_ms": "max ms",
-         "startup_s": "start-up s", "idle_rss_mb": "idle RSS MB"}
+         "startup_s": "start-up s", "idle_rss_mb": "idle RSS MB", "rt_p50_ms": "round trip p50 ms",
+         "rt_p99_ms": "round trip p99 ms", "broker_cpu_us_per_rt": "broker CPU µs/round trip"}
 
 
 def kind_of(workload: str) -> str:
@@ -86,7 +89,8 @@ def markdown(doc: dict) -> str:
     notes.append(f"- medians of {m['runs']} runs (min–max); brokers alternate "
                  f"{' '.join(names * 2)}…; ratios are per adjacent pair; MB/s = 10^6 bytes "
                  f"of message values; client {m['client']}; {m['cpus']} CPUs, 1-min load "
-                 f"average before/after runs {m['loadavg_1min_after_each_run']}")
+                 f"average before/after runs {m['loadavg_1min_after_each_run']}"
+                 + (f"; niceness {m['niceness']}" if m.get("niceness") else ""))
     for lo in m.get("left_out") or ():
         notes.append(f"- LEFT OUT: {lo['peer']}: {lo['reason']}")
     for v in m.get("record_validation_ms_per_mb") or ():

@@ -248,9 +248,14 @@ class Broker:
                               timeout_s: float) -> ErrorCode:
         """acks=all: NONE once the HW reaches ``required_offset``; REQUEST_TIMED_OUT,
         NOT_ENOUGH_REPLICAS_AFTER_APPEND, NOT_LEADER_OR_FOLLOWER (leadership lost)."""
+        return (await self.wait_all_replicated([(topic, partition, required_offset)], timeout_s))[0]
+
+    async def wait_all_replicated(self, waits: list[tuple[str, int, int]],
+                                  timeout_s: float) -> list[ErrorCode]:
+        """``wait_replicated`` for every ``(topic, partition, required offset)`` at once."""
         if self.replicas is None:
-            return ErrorCode.NONE  # one node: the append itself committed it
-        return await self.replicas.wait_replicated(topic, partition, required_offset, timeout_s)
+            return [ErrorCode.NONE] * len(waits)  # one node: the append itself committed it
+        return await self.replicas.wait_all_replicated(waits, timeout_s)
 
     def forget_topic_config(self, name: str) -> None:
         """Drop the cached resolved config of topic ``name`` (its overrides changed)."""

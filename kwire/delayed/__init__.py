@@ -7,6 +7,8 @@ no I/O of its own; timeouts are the running event loop's timers. See
 ``purgatory.py`` for the mechanism and its invariants.
 """
 
-from .purgatory import FETCH, KINDS, PRODUCE, REBALANCE, DelayedOperation, Purgatory, replica_key
+from .purgatory import (FETCH, KINDS, PRODUCE, REBALANCE, DelayedOperation, Purgatory, replica_fetch_key,
+                        replica_key)
 
-__all__ = ["DelayedOperation", "FETCH", "KINDS", "PRODUCE", "Purgatory", "REBALANCE", "replica_key"]
+__all__ = ["DelayedOperation", "FETCH", "KINDS", "PRODUCE", "Purgatory", "REBALANCE", "replica_fetch_key",
+           "replica_key"]

@@ -41,6 +41,13 @@ def replica_key(topic: str, partition: int) -> tuple:
     return ("replica", topic, partition)
 
 
+def replica_fetch_key(replica_id: int) -> tuple:
+    """A key every parked Fetch of follower ``replica_id`` also watches: notified (nbytes 0) when
+    this broker starts leading a partition that follower replicates, so that its next Fetch,
+    sent at once, can name it (``kwire.replication.joining``)."""
+    return ("replica-fetch", replica_id)
+
+
 class DelayedOperation:
     __slots__ = ("keys", "check", "future", "kind")
 

@@ -44,7 +44,10 @@
   (not the HW), and a read without error or diverging epoch records the
   follower's position (``ReplicaManager.follower_fetch``: HW, ISR expand)
   before the answer, whose HW is the one after that. Consumers' long-polls
-  are woken when the HW rises; followers' (key ``replica_key``) on appends.
+  are woken when the HW rises; followers' (key ``replica_key``) on appends,
+  and (``replica_fetch_key``) when this broker starts leading a partition the
+  follower replicates; while it has not fetched such a partition yet its
+  Fetches park for at most ``JOIN_WAIT_MS`` (``kwire.replication.joining``).
 read_committed (isolation_level 1): records below the LSO only, with the
 aborted transactions overlapping them (from the log's aborted-transaction
 index, never from the records).
@@ -55,7 +58,8 @@ from __future__ import annotations
 
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
-from kwire.delayed import FETCH, replica_key
+from kwire.delayed import FETCH, replica_fetch_key, replica_key
+from kwire.replication.joining import JOIN_WAIT_MS
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
 from kwire.protocol.generated.fetch_response import (
     AbortedTransaction,
@@ -165,7 +169,7 @@ def handle(ctx, req):
     if req.max_wait_ms <= 0 or total >= req.min_bytes or not reads or any(
             r.error or r.diverging is not None for r in results):  # Kafka answers those at once
         return _response(results, session, endpoints)
-    return _wait_then_respond(broker, req, results, total, read_all, session, replica_id >= 0)
+    return _wait_then_respond(broker, req, results, total, read_all, session, replica_id)
 
 
 def _denied(ctx, az, name: str | None, replica_id: int) -> bool:
@@ -189,7 +193,7 @@ def _endpoints(broker, results) -> list | None:
             for b in broker.metadata.brokers if b.node_id in ids]
 
 
-def _wait_then_respond(broker, req, results, total, read_all, session, replica: bool = False):
+def _wait_then_respond(broker, req, results, total, read_all, session, replica_id: int = -1):
     """Watch the partitions now, answer when appends bring ``min_bytes`` or at ``max_wait_ms``.
 
     The watch starts before this returns (see ``Purgatory.watch``): an append
@@ -204,12 +208,16 @@ def _wait_then_respond(broker, req, results, total, read_all, session, replica: 
         acc[0] += nbytes
         return acc[0] >= min_bytes
 
-    if replica:  # a follower waits for the leader's appends, not for the HW
+    wait_ms = req.max_wait_ms
+    if replica_id >= 0:  # a follower waits for the leader's appends, not for the HW
         keys = [replica_key(r.topic, r.partition) for r in results if r.topic is not None]
         keys += [(r.topic, r.partition) for r in results if r.topic is not None]  # leadership changes
+        keys.append(replica_fetch_key(replica_id))  # a partition newly led here it must name
+        if broker.replicas.follower_joining(replica_id):
+            wait_ms = min(wait_ms, JOIN_WAIT_MS)
     else:
         keys = [(r.topic, r.partition) for r in results if r.topic is not None]
-    woken = broker.purgatory.watch(keys, check, req.max_wait_ms / 1000, FETCH)
+    woken = broker.purgatory.watch(keys, check, wait_ms / 1000, FETCH)
     return _respond_when_woken(woken, acc, total, results, read_all, session)
 
 

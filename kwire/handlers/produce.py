@@ -168,11 +168,10 @@ def _handle(ctx, req):
 
 
 async def _wait_replicated(broker, resp, waits, timeout_s: float):
-    """acks=all in a cluster: answer once every appended partition's HW covers its records."""
-    import asyncio
-
-    codes = await asyncio.gather(*(broker.wait_replicated(name, r.index, end, timeout_s)
-                                   for name, r, end in waits))
+    """acks=all in a cluster: answer once every appended partition's HW covers its records
+    (one delayed operation for the request: ``broker.wait_all_replicated``)."""
+    codes = await broker.wait_all_replicated([(name, r.index, end) for name, r, end in waits],
+                                             timeout_s)
     for (name, r, _end), code in zip(waits, codes):
         if code != ErrorCode.NONE:
             log.info("acks=all produce to %s-%d: %s", name, r.index, code.name)

@@ -28,8 +28,6 @@ pre-v2 rule).
 
 from __future__ import annotations
 
-import asyncio
-
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.write_txn_markers_response import (
     WritableTxnMarkerPartitionResult,
@@ -70,7 +68,7 @@ async def handle(ctx, req):
             topics.append(WritableTxnMarkerTopicResult(name=t.name, partitions=parts))
         out.append(WritableTxnMarkerResult(producer_id=m.producer_id, topics=topics))
     if waits:  # acks=all, as Kafka appends markers
-        codes = await asyncio.gather(*(broker.wait_replicated(t, p, end, WAIT_S) for _r, t, p, end in waits))
+        codes = await broker.wait_all_replicated([(t, p, end) for _r, t, p, end in waits], WAIT_S)
         for (r, _t, _p, _e), code in zip(waits, codes):
             r.error_code = code
     return WriteTxnMarkersResponse(markers=out)

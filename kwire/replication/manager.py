@@ -43,8 +43,9 @@ What it does
   partition states are read from ZooKeeper and a partition is led again only if
   they still name this broker at the resigned epoch; otherwise the image's next
   state (another leader, or a new epoch) decides.
-* acks=all: ``wait_replicated`` waits in the purgatory until the HW covers the
-  records (``LeaderState.check_enough_replicas``), the timeout, or the loss
+* acks=all: ``wait_all_replicated`` (``wait_replicated`` for one partition)
+  waits in the purgatory, one delayed operation per request, until the HW covers the
+  records of every partition (``LeaderState.check_enough_replicas``), the timeout, or the loss
   of leadership.
 
 Invariants: a partition is led (``leaders``) or followed (``following``),
@@ -70,9 +71,10 @@ from collections import deque
 
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.replication.fencing import SessionFence
+from kwire.replication.joining import JoiningFollowers
 from kwire.replication.leader_state import LeaderState
 from kwire.security import inter_broker
-from kwire.delayed import PRODUCE, replica_key
+from kwire.delayed import PRODUCE, replica_fetch_key, replica_key
 from kwire.replication.host import ReplicaHost
 
 log = logging.getLogger("kwire.replication")
@@ -97,6 +99,8 @@ class ReplicaManager:
         self._versions: dict[tuple[str, int], int] = {}  # led partitions: state znode version known
         self._stale: set[tuple[str, int]] = set()  # an ISR write lost a version race
         self._pending: dict[tuple[str, int], deque] = {}  # appends above the HW: (end offset, bytes)
+        # followers that have not fetched a partition newly led here (kwire.replication.joining)
+        self.joining = JoiningFollowers(self.node_id, int(self.config["replica.lag.time.max.ms"]))
         self.fetchers = None
         self._started = False
         self._held: dict[str, set[int]] = {}  # topic -> partitions with a log here (online)
@@ -347,6 +351,8 @@ class ReplicaManager:
                  list(st.isr), plog.log_end_offset, plog.high_watermark)
         self._recheck_high_watermark(key, st, plog, now)
         self.broker.purgatory.notify(key, 0)  # waiters recheck: against this state, or answer
+        for r in self.joining.expect(key, p.replicas, now):  # their parked Fetches lack it: answer them
+            self.broker.purgatory.notify(replica_fetch_key(r), 0)
         if was_leader:
             self.broker.notify_leadership(t.name, p.partition, False, p.leader_epoch)
         self.broker.notify_leadership(t.name, p.partition, True, p.leader_epoch)
@@ -376,6 +382,7 @@ class ReplicaManager:
             self._versions.pop(key, None)
             self._stale.discard(key)
             self._pending.pop(key, None)
+            self.joining.forget(key)
             log.info("%s-%d: no longer leader (leader %d, epoch %d)", key[0], key[1], leader, epoch)
         endpoint = self._endpoint(leader) if leader >= 0 else None
         target = (leader, epoch) if endpoint is not None else (-1, epoch)
@@ -400,6 +407,8 @@ class ReplicaManager:
         self._versions.pop(key, None)
         self._stale.discard(key)
         self._pending.pop(key, None)
+        if st is not None:
+            self.joining.forget(key)
         if self.following.pop(key, None) is not None and self.fetchers is not None:
             self.fetchers.remove_partitions([key])
         return st
@@ -625,6 +634,8 @@ class ReplicaManager:
         if st is None:
             return
         now = _now_ms()
+        if self.joining.pending:
+            self.joining.fetched(replica_id, key)
         st.leader_log_end_offset = plog.log_end_offset
         upd = st.update_follower(replica_id, fetch_offset, now, leader_log_end_offset=plog.log_end_offset,
                                  log_start_offset=log_start_offset)
@@ -632,6 +643,11 @@ class ReplicaManager:
             self._hw_moved(key, st, plog)
         if upd.expand is not None:
             self._propose(key, st, upd.expand, "expand")
+
+    def follower_joining(self, replica_id: int) -> bool:
+        """True while follower ``replica_id`` has not fetched a partition newly led here: its
+        Fetch parks for at most ``joining.JOIN_WAIT_MS`` (the Fetch handler asks)."""
+        return bool(self.joining.pending) and self.joining.waiting_for(replica_id, _now_ms())
 
     def check_isr_shrink(self) -> None:
         """Periodic (replica.lag.time.max.ms / 2): drop followers out of sync from ISRs."""
@@ -693,34 +709,58 @@ class ReplicaManager:
 
     async def wait_replicated(self, topic: str, partition: int, required_offset: int,
                               timeout_s: float) -> ErrorCode:
-        key = (topic, partition)
-        st = self.leaders.get(key)
-        if st is None:
-            return ErrorCode.NOT_LEADER_OR_FOLLOWER
+        return (await self.wait_all_replicated([(topic, partition, required_offset)], timeout_s))[0]
 
-        tenure = st.tenure
+    async def wait_all_replicated(self, waits: list[tuple[str, int, int]],
+                                  timeout_s: float) -> list[ErrorCode]:
+        """acks=all for every ``(topic, partition, required offset)`` of a request at once.
 
-        def status() -> tuple[bool, ErrorCode]:
+        One delayed operation watches all the partitions still short of their
+        offset, and a notify re-checks only the partition it names. Its future
+        wakes the awaiting task directly: the answer goes out on the loop turn
+        after the HW covers the last partition (``asyncio.gather`` of one
+        coroutine per partition took three turns: the partition's task, the
+        gather's callback, then the request's task)."""
+        codes: list[ErrorCode | None] = [None] * len(waits)
+        checks: dict[tuple, list[int]] = {}
+        for i, (topic, partition, _off) in enumerate(waits):
+            checks.setdefault((topic, partition), []).append(i)
+        tenures = [getattr(self.leaders.get((t, p)), "tenure", None) for t, p, _o in waits]
+        pending = [len(waits)]
+
+        def settle(i: int) -> None:
+            if codes[i] is not None:
+                return
+            topic, partition, required_offset = waits[i]
             # a leader epoch bump that leaves this broker leader keeps the wait (Kafka's
             # DelayedProduce asks the partition while it is leader); losing leadership ends it
-            cur = self.leaders.get(key)
-            if cur is None or cur.tenure is not tenure:
-                return True, ErrorCode.NOT_LEADER_OR_FOLLOWER
-            return cur.check_enough_replicas(required_offset)
+            cur = self.leaders.get((topic, partition))
+            if cur is None or cur.tenure is not tenures[i]:
+                done, err = True, ErrorCode.NOT_LEADER_OR_FOLLOWER
+            else:
+                done, err = cur.check_enough_replicas(required_offset)
+            if done:
+                codes[i] = err
+                pending[0] -= 1
 
-        done, err = status()
-        if done:
-            return err
+        def check(key, _nbytes: int) -> bool:
+            for i in checks.get(key, ()):
+                settle(i)
+            return pending[0] == 0
+
+        for i in range(len(waits)):
+            settle(i)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
-        while True:
+        while pending[0]:
             remaining = deadline - loop.time()
             if remaining <= 0:
-                return ErrorCode.REQUEST_TIMED_OUT
-            await self.broker.purgatory.wait([key], lambda _k, _n: status()[0], remaining, PRODUCE)
-            done, err = status()
-            if done:
-                return err
+                return [ErrorCode.REQUEST_TIMED_OUT if c is None else c for c in codes]
+            keys = [k for k, idx in checks.items() if any(codes[i] is None for i in idx)]
+            await self.broker.purgatory.wait(keys, check, remaining, PRODUCE)
+            for i in range(len(waits)):  # woken, or the timeout: look again
+                settle(i)
+        return codes
 
     # -- follower side ---------------------------------------------------------------------
     def _follower_appended(self, topic: str, partition: int) -> None:

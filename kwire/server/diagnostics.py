@@ -4,7 +4,8 @@ Logged at WARNING on ``kwire.diagnostics``: every asyncio task with the frame
 it is suspended in, and, in a cluster, each replica fetcher (leader, connected
 or not, every partition's state, fetch offset and backoff) and each led
 partition's leader state (epoch, ISR, HW, every follower's LEO and last
-caught-up time). Reads memory only; changes nothing.
+caught-up time), and the followers that have not yet fetched a partition
+newly led here (``kwire.replication.joining``). Reads memory only; changes nothing.
 
 Not here: thread stacks (``py-spy dump --pid`` shows those), metrics.
 """
@@ -51,6 +52,9 @@ def dump(broker) -> str:
             out.write(f"leading {key[0]}-{key[1]}: epoch {st.leader_epoch} ISR {list(st.isr)} "
                       f"pending {st.pending} LEO {st.leader_log_end_offset} HW {st.high_watermark}"
                       f"{' stale' if key in replicas._stale else ''}; {followers}\n")
+        joining = "; ".join(f"follower {r}: " + ", ".join(f"{t}-{p}" for t, p in sorted(keys))
+                            for r, keys in sorted(replicas.joining.pending.items()))
+        out.write(f"joining (led here, not fetched yet): {joining or 'none'}\n")
         for key, (leader, epoch) in sorted(replicas.following.items()):
             out.write(f"following {key[0]}-{key[1]}: leader {leader} epoch {epoch}\n")
     return out.getvalue()

@@ -361,3 +361,44 @@ def test_divergent_tail_is_truncated_and_hw_bounds_consumers(make_cluster):
         assert time.monotonic() < deadline, f"old leader's log: {values(old)}"
         time.sleep(0.1)
     assert read_values(c.bootstrap, topic, len(kept)) == kept
+
+
+def _joining_dumps(c) -> dict[int, str]:
+    """Each broker's ``joining`` line of a fresh ``kill -USR2`` diagnostics dump."""
+    out = {}
+    for b in c.brokers:
+        before = len(b.lines)
+        os.kill(b.pid, signal.SIGUSR2)
+        deadline = time.monotonic() + 30
+        while b.node_id not in out:
+            assert time.monotonic() < deadline, f"broker {b.node_id} logged no diagnostics"
+            for line in b.lines[before:]:
+                if line.startswith("joining (led here, not fetched yet): "):
+                    out[b.node_id] = line.split(": ", 1)[1]
+            time.sleep(0.05)
+    return out
+
+
+def test_new_partitions_do_not_wait_out_parked_follower_fetches(make_cluster):
+    """With replica.fetch.wait.max.ms at 60 s every follower's Fetch parks on its leader for a
+    minute once it is caught up, and a partition the follower starts following meanwhile joins
+    its next Fetch only. The leader answers those parked Fetches when it starts leading a
+    partition (``kwire.replication.joining``), so the first acks=all produce to every partition
+    of a topic created after the fetches parked completes well inside the producer's 20 s
+    (without it: 60 s, the message times out); afterwards no leader waits for a follower."""
+    c = make_cluster(3, overrides={"replica.fetch.wait.max.ms": "60000"})
+    first, second = _topic(), _topic()
+    c.create_topic(first, partitions=3, replication_factor=3)
+    _produce_confluent(c.bootstrap, first, [b"parks the fetchers"], **{"message.timeout.ms": 20000})
+    c.create_topic(second, partitions=3, replication_factor=3)
+    p = confluent_kafka.Producer({"bootstrap.servers": c.bootstrap, "acks": "all", "linger.ms": 0,
+                                  "message.timeout.ms": 20000})
+    errors = []
+    for partition in range(3):
+        p.produce(second, b"v", partition=partition, on_delivery=lambda err, _m: err and errors.append(err))
+    assert p.flush(40) == 0 and not errors, errors
+    deadline = time.monotonic() + 30  # every follower has fetched every partition: nobody waited for
+    dumps = _joining_dumps(c)
+    while any(line != "none" for line in dumps.values()):
+        assert time.monotonic() < deadline, dumps
+        dumps = _joining_dumps(c)

@@ -313,3 +313,40 @@ def test_a_producers_retry_re_evaluates_the_high_watermark(cluster):
     retry = mgr.append(plog, bytearray(batch), clock[0])
     assert retry.duplicate and plog.log_end_offset == 2
     assert st.high_watermark == plog.high_watermark == 2
+
+
+def test_acks_all_request_is_one_delayed_operation_answered_the_turn_after_the_hw(cluster):
+    """``wait_all_replicated``: the partitions of one acks=all request wait as one delayed
+    operation, and the request's task resumes on the first loop turn after the HW covers the
+    records (a gather of per-partition tasks took three: the partition's task, the gather's
+    callback, the request's task). The timeout and a leadership loss still answer."""
+    import asyncio
+
+    mgr, md, broker, clock = cluster
+    plog = broker.logs.get(*KEY)
+    end = plog.log_end_offset
+
+    async def run():
+        waiting = asyncio.ensure_future(mgr.wait_all_replicated([(TOPIC, 0, end), (TOPIC, 0, end)], 30.0))
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert not waiting.done()
+        assert broker.purgatory.sizes()["Produce"] == 1
+        mgr.follower_fetch(TOPIC, 0, 2, end, 0, plog)
+        await asyncio.sleep(0)
+        assert not waiting.done()  # follower 3 (in the ISR) does not have it yet
+        mgr.follower_fetch(TOPIC, 0, 3, end, 0, plog)  # the HW covers it now
+        await asyncio.sleep(0)
+        assert waiting.done() and waiting.result() == [ErrorCode.NONE, ErrorCode.NONE]
+        assert broker.purgatory.sizes()["Produce"] == 0
+        # a record no follower fetches: the timeout answers
+        mgr.append(plog, build_batch([(None, b"second")]), clock[0])
+        assert await mgr.wait_all_replicated([(TOPIC, 0, plog.log_end_offset)], 0.05) == [
+            ErrorCode.REQUEST_TIMED_OUT]
+        # leadership moves to broker 2 while waiting: NOT_LEADER_OR_FOLLOWER at once
+        waiting = asyncio.ensure_future(mgr.wait_replicated(TOPIC, 0, plog.log_end_offset, 30.0))
+        await asyncio.sleep(0)
+        md.deliver([_state(2, 1, [2], 1)])
+        assert await asyncio.wait_for(waiting, 5) == ErrorCode.NOT_LEADER_OR_FOLLOWER
+
+    asyncio.run(run())

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Broker CPU per produce -> long-poll fetch round trip, in process, by phase; and loop turns.
+
+Runs one ``KafkaServer`` (uvloop when installed) in this process and feeds two
+of its ``KafkaConnection`` objects request frames directly (their transport
+only counts the bytes written): per round trip a long-poll Fetch v16 over the
+6 partitions of a topic (sessionless, topic ids, ``max_wait_ms`` 500), then a
+Produce v10 acks=-1 of one 1 KiB record, then the loop runs until the Fetch
+answer is written. It prints this thread's CPU per phase (the Fetch as it
+arrives, the Produce, the wake-up and answer) and the loop turns from the
+append to the Fetch answer. No sockets and no client library, so the figures
+are the broker's own and move little with the machine's load; run it with
+PYTHONPATH at two source trees, alternating, to compare revisions:
+
+    PYTHONPATH=. python scripts/measure-request-cpu.py 3000
+    PYTHONPATH=/tmp/old python scripts/measure-request-cpu.py 3000
+
+A measuring tool, not a test: the fake transport is the point (nothing but
+the broker is timed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from kwire.config import BrokerConfig
+from kwire.server.app import KafkaServer, _new_loop
+from kwire.server.connection import KafkaConnection
+from kwire.protocol import codec
+from kwire.records.builder import build_batch
+from kwire.protocol.generated.fetch_request import FetchRequest, FetchTopic, FetchPartition
+from kwire.protocol.generated.produce_request import ProduceRequest, TopicProduceData, PartitionProduceData
+
+PARTS = 6
+
+
+class CountingTransport:
+    """Stands in for the socket: counts what the connection writes."""
+
+    def __init__(self):
+        self.n = 0
+        self.chunks = 0
+
+    def write(self, d):
+        self.n += len(d)
+        self.chunks += 1
+
+    def writelines(self, ds):
+        for d in ds:
+            self.write(d)
+
+    def get_extra_info(self, k, default=None):
+        return {"peername": ("127.0.0.1", 1)}.get(k, default)
+
+    def get_write_buffer_size(self):
+        return 0
+
+    def pause_reading(self): pass
+    def resume_reading(self): pass
+    def close(self): pass
+    def abort(self): pass
+    def is_closing(self): return False
+
+
+async def main(n):
+    d = tempfile.mkdtemp(prefix="kwire-request-cpu-")
+    cfg = BrokerConfig.load(None, ["listeners=PLAINTEXT://127.0.0.1:0", f"log.dirs={d}"])
+    srv = KafkaServer(cfg)
+    await srv.start()
+    b = srv.broker
+    r = b.create_topic("t", PARTS)
+    if asyncio.iscoroutine(r) or isinstance(r, asyncio.Future):
+        await r
+    for _ in range(50):
+        if b.metadata.topic("t") is not None:
+            break
+        await asyncio.sleep(0.01)
+    tid = b.metadata.topic("t").topic_id
+    fc, pc = KafkaConnection(srv), KafkaConnection(srv)
+    ft, pt = CountingTransport(), CountingTransport()
+    fc.connection_made(ft); pc.connection_made(pt)
+    batch = build_batch([(None, os.urandom(1024))])
+    offsets = [0] * PARTS
+    corr = [0]
+
+    def frame(key, ver, obj):
+        corr[0] += 1
+        return codec.encode_request(key, ver, corr[0], "rt", obj)
+
+    def fetch_frame():
+        return frame(1, 16, FetchRequest(max_wait_ms=500, min_bytes=1, max_bytes=52428800,
+                     session_id=0, session_epoch=-1, topics=[FetchTopic(topic="t", topic_id=tid, partitions=[
+                         FetchPartition(partition=q, fetch_offset=offsets[q], partition_max_bytes=1048576)
+                         for q in range(PARTS)])]))
+
+    def produce_frame(p):
+        return frame(0, 10, ProduceRequest(acks=-1, timeout_ms=30000, topic_data=[
+            TopicProduceData(name="t", partition_data=[PartitionProduceData(index=p, records=batch)])]))
+
+    tt = time.thread_time
+    acc = [0.0, 0.0, 0.0]
+    turns = [0]
+
+    async def one(i):
+        p = i % PARTS
+        ff, pf = fetch_frame(), produce_frame(p)  # encoding is the client's cost
+        w0 = ft.chunks
+        t0 = tt()
+        fc.data_received(ff)
+        t1 = tt()
+        pc.data_received(pf)
+        t2 = tt()
+        k = 0
+        while ft.chunks == w0:
+            await asyncio.sleep(0)
+            k += 1
+        t3 = tt()
+        acc[0] += t1 - t0; acc[1] += t2 - t1; acc[2] += t3 - t2
+        turns[0] += k
+        offsets[p] += 1
+
+    for i in range(300):
+        await one(i)
+    acc[:] = [0.0, 0.0, 0.0]; turns[0] = 0
+    gc.collect()
+    for i in range(n):
+        await one(i)
+    f, p, w = (x / n * 1e6 for x in acc)
+    print(f"{os.path.dirname(os.path.dirname(__import__('kwire').__file__))} n={n} fetch_in={f:.1f}us produce={p:.1f}us "
+          f"wake+answer={w:.1f}us total={f + p + w:.1f}us loop_turns_to_answer={turns[0] / n:.2f} "
+          f"out_bytes={ft.n + pt.n} load={os.getloadavg()[0]:.1f}", flush=True)
+    srv.request_stop() if hasattr(srv, "request_stop") else None
+    b.close()
+    shutil.rmtree(d, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    loop = _new_loop()
+    asyncio.set_event_loop(loop)
+    loop.run_until_complete(main(int(sys.argv[1])))
