@@ -20,6 +20,13 @@ Workloads (Kafka's request versions as current clients send them):
 * ``offset_commit`` / ``offset_fetch``: OffsetCommit v8 / OffsetFetch v8 of
   every partition for one (empty, simple-consumer) group.
 
+``--startup TOPICSxPARTITIONS`` measures instead what many partitions cost one
+broker's lifecycle, in-process on a real dir: create the topics, one record to
+every partition (one Produce v9 request per topic), a clean close, and the
+start-up after it (``Broker(config)``: every log opened), each as process CPU
+and wall time, with the ``listdir``/``scandir``, ``open`` and ``stat`` calls
+made by the start-up counted and the RSS after it.
+
 A benchmark, not a test: it measures and prints, it asserts only that each
 response is well-formed with no partition error.
 """
@@ -224,6 +231,104 @@ def report(results: dict, partitions: int) -> str:
     return "\n".join(lines)
 
 
+class _Counts:
+    """Counts calls of a few ``os`` functions while installed (``with``)."""
+
+    NAMES = ("listdir", "scandir", "open", "stat", "lstat", "fsync")
+
+    def __enter__(self):
+        self.calls = dict.fromkeys(self.NAMES, 0)
+        self._saved = {n: getattr(os, n) for n in self.NAMES}
+        for n, fn in self._saved.items():
+            setattr(os, n, self._counted(n, fn))
+        return self
+
+    def _counted(self, name, fn):
+        def counted(*a, **kw):
+            self.calls[name] += 1
+            return fn(*a, **kw)
+        return counted
+
+    def __exit__(self, *exc) -> None:
+        for n, fn in self._saved.items():
+            setattr(os, n, fn)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return -1.0
+
+
+def startup(topics: int, partitions: int, parent: str | None = None) -> dict:
+    """Create, write one record to each partition, close cleanly, start again: CPU, wall, calls."""
+    from kwire.protocol.generated.produce_request import (PartitionProduceData, ProduceRequest,
+                                                          TopicProduceData)
+    out: dict = {}
+
+    def timed(name, fn):
+        c, w = time.process_time(), time.monotonic()
+        result = fn()
+        out[name] = (time.process_time() - c, time.monotonic() - w)
+        return result
+
+    with tempfile.TemporaryDirectory(prefix="kwire-startup-", dir=parent) as d:
+        props = {"log.dirs": os.path.join(d, "data"), "listeners": "PLAINTEXT://127.0.0.1:0"}
+
+        async def first_life():
+            broker = Broker(BrokerConfig.load(None, props))
+            broker.start()
+            timed("create", lambda: [broker.create_topic(f"{TOPIC}{i}", partitions) for i in range(topics)])
+            batch = bytes(build_batch([(None, b"x" * 100)], now_ms=int(time.time() * 1000)))
+            frames = [_frame(0, 9, ProduceRequest(transactional_id=None, acks=1, timeout_ms=30000, topic_data=[
+                TopicProduceData(name=f"{TOPIC}{i}", partition_data=[
+                    PartitionProduceData(index=p, records=batch) for p in range(partitions)])]))
+                for i in range(topics)]
+
+            async def produce_all():
+                for f in frames:
+                    _ns, resp = await _run_once(broker, 0, 9, f)
+                    if _errors(resp):
+                        raise RuntimeError(f"produce: {_errors(resp)} partition errors")
+            c, w = time.process_time(), time.monotonic()
+            await produce_all()
+            out["write_one_each"] = (time.process_time() - c, time.monotonic() - w)
+            timed("close", broker.close)
+
+        async def second_life():
+            with _Counts() as counts:
+                broker = timed("start_after_clean_close", lambda: Broker(BrokerConfig.load(None, props)))
+            out["startup_calls"] = counts.calls
+            out["rss_mb"] = _rss_mb()
+            n = sum(1 for _ in broker.logs)
+            broker.close()
+            if n < topics * partitions:
+                raise RuntimeError(f"only {n} of {topics * partitions} logs after the restart")
+
+        asyncio.run(first_life())
+        gc.collect()
+        asyncio.run(second_life())
+    return out
+
+
+def startup_report(out: dict, topics: int, partitions: int) -> str:
+    load = os.getloadavg()
+    n = topics * partitions
+    lines = [f"{topics} x {partitions} = {n} partitions, in-process (load average "
+             f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f})",
+             f"{'step':<26} {'CPU s':>8} {'wall s':>8} {'CPU µs/partition':>17}"]
+    for name in ("create", "write_one_each", "close", "start_after_clean_close"):
+        cpu, wall = out[name]
+        lines.append(f"{name:<26} {cpu:>8.2f} {wall:>8.2f} {cpu / n * 1e6:>17.1f}")
+    calls = out["startup_calls"]
+    lines.append("start-up calls: " + ", ".join(f"{k} {v} ({v / n:.2f}/partition)"
+                                                for k, v in calls.items()))
+    lines.append(f"RSS after start-up: {out['rss_mb']:.0f} MB")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     import argparse
 
@@ -232,7 +337,13 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--workloads", default=",".join(WORKLOADS))
     ap.add_argument("--dir", default=None, help="parent of the temporary data dir (default: the system's)")
+    ap.add_argument("--startup", metavar="TOPICSxPARTITIONS", default=None,
+                    help="measure create / write one record to each / close / start-up instead")
     args = ap.parse_args(argv)
+    if args.startup:
+        topics, partitions = (int(x) for x in args.startup.lower().split("x"))
+        print(startup_report(startup(topics, partitions, args.dir), topics, partitions))
+        return 0
     results = run(args.partitions, args.rounds, [w for w in args.workloads.split(",") if w], args.dir)
     print(report(results, args.partitions))
     return 0
