@@ -339,21 +339,25 @@ static struct PyModuleDef module = {
     "Compiled record-framing walker; see kwire/records/scan.py.", -1, methods,
 };
 
+/* module.attr, a new reference (NULL with an exception set). */
+static PyObject *
+import_attr(const char *module_name, const char *attr)
+{
+    PyObject *m = PyImport_ImportModule(module_name);
+    if (m == NULL)
+        return NULL;
+    PyObject *value = PyObject_GetAttrString(m, attr);
+    Py_DECREF(m);
+    return value;
+}
+
 PyMODINIT_FUNC
 PyInit__scan(void)
 {
-    PyObject *errors = PyImport_ImportModule("kwire.records.errors");
-    if (errors == NULL)
-        return NULL;
-    CorruptRecordError = PyObject_GetAttrString(errors, "CorruptRecordError");
-    Py_DECREF(errors);
+    CorruptRecordError = import_attr("kwire.records.errors", "CorruptRecordError");
     if (CorruptRecordError == NULL)
         return NULL;
-    PyObject *crc = PyImport_ImportModule("crc32c");
-    if (crc == NULL)
-        return NULL;
-    crc32c_fn = PyObject_GetAttrString(crc, "crc32c");
-    Py_DECREF(crc);
+    crc32c_fn = import_attr("crc32c", "crc32c");
     if (crc32c_fn == NULL)
         return NULL;
     return PyModule_Create(&module);
