@@ -69,6 +69,15 @@ class FetchContext:
     def session_id(self) -> int:
         return self.session.id if self.session else 0
 
+    def unchanged(self, key, high_watermark: int, last_stable_offset: int,
+                  log_start_offset: int) -> bool:
+        """True when the last response sent ``key`` these very offsets (an incremental fetch
+        may then leave the partition out without reading it)."""
+        cached = self.session.partitions.get(key) if self.session is not None else None
+        return (cached is not None and cached.high_watermark == high_watermark
+                and cached.last_stable_offset == last_stable_offset
+                and cached.log_start_offset == log_start_offset)
+
     def include(self, key, high_watermark: int, last_stable_offset: int, log_start_offset: int,
                 has_records: bool, has_error: bool) -> bool:
         """Record what is sent for ``key``; True if the partition belongs in the response."""

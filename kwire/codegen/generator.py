@@ -280,7 +280,12 @@ class _ModuleWriter:
             lines.append(f"    o.{f.attr} = {self.default_expr(f)}")
         if flex:
             if not tagged:
-                lines.append("    o.unknown_tagged_fields, pos = _r_tags(buf, pos)")
+                # nearly every struct carries no tagged field: one byte 0, read without a call
+                lines += ["    if buf[pos]:",
+                          "        o.unknown_tagged_fields, pos = _r_tags(buf, pos)",
+                          "    else:",
+                          "        o.unknown_tagged_fields = {}",
+                          "        pos += 1"]
             else:
                 for f in tagged:
                     lines.append(f"    o.{f.attr} = {self.default_expr(f)}")

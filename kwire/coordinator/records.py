@@ -230,6 +230,8 @@ class CoordinatorRecord:
 _H = struct.Struct(">h")
 _I = struct.Struct(">i")
 _Q = struct.Struct(">q")
+_VALUE_HEAD = struct.Struct(">hqi")  # offset commit value: version, offset, leader epoch
+_VALUE_TAIL = struct.Struct(">qq")  # commit timestamp, expire timestamp
 
 
 class _Writer:
@@ -345,7 +347,16 @@ class _Reader:
 
 # -- encode -------------------------------------------------------------------------------
 
+def _string(s: str | None) -> bytes:
+    if s is None:
+        return b"\xff\xff"
+    b = s.encode("utf-8")
+    return _H.pack(len(b)) + b
+
+
 def _encode_key(key) -> bytes:
+    if type(key) is OffsetCommitKey:  # one per committed partition: packed at once, same bytes
+        return _H.pack(key.TYPE) + _string(key.group) + _string(key.topic) + _I.pack(key.partition)
     w = _Writer().int16(key.TYPE)
     if isinstance(key, OffsetCommitKey):
         w.string(key.group).string(key.topic).int32(key.partition)
@@ -361,6 +372,9 @@ def _encode_key(key) -> bytes:
 
 
 def _encode_value(v) -> bytes:
+    if type(v) is OffsetCommitValue:  # one per committed partition: packed at once, same bytes
+        return (_VALUE_HEAD.pack(v.VERSION, v.offset, v.leader_epoch) + _string(v.metadata)
+                + _VALUE_TAIL.pack(v.commit_timestamp, v.expire_timestamp))
     w = _Writer().int16(v.VERSION)
     if isinstance(v, OffsetCommitValue):
         w.int64(v.offset).int32(v.leader_epoch).string(v.metadata)

@@ -16,7 +16,10 @@
   appends that bring it to ``min_bytes`` — not by a timer — or answers at
   ``max_wait_ms`` with what there is.
 * Incremental fetch sessions (KIP-227, v7+) through ``broker.fetch_sessions``;
-  topic ids instead of names from v13 (UNKNOWN_TOPIC_ID); leader epoch checks
+  a consumer's incremental fetch does not read the session's partitions it
+  does not name that are caught up with offsets the client already has (one
+  log lookup each, no read, nothing in the response; still watched when it
+  waits), so a fetch over thousands of idle partitions costs little; topic ids instead of names from v13 (UNKNOWN_TOPIC_ID); leader epoch checks
   (v9+: FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH).
 * Diverging epochs (v12+, KIP-595; what Kafka's replica fetchers use since 2.7
   instead of a separate OffsetForLeaderEpoch round trip, and valid for
@@ -136,12 +139,20 @@ def handle(ctx, req):
     else:  # a session may read partitions this request did not name (their epoch is unknown)
         epochs = {w[0]: w[3] for w in wanted}
         reads = [(k, o, m, epochs.get(k, -1)) for k, o, m in session.reads]
+    # KIP-227: an incremental fetch skips, before reading, the session's partitions it does not
+    # name that are caught up and whose offsets the client already has (consumers only: a
+    # follower's every fetch counts for the ISR)
+    idle_check = (session.unchanged if session is not None and session.incremental and replica_id < 0
+                  else None)
+    named = {w[0] for w in wanted} if idle_check is not None else ()
+    idle = []  # (topic, partition) skipped as idle by the last read_all: watched when waiting
 
     az = authorizer_active(ctx)  # kwire.security: READ on each topic (CLUSTER_ACTION: followers)
 
     def read_all():
         remaining = req.max_bytes
         out = []
+        idle.clear()
         first = True
         isolation = req.isolation_level
         last_ref = t = None
@@ -153,6 +164,10 @@ def handle(ctx, req):
                 last_ref = ref
                 denied = az is not None and _denied(ctx, az, t.name if t else None if by_id else ref,
                                                     replica_id)
+            if idle_check is not None and t is not None and not denied and key not in named and \
+                    _idle(broker, t.name, key, offset, isolation, idle_check):
+                idle.append((t.name, key[1]))
+                continue
             r = _unauthorized(key, t) if denied else _read_partition(
                 broker, t, by_id, key, offset, min(part_max, max(remaining, 0)),
                                 first, isolation, epoch, version, last_epochs.get(key, -1),
@@ -169,7 +184,20 @@ def handle(ctx, req):
     if req.max_wait_ms <= 0 or total >= req.min_bytes or not reads or any(
             r.error or r.diverging is not None for r in results):  # Kafka answers those at once
         return _response(results, session, endpoints)
-    return _wait_then_respond(broker, req, results, total, read_all, session, replica_id)
+    return _wait_then_respond(broker, req, results, total, read_all, session, replica_id,
+                              idle)
+
+
+def _idle(broker, topic: str, key, offset: int, isolation: int, unchanged) -> bool:
+    """True when the session's partition ``key`` has nothing to read at ``offset`` and nothing
+    new to say (``unchanged``: the session's last-sent HW, LSO and log start)."""
+    plog = broker.get_log(topic, key[1])
+    if plog is None or plog.offline or (broker.cluster_mode and not broker.is_leader(topic, key[1])):
+        return False
+    hw = plog.high_watermark
+    lso = plog.last_stable_offset
+    return offset == (lso if isolation == READ_COMMITTED else hw) and unchanged(
+        key, hw, lso, plog.log_start_offset)
 
 
 def _denied(ctx, az, name: str | None, replica_id: int) -> bool:
@@ -193,7 +221,8 @@ def _endpoints(broker, results) -> list | None:
             for b in broker.metadata.brokers if b.node_id in ids]
 
 
-def _wait_then_respond(broker, req, results, total, read_all, session, replica_id: int = -1):
+def _wait_then_respond(broker, req, results, total, read_all, session, replica_id: int = -1,
+                       idle=()):
     """Watch the partitions now, answer when appends bring ``min_bytes`` or at ``max_wait_ms``.
 
     The watch starts before this returns (see ``Purgatory.watch``): an append
@@ -217,6 +246,7 @@ def _wait_then_respond(broker, req, results, total, read_all, session, replica_i
             wait_ms = min(wait_ms, JOIN_WAIT_MS)
     else:
         keys = [(r.topic, r.partition) for r in results if r.topic is not None]
+        keys += idle  # an incremental session's partitions skipped as idle
     woken = broker.purgatory.watch(keys, check, wait_ms / 1000, FETCH)
     return _respond_when_woken(woken, acc, total, results, read_all, session)
 

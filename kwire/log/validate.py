@@ -107,6 +107,7 @@ from kwire.records.batch import (
     LOG_OVERHEAD,
     MAGIC_V2,
     TRANSACTIONAL_MASK,
+    BatchHeader,
     BatchSpan,
     crc_is_valid,
     read_header,
@@ -114,7 +115,7 @@ from kwire.records.batch import (
 from kwire.records.compression import MAX_DECOMPRESSED_SIZE, NONE, decompress
 from kwire.records.decode import parse_records
 from kwire.records.errors import CorruptRecordError
-from kwire.records.scan import scan_records
+from kwire.records.scan import check_batch, scan_records
 
 from .config import LogConfig
 
@@ -163,23 +164,17 @@ def validate_records(buf, config: LogConfig, now_ms: int,
         if left < HEADER_SIZE:
             raise KafkaError(E.CORRUPT_MESSAGE,
                              f"{left} bytes at {pos} are too few for a record batch header")
-        h = read_header(buf, pos)
-        size = LOG_OVERHEAD + h.batch_length
-        if h.batch_length < _MIN_BATCH_LENGTH:
-            raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos}: batch_length {h.batch_length} "
-                                                f"is below the minimum {_MIN_BATCH_LENGTH}")
-        if size > left:
-            raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos} declares {size} bytes, "
-                                                f"only {left} were sent")
-        if size > config.max_message_bytes:
-            raise KafkaError(E.MESSAGE_TOO_LARGE, f"The batch size {size} exceeds max.message.bytes "
-                                                  f"{config.max_message_bytes}")
-        if not crc_is_valid(buf, pos, size):
-            raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos}: CRC mismatch "
-                                                f"(stored {h.crc:#010x})")
-        if h.attributes & 0x07 > MAX_CODEC:
-            raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos}: unknown compression codec "
-                                                f"{h.attributes & 0x07}")
+        # one call for a whole, uncompressed batch with a good CRC and records (C when built);
+        # None sends the batch through the checks below, which name what is wrong
+        fast = check_batch(buf, pos, BatchHeader)
+        if fast is None:
+            h = _checked_header(buf, pos, left, config)
+            size = LOG_OVERHEAD + h.batch_length
+        else:
+            h = fast[0]
+            size = LOG_OVERHEAD + h.batch_length
+            if size > config.max_message_bytes:
+                raise _too_large(size, config)
         if client:
             _check_client_batch(h)
             if h.timestamp_type == 1:
@@ -189,7 +184,7 @@ def validate_records(buf, config: LogConfig, now_ms: int,
                     txn_verified is not None and txn_verified(h.producer_id, h.producer_epoch)):
                 raise KafkaError(E.INVALID_TXN_STATE, "Partition was not added to the transaction")
         create_ts = create_time and not h.attributes & 0x08
-        _check_records(buf, pos, size, h, compacted, create_ts and (lower, upper))
+        _check_records(buf, pos, size, h, compacted, create_ts and (lower, upper), fast)
         if create_ts:
             ts = h.max_timestamp
             if ts != -1 and not lower <= ts <= upper:
@@ -204,6 +199,32 @@ def validate_records(buf, config: LogConfig, now_ms: int,
         raise KafkaError(E.RECORD_LIST_TOO_LARGE, f"The record batch size {n} exceeds "
                                                   f"segment.bytes {config.segment_bytes}")
     return spans
+
+
+def _too_large(size: int, config: LogConfig) -> KafkaError:
+    return KafkaError(E.MESSAGE_TOO_LARGE, f"The batch size {size} exceeds max.message.bytes "
+                                           f"{config.max_message_bytes}")
+
+
+def _checked_header(buf, pos: int, left: int, config: LogConfig):
+    """The header of the batch at ``pos`` once its length, size, CRC and codec are checked."""
+    h = read_header(buf, pos)
+    size = LOG_OVERHEAD + h.batch_length
+    if h.batch_length < _MIN_BATCH_LENGTH:
+        raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos}: batch_length {h.batch_length} "
+                                            f"is below the minimum {_MIN_BATCH_LENGTH}")
+    if size > left:
+        raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos} declares {size} bytes, "
+                                            f"only {left} were sent")
+    if size > config.max_message_bytes:
+        raise _too_large(size, config)
+    if not crc_is_valid(buf, pos, size):
+        raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos}: CRC mismatch "
+                                            f"(stored {h.crc:#010x})")
+    if h.attributes & 0x07 > MAX_CODEC:
+        raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos}: unknown compression codec "
+                                            f"{h.attributes & 0x07}")
+    return h
 
 
 def _check_client_batch(h) -> None:
@@ -225,8 +246,16 @@ def _check_client_batch(h) -> None:
                                            f"batch with producerId {h.producer_id}")
 
 
-def _check_records(buf, pos: int, size: int, h, compacted: bool, bounds) -> None:
-    """Decompress once, walk the records once; name offending records only on failure."""
+def _check_records(buf, pos: int, size: int, h, compacted: bool, bounds, fast=None) -> None:
+    """Decompress once, walk the records once (``fast``: ``check_batch`` did); name offending
+    records only on failure."""
+    if fast is not None:
+        _h, min_delta, max_delta, null_keys = fast
+        base = h.base_timestamp
+        if (compacted and null_keys) or (bounds and not (
+                bounds[0] <= base + min_delta and base + max_delta <= bounds[1])):
+            _record_errors(h, memoryview(buf)[pos + HEADER_SIZE : pos + size], compacted, bounds)
+        return
     codec = h.attributes & 0x07
     section = memoryview(buf)[pos + HEADER_SIZE : pos + size]
     if codec == NONE:

@@ -8,6 +8,9 @@
  * decompresses and never writes to the data.
  *
  *   scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)
+ *   check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None
+ *     (one uncompressed batch's header, CRC and records in one call: the produce fast path;
+ *     twin: scan.py's py_check_batch)
  *
  * ``data`` is any contiguous buffer; ``layout`` is None or a writable buffer
  * of at least 6 * count C ints (array('i')) filled per record with
@@ -82,6 +85,112 @@ utf8_ok(const uint8_t *s, Py_ssize_t n)
     return 1;
 }
 
+/* Walk ``count`` records of d[0:end]: 0 with the timestamp-delta bounds and null keys set,
+ * or -1 with CorruptRecordError set. ``out``: NULL or 6 * count ints of layout. */
+static int
+walk(const uint8_t *d, const Py_ssize_t end, Py_ssize_t count, int *out,
+     int64_t *min_out, int64_t *max_out, Py_ssize_t *null_out)
+{
+    Py_ssize_t pos = 0;
+    int64_t v, min_ts = 0, max_ts = 0;
+    Py_ssize_t null_keys = 0;
+    int rc;
+    Py_ssize_t i;
+
+    if (count < 0) {
+        PyErr_Format(CorruptRecordError, "negative records_count %zd", count);
+        return -1;
+    }
+    for (i = 0; i < count; i++) {
+        if (pos >= end) {
+            PyErr_Format(CorruptRecordError, "records section ends after %zd of %zd records", i, count);
+            return -1;
+        }
+        Py_ssize_t start = pos;
+        if ((rc = read_varint(d, &pos, end, 5, &v)) != V_OK) { fail(i, "length", rc); return -1; }
+        Py_ssize_t rend = pos + (Py_ssize_t)v;
+        if (v < 1 || v > end - pos) {
+            PyErr_Format(CorruptRecordError, "record %zd: length %lld does not fit", i, (long long)v);
+            return -1;
+        }
+        pos++; /* attributes: unused in v2, not checked (as Kafka) */
+        if ((rc = read_varint(d, &pos, rend, 10, &v)) != V_OK) { fail(i, "timestamp delta", rc); return -1; }
+        if (i == 0 || v < min_ts) min_ts = v;
+        if (i == 0 || v > max_ts) max_ts = v;
+        if ((rc = read_varint(d, &pos, rend, 5, &v)) != V_OK) { fail(i, "offset delta", rc); return -1; }
+        if (v != i) {
+            PyErr_Format(CorruptRecordError, "record %zd: offset delta %lld, expected %zd",
+                         i, (long long)v, i);
+            return -1;
+        }
+        Py_ssize_t key_pos, val_pos;
+        int64_t key_len, val_len;
+        if ((rc = read_varint(d, &pos, rend, 5, &key_len)) != V_OK) { fail(i, "key length", rc); return -1; }
+        key_pos = pos;
+        if (key_len < -1 || key_len > rend - pos) {
+            PyErr_Format(CorruptRecordError, "record %zd: key length %lld does not fit", i, (long long)key_len);
+            return -1;
+        }
+        if (key_len < 0)
+            null_keys++;
+        else
+            pos += (Py_ssize_t)key_len;
+        if ((rc = read_varint(d, &pos, rend, 5, &val_len)) != V_OK) { fail(i, "value length", rc); return -1; }
+        val_pos = pos;
+        if (val_len < -1 || val_len > rend - pos) {
+            PyErr_Format(CorruptRecordError, "record %zd: value length %lld does not fit", i, (long long)val_len);
+            return -1;
+        }
+        if (val_len > 0)
+            pos += (Py_ssize_t)val_len;
+        if ((rc = read_varint(d, &pos, rend, 5, &v)) != V_OK) { fail(i, "header count", rc); return -1; }
+        if (v < 0) {
+            PyErr_Format(CorruptRecordError, "record %zd: negative header count %lld", i, (long long)v);
+            return -1;
+        }
+        for (int64_t h = v; h > 0; h--) {
+            int64_t n;
+            if ((rc = read_varint(d, &pos, rend, 5, &n)) != V_OK) { fail(i, "header key length", rc); return -1; }
+            if (n < 0 || n > rend - pos) {
+                PyErr_Format(CorruptRecordError, "record %zd: header key length %lld does not fit",
+                             i, (long long)n);
+                return -1;
+            }
+            if (!utf8_ok(d + pos, (Py_ssize_t)n)) {
+                PyErr_Format(CorruptRecordError, "record %zd: header key is not UTF-8", i);
+                return -1;
+            }
+            pos += (Py_ssize_t)n;
+            if ((rc = read_varint(d, &pos, rend, 5, &n)) != V_OK) { fail(i, "header value length", rc); return -1; }
+            if (n < -1 || n > rend - pos) {
+                PyErr_Format(CorruptRecordError, "record %zd: header value length %lld does not fit",
+                             i, (long long)n);
+                return -1;
+            }
+            if (n > 0)
+                pos += (Py_ssize_t)n;
+        }
+        if (pos != rend) {
+            PyErr_Format(CorruptRecordError, "record %zd: %zd unread bytes inside its length", i, rend - pos);
+            return -1;
+        }
+        if (out) {
+            int *r = out + 6 * i;
+            r[0] = (int)start; r[1] = (int)rend;
+            r[2] = (int)key_pos; r[3] = (int)key_len;
+            r[4] = (int)val_pos; r[5] = (int)val_len;
+        }
+    }
+    if (pos != end) {
+        PyErr_Format(CorruptRecordError, "%zd bytes left after %zd records", end - pos, count);
+        return -1;
+    }
+    *min_out = min_ts;
+    *max_out = max_ts;
+    *null_out = null_keys;
+    return 0;
+}
+
 static PyObject *
 scan_records(PyObject *self, PyObject *args, PyObject *kwargs)
 {
@@ -108,107 +217,111 @@ scan_records(PyObject *self, PyObject *args, PyObject *kwargs)
         }
         out = (int *)lay.buf;
     }
-    const uint8_t *d = (const uint8_t *)view.buf;
-    const Py_ssize_t end = view.len;
-    Py_ssize_t pos = 0;
-    int64_t v, min_ts = 0, max_ts = 0;
-    Py_ssize_t null_keys = 0;
+    int64_t min_ts, max_ts;
+    Py_ssize_t null_keys;
     PyObject *result = NULL;
-    int rc;
-    Py_ssize_t i;
-
-    if (count < 0) {
-        PyErr_Format(CorruptRecordError, "negative records_count %zd", count);
-        goto done;
-    }
-    for (i = 0; i < count; i++) {
-        if (pos >= end) {
-            PyErr_Format(CorruptRecordError, "records section ends after %zd of %zd records", i, count);
-            goto done;
-        }
-        Py_ssize_t start = pos;
-        if ((rc = read_varint(d, &pos, end, 5, &v)) != V_OK) { fail(i, "length", rc); goto done; }
-        Py_ssize_t rend = pos + (Py_ssize_t)v;
-        if (v < 1 || v > end - pos) {
-            PyErr_Format(CorruptRecordError, "record %zd: length %lld does not fit", i, (long long)v);
-            goto done;
-        }
-        pos++; /* attributes: unused in v2, not checked (as Kafka) */
-        if ((rc = read_varint(d, &pos, rend, 10, &v)) != V_OK) { fail(i, "timestamp delta", rc); goto done; }
-        if (i == 0 || v < min_ts) min_ts = v;
-        if (i == 0 || v > max_ts) max_ts = v;
-        if ((rc = read_varint(d, &pos, rend, 5, &v)) != V_OK) { fail(i, "offset delta", rc); goto done; }
-        if (v != i) {
-            PyErr_Format(CorruptRecordError, "record %zd: offset delta %lld, expected %zd",
-                         i, (long long)v, i);
-            goto done;
-        }
-        Py_ssize_t key_pos, val_pos;
-        int64_t key_len, val_len;
-        if ((rc = read_varint(d, &pos, rend, 5, &key_len)) != V_OK) { fail(i, "key length", rc); goto done; }
-        key_pos = pos;
-        if (key_len < -1 || key_len > rend - pos) {
-            PyErr_Format(CorruptRecordError, "record %zd: key length %lld does not fit", i, (long long)key_len);
-            goto done;
-        }
-        if (key_len < 0)
-            null_keys++;
-        else
-            pos += (Py_ssize_t)key_len;
-        if ((rc = read_varint(d, &pos, rend, 5, &val_len)) != V_OK) { fail(i, "value length", rc); goto done; }
-        val_pos = pos;
-        if (val_len < -1 || val_len > rend - pos) {
-            PyErr_Format(CorruptRecordError, "record %zd: value length %lld does not fit", i, (long long)val_len);
-            goto done;
-        }
-        if (val_len > 0)
-            pos += (Py_ssize_t)val_len;
-        if ((rc = read_varint(d, &pos, rend, 5, &v)) != V_OK) { fail(i, "header count", rc); goto done; }
-        if (v < 0) {
-            PyErr_Format(CorruptRecordError, "record %zd: negative header count %lld", i, (long long)v);
-            goto done;
-        }
-        for (int64_t h = v; h > 0; h--) {
-            int64_t n;
-            if ((rc = read_varint(d, &pos, rend, 5, &n)) != V_OK) { fail(i, "header key length", rc); goto done; }
-            if (n < 0 || n > rend - pos) {
-                PyErr_Format(CorruptRecordError, "record %zd: header key length %lld does not fit",
-                             i, (long long)n);
-                goto done;
-            }
-            if (!utf8_ok(d + pos, (Py_ssize_t)n)) {
-                PyErr_Format(CorruptRecordError, "record %zd: header key is not UTF-8", i);
-                goto done;
-            }
-            pos += (Py_ssize_t)n;
-            if ((rc = read_varint(d, &pos, rend, 5, &n)) != V_OK) { fail(i, "header value length", rc); goto done; }
-            if (n < -1 || n > rend - pos) {
-                PyErr_Format(CorruptRecordError, "record %zd: header value length %lld does not fit",
-                             i, (long long)n);
-                goto done;
-            }
-            if (n > 0)
-                pos += (Py_ssize_t)n;
-        }
-        if (pos != rend) {
-            PyErr_Format(CorruptRecordError, "record %zd: %zd unread bytes inside its length", i, rend - pos);
-            goto done;
-        }
-        if (out) {
-            int *r = out + 6 * i;
-            r[0] = (int)start; r[1] = (int)rend;
-            r[2] = (int)key_pos; r[3] = (int)key_len;
-            r[4] = (int)val_pos; r[5] = (int)val_len;
-        }
-    }
-    if (pos != end) {
-        PyErr_Format(CorruptRecordError, "%zd bytes left after %zd records", end - pos, count);
-        goto done;
-    }
-    result = Py_BuildValue("(LLn)", (long long)min_ts, (long long)max_ts, null_keys);
-done:
+    if (walk((const uint8_t *)view.buf, view.len, count, out, &min_ts, &max_ts, &null_keys) == 0)
+        result = Py_BuildValue("(LLn)", (long long)min_ts, (long long)max_ts, null_keys);
     if (have_layout)
         PyBuffer_Release(&lay);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* Big-endian readers for the batch header. */
+static inline int64_t be64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = (v << 8) | p[i];
+    return (int64_t)v;
+}
+static inline int32_t be32(const uint8_t *p)
+{
+    return (int32_t)(((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3]);
+}
+static inline int16_t be16(const uint8_t *p) { return (int16_t)(((uint16_t)p[0] << 8) | p[1]); }
+
+static PyObject *crc32c_fn = NULL; /* crc32c.crc32c, looked up at import */
+
+/* check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None
+ *
+ * The fast path of the produce validator for one batch at data[pos:]: it answers only when the
+ * batch has a whole 61-byte header, magic 2, batch_length >= 49 that fits in data, a valid CRC-32C,
+ * no compression, and a records section that scans cleanly (``walk``). ``header`` is a
+ * ``header_type`` (BatchHeader, a tuple subclass) of the 13 header fields. Anything else answers
+ * None, raising nothing: the caller then runs its full checks, which name the fault. */
+static PyObject *
+check_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyType_Check(args[2]) || !PyType_IsSubtype((PyTypeObject *)args[2], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "check_batch(data, pos, header_type)");
+        return NULL;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred())
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    const uint8_t *b = (const uint8_t *)view.buf + pos;
+    Py_ssize_t left = view.len - pos;
+    if (pos < 0 || left < 61 || b[16] != 2)
+        goto none;
+    int32_t batch_length = be32(b + 8);
+    if (batch_length < 49 || (Py_ssize_t)batch_length + 12 > left)
+        goto none;
+    Py_ssize_t size = (Py_ssize_t)batch_length + 12;
+    int16_t attributes = be16(b + 21);
+    if (attributes & 0x07)
+        goto none; /* compressed: the caller decompresses */
+    uint32_t stored = (uint32_t)be32(b + 17);
+    PyObject *region = PyMemoryView_FromMemory((char *)(b + 21), size - 21, PyBUF_READ);
+    if (region == NULL)
+        goto done;
+    PyObject *crc = PyObject_CallOneArg(crc32c_fn, region);
+    Py_DECREF(region);
+    if (crc == NULL)
+        goto done;
+    unsigned long computed = PyLong_AsUnsignedLong(crc);
+    Py_DECREF(crc);
+    if (computed == (unsigned long)-1 && PyErr_Occurred())
+        goto done;
+    if (computed != stored)
+        goto none;
+    int32_t count = be32(b + 57);
+    int64_t min_ts, max_ts;
+    Py_ssize_t null_keys;
+    if (walk(b + 61, size - 61, count, NULL, &min_ts, &max_ts, &null_keys) < 0) {
+        PyErr_Clear();
+        goto none;
+    }
+    PyTypeObject *ht = (PyTypeObject *)args[2];
+    PyObject *h = ht->tp_alloc(ht, 13);
+    if (h == NULL)
+        goto done;
+    PyObject *fields[13] = {
+        PyLong_FromLongLong(be64(b)), PyLong_FromLong(batch_length), PyLong_FromLong(be32(b + 12)),
+        PyLong_FromLong(2), PyLong_FromUnsignedLong(stored), PyLong_FromLong(attributes),
+        PyLong_FromLong(be32(b + 23)), PyLong_FromLongLong(be64(b + 27)),
+        PyLong_FromLongLong(be64(b + 35)), PyLong_FromLongLong(be64(b + 43)),
+        PyLong_FromLong(be16(b + 51)), PyLong_FromLong(be32(b + 53)), PyLong_FromLong(count),
+    };
+    int ok = 1;
+    for (int i = 0; i < 13; i++) {
+        if (fields[i] == NULL)
+            ok = 0;
+        PyTuple_SET_ITEM(h, i, fields[i] ? fields[i] : Py_NewRef(Py_None));
+    }
+    if (!ok) {
+        Py_DECREF(h);
+        goto done;
+    }
+    result = Py_BuildValue("(NLLn)", h, (long long)min_ts, (long long)max_ts, null_keys);
+    goto done;
+none:
+    result = Py_NewRef(Py_None);
+done:
     PyBuffer_Release(&view);
     return result;
 }
@@ -216,6 +329,8 @@ done:
 static PyMethodDef methods[] = {
     {"scan_records", (PyCFunction)(void (*)(void))scan_records, METH_VARARGS | METH_KEYWORDS,
      "scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)"},
+    {"check_batch", (PyCFunction)(void (*)(void))check_batch, METH_FASTCALL,
+     "check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -224,15 +339,26 @@ static struct PyModuleDef module = {
     "Compiled record-framing walker; see kwire/records/scan.py.", -1, methods,
 };
 
+/* module.attr, a new reference (NULL with an exception set). */
+static PyObject *
+import_attr(const char *module_name, const char *attr)
+{
+    PyObject *m = PyImport_ImportModule(module_name);
+    if (m == NULL)
+        return NULL;
+    PyObject *value = PyObject_GetAttrString(m, attr);
+    Py_DECREF(m);
+    return value;
+}
+
 PyMODINIT_FUNC
 PyInit__scan(void)
 {
-    PyObject *errors = PyImport_ImportModule("kwire.records.errors");
-    if (errors == NULL)
-        return NULL;
-    CorruptRecordError = PyObject_GetAttrString(errors, "CorruptRecordError");
-    Py_DECREF(errors);
+    CorruptRecordError = import_attr("kwire.records.errors", "CorruptRecordError");
     if (CorruptRecordError == NULL)
+        return NULL;
+    crc32c_fn = import_attr("crc32c", "crc32c");
+    if (crc32c_fn == NULL)
         return NULL;
     return PyModule_Create(&module);
 }

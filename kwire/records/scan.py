@@ -15,7 +15,15 @@ decompressed; any buffer) and raises ``CorruptRecordError`` unless:
   ``kwire.records.decode`` requires to read the batch back);
 * nothing is left after the last record.
 
-It returns the smallest and largest timestamp delta (0, 0 when ``count`` is
+``check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None``
+is the produce path's one call per batch: the ``BatchHeader`` of the batch
+at ``data[pos:]`` and ``scan_records`` of its records, only when the batch is
+whole (a 61-byte header, magic 2, a ``batch_length`` of at least 49 that fits
+in ``data``), its CRC-32C is valid and it is not compressed. Anything else is
+None and raises nothing: the caller's full checks then name the fault (and
+decompress). It accepts exactly what those checks would accept on that path.
+
+``scan_records`` returns the smallest and largest timestamp delta (0, 0 when ``count`` is
 0) and the number of records with a null key, which is all the produce
 validator needs on its hot path: timestamps and keys are then checked in
 bulk, and only a batch that fails gets decoded record by record to name the
@@ -40,9 +48,11 @@ from __future__ import annotations
 
 import os
 
+from .batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, BatchHeader, crc_is_valid, read_header
 from .errors import CorruptRecordError
 
-__all__ = ["IMPLEMENTATION", "LAYOUT_FIELDS", "scan_records", "py_scan_records", "c_scan_records"]
+__all__ = ["IMPLEMENTATION", "LAYOUT_FIELDS", "scan_records", "py_scan_records", "c_scan_records",
+           "check_batch", "py_check_batch", "c_check_batch"]
 
 LAYOUT_FIELDS = 6
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -159,19 +169,44 @@ def py_scan_records(data, count: int, layout=None) -> tuple[int, int, int]:
     return min_ts, max_ts, null_keys
 
 
+_MIN_BATCH_LENGTH = HEADER_SIZE - LOG_OVERHEAD
+
+
+def py_check_batch(data, pos: int, header_type=BatchHeader):
+    """Pure-Python ``check_batch`` (the reference the C one is tested against); the header is
+    a ``header_type`` (a tuple type taking the 13 fields, ``BatchHeader`` on the produce path)."""
+    left = len(data) - pos
+    if pos < 0 or left < HEADER_SIZE or data[pos + 16] != MAGIC_V2:
+        return None
+    h = read_header(data, pos)
+    size = LOG_OVERHEAD + h.batch_length
+    if h.batch_length < _MIN_BATCH_LENGTH or size > left or h.attributes & 0x07:
+        return None
+    if not crc_is_valid(data, pos, size):
+        return None
+    try:
+        scanned = py_scan_records(memoryview(data)[pos + HEADER_SIZE : pos + size], h.records_count)
+    except CorruptRecordError:
+        return None
+    return (h if header_type is BatchHeader else tuple.__new__(header_type, h), *scanned)
+
+
 def _load_c():
     try:
         from . import _scan
     except ImportError:
-        return None
-    return _scan.scan_records
+        return None, None
+    # an extension built before check_batch existed lacks it (the Python one is used then)
+    return _scan.scan_records, getattr(_scan, "check_batch", None)
 
 
-c_scan_records = _load_c()  # None when the extension is not built
+c_scan_records, c_check_batch = _load_c()  # None when the extension is not built
 
 if c_scan_records is not None and os.environ.get("KWIRE_NO_EXTENSIONS", "") in ("", "0"):
     scan_records = c_scan_records
+    check_batch = c_check_batch or py_check_batch
     IMPLEMENTATION = "c"
 else:
     scan_records = py_scan_records
+    check_batch = py_check_batch
     IMPLEMENTATION = "python"

@@ -57,10 +57,13 @@ def read_varlong(buf, pos: int, end: int) -> tuple[int, int]:
     return read_varint(buf, pos, end, 10)
 
 
+_SMALL = [bytes((v << 1,)) for v in range(0x40)]
+
+
 def encode_varint(value: int) -> bytes:
     """Zigzag-encode ``value`` (int32 or int64 range) into a varint."""
     if 0 <= value < 0x40:
-        return bytes((value << 1,))
+        return _SMALL[value]
     if not _INT64_MIN <= value <= _INT64_MAX:
         raise ValueError(f"{value} does not fit a varlong")
     raw = ((value << 1) ^ (value >> 63)) & 0xFFFFFFFFFFFFFFFF

@@ -301,6 +301,49 @@ def test_incremental_fetch_session(broker, topic_name, version):
         assert resp.error_code == FETCH_SESSION_ID_NOT_FOUND, resp
 
 
+def test_incremental_long_poll_over_idle_partitions(broker, topic_name):
+    """An incremental fetch naming no partition skips the session's idle ones without reading
+    them, yet still waits on them: an append to one wakes it; a moved log start (a change the
+    client has not seen) puts its partition in the answer."""
+    bs = broker.bootstrap
+    v = pick(bs, FETCH, 12)
+    create_topic_raw(bs, topic_name, partitions=4)
+    for p in range(4):
+        produce(bs, topic_name, p, build_batch([(b"a", b"0"), (b"b", b"1")]))
+    with Raw(bs, timeout=20) as fetcher, Raw(bs) as producer:
+        def fetch(offsets, epoch, **kw):
+            resp = fetcher.request(FETCH, v, fetch_request(v, topic_name, None, offsets,
+                                                           session_id=sid, session_epoch=epoch, **kw))
+            return resp, partitions_of(resp, v, topic_name, None)
+
+        sid = 0
+        resp, parts = fetch({p: 2 for p in range(4)}, 0)
+        sid = resp.session_id
+        assert sid != 0 and sorted(parts) == [0, 1, 2, 3]
+        corr = fetcher.next_corr()
+        fetcher.send(codec.encode_request(FETCH, v, corr, CLIENT_ID, fetch_request(
+            v, topic_name, None, {}, max_wait_ms=10_000, session_id=sid, session_epoch=1)))
+        assert not answered_within(fetcher.sock, 0.5), "an idle incremental fetch answered at once"
+        t_append = time.monotonic()
+        ack = produce_raw(producer, bs, topic_name, 3, build_batch([(b"c", b"2", [], now_ms())]))
+        assert (ack.error_code, ack.base_offset) == (NONE, 2), ack
+        data = fetcher.read_frame()
+        assert time.monotonic() - t_append < 5, "the append did not wake the fetch (the timer did)"
+        got_corr, resp = codec.decode_response(FETCH, v, data)
+        assert got_corr == corr and resp.error_code == NONE
+        parts = partitions_of(resp, v, topic_name, None)
+        assert sorted(parts) == [3], f"idle partitions answered: {sorted(parts)}"
+        assert [(o, k) for o, _, k, _, _ in records_of(parts[3])] == [(2, b"c")]
+
+        # p3 caught up again (named, nothing new to say); then p1's log start moves, a change
+        # the client has not seen: p1 (only) is in the answer though it has no records
+        resp, parts = fetch({3: 3}, 2)
+        assert resp.error_code == NONE and parts == {}, sorted(parts)
+        assert delete_records(bs, topic_name, 1, 1) == 1
+        resp, parts = fetch({}, 3)
+        assert sorted(parts) == [1] and parts[1].log_start_offset == 1, parts
+
+
 # -- 3. every Fetch version -------------------------------------------------------------------------
 
 SWEEP_TS = 1_700_000_000_000

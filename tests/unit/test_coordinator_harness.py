@@ -111,6 +111,16 @@ def test_record_roundtrip_all_types():
         assert decode_record(k, v) == rec
 
 
+def test_offset_commit_record_bytes():
+    """Kafka's layout, byte for byte: key v1 (group, topic, partition), value v0 (offset, leader
+    epoch, metadata, commit and expire timestamps); every committed partition writes one."""
+    k, v = encode_record(CoordinatorRecord(OffsetCommitKey("gé", "t", 3),
+                                           OffsetCommitValue(42, 7, "m", 1000, -1)))
+    assert k == b"\x00\x01" + b"\x00\x03g\xc3\xa9" + b"\x00\x01t" + b"\x00\x00\x00\x03"
+    assert v == (b"\x00\x00" + (42).to_bytes(8, "big") + (7).to_bytes(4, "big") + b"\x00\x01m"
+                 + (1000).to_bytes(8, "big") + b"\xff" * 8)
+
+
 def test_record_rejects_unknown_versions_and_garbage():
     k, v = encode_record(CoordinatorRecord(OffsetCommitKey("g", "t", 0), OffsetCommitValue(1, -1, "", 0)))
     with pytest.raises(RecordError):

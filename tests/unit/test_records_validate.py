@@ -54,6 +54,8 @@ def test_c_walker_is_built_here():
 def impl(request, monkeypatch):
     fn = scan.c_scan_records if request.param == "c" else scan.py_scan_records
     monkeypatch.setattr(validate_mod, "scan_records", fn)
+    check = scan.c_check_batch if request.param == "c" else scan.py_check_batch
+    monkeypatch.setattr(validate_mod, "check_batch", check)
     return request.param
 
 
@@ -365,10 +367,12 @@ def test_fuzz_accepted_means_decodable(codec, ops, compacted):
     buf = _fix(bytearray(good[: batch.HEADER_SIZE]) + section)
     cfg = LogConfig(cleanup_policy="compact" if compacted else "delete")
     results = []
-    for fn in (scan.py_scan_records, scan.c_scan_records):
+    for fn, check in ((scan.py_scan_records, scan.py_check_batch),
+                      (scan.c_scan_records, scan.c_check_batch)):
         if fn is None:
             continue
         validate_mod.scan_records = fn
+        validate_mod.check_batch = check
         try:
             _ok(buf, cfg)
             results.append(0)
@@ -378,11 +382,96 @@ def test_fuzz_accepted_means_decodable(codec, ops, compacted):
             results.append(int(e.code))
         finally:
             validate_mod.scan_records = scan.scan_records
+            validate_mod.check_batch = scan.check_batch
     assert len(set(results)) == 1, results
     if results[0] == 0:
         decoded = decode_batch(buf)
         assert len(decoded.records) == decoded.header.records_count
         assert [r.offset_delta for r in decoded.records] == list(range(len(decoded.records)))
+
+
+# -- check_batch: the produce path's one call per uncompressed batch -----------------------
+
+
+def _check_outcome(fn, buf, pos):
+    out = fn(buf, pos, batch.BatchHeader)
+    if out is not None:
+        assert type(out[0]) is batch.BatchHeader
+    return out
+
+
+def _validate_outcome(buf, cfg, check):
+    """validate_records with ``check`` as its fast path: spans or the error (code, message)."""
+    saved = validate_mod.check_batch
+    validate_mod.check_batch = check
+    try:
+        return ("ok", validate_records(bytearray(buf), cfg, NOW, origin=AppendOrigin.COORDINATOR))
+    except KafkaError as e:
+        return ("error", int(e.code), e.message)
+    finally:
+        validate_mod.check_batch = saved
+
+
+def _same_check(buf, pos=0, cfg=None):
+    """C and Python check_batch agree; and validate_records answers the same whether the fast
+    path took the batch or the full checks did (the fast path changes nothing but the cost)."""
+    py = _check_outcome(scan.py_check_batch, buf, pos)
+    if scan.c_check_batch is not None:
+        for view in (bytes(buf), bytearray(buf), memoryview(bytes(buf))):
+            assert _check_outcome(scan.c_check_batch, view, pos) == py, (bytes(buf)[:80], pos)
+    if pos == 0:
+        cfg = cfg or LogConfig()
+        slow = _validate_outcome(buf, cfg, lambda *a: None)
+        assert _validate_outcome(buf, cfg, scan.py_check_batch) == slow
+        if scan.c_check_batch is not None:
+            assert _validate_outcome(buf, cfg, scan.c_check_batch) == slow
+    return py
+
+
+def test_check_batch_takes_a_whole_plain_batch():
+    good = build_batch(SAMPLE, now_ms=NOW)
+    out = _same_check(good)
+    assert out is not None and out[0] == batch.read_header(good) and out[1:] == (-1, 1, 1)
+    two = good + build_batch(SAMPLE[:1], now_ms=NOW)
+    assert _same_check(two, len(good))[0] == batch.read_header(two, len(good))
+
+
+@pytest.mark.parametrize("case", ["compressed", "bad_crc", "short", "magic1", "length_small",
+                                  "length_past_end", "records_count", "pos_past_end", "pos_negative"])
+def test_check_batch_leaves_the_rest_to_the_full_checks(case):
+    good = bytearray(build_batch(SAMPLE, now_ms=NOW))
+    pos = 0
+    if case == "compressed":
+        good = bytearray(build_batch(SAMPLE, compression=GZIP, now_ms=NOW))
+    elif case == "bad_crc":
+        good[-1] ^= 1
+    elif case == "short":
+        good = good[:60]
+    elif case == "magic1":
+        good[batch.MAGIC] = 1
+    elif case == "length_small":
+        struct.pack_into(">i", good, batch.BATCH_LENGTH, 48)
+    elif case == "length_past_end":
+        struct.pack_into(">i", good, batch.BATCH_LENGTH, len(good))
+    elif case == "records_count":
+        good = bytearray(_fix(good, count=4, last_offset_delta=3))
+    elif case == "pos_past_end":
+        pos = len(good) + 1
+    elif case == "pos_negative":
+        pos = -1
+    assert _same_check(bytes(good), pos) is None
+
+
+@needs_c
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=mutation_ops(260), fix_crc=st.booleans(), compacted=st.booleans())
+def test_fuzz_check_batch_twins_agree(ops, fix_crc, compacted):
+    """Mutations anywhere in the batch (header too), with or without a recomputed CRC."""
+    buf = mutate(build_batch(SAMPLE, now_ms=NOW), ops)
+    if fix_crc and len(buf) > batch.ATTRIBUTES:
+        buf = bytearray(buf)
+        struct.pack_into(">I", buf, batch.CRC, crc32c(bytes(buf[batch.ATTRIBUTES:])))
+    _same_check(bytes(buf), 0, LogConfig(cleanup_policy="compact" if compacted else "delete"))
 
 
 def test_env_switch_forces_pure_python():

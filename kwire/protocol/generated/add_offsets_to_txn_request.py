@@ -100,7 +100,11 @@ def _d_AddOffsetsToTxnRequest_v3(buf, pos):
     (o.producer_id, o.producer_epoch,) = _U_qh(buf, pos)
     pos += 10
     o.group_id, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

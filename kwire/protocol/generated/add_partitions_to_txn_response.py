@@ -163,7 +163,11 @@ def _d_AddPartitionsToTxnPartitionResult_v3(buf, pos):
     o = _new(AddPartitionsToTxnPartitionResult)
     (o.partition_index, o.partition_error_code,) = _U_ih(buf, pos)
     pos += 6
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -208,7 +212,11 @@ def _d_AddPartitionsToTxnTopicResult_v3(buf, pos):
         e, pos = _d_AddPartitionsToTxnPartitionResult_v3(buf, pos)
         a.append(e)
     o.results_by_partition = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -234,7 +242,11 @@ def _d_AddPartitionsToTxnResult_v4(buf, pos):
         e, pos = _d_AddPartitionsToTxnTopicResult_v3(buf, pos)
         a.append(e)
     o.topic_results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -291,7 +303,11 @@ def _d_AddPartitionsToTxnResponse_v3(buf, pos):
     o.results_by_topic_v3_and_below = a
     o.error_code = 0
     o.results_by_transaction = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -321,7 +337,11 @@ def _d_AddPartitionsToTxnResponse_v4(buf, pos):
         a.append(e)
     o.results_by_transaction = a
     o.results_by_topic_v3_and_below = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

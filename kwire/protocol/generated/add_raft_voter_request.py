@@ -116,7 +116,11 @@ def _d_Listener_v0(buf, pos):
     o.host, pos = _r_cstr(buf, pos)
     (o.port,) = _U_H(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -144,7 +148,11 @@ def _d_AddRaftVoterRequest_v0(buf, pos):
         a.append(e)
     o.listeners = a
     o.ack_when_committed = True
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -179,7 +187,11 @@ def _d_AddRaftVoterRequest_v1(buf, pos):
     o.listeners = a
     (o.ack_when_committed,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

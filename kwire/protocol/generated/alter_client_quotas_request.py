@@ -162,7 +162,11 @@ def _d_EntityData_v1(buf, pos):
     o = _new(EntityData)
     o.entity_type, pos = _r_cstr(buf, pos)
     o.entity_name, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -197,7 +201,11 @@ def _d_OpData_v1(buf, pos):
     o.key, pos = _r_cstr(buf, pos)
     (o.value, o.remove,) = _U_do(buf, pos)
     pos += 9
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -256,7 +264,11 @@ def _d_EntryData_v1(buf, pos):
         e, pos = _d_OpData_v1(buf, pos)
         a.append(e)
     o.ops = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -310,7 +322,11 @@ def _d_AlterClientQuotasRequest_v1(buf, pos):
     o.entries = a
     (o.validate_only,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -140,7 +140,11 @@ def _d_EntityData_v1(buf, pos):
     o = _new(EntityData)
     o.entity_type, pos = _r_cstr(buf, pos)
     o.entity_name, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -191,7 +195,11 @@ def _d_EntryData_v1(buf, pos):
         e, pos = _d_EntityData_v1(buf, pos)
         a.append(e)
     o.entity = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -243,7 +251,11 @@ def _d_AlterClientQuotasResponse_v1(buf, pos):
         e, pos = _d_EntryData_v1(buf, pos)
         a.append(e)
     o.entries = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

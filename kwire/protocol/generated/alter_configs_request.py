@@ -140,7 +140,11 @@ def _d_AlterableConfig_v2(buf, pos):
     o = _new(AlterableConfig)
     o.name, pos = _r_cstr(buf, pos)
     o.value, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -191,7 +195,11 @@ def _d_AlterConfigsResource_v2(buf, pos):
         e, pos = _d_AlterableConfig_v2(buf, pos)
         a.append(e)
     o.configs = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -243,7 +251,11 @@ def _d_AlterConfigsRequest_v2(buf, pos):
     o.resources = a
     (o.validate_only,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -130,7 +130,11 @@ def _d_ReassignablePartition_v0(buf, pos):
         o.replicas = None
     else:
         o.replicas, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -158,7 +162,11 @@ def _d_ReassignableTopic_v0(buf, pos):
         e, pos = _d_ReassignablePartition_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -186,7 +194,11 @@ def _d_AlterPartitionReassignmentsRequest_v0(buf, pos):
         a.append(e)
     o.topics = a
     o.allow_replication_factor_change = True
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -215,7 +227,11 @@ def _d_AlterPartitionReassignmentsRequest_v1(buf, pos):
         e, pos = _d_ReassignableTopic_v0(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -132,7 +132,11 @@ def _d_ReassignablePartitionResponse_v0(buf, pos):
     (o.partition_index, o.error_code,) = _U_ih(buf, pos)
     pos += 6
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -155,7 +159,11 @@ def _d_ReassignableTopicResponse_v0(buf, pos):
         e, pos = _d_ReassignablePartitionResponse_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -184,7 +192,11 @@ def _d_AlterPartitionReassignmentsResponse_v0(buf, pos):
         a.append(e)
     o.responses = a
     o.allow_replication_factor_change = True
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -213,7 +225,11 @@ def _d_AlterPartitionReassignmentsResponse_v1(buf, pos):
         e, pos = _d_ReassignableTopicResponse_v0(buf, pos)
         a.append(e)
     o.responses = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -134,7 +134,11 @@ def _d_AlterReplicaLogDirTopic_v2(buf, pos):
     o.name, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -182,7 +186,11 @@ def _d_AlterReplicaLogDir_v2(buf, pos):
         e, pos = _d_AlterReplicaLogDirTopic_v2(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -228,7 +236,11 @@ def _d_AlterReplicaLogDirsRequest_v2(buf, pos):
         e, pos = _d_AlterReplicaLogDir_v2(buf, pos)
         a.append(e)
     o.dirs = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

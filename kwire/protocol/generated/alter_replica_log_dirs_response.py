@@ -137,7 +137,11 @@ def _d_AlterReplicaLogDirPartitionResult_v2(buf, pos):
     o = _new(AlterReplicaLogDirPartitionResult)
     (o.partition_index, o.error_code,) = _U_ih(buf, pos)
     pos += 6
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -182,7 +186,11 @@ def _d_AlterReplicaLogDirTopicResult_v2(buf, pos):
         e, pos = _d_AlterReplicaLogDirPartitionResult_v2(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -233,7 +241,11 @@ def _d_AlterReplicaLogDirsResponse_v2(buf, pos):
         e, pos = _d_AlterReplicaLogDirTopicResult_v2(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

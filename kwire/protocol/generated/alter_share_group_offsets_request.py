@@ -120,7 +120,11 @@ def _d_AlterShareGroupOffsetsRequestPartition_v0(buf, pos):
     o = _new(AlterShareGroupOffsetsRequestPartition)
     (o.partition_index, o.start_offset,) = _U_iq(buf, pos)
     pos += 12
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -142,7 +146,11 @@ def _d_AlterShareGroupOffsetsRequestTopic_v0(buf, pos):
         e, pos = _d_AlterShareGroupOffsetsRequestPartition_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -168,7 +176,11 @@ def _d_AlterShareGroupOffsetsRequest_v0(buf, pos):
         e, pos = _d_AlterShareGroupOffsetsRequestTopic_v0(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

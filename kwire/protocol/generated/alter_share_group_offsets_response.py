@@ -129,7 +129,11 @@ def _d_AlterShareGroupOffsetsResponsePartition_v0(buf, pos):
     (o.partition_index, o.error_code,) = _U_ih(buf, pos)
     pos += 6
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -153,7 +157,11 @@ def _d_AlterShareGroupOffsetsResponseTopic_v0(buf, pos):
         e, pos = _d_AlterShareGroupOffsetsResponsePartition_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -182,7 +190,11 @@ def _d_AlterShareGroupOffsetsResponse_v0(buf, pos):
         e, pos = _d_AlterShareGroupOffsetsResponseTopic_v0(buf, pos)
         a.append(e)
     o.responses = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

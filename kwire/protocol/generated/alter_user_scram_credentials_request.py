@@ -130,7 +130,11 @@ def _d_ScramCredentialDeletion_v0(buf, pos):
     o.name, pos = _r_cstr(buf, pos)
     (o.mechanism,) = _U_b(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -151,7 +155,11 @@ def _d_ScramCredentialUpsertion_v0(buf, pos):
     pos += 5
     o.salt, pos = _r_cbytes(buf, pos)
     o.salted_password, pos = _r_cbytes(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -181,7 +189,11 @@ def _d_AlterUserScramCredentialsRequest_v0(buf, pos):
         e, pos = _d_ScramCredentialUpsertion_v0(buf, pos)
         a.append(e)
     o.upsertions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -86,7 +86,11 @@ def _d_ApiVersionsRequest_v3(buf, pos):
     o = _new(ApiVersionsRequest)
     o.client_software_name, pos = _r_cstr(buf, pos)
     o.client_software_version, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -187,7 +187,11 @@ def _d_ApiVersion_v3(buf, pos):
     o = _new(ApiVersion)
     (o.api_key, o.min_version, o.max_version,) = _U_hhh(buf, pos)
     pos += 6
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -205,7 +209,11 @@ def _d_SupportedFeatureKey_v3(buf, pos):
     o.name, pos = _r_cstr(buf, pos)
     (o.min_version, o.max_version,) = _U_hh(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -224,7 +232,11 @@ def _d_FinalizedFeatureKey_v3(buf, pos):
     o.name, pos = _r_cstr(buf, pos)
     (o.max_version_level, o.min_version_level,) = _U_hh(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -207,7 +207,11 @@ def _d_TopicPartitions_v0(buf, pos):
     o.topic_name, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -232,7 +236,11 @@ def _d_Assignment_v0(buf, pos):
         e, pos = _d_TopicPartitions_v0(buf, pos)
         a.append(e)
     o.topic_partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -267,7 +275,11 @@ def _d_Member_v0(buf, pos):
     o.assignment, pos = _d_Assignment_v0(buf, pos)
     o.target_assignment, pos = _d_Assignment_v0(buf, pos)
     o.member_type = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -312,7 +324,11 @@ def _d_Member_v1(buf, pos):
     o.target_assignment, pos = _d_Assignment_v0(buf, pos)
     (o.member_type,) = _U_b(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -356,7 +372,11 @@ def _d_DescribedGroup_v0(buf, pos):
     o.members = a
     (o.authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -397,7 +417,11 @@ def _d_DescribedGroup_v1(buf, pos):
     o.members = a
     (o.authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -430,7 +454,11 @@ def _d_ConsumerGroupDescribeResponse_v0(buf, pos):
         e, pos = _d_DescribedGroup_v0(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -457,7 +485,11 @@ def _d_ConsumerGroupDescribeResponse_v1(buf, pos):
         e, pos = _d_DescribedGroup_v1(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -115,7 +115,11 @@ def _d_TopicPartitions_v0(buf, pos):
     o.topic_id, pos = _r_uuid(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -161,7 +165,11 @@ def _d_ConsumerGroupHeartbeatRequest_v0(buf, pos):
             a.append(e)
         o.topic_partitions = a
     o.subscribed_topic_regex = None
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -226,7 +234,11 @@ def _d_ConsumerGroupHeartbeatRequest_v1(buf, pos):
             e, pos = _d_TopicPartitions_v0(buf, pos)
             a.append(e)
         o.topic_partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

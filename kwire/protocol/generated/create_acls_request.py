@@ -142,7 +142,11 @@ def _d_AclCreation_v2(buf, pos):
     o.host, pos = _r_cstr(buf, pos)
     (o.operation, o.permission_type,) = _U_bb(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -189,7 +193,11 @@ def _d_CreateAclsRequest_v2(buf, pos):
         e, pos = _d_AclCreation_v2(buf, pos)
         a.append(e)
     o.creations = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -117,7 +117,11 @@ def _d_CreatableRenewers_v2(buf, pos):
     o = _new(CreatableRenewers)
     o.principal_type, pos = _r_cstr(buf, pos)
     o.principal_name, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -173,7 +177,11 @@ def _d_CreateDelegationTokenRequest_v2(buf, pos):
     pos += 8
     o.owner_principal_type = ''
     o.owner_principal_name = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -206,7 +214,11 @@ def _d_CreateDelegationTokenRequest_v3(buf, pos):
     o.renewers = a
     (o.max_lifetime_ms,) = _U_q(buf, pos)
     pos += 8
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -144,7 +144,11 @@ def _d_CreateDelegationTokenResponse_v2(buf, pos):
     pos += 4
     o.token_requester_principal_type = ''
     o.token_requester_principal_name = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -181,7 +185,11 @@ def _d_CreateDelegationTokenResponse_v3(buf, pos):
     o.hmac, pos = _r_cbytes(buf, pos)
     (o.throttle_time_ms,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

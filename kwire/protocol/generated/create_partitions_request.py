@@ -141,7 +141,11 @@ def _d_CreatePartitionsAssignment_v2(buf, pos):
     o = _new(CreatePartitionsAssignment)
     n, pos = _r_calen(buf, pos)
     o.broker_ids, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -202,7 +206,11 @@ def _d_CreatePartitionsTopic_v2(buf, pos):
             e, pos = _d_CreatePartitionsAssignment_v2(buf, pos)
             a.append(e)
         o.assignments = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -257,7 +265,11 @@ def _d_CreatePartitionsRequest_v2(buf, pos):
     o.topics = a
     (o.timeout_ms, o.validate_only,) = _U_io(buf, pos)
     pos += 5
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

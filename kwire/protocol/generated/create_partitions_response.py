@@ -123,7 +123,11 @@ def _d_CreatePartitionsTopicResult_v2(buf, pos):
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -172,7 +176,11 @@ def _d_CreatePartitionsResponse_v2(buf, pos):
         e, pos = _d_CreatePartitionsTopicResult_v2(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

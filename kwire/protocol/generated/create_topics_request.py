@@ -177,7 +177,11 @@ def _d_CreatableReplicaAssignment_v5(buf, pos):
     pos += 4
     n, pos = _r_calen(buf, pos)
     o.broker_ids, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -212,7 +216,11 @@ def _d_CreatableTopicConfig_v5(buf, pos):
     o = _new(CreatableTopicConfig)
     o.name, pos = _r_cstr(buf, pos)
     o.value, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -279,7 +287,11 @@ def _d_CreatableTopic_v5(buf, pos):
         e, pos = _d_CreatableTopicConfig_v5(buf, pos)
         a.append(e)
     o.configs = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -335,7 +347,11 @@ def _d_CreateTopicsRequest_v5(buf, pos):
     o.topics = a
     (o.timeout_ms, o.validate_only,) = _U_io(buf, pos)
     pos += 5
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -149,7 +149,11 @@ def _d_CreatableTopicConfigs_v5(buf, pos):
     o.value, pos = _r_cnstr(buf, pos)
     (o.read_only, o.config_source, o.is_sensitive,) = _U_obo(buf, pos)
     pos += 3
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -344,7 +348,11 @@ def _d_CreateTopicsResponse_v5(buf, pos):
         e, pos = _d_CreatableTopicResult_v5(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -371,7 +379,11 @@ def _d_CreateTopicsResponse_v7(buf, pos):
         e, pos = _d_CreatableTopicResult_v7(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -80,7 +80,11 @@ def _d_DefaultPrincipalData_v0(buf, pos):
     o.name, pos = _r_cstr(buf, pos)
     (o.token_authenticated,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

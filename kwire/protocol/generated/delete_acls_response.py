@@ -186,7 +186,11 @@ def _d_DeleteAclsMatchingAcl_v2(buf, pos):
     o.host, pos = _r_cstr(buf, pos)
     (o.operation, o.permission_type,) = _U_bb(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -243,7 +247,11 @@ def _d_DeleteAclsFilterResult_v2(buf, pos):
         e, pos = _d_DeleteAclsMatchingAcl_v2(buf, pos)
         a.append(e)
     o.matching_acls = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -295,7 +303,11 @@ def _d_DeleteAclsResponse_v2(buf, pos):
         e, pos = _d_DeleteAclsFilterResult_v2(buf, pos)
         a.append(e)
     o.filter_results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -118,7 +118,11 @@ def _d_DeletableGroupResult_v2(buf, pos):
     o.group_id, pos = _r_cstr(buf, pos)
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -166,7 +170,11 @@ def _d_DeleteGroupsResponse_v2(buf, pos):
         e, pos = _d_DeletableGroupResult_v2(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -137,7 +137,11 @@ def _d_DeleteRecordsPartition_v2(buf, pos):
     o = _new(DeleteRecordsPartition)
     (o.partition_index, o.offset,) = _U_iq(buf, pos)
     pos += 12
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -182,7 +186,11 @@ def _d_DeleteRecordsTopic_v2(buf, pos):
         e, pos = _d_DeleteRecordsPartition_v2(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -233,7 +241,11 @@ def _d_DeleteRecordsRequest_v2(buf, pos):
     o.topics = a
     (o.timeout_ms,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

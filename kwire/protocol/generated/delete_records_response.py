@@ -139,7 +139,11 @@ def _d_DeleteRecordsPartitionResult_v2(buf, pos):
     o = _new(DeleteRecordsPartitionResult)
     (o.partition_index, o.low_watermark, o.error_code,) = _U_iqh(buf, pos)
     pos += 14
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -184,7 +188,11 @@ def _d_DeleteRecordsTopicResult_v2(buf, pos):
         e, pos = _d_DeleteRecordsPartitionResult_v2(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -235,7 +243,11 @@ def _d_DeleteRecordsResponse_v2(buf, pos):
         e, pos = _d_DeleteRecordsTopicResult_v2(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

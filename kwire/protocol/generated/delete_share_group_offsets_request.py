@@ -92,7 +92,11 @@ class DeleteShareGroupOffsetsRequestTopic:
 def _d_DeleteShareGroupOffsetsRequestTopic_v0(buf, pos):
     o = _new(DeleteShareGroupOffsetsRequestTopic)
     o.topic_name, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -114,7 +118,11 @@ def _d_DeleteShareGroupOffsetsRequest_v0(buf, pos):
         e, pos = _d_DeleteShareGroupOffsetsRequestTopic_v0(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

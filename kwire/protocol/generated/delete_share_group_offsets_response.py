@@ -112,7 +112,11 @@ def _d_DeleteShareGroupOffsetsResponseTopic_v0(buf, pos):
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -139,7 +143,11 @@ def _d_DeleteShareGroupOffsetsResponse_v0(buf, pos):
         e, pos = _d_DeleteShareGroupOffsetsResponseTopic_v0(buf, pos)
         a.append(e)
     o.responses = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

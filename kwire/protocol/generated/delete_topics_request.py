@@ -100,7 +100,11 @@ def _d_DeleteTopicState_v6(buf, pos):
     o = _new(DeleteTopicState)
     o.name, pos = _r_cnstr(buf, pos)
     o.topic_id, pos = _r_uuid(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -152,7 +156,11 @@ def _d_DeleteTopicsRequest_v4(buf, pos):
     (o.timeout_ms,) = _U_i(buf, pos)
     pos += 4
     o.topics = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -182,7 +190,11 @@ def _d_DeleteTopicsRequest_v6(buf, pos):
     (o.timeout_ms,) = _U_i(buf, pos)
     pos += 4
     o.topic_names = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

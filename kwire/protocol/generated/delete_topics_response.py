@@ -128,7 +128,11 @@ def _d_DeletableTopicResult_v4(buf, pos):
     pos += 2
     o.topic_id = _ZERO_UUID
     o.error_message = None
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -151,7 +155,11 @@ def _d_DeletableTopicResult_v5(buf, pos):
     pos += 2
     o.error_message, pos = _r_cnstr(buf, pos)
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -175,7 +183,11 @@ def _d_DeletableTopicResult_v6(buf, pos):
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -225,7 +237,11 @@ def _d_DeleteTopicsResponse_v4(buf, pos):
         e, pos = _d_DeletableTopicResult_v4(buf, pos)
         a.append(e)
     o.responses = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -252,7 +268,11 @@ def _d_DeleteTopicsResponse_v5(buf, pos):
         e, pos = _d_DeletableTopicResult_v5(buf, pos)
         a.append(e)
     o.responses = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -279,7 +299,11 @@ def _d_DeleteTopicsResponse_v6(buf, pos):
         e, pos = _d_DeletableTopicResult_v6(buf, pos)
         a.append(e)
     o.responses = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -122,7 +122,11 @@ def _d_DescribeAclsRequest_v2(buf, pos):
     o.host_filter, pos = _r_cnstr(buf, pos)
     (o.operation, o.permission_type,) = _U_bb(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -158,7 +158,11 @@ def _d_AclDescription_v2(buf, pos):
     o.host, pos = _r_cstr(buf, pos)
     (o.operation, o.permission_type,) = _U_bb(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -215,7 +219,11 @@ def _d_DescribeAclsResource_v2(buf, pos):
         e, pos = _d_AclDescription_v2(buf, pos)
         a.append(e)
     o.acls = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -271,7 +279,11 @@ def _d_DescribeAclsResponse_v2(buf, pos):
         e, pos = _d_DescribeAclsResource_v2(buf, pos)
         a.append(e)
     o.resources = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -123,7 +123,11 @@ def _d_ComponentData_v1(buf, pos):
     (o.match_type,) = _U_b(buf, pos)
     pos += 1
     o.match, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -172,7 +176,11 @@ def _d_DescribeClientQuotasRequest_v1(buf, pos):
     o.components = a
     (o.strict,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

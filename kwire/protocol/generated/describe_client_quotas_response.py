@@ -164,7 +164,11 @@ def _d_EntityData_v1(buf, pos):
     o = _new(EntityData)
     o.entity_type, pos = _r_cstr(buf, pos)
     o.entity_name, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -199,7 +203,11 @@ def _d_ValueData_v1(buf, pos):
     o.key, pos = _r_cstr(buf, pos)
     (o.value,) = _U_d(buf, pos)
     pos += 8
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -258,7 +266,11 @@ def _d_EntryData_v1(buf, pos):
         e, pos = _d_ValueData_v1(buf, pos)
         a.append(e)
     o.values = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -324,7 +336,11 @@ def _d_DescribeClientQuotasResponse_v1(buf, pos):
             e, pos = _d_EntryData_v1(buf, pos)
             a.append(e)
         o.entries = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

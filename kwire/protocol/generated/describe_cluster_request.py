@@ -86,7 +86,11 @@ def _d_DescribeClusterRequest_v0(buf, pos):
     pos += 1
     o.endpoint_type = 1
     o.include_fenced_brokers = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -108,7 +112,11 @@ def _d_DescribeClusterRequest_v1(buf, pos):
     (o.include_cluster_authorized_operations, o.endpoint_type,) = _U_ob(buf, pos)
     pos += 2
     o.include_fenced_brokers = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -127,7 +135,11 @@ def _d_DescribeClusterRequest_v2(buf, pos):
     o = _new(DescribeClusterRequest)
     (o.include_cluster_authorized_operations, o.endpoint_type, o.include_fenced_brokers,) = _U_obo(buf, pos)
     pos += 3
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -130,7 +130,11 @@ def _d_DescribeClusterBroker_v0(buf, pos):
     pos += 4
     o.rack, pos = _r_cnstr(buf, pos)
     o.is_fenced = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -158,7 +162,11 @@ def _d_DescribeClusterBroker_v2(buf, pos):
     o.rack, pos = _r_cnstr(buf, pos)
     (o.is_fenced,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -192,7 +200,11 @@ def _d_DescribeClusterResponse_v0(buf, pos):
     (o.cluster_authorized_operations,) = _U_i(buf, pos)
     pos += 4
     o.endpoint_type = 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -233,7 +245,11 @@ def _d_DescribeClusterResponse_v1(buf, pos):
     o.brokers = a
     (o.cluster_authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -273,7 +289,11 @@ def _d_DescribeClusterResponse_v2(buf, pos):
     o.brokers = a
     (o.cluster_authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

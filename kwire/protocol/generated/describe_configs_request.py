@@ -150,7 +150,11 @@ def _d_DescribeConfigsResource_v4(buf, pos):
             e, pos = _r_cstr(buf, pos)
             a.append(e)
         o.configuration_keys = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -232,7 +236,11 @@ def _d_DescribeConfigsRequest_v4(buf, pos):
     o.resources = a
     (o.include_synonyms, o.include_documentation,) = _U_oo(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -191,7 +191,11 @@ def _d_DescribeConfigsSynonym_v4(buf, pos):
     o.value, pos = _r_cnstr(buf, pos)
     (o.source,) = _U_b(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -284,7 +288,11 @@ def _d_DescribeConfigsResourceResult_v4(buf, pos):
     (o.config_type,) = _U_b(buf, pos)
     pos += 1
     o.documentation, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -381,7 +389,11 @@ def _d_DescribeConfigsResult_v4(buf, pos):
         e, pos = _d_DescribeConfigsResourceResult_v4(buf, pos)
         a.append(e)
     o.configs = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -459,7 +471,11 @@ def _d_DescribeConfigsResponse_v4(buf, pos):
         e, pos = _d_DescribeConfigsResult_v4(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

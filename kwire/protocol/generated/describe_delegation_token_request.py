@@ -108,7 +108,11 @@ def _d_DescribeDelegationTokenOwner_v2(buf, pos):
     o = _new(DescribeDelegationTokenOwner)
     o.principal_type, pos = _r_cstr(buf, pos)
     o.principal_name, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -160,7 +164,11 @@ def _d_DescribeDelegationTokenRequest_v2(buf, pos):
             e, pos = _d_DescribeDelegationTokenOwner_v2(buf, pos)
             a.append(e)
         o.owners = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

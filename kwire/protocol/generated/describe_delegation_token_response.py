@@ -159,7 +159,11 @@ def _d_DescribedDelegationTokenRenewer_v2(buf, pos):
     o = _new(DescribedDelegationTokenRenewer)
     o.principal_type, pos = _r_cstr(buf, pos)
     o.principal_name, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -227,7 +231,11 @@ def _d_DescribedDelegationToken_v2(buf, pos):
     o.renewers = a
     o.token_requester_principal_type = ''
     o.token_requester_principal_name = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -268,7 +276,11 @@ def _d_DescribedDelegationToken_v3(buf, pos):
         e, pos = _d_DescribedDelegationTokenRenewer_v2(buf, pos)
         a.append(e)
     o.renewers = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -330,7 +342,11 @@ def _d_DescribeDelegationTokenResponse_v2(buf, pos):
     o.tokens = a
     (o.throttle_time_ms,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -360,7 +376,11 @@ def _d_DescribeDelegationTokenResponse_v3(buf, pos):
     o.tokens = a
     (o.throttle_time_ms,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -130,7 +130,11 @@ def _d_DescribeGroupsRequest_v5(buf, pos):
     o.groups = a
     (o.include_authorized_operations,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -192,7 +192,11 @@ def _d_DescribedGroupMember_v5(buf, pos):
     o.client_host, pos = _r_cstr(buf, pos)
     o.member_metadata, pos = _r_cbytes(buf, pos)
     o.member_assignment, pos = _r_cbytes(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -341,7 +345,11 @@ def _d_DescribedGroup_v5(buf, pos):
     (o.authorized_operations,) = _U_i(buf, pos)
     pos += 4
     o.error_message = None
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -382,7 +390,11 @@ def _d_DescribedGroup_v6(buf, pos):
     o.members = a
     (o.authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -509,7 +521,11 @@ def _d_DescribeGroupsResponse_v5(buf, pos):
         e, pos = _d_DescribedGroup_v5(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -536,7 +552,11 @@ def _d_DescribeGroupsResponse_v6(buf, pos):
         e, pos = _d_DescribedGroup_v6(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -185,7 +185,11 @@ def _d_DescribeLogDirsPartition_v2(buf, pos):
     o = _new(DescribeLogDirsPartition)
     (o.partition_index, o.partition_size, o.offset_lag, o.is_future_key,) = _U_iqqo(buf, pos)
     pos += 21
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -230,7 +234,11 @@ def _d_DescribeLogDirsTopic_v2(buf, pos):
         e, pos = _d_DescribeLogDirsPartition_v2(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -290,7 +298,11 @@ def _d_DescribeLogDirsResult_v2(buf, pos):
     o.total_bytes = -1
     o.usable_bytes = -1
     o.is_cordoned = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -322,7 +334,11 @@ def _d_DescribeLogDirsResult_v4(buf, pos):
     (o.total_bytes, o.usable_bytes,) = _U_qq(buf, pos)
     pos += 16
     o.is_cordoned = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -354,7 +370,11 @@ def _d_DescribeLogDirsResult_v5(buf, pos):
     o.topics = a
     (o.total_bytes, o.usable_bytes, o.is_cordoned,) = _U_qqo(buf, pos)
     pos += 17
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -409,7 +429,11 @@ def _d_DescribeLogDirsResponse_v2(buf, pos):
         a.append(e)
     o.results = a
     o.error_code = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -436,7 +460,11 @@ def _d_DescribeLogDirsResponse_v3(buf, pos):
         e, pos = _d_DescribeLogDirsResult_v2(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -463,7 +491,11 @@ def _d_DescribeLogDirsResponse_v4(buf, pos):
         e, pos = _d_DescribeLogDirsResult_v4(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -490,7 +522,11 @@ def _d_DescribeLogDirsResponse_v5(buf, pos):
         e, pos = _d_DescribeLogDirsResult_v5(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -94,7 +94,11 @@ def _d_TopicRequest_v0(buf, pos):
     o.name, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partition_indexes, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -118,7 +122,11 @@ def _d_DescribeProducersRequest_v0(buf, pos):
         e, pos = _d_TopicRequest_v0(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

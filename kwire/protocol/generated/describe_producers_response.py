@@ -160,7 +160,11 @@ def _d_ProducerState_v0(buf, pos):
     o = _new(ProducerState)
     (o.producer_id, o.producer_epoch, o.last_sequence, o.last_timestamp, o.coordinator_epoch, o.current_txn_start_offset,) = _U_qiiqiq(buf, pos)
     pos += 36
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -184,7 +188,11 @@ def _d_PartitionResponse_v0(buf, pos):
         e, pos = _d_ProducerState_v0(buf, pos)
         a.append(e)
     o.active_producers = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -211,7 +219,11 @@ def _d_TopicResponse_v0(buf, pos):
         e, pos = _d_PartitionResponse_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -238,7 +250,11 @@ def _d_DescribeProducersResponse_v0(buf, pos):
         e, pos = _d_TopicResponse_v0(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

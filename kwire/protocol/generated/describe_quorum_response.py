@@ -237,7 +237,11 @@ def _d_ReplicaState_v0(buf, pos):
     o.replica_directory_id = _ZERO_UUID
     o.last_fetch_timestamp = -1
     o.last_caught_up_timestamp = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -257,7 +261,11 @@ def _d_ReplicaState_v1(buf, pos):
     (o.replica_id, o.log_end_offset, o.last_fetch_timestamp, o.last_caught_up_timestamp,) = _U_iqqq(buf, pos)
     pos += 28
     o.replica_directory_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -279,7 +287,11 @@ def _d_ReplicaState_v2(buf, pos):
     o.replica_directory_id, pos = _r_uuid(buf, pos)
     (o.log_end_offset, o.last_fetch_timestamp, o.last_caught_up_timestamp,) = _U_qqq(buf, pos)
     pos += 24
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -311,7 +323,11 @@ def _d_PartitionData_v0(buf, pos):
         a.append(e)
     o.observers = a
     o.error_message = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -349,7 +365,11 @@ def _d_PartitionData_v1(buf, pos):
         a.append(e)
     o.observers = a
     o.error_message = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -389,7 +409,11 @@ def _d_PartitionData_v2(buf, pos):
         e, pos = _d_ReplicaState_v2(buf, pos)
         a.append(e)
     o.observers = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -421,7 +445,11 @@ def _d_TopicData_v0(buf, pos):
         e, pos = _d_PartitionData_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -447,7 +475,11 @@ def _d_TopicData_v1(buf, pos):
         e, pos = _d_PartitionData_v1(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -473,7 +505,11 @@ def _d_TopicData_v2(buf, pos):
         e, pos = _d_PartitionData_v2(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -496,7 +532,11 @@ def _d_Listener_v2(buf, pos):
     o.host, pos = _r_cstr(buf, pos)
     (o.port,) = _U_H(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -521,7 +561,11 @@ def _d_Node_v2(buf, pos):
         e, pos = _d_Listener_v2(buf, pos)
         a.append(e)
     o.listeners = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -550,7 +594,11 @@ def _d_DescribeQuorumResponse_v0(buf, pos):
     o.topics = a
     o.error_message = ''
     o.nodes = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -581,7 +629,11 @@ def _d_DescribeQuorumResponse_v1(buf, pos):
     o.topics = a
     o.error_message = ''
     o.nodes = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -617,7 +669,11 @@ def _d_DescribeQuorumResponse_v2(buf, pos):
         e, pos = _d_Node_v2(buf, pos)
         a.append(e)
     o.nodes = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

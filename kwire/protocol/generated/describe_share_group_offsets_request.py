@@ -116,7 +116,11 @@ def _d_DescribeShareGroupOffsetsRequestTopic_v0(buf, pos):
     o.topic_name, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -144,7 +148,11 @@ def _d_DescribeShareGroupOffsetsRequestGroup_v0(buf, pos):
             e, pos = _d_DescribeShareGroupOffsetsRequestTopic_v0(buf, pos)
             a.append(e)
         o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -172,7 +180,11 @@ def _d_DescribeShareGroupOffsetsRequest_v0(buf, pos):
         e, pos = _d_DescribeShareGroupOffsetsRequestGroup_v0(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -167,7 +167,11 @@ def _d_DescribeShareGroupOffsetsResponsePartition_v0(buf, pos):
     pos += 18
     o.error_message, pos = _r_cnstr(buf, pos)
     o.lag = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -186,7 +190,11 @@ def _d_DescribeShareGroupOffsetsResponsePartition_v1(buf, pos):
     (o.partition_index, o.start_offset, o.leader_epoch, o.lag, o.error_code,) = _U_iqiqh(buf, pos)
     pos += 26
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -210,7 +218,11 @@ def _d_DescribeShareGroupOffsetsResponseTopic_v0(buf, pos):
         e, pos = _d_DescribeShareGroupOffsetsResponsePartition_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -238,7 +250,11 @@ def _d_DescribeShareGroupOffsetsResponseTopic_v1(buf, pos):
         e, pos = _d_DescribeShareGroupOffsetsResponsePartition_v1(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -268,7 +284,11 @@ def _d_DescribeShareGroupOffsetsResponseGroup_v0(buf, pos):
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -299,7 +319,11 @@ def _d_DescribeShareGroupOffsetsResponseGroup_v1(buf, pos):
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -328,7 +352,11 @@ def _d_DescribeShareGroupOffsetsResponse_v0(buf, pos):
         e, pos = _d_DescribeShareGroupOffsetsResponseGroup_v0(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -355,7 +383,11 @@ def _d_DescribeShareGroupOffsetsResponse_v1(buf, pos):
         e, pos = _d_DescribeShareGroupOffsetsResponseGroup_v1(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

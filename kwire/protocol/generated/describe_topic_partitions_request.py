@@ -119,7 +119,11 @@ class TopicRequest:
 def _d_TopicRequest_v0(buf, pos):
     o = _new(TopicRequest)
     o.name, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -137,7 +141,11 @@ def _d_Cursor_v0(buf, pos):
     o.topic_name, pos = _r_cstr(buf, pos)
     (o.partition_index,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -166,7 +174,11 @@ def _d_DescribeTopicPartitionsRequest_v0(buf, pos):
         pos += 1
     else:
         o.cursor, pos = _d_Cursor_v0(buf, pos + 1)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

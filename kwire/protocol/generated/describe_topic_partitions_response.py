@@ -191,7 +191,11 @@ def _d_DescribeTopicPartitionsResponsePartition_v0(buf, pos):
         o.last_known_elr, pos = _r_fixed(buf, pos, n, 'i')
     n, pos = _r_calen(buf, pos)
     o.offline_replicas, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -241,7 +245,11 @@ def _d_DescribeTopicPartitionsResponseTopic_v0(buf, pos):
     o.partitions = a
     (o.topic_authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -267,7 +275,11 @@ def _d_Cursor_v0(buf, pos):
     o.topic_name, pos = _r_cstr(buf, pos)
     (o.partition_index,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -296,7 +308,11 @@ def _d_DescribeTopicPartitionsResponse_v0(buf, pos):
         pos += 1
     else:
         o.next_cursor, pos = _d_Cursor_v0(buf, pos + 1)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -139,7 +139,11 @@ def _d_TopicData_v0(buf, pos):
     o.topic, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -169,7 +173,11 @@ def _d_TransactionState_v0(buf, pos):
         e, pos = _d_TopicData_v0(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -199,7 +207,11 @@ def _d_DescribeTransactionsResponse_v0(buf, pos):
         e, pos = _d_TransactionState_v0(buf, pos)
         a.append(e)
     o.transaction_states = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -90,7 +90,11 @@ class UserName:
 def _d_UserName_v0(buf, pos):
     o = _new(UserName)
     o.name, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -114,7 +118,11 @@ def _d_DescribeUserScramCredentialsRequest_v0(buf, pos):
             e, pos = _d_UserName_v0(buf, pos)
             a.append(e)
         o.users = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

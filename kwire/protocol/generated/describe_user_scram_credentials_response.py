@@ -134,7 +134,11 @@ def _d_CredentialInfo_v0(buf, pos):
     o = _new(CredentialInfo)
     (o.mechanism, o.iterations,) = _U_bi(buf, pos)
     pos += 5
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -159,7 +163,11 @@ def _d_DescribeUserScramCredentialsResult_v0(buf, pos):
         e, pos = _d_CredentialInfo_v0(buf, pos)
         a.append(e)
     o.credential_infos = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -189,7 +197,11 @@ def _d_DescribeUserScramCredentialsResponse_v0(buf, pos):
         e, pos = _d_DescribeUserScramCredentialsResult_v0(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

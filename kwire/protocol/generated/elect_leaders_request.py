@@ -122,7 +122,11 @@ def _d_TopicPartitions_v2(buf, pos):
     o.topic, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -219,7 +223,11 @@ def _d_ElectLeadersRequest_v2(buf, pos):
         o.topic_partitions = a
     (o.timeout_ms,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

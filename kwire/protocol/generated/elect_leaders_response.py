@@ -144,7 +144,11 @@ def _d_PartitionResult_v2(buf, pos):
     (o.partition_id, o.error_code,) = _U_ih(buf, pos)
     pos += 6
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -190,7 +194,11 @@ def _d_ReplicaElectionResult_v2(buf, pos):
         e, pos = _d_PartitionResult_v2(buf, pos)
         a.append(e)
     o.partition_result = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -268,7 +276,11 @@ def _d_ElectLeadersResponse_v2(buf, pos):
         e, pos = _d_ReplicaElectionResult_v2(buf, pos)
         a.append(e)
     o.replica_election_results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

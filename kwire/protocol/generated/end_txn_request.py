@@ -97,7 +97,11 @@ def _d_EndTxnRequest_v3(buf, pos):
     o.transactional_id, pos = _r_cstr(buf, pos)
     (o.producer_id, o.producer_epoch, o.committed,) = _U_qho(buf, pos)
     pos += 11
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

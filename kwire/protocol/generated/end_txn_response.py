@@ -101,7 +101,11 @@ def _d_EndTxnResponse_v3(buf, pos):
     pos += 6
     o.producer_id = -1
     o.producer_epoch = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -118,7 +122,11 @@ def _d_EndTxnResponse_v5(buf, pos):
     o = _new(EndTxnResponse)
     (o.throttle_time_ms, o.error_code, o.producer_id, o.producer_epoch,) = _U_ihqh(buf, pos)
     pos += 16
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

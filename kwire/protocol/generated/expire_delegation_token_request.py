@@ -93,7 +93,11 @@ def _d_ExpireDelegationTokenRequest_v2(buf, pos):
     o.hmac, pos = _r_cbytes(buf, pos)
     (o.expiry_time_period_ms,) = _U_q(buf, pos)
     pos += 8
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -227,7 +227,11 @@ def _d_ReplicaState_v15(buf, pos):
     o = _new(ReplicaState)
     (o.replica_id, o.replica_epoch,) = _U_iq(buf, pos)
     pos += 12
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -306,7 +310,11 @@ def _d_FetchPartition_v12(buf, pos):
     pos += 32
     o.replica_directory_id = _ZERO_UUID
     o.high_watermark = 9223372036854775807
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -484,7 +492,11 @@ def _d_FetchTopic_v12(buf, pos):
         a.append(e)
     o.partitions = a
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -511,7 +523,11 @@ def _d_FetchTopic_v13(buf, pos):
         a.append(e)
     o.partitions = a
     o.topic = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -538,7 +554,11 @@ def _d_FetchTopic_v17(buf, pos):
         a.append(e)
     o.partitions = a
     o.topic = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -565,7 +585,11 @@ def _d_FetchTopic_v18(buf, pos):
         a.append(e)
     o.partitions = a
     o.topic = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -607,7 +631,11 @@ def _d_ForgottenTopic_v12(buf, pos):
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -629,7 +657,11 @@ def _d_ForgottenTopic_v13(buf, pos):
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
     o.topic = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

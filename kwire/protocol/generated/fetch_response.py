@@ -286,7 +286,11 @@ def _d_EpochEndOffset_v12(buf, pos):
     o = _new(EpochEndOffset)
     (o.epoch, o.end_offset,) = _U_iq(buf, pos)
     pos += 12
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -303,7 +307,11 @@ def _d_LeaderIdAndEpoch_v12(buf, pos):
     o = _new(LeaderIdAndEpoch)
     (o.leader_id, o.leader_epoch,) = _U_ii(buf, pos)
     pos += 8
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -320,7 +328,11 @@ def _d_SnapshotId_v12(buf, pos):
     o = _new(SnapshotId)
     (o.end_offset, o.epoch,) = _U_qi(buf, pos)
     pos += 12
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -351,7 +363,11 @@ def _d_AbortedTransaction_v12(buf, pos):
     o = _new(AbortedTransaction)
     (o.producer_id, o.first_offset,) = _U_qq(buf, pos)
     pos += 16
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -654,7 +670,11 @@ def _d_FetchableTopicResponse_v12(buf, pos):
         a.append(e)
     o.partitions = a
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -681,7 +701,11 @@ def _d_FetchableTopicResponse_v13(buf, pos):
         a.append(e)
     o.partitions = a
     o.topic = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -706,7 +730,11 @@ def _d_NodeEndpoint_v16(buf, pos):
     (o.port,) = _U_i(buf, pos)
     pos += 4
     o.rack, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -849,7 +877,11 @@ def _d_FetchResponse_v12(buf, pos):
         a.append(e)
     o.responses = a
     o.node_endpoints = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -879,7 +911,11 @@ def _d_FetchResponse_v13(buf, pos):
         a.append(e)
     o.responses = a
     o.node_endpoints = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -118,7 +118,11 @@ def _d_FindCoordinatorRequest_v3(buf, pos):
     (o.key_type,) = _U_b(buf, pos)
     pos += 1
     o.coordinator_keys = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -145,7 +149,11 @@ def _d_FindCoordinatorRequest_v4(buf, pos):
         a.append(e)
     o.coordinator_keys = a
     o.key = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -127,7 +127,11 @@ def _d_Coordinator_v4(buf, pos):
     (o.port, o.error_code,) = _U_ih(buf, pos)
     pos += 6
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -206,7 +210,11 @@ def _d_FindCoordinatorResponse_v3(buf, pos):
     (o.port,) = _U_i(buf, pos)
     pos += 4
     o.coordinators = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -240,7 +248,11 @@ def _d_FindCoordinatorResponse_v4(buf, pos):
     o.node_id = 0
     o.host = ''
     o.port = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

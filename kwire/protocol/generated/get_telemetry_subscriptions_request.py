@@ -70,7 +70,11 @@ class GetTelemetrySubscriptionsRequest:
 def _d_GetTelemetrySubscriptionsRequest_v0(buf, pos):
     o = _new(GetTelemetrySubscriptionsRequest)
     o.client_instance_id, pos = _r_uuid(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

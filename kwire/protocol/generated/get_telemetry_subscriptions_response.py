@@ -109,7 +109,11 @@ def _d_GetTelemetrySubscriptionsResponse_v0(buf, pos):
         e, pos = _r_cstr(buf, pos)
         a.append(e)
     o.requested_metrics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -147,7 +147,11 @@ def _d_AlterableConfig_v1(buf, pos):
     (o.config_operation,) = _U_b(buf, pos)
     pos += 1
     o.value, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -199,7 +203,11 @@ def _d_AlterConfigsResource_v1(buf, pos):
         e, pos = _d_AlterableConfig_v1(buf, pos)
         a.append(e)
     o.configs = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -251,7 +259,11 @@ def _d_IncrementalAlterConfigsRequest_v1(buf, pos):
     o.resources = a
     (o.validate_only,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

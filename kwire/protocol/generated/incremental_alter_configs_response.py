@@ -133,7 +133,11 @@ def _d_AlterConfigsResourceResponse_v1(buf, pos):
     (o.resource_type,) = _U_b(buf, pos)
     pos += 1
     o.resource_name, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -183,7 +187,11 @@ def _d_IncrementalAlterConfigsResponse_v1(buf, pos):
         e, pos = _d_AlterConfigsResourceResponse_v1(buf, pos)
         a.append(e)
     o.responses = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

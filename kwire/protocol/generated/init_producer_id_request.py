@@ -123,7 +123,11 @@ def _d_InitProducerIdRequest_v2(buf, pos):
     o.producer_epoch = -1
     o.enable2_pc = False
     o.keep_prepared_txn = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -152,7 +156,11 @@ def _d_InitProducerIdRequest_v3(buf, pos):
     pos += 14
     o.enable2_pc = False
     o.keep_prepared_txn = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -175,7 +183,11 @@ def _d_InitProducerIdRequest_v6(buf, pos):
     o.transactional_id, pos = _r_cnstr(buf, pos)
     (o.transaction_timeout_ms, o.producer_id, o.producer_epoch, o.enable2_pc, o.keep_prepared_txn,) = _U_iqhoo(buf, pos)
     pos += 16
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

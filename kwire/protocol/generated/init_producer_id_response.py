@@ -109,7 +109,11 @@ def _d_InitProducerIdResponse_v2(buf, pos):
     pos += 16
     o.ongoing_txn_producer_id = -1
     o.ongoing_txn_producer_epoch = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -130,7 +134,11 @@ def _d_InitProducerIdResponse_v6(buf, pos):
     o = _new(InitProducerIdResponse)
     (o.throttle_time_ms, o.error_code, o.producer_id, o.producer_epoch, o.ongoing_txn_producer_id, o.ongoing_txn_producer_epoch,) = _U_ihqhqh(buf, pos)
     pos += 26
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -122,7 +122,11 @@ def _d_PartitionData_v0(buf, pos):
     o = _new(PartitionData)
     (o.partition, o.state_epoch, o.start_offset,) = _U_iiq(buf, pos)
     pos += 16
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -144,7 +148,11 @@ def _d_InitializeStateData_v0(buf, pos):
         e, pos = _d_PartitionData_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -170,7 +178,11 @@ def _d_InitializeShareGroupStateRequest_v0(buf, pos):
         e, pos = _d_InitializeStateData_v0(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -121,7 +121,11 @@ def _d_PartitionResult_v0(buf, pos):
     (o.partition, o.error_code,) = _U_ih(buf, pos)
     pos += 6
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -144,7 +148,11 @@ def _d_InitializeStateResult_v0(buf, pos):
         e, pos = _d_PartitionResult_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -169,7 +177,11 @@ def _d_InitializeShareGroupStateResponse_v0(buf, pos):
         e, pos = _d_InitializeStateResult_v0(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

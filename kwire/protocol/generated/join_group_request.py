@@ -128,7 +128,11 @@ def _d_JoinGroupRequestProtocol_v6(buf, pos):
     o = _new(JoinGroupRequestProtocol)
     o.name, pos = _r_cstr(buf, pos)
     o.metadata, pos = _r_cbytes(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -259,7 +263,11 @@ def _d_JoinGroupRequest_v6(buf, pos):
         a.append(e)
     o.protocols = a
     o.reason = None
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -295,7 +303,11 @@ def _d_JoinGroupRequest_v8(buf, pos):
         a.append(e)
     o.protocols = a
     o.reason, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

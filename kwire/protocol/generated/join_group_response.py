@@ -154,7 +154,11 @@ def _d_JoinGroupResponseMember_v6(buf, pos):
     o.member_id, pos = _r_cstr(buf, pos)
     o.group_instance_id, pos = _r_cnstr(buf, pos)
     o.metadata, pos = _r_cbytes(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -293,7 +297,11 @@ def _d_JoinGroupResponse_v6(buf, pos):
     o.members = a
     o.protocol_type = None
     o.skip_assignment = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -332,7 +340,11 @@ def _d_JoinGroupResponse_v7(buf, pos):
         a.append(e)
     o.members = a
     o.skip_assignment = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -371,7 +383,11 @@ def _d_JoinGroupResponse_v9(buf, pos):
         e, pos = _d_JoinGroupResponseMember_v6(buf, pos)
         a.append(e)
     o.members = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

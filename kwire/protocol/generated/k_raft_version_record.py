@@ -76,7 +76,11 @@ def _d_KRaftVersionRecord_v0(buf, pos):
     o = _new(KRaftVersionRecord)
     (o.version, o.k_raft_version,) = _U_hh(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

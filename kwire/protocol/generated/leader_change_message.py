@@ -106,7 +106,11 @@ def _d_Voter_v0(buf, pos):
     (o.voter_id,) = _U_i(buf, pos)
     pos += 4
     o.voter_directory_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -126,7 +130,11 @@ def _d_Voter_v1(buf, pos):
     (o.voter_id,) = _U_i(buf, pos)
     pos += 4
     o.voter_directory_id, pos = _r_uuid(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -156,7 +164,11 @@ def _d_LeaderChangeMessage_v0(buf, pos):
         e, pos = _d_Voter_v0(buf, pos)
         a.append(e)
     o.granting_voters = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -193,7 +205,11 @@ def _d_LeaderChangeMessage_v1(buf, pos):
         e, pos = _d_Voter_v1(buf, pos)
         a.append(e)
     o.granting_voters = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

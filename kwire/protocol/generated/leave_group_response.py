@@ -125,7 +125,11 @@ def _d_MemberResponse_v4(buf, pos):
     o.group_instance_id, pos = _r_cnstr(buf, pos)
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -209,7 +213,11 @@ def _d_LeaveGroupResponse_v4(buf, pos):
         e, pos = _d_MemberResponse_v4(buf, pos)
         a.append(e)
     o.members = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

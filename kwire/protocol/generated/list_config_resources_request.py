@@ -70,7 +70,11 @@ class ListConfigResourcesRequest:
 def _d_ListConfigResourcesRequest_v0(buf, pos):
     o = _new(ListConfigResourcesRequest)
     o.resource_types = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -88,7 +92,11 @@ def _d_ListConfigResourcesRequest_v1(buf, pos):
     o = _new(ListConfigResourcesRequest)
     n, pos = _r_calen(buf, pos)
     o.resource_types, pos = _r_fixed(buf, pos, n, 'b')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -103,7 +103,11 @@ def _d_ConfigResource_v0(buf, pos):
     o = _new(ConfigResource)
     o.resource_name, pos = _r_cstr(buf, pos)
     o.resource_type = 16
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -121,7 +125,11 @@ def _d_ConfigResource_v1(buf, pos):
     o.resource_name, pos = _r_cstr(buf, pos)
     (o.resource_type,) = _U_b(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -145,7 +153,11 @@ def _d_ListConfigResourcesResponse_v0(buf, pos):
         e, pos = _d_ConfigResource_v0(buf, pos)
         a.append(e)
     o.config_resources = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -172,7 +184,11 @@ def _d_ListConfigResourcesResponse_v1(buf, pos):
         e, pos = _d_ConfigResource_v1(buf, pos)
         a.append(e)
     o.config_resources = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -90,7 +90,11 @@ def _d_ListGroupsRequest_v3(buf, pos):
     o = _new(ListGroupsRequest)
     o.states_filter = []
     o.types_filter = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -115,7 +119,11 @@ def _d_ListGroupsRequest_v4(buf, pos):
         a.append(e)
     o.states_filter = a
     o.types_filter = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -147,7 +155,11 @@ def _d_ListGroupsRequest_v5(buf, pos):
         e, pos = _r_cstr(buf, pos)
         a.append(e)
     o.types_filter = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -126,7 +126,11 @@ def _d_ListedGroup_v3(buf, pos):
     o.protocol_type, pos = _r_cstr(buf, pos)
     o.group_state = ''
     o.group_type = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -146,7 +150,11 @@ def _d_ListedGroup_v4(buf, pos):
     o.protocol_type, pos = _r_cstr(buf, pos)
     o.group_state, pos = _r_cstr(buf, pos)
     o.group_type = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -167,7 +175,11 @@ def _d_ListedGroup_v5(buf, pos):
     o.protocol_type, pos = _r_cstr(buf, pos)
     o.group_state, pos = _r_cstr(buf, pos)
     o.group_type, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -242,7 +254,11 @@ def _d_ListGroupsResponse_v3(buf, pos):
         e, pos = _d_ListedGroup_v3(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -269,7 +285,11 @@ def _d_ListGroupsResponse_v4(buf, pos):
         e, pos = _d_ListedGroup_v4(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -296,7 +316,11 @@ def _d_ListGroupsResponse_v5(buf, pos):
         e, pos = _d_ListedGroup_v5(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -164,7 +164,11 @@ def _d_ListOffsetsPartition_v6(buf, pos):
     o = _new(ListOffsetsPartition)
     (o.partition_index, o.current_leader_epoch, o.timestamp,) = _U_iiq(buf, pos)
     pos += 16
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -232,7 +236,11 @@ def _d_ListOffsetsTopic_v6(buf, pos):
         e, pos = _d_ListOffsetsPartition_v6(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -338,7 +346,11 @@ def _d_ListOffsetsRequest_v6(buf, pos):
         a.append(e)
     o.topics = a
     o.timeout_ms = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -367,7 +379,11 @@ def _d_ListOffsetsRequest_v10(buf, pos):
     o.topics = a
     (o.timeout_ms,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -163,7 +163,11 @@ def _d_ListOffsetsPartitionResponse_v6(buf, pos):
     o = _new(ListOffsetsPartitionResponse)
     (o.partition_index, o.error_code, o.timestamp, o.offset, o.leader_epoch,) = _U_ihqqi(buf, pos)
     pos += 26
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -231,7 +235,11 @@ def _d_ListOffsetsTopicResponse_v6(buf, pos):
         e, pos = _d_ListOffsetsPartitionResponse_v6(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -328,7 +336,11 @@ def _d_ListOffsetsResponse_v6(buf, pos):
         e, pos = _d_ListOffsetsTopicResponse_v6(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -99,7 +99,11 @@ def _d_ListPartitionReassignmentsTopics_v0(buf, pos):
     o.name, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partition_indexes, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -128,7 +132,11 @@ def _d_ListPartitionReassignmentsRequest_v0(buf, pos):
             e, pos = _d_ListPartitionReassignmentsTopics_v0(buf, pos)
             a.append(e)
         o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

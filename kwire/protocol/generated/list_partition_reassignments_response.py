@@ -137,7 +137,11 @@ def _d_OngoingPartitionReassignment_v0(buf, pos):
     o.adding_replicas, pos = _r_fixed(buf, pos, n, 'i')
     n, pos = _r_calen(buf, pos)
     o.removing_replicas, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -168,7 +172,11 @@ def _d_OngoingTopicReassignment_v0(buf, pos):
         e, pos = _d_OngoingPartitionReassignment_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -196,7 +204,11 @@ def _d_ListPartitionReassignmentsResponse_v0(buf, pos):
         e, pos = _d_OngoingTopicReassignment_v0(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

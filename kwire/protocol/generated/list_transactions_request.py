@@ -88,7 +88,11 @@ def _d_ListTransactionsRequest_v0(buf, pos):
     o.producer_id_filters, pos = _r_fixed(buf, pos, n, 'q')
     o.duration_filter = -1
     o.transactional_id_pattern = None
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -124,7 +128,11 @@ def _d_ListTransactionsRequest_v1(buf, pos):
     (o.duration_filter,) = _U_q(buf, pos)
     pos += 8
     o.transactional_id_pattern = None
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -159,7 +167,11 @@ def _d_ListTransactionsRequest_v2(buf, pos):
     (o.duration_filter,) = _U_q(buf, pos)
     pos += 8
     o.transactional_id_pattern, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

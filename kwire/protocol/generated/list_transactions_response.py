@@ -109,7 +109,11 @@ def _d_TransactionState_v0(buf, pos):
     (o.producer_id,) = _U_q(buf, pos)
     pos += 8
     o.transaction_state, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -140,7 +144,11 @@ def _d_ListTransactionsResponse_v0(buf, pos):
         e, pos = _d_TransactionState_v0(buf, pos)
         a.append(e)
     o.transaction_states = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

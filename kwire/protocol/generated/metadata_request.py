@@ -124,7 +124,11 @@ def _d_MetadataRequestTopic_v9(buf, pos):
     o = _new(MetadataRequestTopic)
     o.name, pos = _r_cstr(buf, pos)
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -143,7 +147,11 @@ def _d_MetadataRequestTopic_v10(buf, pos):
     o = _new(MetadataRequestTopic)
     o.topic_id, pos = _r_uuid(buf, pos)
     o.name, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -304,7 +312,11 @@ def _d_MetadataRequest_v9(buf, pos):
         o.topics = a
     (o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations,) = _U_ooo(buf, pos)
     pos += 3
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -337,7 +349,11 @@ def _d_MetadataRequest_v10(buf, pos):
         o.topics = a
     (o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations,) = _U_ooo(buf, pos)
     pos += 3
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -371,7 +387,11 @@ def _d_MetadataRequest_v11(buf, pos):
     (o.allow_auto_topic_creation, o.include_topic_authorized_operations,) = _U_oo(buf, pos)
     pos += 2
     o.include_cluster_authorized_operations = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

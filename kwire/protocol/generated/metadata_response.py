@@ -231,7 +231,11 @@ def _d_MetadataResponseBroker_v9(buf, pos):
     (o.port,) = _U_i(buf, pos)
     pos += 4
     o.rack, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -342,7 +346,11 @@ def _d_MetadataResponsePartition_v9(buf, pos):
     o.isr_nodes, pos = _r_fixed(buf, pos, n, 'i')
     n, pos = _r_calen(buf, pos)
     o.offline_replicas, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -553,7 +561,11 @@ def _d_MetadataResponseTopic_v9(buf, pos):
     (o.topic_authorized_operations,) = _U_i(buf, pos)
     pos += 4
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -591,7 +603,11 @@ def _d_MetadataResponseTopic_v10(buf, pos):
     o.partitions = a
     (o.topic_authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -630,7 +646,11 @@ def _d_MetadataResponseTopic_v12(buf, pos):
     o.partitions = a
     (o.topic_authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -964,7 +984,11 @@ def _d_MetadataResponse_v9(buf, pos):
     (o.cluster_authorized_operations,) = _U_i(buf, pos)
     pos += 4
     o.error_code = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -1010,7 +1034,11 @@ def _d_MetadataResponse_v10(buf, pos):
     (o.cluster_authorized_operations,) = _U_i(buf, pos)
     pos += 4
     o.error_code = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -1055,7 +1083,11 @@ def _d_MetadataResponse_v11(buf, pos):
     o.topics = a
     o.cluster_authorized_operations = -2147483648
     o.error_code = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -1101,7 +1133,11 @@ def _d_MetadataResponse_v12(buf, pos):
     o.topics = a
     o.cluster_authorized_operations = -2147483648
     o.error_code = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -1148,7 +1184,11 @@ def _d_MetadataResponse_v13(buf, pos):
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
     o.cluster_authorized_operations = -2147483648
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

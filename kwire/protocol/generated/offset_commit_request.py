@@ -177,7 +177,11 @@ def _d_OffsetCommitRequestPartition_v8(buf, pos):
     (o.partition_index, o.committed_offset, o.committed_leader_epoch,) = _U_iqi(buf, pos)
     pos += 16
     o.committed_metadata, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -249,7 +253,11 @@ def _d_OffsetCommitRequestTopic_v8(buf, pos):
         a.append(e)
     o.partitions = a
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -276,7 +284,11 @@ def _d_OffsetCommitRequestTopic_v10(buf, pos):
         a.append(e)
     o.partitions = a
     o.name = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -436,7 +448,11 @@ def _d_OffsetCommitRequest_v8(buf, pos):
         a.append(e)
     o.topics = a
     o.retention_time_ms = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -470,7 +486,11 @@ def _d_OffsetCommitRequest_v10(buf, pos):
         a.append(e)
     o.topics = a
     o.retention_time_ms = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -139,7 +139,11 @@ def _d_OffsetCommitResponsePartition_v8(buf, pos):
     o = _new(OffsetCommitResponsePartition)
     (o.partition_index, o.error_code,) = _U_ih(buf, pos)
     pos += 6
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -186,7 +190,11 @@ def _d_OffsetCommitResponseTopic_v8(buf, pos):
         a.append(e)
     o.partitions = a
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -213,7 +221,11 @@ def _d_OffsetCommitResponseTopic_v10(buf, pos):
         a.append(e)
     o.partitions = a
     o.name = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -286,7 +298,11 @@ def _d_OffsetCommitResponse_v8(buf, pos):
         e, pos = _d_OffsetCommitResponseTopic_v8(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -313,7 +329,11 @@ def _d_OffsetCommitResponse_v10(buf, pos):
         e, pos = _d_OffsetCommitResponseTopic_v10(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

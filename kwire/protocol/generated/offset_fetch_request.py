@@ -174,7 +174,11 @@ def _d_OffsetFetchRequestTopic_v6(buf, pos):
     o.name, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partition_indexes, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -196,7 +200,11 @@ def _d_OffsetFetchRequestTopics_v8(buf, pos):
     n, pos = _r_calen(buf, pos)
     o.partition_indexes, pos = _r_fixed(buf, pos, n, 'i')
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -218,7 +226,11 @@ def _d_OffsetFetchRequestTopics_v10(buf, pos):
     n, pos = _r_calen(buf, pos)
     o.partition_indexes, pos = _r_fixed(buf, pos, n, 'i')
     o.name = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -248,7 +260,11 @@ def _d_OffsetFetchRequestGroup_v8(buf, pos):
         o.topics = a
     o.member_id = None
     o.member_epoch = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -283,7 +299,11 @@ def _d_OffsetFetchRequestGroup_v9(buf, pos):
             e, pos = _d_OffsetFetchRequestTopics_v8(buf, pos)
             a.append(e)
         o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -320,7 +340,11 @@ def _d_OffsetFetchRequestGroup_v10(buf, pos):
             e, pos = _d_OffsetFetchRequestTopics_v10(buf, pos)
             a.append(e)
         o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -422,7 +446,11 @@ def _d_OffsetFetchRequest_v6(buf, pos):
         o.topics = a
     o.groups = []
     o.require_stable = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -461,7 +489,11 @@ def _d_OffsetFetchRequest_v7(buf, pos):
     (o.require_stable,) = _U_o(buf, pos)
     pos += 1
     o.groups = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -496,7 +528,11 @@ def _d_OffsetFetchRequest_v8(buf, pos):
     pos += 1
     o.group_id = ''
     o.topics = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -529,7 +565,11 @@ def _d_OffsetFetchRequest_v9(buf, pos):
     pos += 1
     o.group_id = ''
     o.topics = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -562,7 +602,11 @@ def _d_OffsetFetchRequest_v10(buf, pos):
     pos += 1
     o.group_id = ''
     o.topics = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

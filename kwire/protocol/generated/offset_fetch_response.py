@@ -257,7 +257,11 @@ def _d_OffsetFetchResponsePartition_v6(buf, pos):
     o.metadata, pos = _r_cnstr(buf, pos)
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -327,7 +331,11 @@ def _d_OffsetFetchResponseTopic_v6(buf, pos):
         e, pos = _d_OffsetFetchResponsePartition_v6(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -351,7 +359,11 @@ def _d_OffsetFetchResponsePartitions_v8(buf, pos):
     o.metadata, pos = _r_cnstr(buf, pos)
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -376,7 +388,11 @@ def _d_OffsetFetchResponseTopics_v8(buf, pos):
         a.append(e)
     o.partitions = a
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -403,7 +419,11 @@ def _d_OffsetFetchResponseTopics_v10(buf, pos):
         a.append(e)
     o.partitions = a
     o.name = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -431,7 +451,11 @@ def _d_OffsetFetchResponseGroup_v8(buf, pos):
     o.topics = a
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -460,7 +484,11 @@ def _d_OffsetFetchResponseGroup_v10(buf, pos):
     o.topics = a
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -605,7 +633,11 @@ def _d_OffsetFetchResponse_v6(buf, pos):
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
     o.groups = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -637,7 +669,11 @@ def _d_OffsetFetchResponse_v8(buf, pos):
     o.groups = a
     o.topics = []
     o.error_code = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -668,7 +704,11 @@ def _d_OffsetFetchResponse_v10(buf, pos):
     o.groups = a
     o.topics = []
     o.error_code = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

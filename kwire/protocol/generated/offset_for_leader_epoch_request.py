@@ -139,7 +139,11 @@ def _d_OffsetForLeaderPartition_v4(buf, pos):
     o = _new(OffsetForLeaderPartition)
     (o.partition, o.current_leader_epoch, o.leader_epoch,) = _U_iii(buf, pos)
     pos += 12
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -184,7 +188,11 @@ def _d_OffsetForLeaderTopic_v4(buf, pos):
         e, pos = _d_OffsetForLeaderPartition_v4(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -257,7 +265,11 @@ def _d_OffsetForLeaderEpochRequest_v4(buf, pos):
         e, pos = _d_OffsetForLeaderTopic_v4(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

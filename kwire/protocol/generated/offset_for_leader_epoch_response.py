@@ -141,7 +141,11 @@ def _d_EpochEndOffset_v4(buf, pos):
     o = _new(EpochEndOffset)
     (o.error_code, o.partition, o.leader_epoch, o.end_offset,) = _U_hiiq(buf, pos)
     pos += 18
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -186,7 +190,11 @@ def _d_OffsetForLeaderTopicResult_v4(buf, pos):
         e, pos = _d_EpochEndOffset_v4(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -237,7 +245,11 @@ def _d_OffsetForLeaderEpochResponse_v4(buf, pos):
         e, pos = _d_OffsetForLeaderTopicResult_v4(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

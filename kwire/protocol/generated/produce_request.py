@@ -146,7 +146,11 @@ def _d_PartitionProduceData_v9(buf, pos):
     (o.index,) = _U_i(buf, pos)
     pos += 4
     o.records, pos = _r_crecords(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -194,7 +198,11 @@ def _d_TopicProduceData_v9(buf, pos):
         a.append(e)
     o.partition_data = a
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -221,7 +229,11 @@ def _d_TopicProduceData_v13(buf, pos):
         a.append(e)
     o.partition_data = a
     o.name = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -275,7 +287,11 @@ def _d_ProduceRequest_v9(buf, pos):
         e, pos = _d_TopicProduceData_v9(buf, pos)
         a.append(e)
     o.topic_data = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -304,7 +320,11 @@ def _d_ProduceRequest_v13(buf, pos):
         e, pos = _d_TopicProduceData_v13(buf, pos)
         a.append(e)
     o.topic_data = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

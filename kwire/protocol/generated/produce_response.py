@@ -235,7 +235,11 @@ def _d_BatchIndexAndErrorMessage_v9(buf, pos):
     (o.batch_index,) = _U_i(buf, pos)
     pos += 4
     o.batch_index_error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -253,7 +257,11 @@ def _d_LeaderIdAndEpoch_v10(buf, pos):
     o = _new(LeaderIdAndEpoch)
     (o.leader_id, o.leader_epoch,) = _U_ii(buf, pos)
     pos += 8
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -346,7 +354,11 @@ def _d_PartitionProduceResponse_v9(buf, pos):
     o.record_errors = a
     o.error_message, pos = _r_cnstr(buf, pos)
     o.current_leader = LeaderIdAndEpoch()
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -496,7 +508,11 @@ def _d_TopicProduceResponse_v9(buf, pos):
         a.append(e)
     o.partition_responses = a
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -523,7 +539,11 @@ def _d_TopicProduceResponse_v10(buf, pos):
         a.append(e)
     o.partition_responses = a
     o.topic_id = _ZERO_UUID
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -550,7 +570,11 @@ def _d_TopicProduceResponse_v13(buf, pos):
         a.append(e)
     o.partition_responses = a
     o.name = ''
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -575,7 +599,11 @@ def _d_NodeEndpoint_v10(buf, pos):
     (o.port,) = _U_i(buf, pos)
     pos += 4
     o.rack, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -683,7 +711,11 @@ def _d_ProduceResponse_v9(buf, pos):
     (o.throttle_time_ms,) = _U_i(buf, pos)
     pos += 4
     o.node_endpoints = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -84,7 +84,11 @@ def _d_PushTelemetryRequest_v0(buf, pos):
     (o.subscription_id, o.terminating, o.compression_type,) = _U_iob(buf, pos)
     pos += 6
     o.metrics, pos = _r_cbytes(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -158,7 +158,11 @@ def _d_StateBatch_v0(buf, pos):
     o = _new(StateBatch)
     (o.first_offset, o.last_offset, o.delivery_state, o.delivery_count,) = _U_qqbh(buf, pos)
     pos += 19
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -184,7 +188,11 @@ def _d_PartitionResult_v0(buf, pos):
         e, pos = _d_StateBatch_v0(buf, pos)
         a.append(e)
     o.state_batches = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -212,7 +220,11 @@ def _d_ReadStateResult_v0(buf, pos):
         e, pos = _d_PartitionResult_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -237,7 +249,11 @@ def _d_ReadShareGroupStateResponse_v0(buf, pos):
         e, pos = _d_ReadStateResult_v0(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -138,7 +138,11 @@ def _d_PartitionResult_v0(buf, pos):
     (o.state_epoch, o.leader_epoch, o.start_offset,) = _U_iiq(buf, pos)
     pos += 16
     o.delivery_complete_count = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -160,7 +164,11 @@ def _d_PartitionResult_v1(buf, pos):
     o.error_message, pos = _r_cnstr(buf, pos)
     (o.state_epoch, o.leader_epoch, o.start_offset, o.delivery_complete_count,) = _U_iiqi(buf, pos)
     pos += 20
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -184,7 +192,11 @@ def _d_ReadStateSummaryResult_v0(buf, pos):
         e, pos = _d_PartitionResult_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -210,7 +222,11 @@ def _d_ReadStateSummaryResult_v1(buf, pos):
         e, pos = _d_PartitionResult_v1(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -235,7 +251,11 @@ def _d_ReadShareGroupStateSummaryResponse_v0(buf, pos):
         e, pos = _d_ReadStateSummaryResult_v0(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -259,7 +279,11 @@ def _d_ReadShareGroupStateSummaryResponse_v1(buf, pos):
         e, pos = _d_ReadStateSummaryResult_v1(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -80,7 +80,11 @@ def _d_RemoveRaftVoterRequest_v0(buf, pos):
     (o.voter_id,) = _U_i(buf, pos)
     pos += 4
     o.voter_directory_id, pos = _r_uuid(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -92,7 +92,11 @@ def _d_RenewDelegationTokenResponse_v2(buf, pos):
     o = _new(RenewDelegationTokenResponse)
     (o.error_code, o.expiry_timestamp_ms, o.throttle_time_ms,) = _U_hqi(buf, pos)
     pos += 14
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

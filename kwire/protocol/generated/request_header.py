@@ -114,7 +114,11 @@ def _d_RequestHeader_v2(buf, pos):
     (o.request_api_key, o.request_api_version, o.correlation_id,) = _U_hhi(buf, pos)
     pos += 8
     o.client_id, pos = _r_nstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -88,7 +88,11 @@ def _d_ResponseHeader_v1(buf, pos):
     o = _new(ResponseHeader)
     (o.correlation_id,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

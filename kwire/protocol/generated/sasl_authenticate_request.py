@@ -83,7 +83,11 @@ def _e_SaslAuthenticateRequest_v0(o, out, parts):
 def _d_SaslAuthenticateRequest_v2(buf, pos):
     o = _new(SaslAuthenticateRequest)
     o.auth_bytes, pos = _r_cbytes(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

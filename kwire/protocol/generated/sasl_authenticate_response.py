@@ -127,7 +127,11 @@ def _d_SaslAuthenticateResponse_v2(buf, pos):
     o.auth_bytes, pos = _r_cbytes(buf, pos)
     (o.session_lifetime_ms,) = _U_q(buf, pos)
     pos += 8
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

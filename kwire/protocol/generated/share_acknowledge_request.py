@@ -158,7 +158,11 @@ def _d_AcknowledgementBatch_v1(buf, pos):
     pos += 16
     n, pos = _r_calen(buf, pos)
     o.acknowledge_types, pos = _r_fixed(buf, pos, n, 'b')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -184,7 +188,11 @@ def _d_AcknowledgePartition_v1(buf, pos):
         e, pos = _d_AcknowledgementBatch_v1(buf, pos)
         a.append(e)
     o.acknowledgement_batches = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -210,7 +218,11 @@ def _d_AcknowledgeTopic_v1(buf, pos):
         e, pos = _d_AcknowledgePartition_v1(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -240,7 +252,11 @@ def _d_ShareAcknowledgeRequest_v1(buf, pos):
         a.append(e)
     o.topics = a
     o.is_renew_ack = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -273,7 +289,11 @@ def _d_ShareAcknowledgeRequest_v2(buf, pos):
         e, pos = _d_AcknowledgeTopic_v1(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

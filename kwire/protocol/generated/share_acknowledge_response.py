@@ -186,7 +186,11 @@ def _d_LeaderIdAndEpoch_v1(buf, pos):
     o = _new(LeaderIdAndEpoch)
     (o.leader_id, o.leader_epoch,) = _U_ii(buf, pos)
     pos += 8
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -205,7 +209,11 @@ def _d_PartitionData_v1(buf, pos):
     pos += 6
     o.error_message, pos = _r_cnstr(buf, pos)
     o.current_leader, pos = _d_LeaderIdAndEpoch_v1(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -229,7 +237,11 @@ def _d_ShareAcknowledgeTopicResponse_v1(buf, pos):
         e, pos = _d_PartitionData_v1(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -254,7 +266,11 @@ def _d_NodeEndpoint_v1(buf, pos):
     (o.port,) = _U_i(buf, pos)
     pos += 4
     o.rack, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -288,7 +304,11 @@ def _d_ShareAcknowledgeResponse_v1(buf, pos):
         a.append(e)
     o.node_endpoints = a
     o.acquisition_lock_timeout_ms = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -329,7 +349,11 @@ def _d_ShareAcknowledgeResponse_v2(buf, pos):
         e, pos = _d_NodeEndpoint_v1(buf, pos)
         a.append(e)
     o.node_endpoints = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

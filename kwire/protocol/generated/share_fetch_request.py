@@ -199,7 +199,11 @@ def _d_AcknowledgementBatch_v1(buf, pos):
     pos += 16
     n, pos = _r_calen(buf, pos)
     o.acknowledge_types, pos = _r_fixed(buf, pos, n, 'b')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -226,7 +230,11 @@ def _d_FetchPartition_v1(buf, pos):
         a.append(e)
     o.acknowledgement_batches = a
     o.partition_max_bytes = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -254,7 +262,11 @@ def _d_FetchTopic_v1(buf, pos):
         e, pos = _d_FetchPartition_v1(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -276,7 +288,11 @@ def _d_ForgottenTopic_v1(buf, pos):
     o.topic_id, pos = _r_uuid(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -312,7 +328,11 @@ def _d_ShareFetchRequest_v1(buf, pos):
     o.forgotten_topics_data = a
     o.share_acquire_mode = 0
     o.is_renew_ack = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -355,7 +375,11 @@ def _d_ShareFetchRequest_v2(buf, pos):
         e, pos = _d_ForgottenTopic_v1(buf, pos)
         a.append(e)
     o.forgotten_topics_data = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

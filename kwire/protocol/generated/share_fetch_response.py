@@ -224,7 +224,11 @@ def _d_LeaderIdAndEpoch_v1(buf, pos):
     o = _new(LeaderIdAndEpoch)
     (o.leader_id, o.leader_epoch,) = _U_ii(buf, pos)
     pos += 8
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -241,7 +245,11 @@ def _d_AcquiredRecords_v1(buf, pos):
     o = _new(AcquiredRecords)
     (o.first_offset, o.last_offset, o.delivery_count,) = _U_qqh(buf, pos)
     pos += 18
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -270,7 +278,11 @@ def _d_PartitionData_v1(buf, pos):
         e, pos = _d_AcquiredRecords_v1(buf, pos)
         a.append(e)
     o.acquired_records = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -301,7 +313,11 @@ def _d_ShareFetchableTopicResponse_v1(buf, pos):
         e, pos = _d_PartitionData_v1(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -326,7 +342,11 @@ def _d_NodeEndpoint_v1(buf, pos):
     (o.port,) = _U_i(buf, pos)
     pos += 4
     o.rack, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -361,7 +381,11 @@ def _d_ShareFetchResponse_v1(buf, pos):
         e, pos = _d_NodeEndpoint_v1(buf, pos)
         a.append(e)
     o.node_endpoints = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -82,7 +82,11 @@ def _d_ShareGroupDescribeRequest_v1(buf, pos):
     o.group_ids = a
     (o.include_authorized_operations,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

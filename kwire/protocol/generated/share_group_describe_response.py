@@ -196,7 +196,11 @@ def _d_TopicPartitions_v1(buf, pos):
     o.topic_name, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -221,7 +225,11 @@ def _d_Assignment_v1(buf, pos):
         e, pos = _d_TopicPartitions_v1(buf, pos)
         a.append(e)
     o.topic_partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -252,7 +260,11 @@ def _d_Member_v1(buf, pos):
         a.append(e)
     o.subscribed_topic_names = a
     o.assignment, pos = _d_Assignment_v1(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -292,7 +304,11 @@ def _d_DescribedGroup_v1(buf, pos):
     o.members = a
     (o.authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -325,7 +341,11 @@ def _d_ShareGroupDescribeResponse_v1(buf, pos):
         e, pos = _d_DescribedGroup_v1(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

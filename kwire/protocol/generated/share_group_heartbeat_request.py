@@ -94,7 +94,11 @@ def _d_ShareGroupHeartbeatRequest_v1(buf, pos):
             e, pos = _r_cstr(buf, pos)
             a.append(e)
         o.subscribed_topic_names = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

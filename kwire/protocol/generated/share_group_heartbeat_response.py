@@ -132,7 +132,11 @@ def _d_TopicPartitions_v1(buf, pos):
     o.topic_id, pos = _r_uuid(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -156,7 +160,11 @@ def _d_Assignment_v1(buf, pos):
         e, pos = _d_TopicPartitions_v1(buf, pos)
         a.append(e)
     o.topic_partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -185,7 +193,11 @@ def _d_ShareGroupHeartbeatResponse_v1(buf, pos):
         pos += 1
     else:
         o.assignment, pos = _d_Assignment_v1(buf, pos + 1)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -74,7 +74,11 @@ def _d_SnapshotFooterRecord_v0(buf, pos):
     o = _new(SnapshotFooterRecord)
     (o.version,) = _U_h(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -76,7 +76,11 @@ def _d_SnapshotHeaderRecord_v0(buf, pos):
     o = _new(SnapshotHeaderRecord)
     (o.version, o.last_contained_log_timestamp,) = _U_hq(buf, pos)
     pos += 10
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -368,7 +368,11 @@ def _d_KeyValue_v0(buf, pos):
     o = _new(KeyValue)
     o.key, pos = _r_cstr(buf, pos)
     o.value, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -393,7 +397,11 @@ def _d_TopicInfo_v0(buf, pos):
         e, pos = _d_KeyValue_v0(buf, pos)
         a.append(e)
     o.topic_configs = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -438,7 +446,11 @@ def _d_Subtopology_v0(buf, pos):
         e, pos = _d_TopicInfo_v0(buf, pos)
         a.append(e)
     o.repartition_source_topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -480,7 +492,11 @@ def _d_Topology_v0(buf, pos):
             e, pos = _d_Subtopology_v0(buf, pos)
             a.append(e)
         o.subtopologies = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -505,7 +521,11 @@ def _d_Endpoint_v0(buf, pos):
     o.host, pos = _r_cstr(buf, pos)
     (o.port,) = _U_H(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -524,7 +544,11 @@ def _d_TaskOffset_v0(buf, pos):
     o.subtopology_id, pos = _r_cstr(buf, pos)
     (o.partition, o.offset,) = _U_iq(buf, pos)
     pos += 12
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -543,7 +567,11 @@ def _d_TaskIds_v0(buf, pos):
     o.subtopology_id, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -579,7 +607,11 @@ def _d_Assignment_v0(buf, pos):
         e, pos = _d_TaskIds_v0(buf, pos)
         a.append(e)
     o.warmup_tasks = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -642,7 +674,11 @@ def _d_Member_v0(buf, pos):
     o.target_assignment, pos = _d_Assignment_v0(buf, pos)
     (o.is_classic,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -705,7 +741,11 @@ def _d_DescribedGroup_v0(buf, pos):
     o.members = a
     (o.authorized_operations,) = _U_i(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -743,7 +783,11 @@ def _d_StreamsGroupDescribeResponse_v0(buf, pos):
         e, pos = _d_DescribedGroup_v0(buf, pos)
         a.append(e)
     o.groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -315,7 +315,11 @@ def _d_KeyValue_v0(buf, pos):
     o = _new(KeyValue)
     o.key, pos = _r_cstr(buf, pos)
     o.value, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -340,7 +344,11 @@ def _d_TopicInfo_v0(buf, pos):
         e, pos = _d_KeyValue_v0(buf, pos)
         a.append(e)
     o.topic_configs = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -366,7 +374,11 @@ def _d_CopartitionGroup_v0(buf, pos):
     o.source_topic_regex, pos = _r_fixed(buf, pos, n, 'h')
     n, pos = _r_calen(buf, pos)
     o.repartition_source_topics, pos = _r_fixed(buf, pos, n, 'h')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -426,7 +438,11 @@ def _d_Subtopology_v0(buf, pos):
         e, pos = _d_CopartitionGroup_v0(buf, pos)
         a.append(e)
     o.copartition_groups = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -473,7 +489,11 @@ def _d_Topology_v0(buf, pos):
         e, pos = _d_Subtopology_v0(buf, pos)
         a.append(e)
     o.subtopologies = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -495,7 +515,11 @@ def _d_TaskIds_v0(buf, pos):
     o.subtopology_id, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -516,7 +540,11 @@ def _d_Endpoint_v0(buf, pos):
     o.host, pos = _r_cstr(buf, pos)
     (o.port,) = _U_H(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -535,7 +563,11 @@ def _d_TaskOffset_v0(buf, pos):
     o.subtopology_id, pos = _r_cstr(buf, pos)
     (o.partition, o.offset,) = _U_iq(buf, pos)
     pos += 12
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -626,7 +658,11 @@ def _d_StreamsGroupHeartbeatRequest_v0(buf, pos):
         o.task_end_offsets = a
     (o.shutdown_application,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

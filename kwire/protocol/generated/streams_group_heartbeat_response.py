@@ -225,7 +225,11 @@ def _d_Status_v0(buf, pos):
     (o.status_code,) = _U_b(buf, pos)
     pos += 1
     o.status_detail, pos = _r_cstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -244,7 +248,11 @@ def _d_TaskIds_v0(buf, pos):
     o.subtopology_id, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -265,7 +273,11 @@ def _d_Endpoint_v0(buf, pos):
     o.host, pos = _r_cstr(buf, pos)
     (o.port,) = _U_H(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -284,7 +296,11 @@ def _d_TopicPartition_v0(buf, pos):
     o.topic, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partitions, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -315,7 +331,11 @@ def _d_EndpointToPartitions_v0(buf, pos):
         e, pos = _d_TopicPartition_v0(buf, pos)
         a.append(e)
     o.standby_partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -391,7 +411,11 @@ def _d_StreamsGroupHeartbeatResponse_v0(buf, pos):
             e, pos = _d_EndpointToPartitions_v0(buf, pos)
             a.append(e)
         o.partitions_by_user_endpoint = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -123,7 +123,11 @@ def _d_SyncGroupRequestAssignment_v4(buf, pos):
     o = _new(SyncGroupRequestAssignment)
     o.member_id, pos = _r_cstr(buf, pos)
     o.assignment, pos = _r_cbytes(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -217,7 +221,11 @@ def _d_SyncGroupRequest_v4(buf, pos):
     o.assignments = a
     o.protocol_type = None
     o.protocol_name = None
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -252,7 +260,11 @@ def _d_SyncGroupRequest_v5(buf, pos):
         e, pos = _d_SyncGroupRequestAssignment_v4(buf, pos)
         a.append(e)
     o.assignments = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -125,7 +125,11 @@ def _d_SyncGroupResponse_v4(buf, pos):
     o.assignment, pos = _r_cbytes(buf, pos)
     o.protocol_type = None
     o.protocol_name = None
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -146,7 +150,11 @@ def _d_SyncGroupResponse_v5(buf, pos):
     o.protocol_type, pos = _r_cnstr(buf, pos)
     o.protocol_name, pos = _r_cnstr(buf, pos)
     o.assignment, pos = _r_cbytes(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

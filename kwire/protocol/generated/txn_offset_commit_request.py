@@ -179,7 +179,11 @@ def _d_TxnOffsetCommitRequestPartition_v3(buf, pos):
     (o.partition_index, o.committed_offset, o.committed_leader_epoch,) = _U_iqi(buf, pos)
     pos += 16
     o.committed_metadata, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -248,7 +252,11 @@ def _d_TxnOffsetCommitRequestTopic_v3(buf, pos):
         e, pos = _d_TxnOffsetCommitRequestPartition_v3(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -353,7 +361,11 @@ def _d_TxnOffsetCommitRequest_v3(buf, pos):
         e, pos = _d_TxnOffsetCommitRequestTopic_v3(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

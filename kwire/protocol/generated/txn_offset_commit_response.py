@@ -137,7 +137,11 @@ def _d_TxnOffsetCommitResponsePartition_v3(buf, pos):
     o = _new(TxnOffsetCommitResponsePartition)
     (o.partition_index, o.error_code,) = _U_ih(buf, pos)
     pos += 6
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -182,7 +186,11 @@ def _d_TxnOffsetCommitResponseTopic_v3(buf, pos):
         e, pos = _d_TxnOffsetCommitResponsePartition_v3(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -233,7 +241,11 @@ def _d_TxnOffsetCommitResponse_v3(buf, pos):
         e, pos = _d_TxnOffsetCommitResponseTopic_v3(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -115,7 +115,11 @@ def _d_FeatureUpdateKey_v0(buf, pos):
     (o.max_version_level, o.allow_downgrade,) = _U_ho(buf, pos)
     pos += 3
     o.upgrade_type = 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -137,7 +141,11 @@ def _d_FeatureUpdateKey_v1(buf, pos):
     (o.max_version_level, o.upgrade_type,) = _U_hb(buf, pos)
     pos += 3
     o.allow_downgrade = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -164,7 +172,11 @@ def _d_UpdateFeaturesRequest_v0(buf, pos):
         a.append(e)
     o.feature_updates = a
     o.validate_only = False
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -195,7 +207,11 @@ def _d_UpdateFeaturesRequest_v1(buf, pos):
     o.feature_updates = a
     (o.validate_only,) = _U_o(buf, pos)
     pos += 1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -109,7 +109,11 @@ def _d_UpdatableFeatureResult_v0(buf, pos):
     (o.error_code,) = _U_h(buf, pos)
     pos += 2
     o.error_message, pos = _r_cnstr(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -135,7 +139,11 @@ def _d_UpdateFeaturesResponse_v0(buf, pos):
         e, pos = _d_UpdatableFeatureResult_v0(buf, pos)
         a.append(e)
     o.results = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -159,7 +167,11 @@ def _d_UpdateFeaturesResponse_v2(buf, pos):
     pos += 6
     o.error_message, pos = _r_cnstr(buf, pos)
     o.results = []
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -159,7 +159,11 @@ def _d_Endpoint_v0(buf, pos):
     o.host, pos = _r_cstr(buf, pos)
     (o.port,) = _U_H(buf, pos)
     pos += 2
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -178,7 +182,11 @@ def _d_KRaftVersionFeature_v0(buf, pos):
     o = _new(KRaftVersionFeature)
     (o.min_supported_version, o.max_supported_version,) = _U_hh(buf, pos)
     pos += 4
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -203,7 +211,11 @@ def _d_Voter_v0(buf, pos):
         a.append(e)
     o.endpoints = a
     o.k_raft_version_feature, pos = _d_KRaftVersionFeature_v0(buf, pos)
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -232,7 +244,11 @@ def _d_VotersRecord_v0(buf, pos):
         e, pos = _d_Voter_v0(buf, pos)
         a.append(e)
     o.voters = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -160,7 +160,11 @@ def _d_StateBatch_v0(buf, pos):
     o = _new(StateBatch)
     (o.first_offset, o.last_offset, o.delivery_state, o.delivery_count,) = _U_qqbh(buf, pos)
     pos += 19
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -184,7 +188,11 @@ def _d_PartitionData_v0(buf, pos):
         a.append(e)
     o.state_batches = a
     o.delivery_complete_count = -1
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -211,7 +219,11 @@ def _d_PartitionData_v1(buf, pos):
         e, pos = _d_StateBatch_v0(buf, pos)
         a.append(e)
     o.state_batches = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -237,7 +249,11 @@ def _d_WriteStateData_v0(buf, pos):
         e, pos = _d_PartitionData_v0(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -263,7 +279,11 @@ def _d_WriteStateData_v1(buf, pos):
         e, pos = _d_PartitionData_v1(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -289,7 +309,11 @@ def _d_WriteShareGroupStateRequest_v0(buf, pos):
         e, pos = _d_WriteStateData_v0(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -315,7 +339,11 @@ def _d_WriteShareGroupStateRequest_v1(buf, pos):
         e, pos = _d_WriteStateData_v1(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

@@ -133,7 +133,11 @@ def _d_WritableTxnMarkerTopic_v1(buf, pos):
     o.name, pos = _r_cstr(buf, pos)
     n, pos = _r_calen(buf, pos)
     o.partition_indexes, pos = _r_fixed(buf, pos, n, 'i')
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -162,7 +166,11 @@ def _d_WritableTxnMarker_v1(buf, pos):
     (o.coordinator_epoch,) = _U_i(buf, pos)
     pos += 4
     o.transaction_version = 0
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -192,7 +200,11 @@ def _d_WritableTxnMarker_v2(buf, pos):
     o.topics = a
     (o.coordinator_epoch, o.transaction_version,) = _U_ib(buf, pos)
     pos += 5
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -218,7 +230,11 @@ def _d_WriteTxnMarkersRequest_v1(buf, pos):
         e, pos = _d_WritableTxnMarker_v1(buf, pos)
         a.append(e)
     o.markers = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -242,7 +258,11 @@ def _d_WriteTxnMarkersRequest_v2(buf, pos):
         e, pos = _d_WritableTxnMarker_v2(buf, pos)
         a.append(e)
     o.markers = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 

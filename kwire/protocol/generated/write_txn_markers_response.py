@@ -143,7 +143,11 @@ def _d_WritableTxnMarkerPartitionResult_v1(buf, pos):
     o = _new(WritableTxnMarkerPartitionResult)
     (o.partition_index, o.error_code,) = _U_ih(buf, pos)
     pos += 6
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -165,7 +169,11 @@ def _d_WritableTxnMarkerTopicResult_v1(buf, pos):
         e, pos = _d_WritableTxnMarkerPartitionResult_v1(buf, pos)
         a.append(e)
     o.partitions = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -192,7 +200,11 @@ def _d_WritableTxnMarkerResult_v1(buf, pos):
         e, pos = _d_WritableTxnMarkerTopicResult_v1(buf, pos)
         a.append(e)
     o.topics = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
@@ -217,7 +229,11 @@ def _d_WriteTxnMarkersResponse_v1(buf, pos):
         e, pos = _d_WritableTxnMarkerResult_v1(buf, pos)
         a.append(e)
     o.markers = a
-    o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    if buf[pos]:
+        o.unknown_tagged_fields, pos = _r_tags(buf, pos)
+    else:
+        o.unknown_tagged_fields = {}
+        pos += 1
     return o, pos
 
 
