@@ -124,7 +124,9 @@ def _apply(kind: str, c, fw, topo, leader: int):
     return None
 
 
-def _run(c, fw, topo, kinds: list[str], fault_s: float) -> dict:
+def _run(c, fw, topo, kinds: list[str], fault_s: float, report=None) -> dict:
+    """The queue workload through ``kinds`` one after the other; ``report(figures, result)`` is
+    called before the assertions (so a failing run's figures are kept too)."""
     topic = f"queue-{uuid.uuid4().hex[:8]}"
     c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
     w = QueueWorkload(c.bootstrap, topic).start()
@@ -133,9 +135,12 @@ def _run(c, fw, topo, kinds: list[str], fault_s: float) -> dict:
         assert time.monotonic() < deadline, "the workload never got going"
         time.sleep(0.1)
     worst_gap = recovery = 0.0
+    faults: list[dict] = []
     for kind in kinds:
         started = time.monotonic()
-        undo = _apply(kind, c, fw, topo, c.leader_of(topic, 0))
+        leader = c.leader_of(topic, 0)
+        print(f"nemesis fault {len(faults) + 1}/{len(kinds)}: {kind} (leader {leader})", flush=True)
+        undo = _apply(kind, c, fw, topo, leader)
         time.sleep(fault_s)  # the fault's duration: the workload runs meanwhile
         if undo is not None and kind.startswith("pause"):
             undo()
@@ -145,13 +150,15 @@ def _run(c, fw, topo, kinds: list[str], fault_s: float) -> dict:
         if undo is not None:
             undo()
         md = _wait_recovered(c, topic)
-        recovery = max(recovery, time.monotonic() - healed)
+        took = time.monotonic() - healed
         before = w.acknowledged
         deadline = time.monotonic() + 60
         while w.acknowledged < before + 50:
             assert time.monotonic() < deadline, f"no acknowledged writes after healing {kind}"
             time.sleep(0.1)
-        worst_gap = max(worst_gap, w.last_gap(started))
+        gap = w.last_gap(started)
+        faults.append({"kind": kind, "leader": leader, "gap_s": round(gap, 1), "recovery_s": round(took, 1)})
+        worst_gap, recovery = max(worst_gap, gap), max(recovery, took)
     w.stop_producers()
     assert not w.errors, w.errors
     leader = md.topics[topic].partitions[0].leader
@@ -171,6 +178,9 @@ def _run(c, fw, topo, kinds: list[str], fault_s: float) -> dict:
                "indeterminate": result.indeterminate, "polled": result.polled,
                "worst_gap_s": round(worst_gap, 1), "recovery_s": round(recovery, 1), **result.counts()}
     print(f"\nnemesis {'+'.join(kinds)}: {figures}")
+    figures["faults"] = faults
+    if report is not None:
+        report(figures, result)
     assert result.valid, result.summary()
     assert recovery <= RECOVERY_S
     assert not os.environ.get("KWIRE_NEMESIS_DUMP"), "KWIRE_NEMESIS_DUMP: failing to print the brokers' logs"
@@ -187,18 +197,60 @@ def test_fault_kind_loses_nothing_and_recovers(nemesis_cluster, kind):  # noqa: 
     _run(c, fw, topo, [kind], FAULT_S)
 
 
+def _long_report(path: str, seed: int, kinds: list[str]):
+    """Writes the run's seed and schedule to ``path`` (JSON) at once, then its figures and a
+    Markdown table per fault kind (``path`` with .md) when the run ends."""
+    import json
+
+    run = {"seed": seed, "schedule": kinds, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+    with open(path, "w") as f:
+        json.dump(run, f, indent=1)
+
+    def report(figures: dict, result) -> None:
+        by_kind: dict[str, dict] = {}
+        for fault in figures["faults"]:
+            row = by_kind.setdefault(fault["kind"], {"count": 0, "worst_gap_s": 0.0, "worst_recovery_s": 0.0})
+            row["count"] += 1
+            row["worst_gap_s"] = max(row["worst_gap_s"], fault["gap_s"])
+            row["worst_recovery_s"] = max(row["worst_recovery_s"], fault["recovery_s"])
+        run.update(figures=figures, by_kind=by_kind, summary=result.summary(),
+                   ended=time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
+        with open(path, "w") as f:
+            json.dump(run, f, indent=1, default=repr)
+        anomalies = {k: v for k, v in figures.items() if k in result.counts()}
+        lines = [f"seed {seed}: {figures['sends']} sends, {figures['acknowledged']} acknowledged, "
+                 f"{figures['indeterminate']} indeterminate; anomalies {anomalies}", "",
+                 "| fault | times | worst gap | worst recovery |", "|---|---|---|---|"]
+        lines += [f"| {k} | {r['count']} | {r['worst_gap_s']} s | {r['worst_recovery_s']} s |"
+                  for k, r in sorted(by_kind.items())]
+        with open(path.rsplit(".", 1)[0] + ".md", "w") as f:
+            f.write("\n".join(lines) + "\n")
+    return report
+
+
+def long_schedule(seed: int, total_s: float) -> list[str]:
+    """The fault kinds of a mixed run of about ``total_s`` seconds, drawn from ``seed``."""
+    rng = random.Random(seed)
+    kinds: list[str] = []
+    while len(kinds) * (FAULT_S + 10) < total_s:
+        kinds.append(rng.choice(KINDS))
+    return kinds
+
+
 @pytest.mark.nemesis_long
 @pytest.mark.timeout(3600)
-def test_mixed_faults_long_run(nemesis_cluster, request):  # noqa: F811
+def test_mixed_faults_long_run(nemesis_cluster, request, tmp_path):  # noqa: F811
+    """Random faults for ``KWIRE_NEMESIS_LONG_S`` seconds; ``KWIRE_NEMESIS_SEED`` replays a run's
+    schedule (printed and written, with the figures, to ``KWIRE_NEMESIS_REPORT``, a JSON path)."""
     if "nemesis_long" not in (request.config.getoption("markexpr") or ""):
         pytest.skip("a long run: select it with -m nemesis_long (KWIRE_NEMESIS_LONG_S seconds, default 300)")
     c, fw, topo = nemesis_cluster(OVERRIDES)
     total = float(os.environ.get("KWIRE_NEMESIS_LONG_S", "300"))
-    rng = random.Random(os.environ.get("KWIRE_NEMESIS_SEED"))
-    kinds = []
-    while len(kinds) * (FAULT_S + 10) < total:
-        kinds.append(rng.choice(KINDS))
-    _run(c, fw, topo, kinds, FAULT_S)
+    seed = int(os.environ.get("KWIRE_NEMESIS_SEED") or random.SystemRandom().randrange(1 << 31))
+    kinds = long_schedule(seed, total)
+    path = os.environ.get("KWIRE_NEMESIS_REPORT") or str(tmp_path / "nemesis-long.json")
+    print(f"\nnemesis long run: seed {seed}, schedule {kinds}, report {path}", flush=True)
+    _run(c, fw, topo, kinds, FAULT_S, _long_report(path, seed, kinds))
 
 
 FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
