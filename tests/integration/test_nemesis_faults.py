@@ -41,7 +41,8 @@ import time
 import uuid
 
 import pytest
-from nemesis_workload import QueueWorkload, final_reads, nemesis_cluster  # noqa: F401 (fixture)
+from nemesis_txn_workload import TxnWorkload, final_committed_reads
+from nemesis_workload import QueueWorkload, final_reads, longest_gap, nemesis_cluster  # noqa: F401 (fixture)
 
 from kwire.nemesis.checker import check
 
@@ -124,17 +125,40 @@ def _apply(kind: str, c, fw, topo, leader: int):
     return None
 
 
-def _run(c, fw, topo, kinds: list[str], fault_s: float, report=None) -> dict:
-    """The queue workload through ``kinds`` one after the other; ``report(figures, result)`` is
-    called before the assertions (so a failing run's figures are kept too)."""
-    topic = f"queue-{uuid.uuid4().hex[:8]}"
-    c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
-    w = QueueWorkload(c.bootstrap, topic).start()
+def _wait_equal_replicas(read, what: str) -> dict:
+    """``read()`` (every replica's records) until all replicas agree (LEO = HW everywhere once quiet)."""
     deadline = time.monotonic() + 60
-    while w.acknowledged < 100:
-        assert time.monotonic() < deadline, "the workload never got going"
+    while True:
+        final = read()
+        if len({tuple(sorted((p, tuple(r)) for p, r in v.items())) for v in final.values()}) == 1:
+            return final
+        sizes = {k: {p: len(r) for p, r in v.items()} for k, v in final.items()}
+        assert time.monotonic() < deadline, f"{what}: replicas differ after the heal: {sizes}"
+        time.sleep(0.5)
+
+
+def _wait_progress(what: str, count, more: int) -> None:
+    before = count()
+    deadline = time.monotonic() + 60
+    while count() < before + more:
+        assert time.monotonic() < deadline, what
         time.sleep(0.1)
-    worst_gap = recovery = 0.0
+
+
+def _run(c, fw, topo, kinds: list[str], fault_s: float, report=None, seed: int = 1) -> dict:
+    """The queue and transactional workloads together through ``kinds`` one after the other;
+    ``report(figures, results)`` is called before the assertions (so a failing run's figures are
+    kept too)."""
+    topic, txn_topic = f"queue-{uuid.uuid4().hex[:8]}", f"txn-{uuid.uuid4().hex[:8]}"
+    c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
+    c.create_topic(txn_topic, partitions=2, replication_factor=3, assignment={0: [1, 2, 3], 1: [2, 3, 1]})
+    w = QueueWorkload(c.bootstrap, topic).start()
+    t = TxnWorkload(c.bootstrap, txn_topic, seed).start()
+    deadline = time.monotonic() + 90
+    while w.acknowledged < 100 or t.commits < 5 or t.ctp_commits < 2:
+        assert time.monotonic() < deadline, f"the workloads never got going: {w.acknowledged} {t.figures()}"
+        time.sleep(0.1)
+    worst_gap = recovery = txn_gap = 0.0
     faults: list[dict] = []
     for kind in kinds:
         started = time.monotonic()
@@ -150,38 +174,37 @@ def _run(c, fw, topo, kinds: list[str], fault_s: float, report=None) -> dict:
         if undo is not None:
             undo()
         md = _wait_recovered(c, topic)
+        _wait_recovered(c, txn_topic, (0, 1))
         took = time.monotonic() - healed
-        before = w.acknowledged
-        deadline = time.monotonic() + 60
-        while w.acknowledged < before + 50:
-            assert time.monotonic() < deadline, f"no acknowledged writes after healing {kind}"
-            time.sleep(0.1)
-        gap = w.last_gap(started)
-        faults.append({"kind": kind, "leader": leader, "gap_s": round(gap, 1), "recovery_s": round(took, 1)})
-        worst_gap, recovery = max(worst_gap, gap), max(recovery, took)
+        _wait_progress(f"no acknowledged writes after healing {kind}", lambda: w.acknowledged, 50)
+        _wait_progress(f"no committed transaction after healing {kind}", lambda: t.commits, 3)
+        gap, tgap = longest_gap(w.ack_times, started), longest_gap(t.commit_times, started)
+        faults.append({"kind": kind, "leader": leader, "gap_s": round(gap, 1), "txn_gap_s": round(tgap, 1),
+                       "recovery_s": round(took, 1)})
+        worst_gap, recovery, txn_gap = max(worst_gap, gap), max(recovery, took), max(txn_gap, tgap)
     w.stop_producers()
+    t.stop()
+    t.read_group_offsets()
     assert not w.errors, w.errors
     leader = md.topics[topic].partitions[0].leader
     end = max((op.offset for op in w.history if getattr(op, "offset", None) is not None), default=0) + 1
     w.stop_consumers(end)
-    # every replica equal (LEO = HW everywhere) once quiet
-    deadline = time.monotonic() + 60
-    while True:
-        final = final_reads(c, topic)
-        if len({tuple(v[0]) for v in final.values()}) == 1:
-            break
-        sizes = {k: len(v[0]) for k, v in final.items()}
-        assert time.monotonic() < deadline, f"replicas differ after the heal: {sizes}"
-        time.sleep(0.5)
-    result = check(w.history, final)
+    result = check(w.history, _wait_equal_replicas(lambda: final_reads(c, topic), "queue"))
+    tresult = check(t.history, _wait_equal_replicas(lambda: final_committed_reads(c, txn_topic), "txn"))
     figures = {"kinds": kinds, "leader": leader, "acknowledged": result.acknowledged, "sends": result.sends,
                "indeterminate": result.indeterminate, "polled": result.polled,
-               "worst_gap_s": round(worst_gap, 1), "recovery_s": round(recovery, 1), **result.counts()}
+               "worst_gap_s": round(worst_gap, 1), "recovery_s": round(recovery, 1), **result.counts(),
+               "txn": {"sends": tresult.sends, "acknowledged": tresult.acknowledged,
+                       "indeterminate": tresult.indeterminate, "polled": tresult.polled,
+                       "worst_gap_s": round(txn_gap, 1), **t.figures(), **tresult.counts()}}
     print(f"\nnemesis {'+'.join(kinds)}: {figures}")
     figures["faults"] = faults
     if report is not None:
-        report(figures, result)
+        report(figures, {"queue": result, "txn": tresult})
     assert result.valid, result.summary()
+    assert tresult.valid, tresult.summary()
+    assert not t.errors, t.errors
+    assert t.aborts > 0 and tresult.acknowledged > 0 and t.ctp_commits > 0
     assert recovery <= RECOVERY_S
     assert not os.environ.get("KWIRE_NEMESIS_DUMP"), "KWIRE_NEMESIS_DUMP: failing to print the brokers' logs"
     return figures
@@ -206,22 +229,25 @@ def _long_report(path: str, seed: int, kinds: list[str]):
     with open(path, "w") as f:
         json.dump(run, f, indent=1)
 
-    def report(figures: dict, result) -> None:
+    def report(figures: dict, results: dict) -> None:
         by_kind: dict[str, dict] = {}
         for fault in figures["faults"]:
-            row = by_kind.setdefault(fault["kind"], {"count": 0, "worst_gap_s": 0.0, "worst_recovery_s": 0.0})
+            row = by_kind.setdefault(fault["kind"], {"count": 0, "worst_gap_s": 0.0, "worst_txn_gap_s": 0.0,
+                                                     "worst_recovery_s": 0.0})
             row["count"] += 1
             row["worst_gap_s"] = max(row["worst_gap_s"], fault["gap_s"])
+            row["worst_txn_gap_s"] = max(row["worst_txn_gap_s"], fault["txn_gap_s"])
             row["worst_recovery_s"] = max(row["worst_recovery_s"], fault["recovery_s"])
-        run.update(figures=figures, by_kind=by_kind, summary=result.summary(),
+        run.update(figures=figures, by_kind=by_kind, summary={k: r.summary() for k, r in results.items()},
                    ended=time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()))
         with open(path, "w") as f:
             json.dump(run, f, indent=1, default=repr)
-        anomalies = {k: v for k, v in figures.items() if k in result.counts()}
-        lines = [f"seed {seed}: {figures['sends']} sends, {figures['acknowledged']} acknowledged, "
-                 f"{figures['indeterminate']} indeterminate; anomalies {anomalies}", "",
-                 "| fault | times | worst gap | worst recovery |", "|---|---|---|---|"]
-        lines += [f"| {k} | {r['count']} | {r['worst_gap_s']} s | {r['worst_recovery_s']} s |"
+        lines = [f"seed {seed}: {name}: {r.summary()}" for name, r in results.items()]
+        lines += ["", f"txn: {figures['txn']}", "",
+                  "| fault | times | worst gap (queue) | worst gap (txn commits) | worst recovery |",
+                  "|---|---|---|---|---|"]
+        lines += [f"| {k} | {r['count']} | {r['worst_gap_s']} s | {r['worst_txn_gap_s']} s "
+                  f"| {r['worst_recovery_s']} s |"
                   for k, r in sorted(by_kind.items())]
         with open(path.rsplit(".", 1)[0] + ".md", "w") as f:
             f.write("\n".join(lines) + "\n")
@@ -250,7 +276,7 @@ def test_mixed_faults_long_run(nemesis_cluster, request, tmp_path):  # noqa: F81
     kinds = long_schedule(seed, total)
     path = os.environ.get("KWIRE_NEMESIS_REPORT") or str(tmp_path / "nemesis-long.json")
     print(f"\nnemesis long run: seed {seed}, schedule {kinds}, report {path}", flush=True)
-    _run(c, fw, topo, kinds, FAULT_S, _long_report(path, seed, kinds))
+    _run(c, fw, topo, kinds, FAULT_S, _long_report(path, seed, kinds), seed)
 
 
 FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
@@ -280,39 +306,6 @@ def test_clock_skewed_brokers_lose_nothing(nemesis_cluster):  # noqa: F811
     assert abs(_log_skew_s(c.broker(1))) < 20
     figures = _run(c, fw, topo, ["leader-isolated"], FAULT_S)
     assert figures["leader"] in (1, 2, 3)
-
-
-def test_transactions_under_an_isolated_leader(nemesis_cluster):  # noqa: F811
-    """Transactional producers (two partitions per transaction, a quarter aborted) and a
-    read_committed consumer while the leader of partition 0 is isolated: no aborted read, no
-    committed value unseen, duplicated or out of order."""
-    from nemesis_workload import TxnWorkload, committed_reads
-
-    c, fw, topo = nemesis_cluster(OVERRIDES)
-    topic = f"txn-{uuid.uuid4().hex[:8]}"
-    c.create_topic(topic, partitions=2, replication_factor=3, assignment={0: [1, 2, 3], 1: [2, 3, 1]})
-    w = TxnWorkload(c.bootstrap, topic).start()
-
-    def wait_commits(n: int, what: str) -> None:
-        deadline = time.monotonic() + 90
-        while w.commits < n:
-            assert time.monotonic() < deadline, f"{what}: {w.commits} commits, {w.aborts} aborts"
-            time.sleep(0.1)
-
-    wait_commits(10, "transactions before the fault")
-    fw.cut(topo.isolate("1", ["2", "3", "zk"]))
-    time.sleep(FAULT_S)
-    fw.heal()
-    healed = time.monotonic()
-    _wait_recovered(c, topic, (0, 1))
-    recovery = time.monotonic() - healed
-    wait_commits(w.commits + 10, "transactions after the heal")
-    w.stop()
-    result = check(w.history, committed_reads(c.bootstrap, topic))
-    print(f"\nnemesis txn leader-isolated: commits {w.commits}, aborts {w.aborts}, unknown {w.unknown}, "
-          f"acknowledged {result.acknowledged}, recovery {recovery:.1f} s, {result.counts()}")
-    assert w.aborts > 0 and result.acknowledged > 0
-    assert result.valid, result.summary()
 
 
 @pytest.mark.parametrize("kind", ["zk-member-killed", "zk-quorum-killed"])
