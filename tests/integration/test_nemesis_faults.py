@@ -1,10 +1,15 @@
-"""Each fault kind, short, under the queue workload: zero anomalies and full recovery within a bound.
+"""Each fault kind, short, under the queue and transactional workloads: zero anomalies and full recovery within a bound.
 
 One 3-broker cluster per fault kind (ZooKeeper and brokers on their own
 loopback addresses, ``nemesis_workload.nemesis_cluster``), a topic of one
 partition, RF 3, ``min.insync.replicas=2``, unclean election off, led by
 broker 1. The queue workload (two idempotent acks=all producers, an assign-
-and a subscribe-based consumer) runs for the whole test. The fault lasts
+and a subscribe-based consumer) and, on a second topic of two partitions
+(partition 0 led by broker 1 too), the transactional one
+(``nemesis_txn_workload``: multi-partition transactions committed and
+aborted, producers fenced and restarted, consume-transform-produce with
+``send_offsets_to_transaction``, read_committed readers) run together for the
+whole test: one cluster for both is cheaper than two runs. The fault lasts
 ``FAULT_S`` seconds, then heals; the test asserts
 
 * recovery: every broker's Metadata showing the same leader and the full ISR
@@ -12,7 +17,11 @@ and a subscribe-based consumer) runs for the whole test. The fault lasts
   replica's log end offset equal to the high watermark: the final reads of the
   three replicas are identical);
 * ``kwire.nemesis.checker``: no lost, unseen, duplicated, inconsistent,
-  nonmonotonic or skipped operation, over the final read of every replica.
+  nonmonotonic or skipped operation, over the final read of every replica;
+  for the transactions also no aborted or intermediate read, no G1c cycle,
+  no committed offset of the group going backwards (the replicas' final
+  reads keep committed transactions only), and no fenced producer's commit
+  succeeding.
 
 The faults (on the partition's current leader): the leader isolated from brokers and ZooKeeper; the leader cut from
 ZooKeeper only; the controller isolated; one broker (the leader) split from
@@ -30,7 +39,9 @@ Clock skew: brokers 2 and 3 run 5 minutes ahead and behind (the Debian
 leader is isolated so that a skewed broker takes over: still no anomaly.
 
 ``nemesis_long`` (skipped unless asked for with ``-m nemesis_long``): a
-mixed run of random faults for ``KWIRE_NEMESIS_LONG_S`` seconds (default 300).
+mixed run of random faults for ``KWIRE_NEMESIS_LONG_S`` seconds (default 300),
+its seed (``KWIRE_NEMESIS_SEED`` replays it), schedule and per-fault-kind
+figures written to ``KWIRE_NEMESIS_REPORT`` (JSON, and a Markdown table).
 """
 
 from __future__ import annotations
@@ -145,10 +156,20 @@ def _wait_progress(what: str, count, more: int) -> None:
         time.sleep(0.1)
 
 
-def _run(c, fw, topo, kinds: list[str], fault_s: float, report=None, seed: int = 1) -> dict:
-    """The queue and transactional workloads together through ``kinds`` one after the other;
-    ``report(figures, results)`` is called before the assertions (so a failing run's figures are
-    kept too)."""
+def _leader(c, topic: str) -> int:
+    """The partition's leader, waiting while it has none (a controller change after a heal can
+    leave it without one for a moment)."""
+    deadline = time.monotonic() + 60
+    while (leader := c.leader_of(topic, 0)) <= 0:
+        assert time.monotonic() < deadline, f"{topic}-0 without a leader for 60 s"
+        time.sleep(0.2)
+    return leader
+
+
+def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duration: float | None = None) -> dict:
+    """The queue and transactional workloads together through ``kinds`` one after the other (no
+    new fault once ``duration`` seconds have passed, if given); ``report(figures, results)`` is
+    called before the assertions (so a failing run's figures are kept too)."""
     topic, txn_topic = f"queue-{uuid.uuid4().hex[:8]}", f"txn-{uuid.uuid4().hex[:8]}"
     c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
     c.create_topic(txn_topic, partitions=2, replication_factor=3, assignment={0: [1, 2, 3], 1: [2, 3, 1]})
@@ -160,10 +181,14 @@ def _run(c, fw, topo, kinds: list[str], fault_s: float, report=None, seed: int =
         time.sleep(0.1)
     worst_gap = recovery = txn_gap = 0.0
     faults: list[dict] = []
+    until = time.monotonic() + duration if duration else None
     for kind in kinds:
+        if until is not None and time.monotonic() >= until:
+            break
         started = time.monotonic()
-        leader = c.leader_of(topic, 0)
-        print(f"nemesis fault {len(faults) + 1}/{len(kinds)}: {kind} (leader {leader})", flush=True)
+        leader = _leader(c, topic)
+        print(f"nemesis fault {len(faults) + 1}: {kind} (leader {leader}) at {time.strftime('%H:%M:%S')}",
+              flush=True)
         undo = _apply(kind, c, fw, topo, leader)
         time.sleep(fault_s)  # the fault's duration: the workload runs meanwhile
         if undo is not None and kind.startswith("pause"):
@@ -191,13 +216,13 @@ def _run(c, fw, topo, kinds: list[str], fault_s: float, report=None, seed: int =
     w.stop_consumers(end)
     result = check(w.history, _wait_equal_replicas(lambda: final_reads(c, topic), "queue"))
     tresult = check(t.history, _wait_equal_replicas(lambda: final_committed_reads(c, txn_topic), "txn"))
-    figures = {"kinds": kinds, "leader": leader, "acknowledged": result.acknowledged, "sends": result.sends,
+    figures = {"kinds": [f["kind"] for f in faults], "leader": leader, "acknowledged": result.acknowledged, "sends": result.sends,
                "indeterminate": result.indeterminate, "polled": result.polled,
                "worst_gap_s": round(worst_gap, 1), "recovery_s": round(recovery, 1), **result.counts(),
                "txn": {"sends": tresult.sends, "acknowledged": tresult.acknowledged,
                        "indeterminate": tresult.indeterminate, "polled": tresult.polled,
                        "worst_gap_s": round(txn_gap, 1), **t.figures(), **tresult.counts()}}
-    print(f"\nnemesis {'+'.join(kinds)}: {figures}")
+    print(f"\nnemesis {'+'.join(figures['kinds'])}: {figures}")
     figures["faults"] = faults
     if report is not None:
         report(figures, {"queue": result, "txn": tresult})
@@ -225,7 +250,7 @@ def _long_report(path: str, seed: int, kinds: list[str]):
     Markdown table per fault kind (``path`` with .md) when the run ends."""
     import json
 
-    run = {"seed": seed, "schedule": kinds, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+    run = {"seed": seed, "schedule": kinds[:60], "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
     with open(path, "w") as f:
         json.dump(run, f, indent=1)
 
@@ -254,29 +279,28 @@ def _long_report(path: str, seed: int, kinds: list[str]):
     return report
 
 
-def long_schedule(seed: int, total_s: float) -> list[str]:
-    """The fault kinds of a mixed run of about ``total_s`` seconds, drawn from ``seed``."""
+def long_schedule(seed: int, count: int = 200) -> list[str]:
+    """The fault kinds of a mixed run, drawn from ``seed`` (a run takes as many as its time allows)."""
     rng = random.Random(seed)
-    kinds: list[str] = []
-    while len(kinds) * (FAULT_S + 10) < total_s:
-        kinds.append(rng.choice(KINDS))
-    return kinds
+    return [rng.choice(KINDS) for _ in range(count)]
 
 
 @pytest.mark.nemesis_long
 @pytest.mark.timeout(3600)
 def test_mixed_faults_long_run(nemesis_cluster, request, tmp_path):  # noqa: F811
-    """Random faults for ``KWIRE_NEMESIS_LONG_S`` seconds; ``KWIRE_NEMESIS_SEED`` replays a run's
-    schedule (printed and written, with the figures, to ``KWIRE_NEMESIS_REPORT``, a JSON path)."""
+    """Random faults, one after another, until ``KWIRE_NEMESIS_LONG_S`` seconds have passed;
+    ``KWIRE_NEMESIS_SEED`` replays a run's schedule (printed and written, with the figures, to
+    ``KWIRE_NEMESIS_REPORT``, a JSON path)."""
     if "nemesis_long" not in (request.config.getoption("markexpr") or ""):
         pytest.skip("a long run: select it with -m nemesis_long (KWIRE_NEMESIS_LONG_S seconds, default 300)")
     c, fw, topo = nemesis_cluster(OVERRIDES)
     total = float(os.environ.get("KWIRE_NEMESIS_LONG_S", "300"))
     seed = int(os.environ.get("KWIRE_NEMESIS_SEED") or random.SystemRandom().randrange(1 << 31))
-    kinds = long_schedule(seed, total)
+    kinds = long_schedule(seed)
     path = os.environ.get("KWIRE_NEMESIS_REPORT") or str(tmp_path / "nemesis-long.json")
-    print(f"\nnemesis long run: seed {seed}, schedule {kinds}, report {path}", flush=True)
-    _run(c, fw, topo, kinds, FAULT_S, _long_report(path, seed, kinds), seed)
+    print(f"\nnemesis long run: seed {seed}, {total:.0f} s of faults, schedule {kinds[:40]}..., report {path}",
+          flush=True)
+    _run(c, fw, topo, kinds, FAULT_S, _long_report(path, seed, kinds), seed, duration=total)
 
 
 FAKETIME_LIB = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
