@@ -116,6 +116,7 @@ class Result:
     acknowledged: int = 0
     indeterminate: int = 0
     polled: int = 0
+    wr_edges: int = 0  # write-read dependencies between transactions (where G1c was looked for)
 
     @property
     def valid(self) -> bool:
@@ -268,6 +269,7 @@ def _transactions(history, sends: list, final: dict, res: Result) -> None:
                 res.anomalies["intermediate_read"].append((op.process, txn, value, op.partition, offset))
             if op.txn is not None and op.txn != txn:
                 graph.add_edge(txn, op.txn)
+    res.wr_edges = graph.number_of_edges()
     for component in networkx.strongly_connected_components(graph):
         if len(component) > 1:
             res.anomalies["g1c"].append(sorted(component))

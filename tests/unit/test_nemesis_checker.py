@@ -158,6 +158,7 @@ def _ctp(a_reads: tuple, b_reads: tuple):
 def test_g1c_two_transactions_reading_each_others_writes():
     r = check(_ctp(((0, b"y"),), ((0, b"x"),)), {"1": {0: [(0, b"x")], 1: [(0, b"y")]}})
     assert r.anomalies["g1c"] == [["A:1", "B:1"]], r.summary()
+    assert r.wr_edges == 2
     assert r.counts()["offsets_backwards"] == r.counts()["aborted_read"] == 0
 
 
