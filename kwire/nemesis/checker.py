@@ -36,7 +36,8 @@ examples found (empty when none), named as in Jepsen's Kafka analyses:
 * ``nonmonotonic_poll``: one consumer's successive reads of a partition not
   increasing, without a ``Reset`` in between;
 * ``skipped_poll``: one consumer's successive reads jumping over an offset
-  where some read saw a value, without a ``Reset`` in between;
+  where some read saw a value (not an aborted one: read_committed readers
+  skip those), without a ``Reset`` in between;
 * ``aborted_read``: a value every write of which was aborted (``Send.txn_aborted``)
   read by a consumer or present in a replica's final (committed) read -- Jepsen's G1a;
 * ``intermediate_read``: a value of transaction T read (a ``Poll`` recorded)
@@ -182,7 +183,9 @@ def check(history, final: dict | None = None) -> Result:
         if final and any(s.value not in values for values in in_final):
             res.anomalies["unseen"].append((s.value, s.partition, s.offset))
 
-    _transactions(history, sends, final, res)
+    committed_somewhere = {s.value for s in sends if not s.txn_aborted}
+    aborted = {s.value for s in sends if s.txn_aborted} - committed_somewhere
+    _transactions(history, sends, aborted, final, res)
     _offsets(history, res)
 
     # per producer: acknowledged offsets increase
@@ -212,19 +215,18 @@ def check(history, final: dict | None = None) -> Result:
                 if offset <= prev:
                     res.anomalies["nonmonotonic_poll"].append((op.process, op.partition, prev, offset))
                 elif offset > prev + 1:
-                    missed = [o for o in range(prev + 1, offset) if (op.partition, o) in at]
+                    missed = [o for o in range(prev + 1, offset) if at.get((op.partition, o), set()) - aborted]
                     if missed:
                         res.anomalies["skipped_poll"].append((op.process, op.partition, prev, offset, missed[:5]))
             last_read[key] = offset
     return res
 
 
-def _transactions(history, sends: list, final: dict, res: Result) -> None:
-    """Aborted reads, intermediate reads and G1c cycles."""
+def _transactions(history, sends: list, aborted: set, final: dict, res: Result) -> None:
+    """Aborted reads, intermediate reads and G1c cycles (``aborted``: the values no write of which
+    committed)."""
     import networkx
 
-    committed_somewhere = {s.value for s in sends if not s.txn_aborted}
-    aborted = {s.value for s in sends if s.txn_aborted} - committed_somewhere
     for op in history:
         if isinstance(op, Poll):
             for offset, value in op.records:

@@ -3,8 +3,9 @@
 On one topic of two partitions (RF 3), with confluent-kafka:
 
 * two transactional producers (``t0``, ``t1``), each transaction writing four
-  unique values across both partitions and committing, or aborting one time
-  in four; now and then (one transaction in 25) a second producer with the same
+  unique values across both partitions (the first two flushed to the log
+  100 ms before the last two are written: a reader that sees uncommitted data
+  can see the transaction half-written) and committing, or aborting one time in four; now and then (one transaction in 25) a second producer with the same
   ``transactional.id`` is started while a transaction is open, which fences
   the first: its commit must fail, and the new one carries on (a producer
   fenced and restarted);
@@ -20,7 +21,9 @@ On one topic of two partitions (RF 3), with confluent-kafka:
   both shows as a duplicated value (exactly-once broken). After an abort a
   worker seeks back to its group's committed offsets; after a fatal error
   (fenced) it restarts with a new consumer and producer;
-* a read_committed consumer (``committed``) assigned both partitions.
+* a read_committed consumer (``committed``) assigned both partitions (its
+  ``isolation`` can be changed, to show the checker catching a reader that is
+  not read_committed).
 
 What is recorded, for ``kwire.nemesis.checker``: a ``Write`` just before
 every transactional produce; a ``Send`` per value once its transaction's
@@ -52,12 +55,13 @@ ABORTED, COMMITTED = "aborted", "committed"
 
 
 class TxnWorkload:
-    def __init__(self, bootstrap: str, topic: str, seed: int = 1) -> None:
+    def __init__(self, bootstrap: str, topic: str, seed: int = 1, isolation: str = "read_committed") -> None:
         import confluent_kafka
 
         self.ck = confluent_kafka
         self.bootstrap, self.topic = bootstrap, topic
         self.group = f"ctp-{uuid.uuid4().hex[:6]}"
+        self.isolation = isolation  # the observer's (another level shows the checker is not blind)
         self.history: list = []
         self.rng = random.Random(seed)
         self.commits = self.aborts = self.unknown = self.fenced = 0
@@ -163,6 +167,9 @@ class TxnWorkload:
                     n += 1
                     values.append((i % 2, v))
                     self._write(p, name, txn, i % 2, v, offsets)
+                    if i == 1:  # the first half in the log for a moment before the second is written
+                        p.flush(30)
+                        self._stop.wait(0.1)
                 roll = self.rng.random()
                 if roll < 0.04:  # a new producer with our id fences us mid-transaction
                     p.flush(10)
@@ -319,13 +326,15 @@ class TxnWorkload:
     def _read(self) -> None:
         ck = self.ck
         c = ck.Consumer({"bootstrap.servers": self.bootstrap, "group.id": f"obs-{uuid.uuid4().hex[:6]}",
-                         "enable.auto.commit": False, "isolation.level": "read_committed",
+                         "enable.auto.commit": False, "isolation.level": self.isolation,
                          "topic.metadata.refresh.interval.ms": 1000})
         c.assign([ck.TopicPartition(self.topic, p, ck.OFFSET_BEGINNING) for p in (0, 1)])
         self.record(Reset("committed"))
         try:
             while not self._stop_reader.is_set():
-                msgs = [m for m in c.consume(100, 0.2) if m.error() is None]
+                # a short wait: a read is recorded soon after it is made (the time order of reads
+                # and writes is what intermediate reads are judged on)
+                msgs = [m for m in c.consume(100, 0.05) if m.error() is None]
                 for part in (0, 1):
                     recs = tuple((m.offset(), m.value()) for m in msgs if m.partition() == part)
                     if recs:

@@ -115,6 +115,18 @@ def test_aborted_read():
     _only(r, "aborted_read")
 
 
+def _skip_over(value_at_2: bytes, aborted: bool):
+    """Reader c reads offsets 1 then 3; a read_uncommitted reader saw ``value_at_2`` at offset 2."""
+    return [Send("t", 0, value_at_2, FAIL if aborted else INFO, txn_aborted=aborted, txn="t:1"),
+            Send("p", 0, b"b", offset=1), Send("p", 0, b"d", offset=3),
+            Poll("dirty", 0, ((1, b"b"), (2, value_at_2), (3, b"d"))), Poll("c", 0, ((1, b"b"), (3, b"d")))]
+
+
+def test_skipping_an_aborted_value_is_not_a_skipped_poll():
+    _only(check(_skip_over(b"z", aborted=True)), "aborted_read")  # the dirty reader's, no skip by c
+    _only(check(_skip_over(b"y", aborted=False)), "skipped_poll")
+
+
 def test_aborted_value_in_a_replicas_committed_read():
     h = [Send("t", 0, b"a", FAIL, txn_aborted=True, txn="t:1")]
     r = check(h, {"1": {0: []}, "2": {0: [(0, b"a")]}})
