@@ -229,8 +229,8 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
     result = check(w.history, _wait_equal_replicas(lambda: final_reads(c, topic), "queue"))
     tresult = check(t.history, _wait_equal_replicas(lambda: final_committed_reads(c, txn_topic), "txn"))
     phase("checked")
-    figures = {"kinds": [f["kind"] for f in faults], "leader": leader, "acknowledged": result.acknowledged, "sends": result.sends,
-               "indeterminate": result.indeterminate, "polled": result.polled,
+    figures = {"kinds": [f["kind"] for f in faults], "leader": leader, "acknowledged": result.acknowledged,
+               "sends": result.sends, "indeterminate": result.indeterminate, "polled": result.polled,
                "worst_gap_s": round(worst_gap, 1), "recovery_s": round(recovery, 1), **result.counts(),
                "txn": {"sends": tresult.sends, "acknowledged": tresult.acknowledged,
                        "indeterminate": tresult.indeterminate, "polled": tresult.polled,
