@@ -303,6 +303,7 @@ def test_leader_epoch_checkpoint_file(tmp_path):
     assert lg.end_offset_for_epoch(0) == (0, 4)
     assert lg.end_offset_for_epoch(3) == (3, 7)
     assert lg.end_offset_for_epoch(1) == (0, 4)
+    assert lg.end_offset_for_epoch(-1) == (-1, -1)
     lg.truncate_to(4)
     assert lg.leader_epochs.entries == [(0, 0)]
 
