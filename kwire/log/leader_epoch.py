@@ -116,9 +116,18 @@ class LeaderEpochCache:
             self._write(self.entries)
 
     def end_offset_for(self, epoch: int, log_end_offset: int) -> tuple[int, int]:
-        """(largest epoch <= ``epoch``, its end offset) as OffsetForLeaderEpoch answers."""
-        if not self.entries or epoch < self.entries[0][0]:
+        """(largest epoch <= ``epoch``, its end offset) as OffsetForLeaderEpoch answers.
+
+        An epoch older than every known one answers (that epoch, the first known epoch's start
+        offset), as Kafka's ``LeaderEpochFileCache.endOffsetFor`` does: a follower whose last
+        epoch the leader never saw (say a former leader of an empty partition, epoch 0, under a
+        new leader whose cache starts at epoch 1) is told where the leader's history begins and
+        fetches on. Answering UNDEFINED there made the leader answer its every Fetch with
+        OFFSET_OUT_OF_RANGE, so it never counted as caught up and never rejoined the ISR."""
+        if not self.entries or epoch < 0:
             return UNDEFINED_EPOCH, UNDEFINED_OFFSET
+        if epoch < self.entries[0][0]:
+            return epoch, self.entries[0][1]
         if epoch >= self.latest_epoch:
             return self.latest_epoch, log_end_offset
         i = bisect_right([e for e, _ in self.entries], epoch)

@@ -254,6 +254,7 @@ class PartitionLog:
         self._load_producer_state()
         hw = self._log_start_offset if high_watermark is None else high_watermark
         self._high_watermark = min(max(hw, self._log_start_offset), leo)
+        self.producer_state.on_high_watermark(self._high_watermark)
         return self
 
     def _load_producer_state(self) -> None:
@@ -292,7 +293,8 @@ class PartitionLog:
 
     @property
     def last_stable_offset(self) -> int:
-        """The HW, or the first offset of the oldest open transaction if lower."""
+        """The HW, or the first offset of the oldest unstable transaction if lower: one still
+        open, or one whose marker is not yet below the HW (Kafka's ``unreplicatedTxns``)."""
         first = self.producer_state.first_unstable_offset()
         return self._high_watermark if first is None else min(self._high_watermark, first)
 
@@ -308,8 +310,10 @@ class PartitionLog:
             h.producer_id, h.producer_epoch, offset,
             None if marker is None else marker.coordinator_epoch, h.max_timestamp)
         if first >= 0 and marker is not None and marker.control_type == ABORT:
-            self.txn_index.add(AbortedTxn(h.producer_id, first, offset, self.last_stable_offset),
-                               segment_base)
+            # the index's LSO counts open transactions only (Kafka's lastStableOffset(completedTxn))
+            open_first = self.producer_state.first_open_offset()
+            lso = self._high_watermark if open_first is None else min(self._high_watermark, open_first)
+            self.txn_index.add(AbortedTxn(h.producer_id, first, offset, lso), segment_base)
 
     def _check_markers(self, buf, spans, transaction_version: int = 0) -> dict[int, object]:
         """Before a coordinator's append is written: every marker in it (position ->
@@ -359,6 +363,7 @@ class PartitionLog:
     def update_high_watermark(self, offset: int) -> int:
         """Set the HW, clamped to [log start, LEO]; returns the new value."""
         self._high_watermark = min(max(offset, self._log_start_offset), self.log_end_offset)
+        self.producer_state.on_high_watermark(self._high_watermark)
         return self._high_watermark
 
     def update_config(self, config: LogConfig) -> None:
@@ -836,6 +841,7 @@ class PartitionLog:
             self._log_start_offset = self._segments[0].base_offset
             self.leader_epochs.truncate_from_start(self._log_start_offset)
         self._high_watermark = max(self._high_watermark, self._log_start_offset)
+        self.producer_state.on_high_watermark(self._high_watermark)
         self.recovery_point = max(self.recovery_point, self._log_start_offset)
         self.txn_index.drop_segments([s.base_offset for s in doomed], self._log_start_offset)
         return len(doomed)

@@ -54,10 +54,13 @@ epoch below the last one seen (TRANSACTION_COORDINATOR_FENCED: a zombie
 coordinator, e.g. the previous leader of a ``__transaction_state``
 partition). Markers replayed from the log or a leader are not checked (Kafka
 only logs there) and set the coordinator epoch whatever it is.
-``first_unstable_offset()`` is the first offset of the oldest open
-transaction: the partition's last stable offset (LSO) stays below it. Open
-transactions live in the snapshot (``current_txn_first_offset``), so they
-survive restarts. Whether a marker committed or aborted is not known here
+``first_unstable_offset()`` is the first offset of the oldest transaction
+still open, or closed by a marker not yet below the high watermark (Kafka's
+``unreplicatedTxns``, dropped by ``on_high_watermark``): the partition's last
+stable offset (LSO) stays below it, so no read_committed reader sees a
+commit before its marker is replicated. Open transactions live in the
+snapshot (``current_txn_first_offset``), so they survive restarts; closed
+unreplicated ones are rebuilt from the markers replayed after the snapshot. Whether a marker committed or aborted is not known here
 (the partition log reads the marker and keeps the aborted-transaction index,
 ``txn_index.py``).
 """
@@ -156,6 +159,10 @@ class ProducerStateManager:
         self.expiration_ms = expiration_ms
         self._producers: dict[int, ProducerStateEntry] = {}
         self.ongoing: dict[int, int] = {}  # producer id -> first offset of its open transaction
+        # Kafka's unreplicatedTxns: first offset -> marker offset of a transaction whose COMMIT or
+        # ABORT marker is not yet below the high watermark; it stays unstable (holds the LSO) until
+        # then, or a read_committed reader could see a commit that a leader change then loses
+        self.unreplicated: dict[int, int] = {}
 
     @property
     def producers(self) -> dict[int, ProducerStateEntry]:
@@ -167,9 +174,20 @@ class ProducerStateManager:
         self.ongoing = {pid: e.current_txn_first_offset for pid, e in producers.items()
                         if e.current_txn_first_offset >= 0}
 
-    def first_unstable_offset(self) -> int | None:
+    def first_open_offset(self) -> int | None:
         """First offset of the oldest open transaction (None: none open)."""
         return min(self.ongoing.values()) if self.ongoing else None
+
+    def first_unstable_offset(self) -> int | None:
+        """First offset of the oldest transaction still open or whose marker is not yet below
+        the high watermark (Kafka's ``firstUnstableOffset``); None: none."""
+        firsts = list(self.ongoing.values()) + list(self.unreplicated)
+        return min(firsts) if firsts else None
+
+    def on_high_watermark(self, high_watermark: int) -> None:
+        """Kafka's ``onHighWatermarkUpdated``: transactions whose marker is below the HW are stable."""
+        if self.unreplicated:
+            self.unreplicated = {f: m for f, m in self.unreplicated.items() if m >= high_watermark}
 
     def check_end_txn(self, producer_id: int, epoch: int, coordinator_epoch: int,
                       transaction_version: int = 0) -> None:
@@ -221,6 +239,8 @@ class ProducerStateManager:
             entry.batches.clear()
         first = entry.current_txn_first_offset
         entry.current_txn_first_offset = -1
+        if first >= 0:
+            self.unreplicated[first] = marker_offset
         if coordinator_epoch is not None:
             entry.coordinator_epoch = coordinator_epoch
         if timestamp is not None and timestamp >= 0:
@@ -299,6 +319,7 @@ class ProducerStateManager:
     def clear(self) -> None:
         self._producers.clear()
         self.ongoing.clear()
+        self.unreplicated.clear()
 
     # -- snapshots ------------------------------------------------------------
     def encode(self, offset: int) -> bytes:

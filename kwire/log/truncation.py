@@ -118,10 +118,12 @@ def truncate_to(plog, offset: int) -> int:
     del plog._bases[i + 1:]
     _forget_renamed(plog, renamed)
     plog.producer_state.producers = producers.producers
+    plog.producer_state.unreplicated = producers.unreplicated  # markers below the new end only
     # Kafka lowers the log start to the truncation offset (records DeleteRecords hid
     # below the new end become readable again; kwire also keeps it <= the LEO)
     plog._log_start_offset = min(plog._log_start_offset, offset, new_leo)
     plog._high_watermark = min(max(plog._high_watermark, plog._log_start_offset), new_leo)
+    plog.producer_state.on_high_watermark(plog._high_watermark)
     plog.recovery_point = min(plog.recovery_point, new_leo)
     log.info("%s-%d: truncated to offset %d (%d bytes removed from segment %d, %d later "
              "segments deleted)", plog.topic, plog.partition, new_leo, removed,

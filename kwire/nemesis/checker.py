@@ -11,6 +11,12 @@ A history is what a workload saw, in the order it saw it:
   ``records`` the (offset, value) pairs in the order delivered;
 * ``Reset(process)``: the consumer was assigned, rebalanced or seeked: its next
   poll need not continue where the last one stopped;
+* transactions: a ``Send`` or ``Poll`` made inside a transaction names it
+  (``txn``); ``Write(process, txn, partition, value)`` is recorded just *before*
+  a transactional produce is made (so a ``Poll`` recorded earlier read before
+  that write existed); ``Offsets(group, partition, offset)`` is a committed
+  offset of a group: an acknowledged OffsetCommit (or a transaction that
+  committed offsets) or a committed offset read back (OffsetFetch);
 * ``final``: after the heal, every replica's log read from offset 0, as
   {replica name: {partition: [(offset, value), ...]}}.
 
@@ -30,14 +36,27 @@ examples found (empty when none), named as in Jepsen's Kafka analyses:
 * ``nonmonotonic_poll``: one consumer's successive reads of a partition not
   increasing, without a ``Reset`` in between;
 * ``skipped_poll``: one consumer's successive reads jumping over an offset
-  where some read saw a value, without a ``Reset`` in between;
-* ``aborted_read``: a value of an aborted transaction read (``Send.txn_aborted``).
+  where some read saw a value (not an aborted one: read_committed readers
+  skip those), without a ``Reset`` in between;
+* ``aborted_read``: a value every write of which was aborted (``Send.txn_aborted``)
+  read by a consumer or present in a replica's final (committed) read -- Jepsen's G1a;
+* ``intermediate_read``: a value of transaction T read (a ``Poll`` recorded)
+  before T made a later ``Write``: the reader saw T while T was still writing,
+  which no read_committed consumer may -- Jepsen's G1b for a log;
+* ``g1c``: a cycle of transactions each of which read another's writes (the
+  write-read dependency graph over transactions, Adya's G1c restricted to
+  wr edges): circular information flow. Write-write order is left out on
+  purpose: Kafka does not order two transactions' writes alike in every
+  partition (Jepsen's G0 is allowed), so ww edges would make false cycles;
+* ``offsets_backwards``: a group's committed offset of a partition lower than
+  one acknowledged or read before it in the history.
 
 What it deliberately does not do
 --------------------------------
-No I/O, no clients: the workloads record, this judges. No transactional
-anomalies beyond aborted reads yet (intermediate reads, G1c cycles).
-Committed-offset regressions are not checked.
+No I/O, no clients: the workloads record, this judges. Real time is only
+the order of the history (each op appended once it completed, or, for
+``Write``, before it starts). Anomalies that need wall-clock bounds
+(stale reads, linearizability) are not checked.
 """
 
 from __future__ import annotations
@@ -55,6 +74,7 @@ class Send:
     outcome: str = OK
     offset: int | None = None
     txn_aborted: bool = False
+    txn: str | None = None
 
 
 @dataclass(frozen=True)
@@ -62,6 +82,22 @@ class Poll:
     process: str
     partition: int
     records: tuple = ()
+    txn: str | None = None
+
+
+@dataclass(frozen=True)
+class Write:
+    process: str
+    txn: str
+    partition: int
+    value: bytes
+
+
+@dataclass(frozen=True)
+class Offsets:
+    group: str
+    partition: int
+    offset: int
 
 
 @dataclass(frozen=True)
@@ -70,7 +106,8 @@ class Reset:
 
 
 ANOMALIES = ("lost", "unseen", "duplicated", "inconsistent_offsets", "nonmonotonic_send",
-             "nonmonotonic_poll", "skipped_poll", "aborted_read")
+             "nonmonotonic_poll", "skipped_poll", "aborted_read", "intermediate_read", "g1c",
+             "offsets_backwards")
 
 
 @dataclass
@@ -80,6 +117,7 @@ class Result:
     acknowledged: int = 0
     indeterminate: int = 0
     polled: int = 0
+    wr_edges: int = 0  # write-read dependencies between transactions (where G1c was looked for)
 
     @property
     def valid(self) -> bool:
@@ -145,13 +183,10 @@ def check(history, final: dict | None = None) -> Result:
         if final and any(s.value not in values for values in in_final):
             res.anomalies["unseen"].append((s.value, s.partition, s.offset))
 
-    # aborted reads
-    aborted = {s.value for s in sends if s.txn_aborted}
-    for op in history:
-        if isinstance(op, Poll):
-            for offset, value in op.records:
-                if value in aborted:
-                    res.anomalies["aborted_read"].append((value, op.partition, offset))
+    committed_somewhere = {s.value for s in sends if not s.txn_aborted}
+    aborted = {s.value for s in sends if s.txn_aborted} - committed_somewhere
+    _transactions(history, sends, aborted, final, res)
+    _offsets(history, res)
 
     # per producer: acknowledged offsets increase
     last_sent: dict[tuple[str, int], int] = {}
@@ -180,8 +215,76 @@ def check(history, final: dict | None = None) -> Result:
                 if offset <= prev:
                     res.anomalies["nonmonotonic_poll"].append((op.process, op.partition, prev, offset))
                 elif offset > prev + 1:
-                    missed = [o for o in range(prev + 1, offset) if (op.partition, o) in at]
+                    missed = [o for o in range(prev + 1, offset) if at.get((op.partition, o), set()) - aborted]
                     if missed:
                         res.anomalies["skipped_poll"].append((op.process, op.partition, prev, offset, missed[:5]))
             last_read[key] = offset
     return res
+
+
+def _transactions(history, sends: list, aborted: set, final: dict, res: Result) -> None:
+    """Aborted reads, intermediate reads and G1c cycles (``aborted``: the values no write of which
+    committed)."""
+    import networkx
+
+    for op in history:
+        if isinstance(op, Poll):
+            for offset, value in op.records:
+                if value in aborted:
+                    res.anomalies["aborted_read"].append((value, op.partition, offset))
+    for replica, partitions in sorted(final.items()):
+        for partition, records in partitions.items():
+            for offset, value in records:
+                if value in aborted:
+                    res.anomalies["aborted_read"].append((value, partition, offset, replica))
+
+    # a value's writer: the transaction of the Send acknowledged at that offset, else its only one
+    writers: dict[bytes, set] = {}
+    placed: dict[tuple[int, int], str] = {}
+    for s in sends:
+        if s.txn is not None:
+            writers.setdefault(s.value, set()).add(s.txn)
+            if s.outcome == OK and s.offset is not None:
+                placed[(s.partition, s.offset)] = s.txn
+
+    def writer(partition: int, offset: int, value: bytes) -> str | None:
+        txn = placed.get((partition, offset))
+        if txn is None and len(writers.get(value, ())) == 1:
+            txn = next(iter(writers[value]))
+        return txn
+
+    last_write: dict[str, int] = {}  # txn -> history index of its last Write
+    first_write: dict[tuple[str, bytes], int] = {}
+    for i, op in enumerate(history):
+        if isinstance(op, Write):
+            last_write[op.txn] = i
+            first_write.setdefault((op.txn, op.value), i)
+    graph = networkx.DiGraph()
+    for i, op in enumerate(history):
+        if not isinstance(op, Poll):
+            continue
+        for offset, value in op.records:
+            txn = writer(op.partition, offset, value)
+            if txn is None:
+                continue
+            if last_write.get(txn, -1) > i and first_write.get((txn, value), i) < i:
+                res.anomalies["intermediate_read"].append((op.process, txn, value, op.partition, offset))
+            if op.txn is not None and op.txn != txn:
+                graph.add_edge(txn, op.txn)
+    res.wr_edges = graph.number_of_edges()
+    for component in networkx.strongly_connected_components(graph):
+        if len(component) > 1:
+            res.anomalies["g1c"].append(sorted(component))
+
+
+def _offsets(history, res: Result) -> None:
+    """A group's committed offsets never going backwards."""
+    highest: dict[tuple[str, int], int] = {}
+    for op in history:
+        if isinstance(op, Offsets):
+            key = (op.group, op.partition)
+            prev = highest.get(key)
+            if prev is not None and op.offset < prev:
+                res.anomalies["offsets_backwards"].append((op.group, op.partition, prev, op.offset))
+            else:
+                highest[key] = op.offset

@@ -21,7 +21,8 @@ shards must not do:
 * runs operations: the shard's writes are appended to its partition as one
   batch, replayed, and (cluster mode) answered once replicated
   (``broker.wait_replicated``); then markers are written: to partitions this
-  broker leads by a local append (origin COORDINATOR), to others through
+  broker leads by a local append (origin COORDINATOR; in cluster mode done
+  only once replicated, as Kafka's acks=-1 marker append), to others through
   ``markers.MarkerSender`` (WriteTxnMarkers to their leader, as Kafka's
   TransactionMarkerChannelManager), with the transaction's client version
   (``transaction_version``: the leader's epoch rule for transactions v2);
@@ -308,6 +309,7 @@ class TransactionCoordinator:
             coordinator_epoch = self.epochs.get(p, 0)
             codes: dict[tuple[str, int], E] = {}
             remote: dict[int, list[tuple[str, int]]] = {}
+            local: list[tuple[tuple[str, int], int]] = []  # (partition, offset its HW must pass)
             for tp in sorted(left):
                 topic, part = tp
                 if self.broker.metadata.partition(topic, part) is None:
@@ -317,6 +319,9 @@ class TransactionCoordinator:
                     codes[tp] = self.write_marker_locally(topic, part, m.producer_id, m.producer_epoch,
                                                           coordinator_epoch, m.commit,
                                                           m.transaction_version)
+                    plog = self.broker.get_log(topic, part) if self.cluster_mode else None
+                    if codes[tp] == E.NONE and plog is not None:
+                        local.append((tp, plog.log_end_offset))
                 else:
                     pstate = self.broker.metadata.partition(topic, part)
                     if pstate.leader >= 0:
@@ -328,6 +333,13 @@ class TransactionCoordinator:
                     self.sender = MarkerSender(self.broker)
                 codes.update(await self.sender.send(remote, m.producer_id, m.producer_epoch,
                                                     coordinator_epoch, m.commit, m.transaction_version))
+            if local:  # acks=all, as a WriteTxnMarkers to this broker would be answered: a marker
+                # only on this leader is lost with it, and nobody would write it again
+                waited = await asyncio.gather(*(self.broker.wait_replicated(
+                    tp[0], tp[1], end, self.broker.config.get("request.timeout.ms", 30000) / 1000)
+                    for tp, end in local))
+                for (tp, _end), code in zip(local, waited):
+                    codes[tp] = code
             if self.shards.get(p) is not shard:
                 return
             stop = None

@@ -147,13 +147,15 @@ class QueueWorkload(_Recorded):
         for t in self._readers:
             t.join(30)
 
-    def last_gap(self, since: float) -> float:
-        """The longest time without an acknowledgement after ``since`` (a fault's unavailability)."""
-        times = sorted(t for t in self.ack_times if t >= since)
-        if not times:
-            return float("inf")
-        gaps = [times[0] - since] + [b - a for a, b in zip(times, times[1:])]
-        return max(gaps)
+
+
+def longest_gap(event_times: list[float], since: float) -> float:
+    """The longest time without an event (an acknowledgement, a commit) after ``since``: a fault's
+    unavailability."""
+    times = sorted(t for t in event_times if t >= since)
+    if not times:
+        return float("inf")
+    return max([times[0] - since] + [b - a for a, b in zip(times, times[1:])])
 
 
 def final_reads(cluster, topic: str) -> dict:
@@ -239,138 +241,6 @@ def nemesis_cluster(tmp_path, request):
                     print(thing.log_text())
             else:
                 thing.stop()
-
-
-class TxnWorkload(_Recorded):
-    """Transactional producers writing to both partitions of ``topic`` per transaction, committing
-    or aborting at random; a read_committed consumer. Each value becomes a ``Send`` once its
-    transaction's fate is known: ``ok`` (committed, with its offset), ``fail`` with
-    ``txn_aborted`` (aborted), ``info`` (the commit's outcome is unknown, or the producer was
-    fenced and restarted)."""
-
-    def __init__(self, bootstrap: str, topic: str, producers: int = 2, seed: int = 1) -> None:
-        super().__init__(bootstrap, topic)
-        self._stop_consumer = threading.Event()
-        self.commits = self.aborts = self.unknown = 0
-        self.rng = random.Random(seed)
-        self._threads = [threading.Thread(target=self._produce, args=(f"t{i}",), daemon=True)
-                         for i in range(producers)]
-        self._readers = [threading.Thread(target=self._consume, daemon=True)]
-
-    def _producer(self, name: str):
-        p = self.ck.Producer({"bootstrap.servers": self.bootstrap, "transactional.id": f"nemesis-{name}",
-                              "transaction.timeout.ms": 60000, "message.timeout.ms": 55000,
-                              "linger.ms": 5, "topic.metadata.refresh.interval.ms": 1000})
-        p.init_transactions(120)
-        return p
-
-    def _produce(self, name: str) -> None:
-        KafkaException = self.ck.KafkaException
-        p = self._producer(name)
-        n = 0
-        while not self._stop.is_set():
-            offsets: dict[bytes, tuple[int, int]] = {}
-            values = []
-
-            def report(err, msg) -> None:
-                if err is None:
-                    offsets[msg.value()] = (msg.partition(), msg.offset())
-
-            try:
-                p.begin_transaction()
-                for i in range(4):
-                    v = b"%s-%d" % (name.encode(), n)
-                    n += 1
-                    values.append((i % 2, v))
-                    p.produce(self.topic, v, partition=i % 2, on_delivery=report)
-                if self.rng.random() < 0.25:
-                    p.abort_transaction(60)
-                    self.aborts += 1
-                    for part, v in values:
-                        self.record(Send(name, part, v, "fail", txn_aborted=True))
-                    continue
-                p.commit_transaction(60)
-                self.commits += 1
-                for part, v in values:
-                    where = offsets.get(v)
-                    self.record(Send(name, part, v, OK, where[1] if where else None))
-            except KafkaException as e:
-                err = e.args[0]
-                aborted = False
-                if err.txn_requires_abort():
-                    try:
-                        p.abort_transaction(60)
-                        aborted = True
-                    except KafkaException:
-                        pass
-                for part, v in values:
-                    self.record(Send(name, part, v, "fail" if aborted else INFO, txn_aborted=aborted))
-                self.aborts += aborted
-                self.unknown += not aborted
-                if not aborted and not err.retriable():
-                    try:  # fenced or fatal: a new producer with the same transactional id
-                        p = self._producer(name)
-                    except KafkaException:
-                        time.sleep(0.5)
-        try:
-            p.flush(30)
-        except Exception:
-            pass
-
-    def _consume(self) -> None:
-        ck = self.ck
-        c = ck.Consumer({"bootstrap.servers": self.bootstrap, "group.id": f"txn-{uuid.uuid4().hex[:6]}",
-                         "enable.auto.commit": False, "isolation.level": "read_committed",
-                         "topic.metadata.refresh.interval.ms": 1000})
-        c.assign([ck.TopicPartition(self.topic, p, ck.OFFSET_BEGINNING) for p in (0, 1)])
-        self.record(Reset("committed"))
-        try:
-            while not self._stop_consumer.is_set():
-                msgs = [m for m in c.consume(100, 0.2) if m.error() is None]
-                for part in (0, 1):
-                    recs = tuple((m.offset(), m.value()) for m in msgs if m.partition() == part)
-                    if recs:
-                        self.record(Poll("committed", part, recs))
-        finally:
-            c.close()
-
-    def stop(self) -> None:
-        self._stop_producers()
-        time.sleep(2.0)  # the consumer reads what the last commits exposed
-        self._stop_consumer.set()
-        for t in self._readers:
-            t.join(30)
-
-
-def committed_reads(bootstrap: str, topic: str, timeout: float = 60.0) -> dict:
-    """{"read_committed": {partition: [(offset, value), ...]}}: both partitions read from offset 0
-    with isolation.level=read_committed up to their end."""
-    from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
-
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"final-{uuid.uuid4().hex[:6]}",
-                  "enable.auto.commit": False, "isolation.level": "read_committed"})
-    out = {}
-    try:
-        for part in (0, 1):
-            tp = TopicPartition(topic, part, OFFSET_BEGINNING)
-            _low, high = c.get_watermark_offsets(tp, timeout=30)
-            c.assign([tp])
-            recs = []
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                m = c.poll(0.5)
-                if m is None:
-                    if c.position([tp])[0].offset >= high:
-                        break
-                    continue
-                if m.error() is None:
-                    recs.append((m.offset(), m.value()))
-                if m.offset() >= high - 1:
-                    break
-            out[part] = recs
-    finally:
-        c.close()
-    return {"read_committed": out}
 
 
 class _EnsembleView:

@@ -267,3 +267,26 @@ def test_kwire_nemesis_against_a_kwire_cluster_up_cluster(tmp_path):
         _wait(moved, 60, "the isolated broker's leadership to move")
     finally:
         kwire("cluster", "down", "--dir", d, timeout=120)
+
+
+def test_isolated_leader_of_an_empty_partition_rejoins_its_isr(nemesis_cluster):  # noqa: F811
+    """Regression (found by the long mixed runs: after ``leader-isolated`` and ``zk-isolated``,
+    empty ``__consumer_offsets`` / ``__transaction_state`` partitions kept an ISR of one broker).
+    Schedule: broker 1 leads an empty partition (its leader-epoch cache: epoch 0 from offset 0);
+    it is isolated from brokers and ZooKeeper for 10 s, so broker 2 or 3 leads at epoch 1 (cache:
+    epoch 1 from 0); the links heal and broker 1 follows, its Fetch naming last epoch 0. The
+    leader must answer as Kafka's ``LeaderEpochFileCache.endOffsetFor`` does for an epoch older
+    than every known one -- (that epoch, the first known start offset) -- so broker 1 fetches on
+    and rejoins the ISR; it used to get OFFSET_OUT_OF_RANGE for every Fetch, for good."""
+    c, fw, topo = nemesis_cluster()
+    topic = f"idle-{uuid.uuid4().hex[:8]}"
+    c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
+    c.wait_until(lambda md: md.topics[topic].partitions[0].leader == 1
+                 and sorted(md.topics[topic].partitions[0].isr) == [1, 2, 3], 30, "broker 1 leading", [topic])
+    fw.cut(topo.isolate("1", ["2", "3", "zk"]))
+    c.wait_until(lambda md: md.topics[topic].partitions[0].leader in (2, 3), 60, "a new leader", [topic],
+                 bootstrap=c.broker(2).bootstrap)
+    fw.heal()
+    md = c.wait_until(lambda md: sorted(md.topics[topic].partitions[0].isr) == [1, 2, 3], 30,
+                      "broker 1 back in the ISR", [topic], bootstrap=c.broker(2).bootstrap)
+    assert md.topics[topic].partitions[0].leader_epoch >= 1

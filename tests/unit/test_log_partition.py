@@ -303,8 +303,22 @@ def test_leader_epoch_checkpoint_file(tmp_path):
     assert lg.end_offset_for_epoch(0) == (0, 4)
     assert lg.end_offset_for_epoch(3) == (3, 7)
     assert lg.end_offset_for_epoch(1) == (0, 4)
+    assert lg.end_offset_for_epoch(-1) == (-1, -1)
     lg.truncate_to(4)
     assert lg.leader_epochs.entries == [(0, 0)]
+
+
+def test_epoch_older_than_every_known_one_answers_the_first_start(tmp_path):
+    # Kafka's LeaderEpochFileCache.endOffsetFor: (that epoch, the first known epoch's start offset),
+    # so a follower whose last epoch this leader never saw fetches on instead of being refused
+    lg = open_log(tmp_path)
+    lg.assign_epoch_start_offset(3, 0)
+    assert lg.end_offset_for_epoch(0) == (0, 0)
+    append(lg, mk(2), epoch=3)
+    append(lg, mk(1), epoch=5)
+    assert lg.end_offset_for_epoch(2) == (2, 0)
+    assert lg.end_offset_for_epoch(4) == (3, 2)
+    assert lg.end_offset_for_epoch(-1) == (-1, -1)
 
 
 def test_flush_messages_one_fsyncs_every_append(tmp_path):

@@ -310,7 +310,10 @@ def test_offset_for_leader_epoch_handler_fences_and_answers(tmp_path):
         p = ofle.handle(Ctx, req).topics[0].partitions[0]
         return p.error_code, p.leader_epoch, p.end_offset
 
-    assert ask(4, 0) == (E.NONE, -1, -1)  # below every epoch we know
+    # below every epoch we know: that epoch and where the first known one starts (Kafka's
+    # LeaderEpochFileCache.endOffsetFor), so a follower fetches on from there
+    assert ask(4, 0) == (E.NONE, 0, 0)
+    assert ask(4, -1) == (E.NONE, -1, -1)
     assert ask(4, 1) == (E.NONE, 1, 2)
     assert ask(4, 3) == (E.NONE, 1, 2)  # largest <= 3
     assert ask(-1, 4) == (E.NONE, 4, 4)

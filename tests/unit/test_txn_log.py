@@ -50,6 +50,27 @@ def test_unverified_transactional_batch_and_client_markers_are_refused(tmp_path)
     assert lg.log_end_offset == 0
 
 
+def test_a_commit_is_unstable_until_its_marker_is_below_the_high_watermark(tmp_path):
+    # Kafka's unreplicatedTxns: a read_committed reader must not see a commit whose marker a
+    # leader change could still lose
+    lg = open_log(tmp_path)
+    txn(lg, 1, 0)                      # 0-1
+    b = build_end_txn_batch(COMMIT, producer_id=1, producer_epoch=0, coordinator_epoch=0, timestamp=NOW)
+    lg.append_as_leader(bytearray(b), 0, NOW, origin=AppendOrigin.COORDINATOR)  # 2, HW still 2
+    assert (lg.high_watermark, lg.last_stable_offset) == (2, 0)
+    lg.update_high_watermark(2)
+    assert lg.last_stable_offset == 0  # the marker itself is not below the HW yet
+    lg.update_high_watermark(3)
+    assert lg.last_stable_offset == 3
+    txn(lg, 2, 0)                      # 3-4
+    lg.append_as_leader(bytearray(build_end_txn_batch(ABORT, producer_id=2, producer_epoch=0,
+                                                      coordinator_epoch=0, timestamp=NOW)), 0, NOW,
+                        origin=AppendOrigin.COORDINATOR)  # 5
+    assert lg.last_stable_offset == 3
+    assert lg.truncate_to(5) == 5      # the marker lost: the transaction is open again
+    assert lg.last_stable_offset == 3 and 2 in lg.producer_state.ongoing
+
+
 def test_lso_markers_and_aborted_index_survive_restarts(tmp_path):
     lg = open_log(tmp_path, segment_bytes=1024)
     txn(lg, 1, 0)                      # 0-1  pid 1 (aborted later)

@@ -109,12 +109,19 @@ def test_producer_state_tracks_open_transactions(tmp_path):
     ps.replay(1, 0, 5, 9, 16, 20, 0, transactional=True)
     assert ps.first_unstable_offset() == 10
     assert ps.end_txn(1, 0, 21) == 10
+    assert ps.first_unstable_offset() == 10  # closed, but its marker is not below the HW yet
+    assert ps.first_open_offset() == 15
+    ps.on_high_watermark(22)
     assert ps.first_unstable_offset() == 15
     ps.take_snapshot(22)
     again = ProducerStateManager(str(tmp_path), 60000)
     assert again.load_latest_snapshot(22) == 22
     assert again.first_unstable_offset() == 15  # open transactions survive restarts
-    assert again.end_txn(2, 1, 23) == 15 and again.first_unstable_offset() is None
+    assert again.end_txn(2, 1, 23) == 15 and again.first_unstable_offset() == 15
+    again.on_high_watermark(23)
+    assert again.first_unstable_offset() == 15  # the marker at 23 is not below an HW of 23
+    again.on_high_watermark(24)
+    assert again.first_unstable_offset() is None
 
 
 def test_producer_state_fences_markers_of_an_older_coordinator(tmp_path):
