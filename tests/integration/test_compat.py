@@ -124,6 +124,56 @@ def run_compat(*args: str, timeout: float = RUN_TIMEOUT_S, cwd: Path = ROOT) -> 
                           text=True, timeout=timeout, env=env)
 
 
+@pytest.fixture(scope="module", params=_parts("compat-cluster", cross=True))
+def cluster_run(request, tmp_path_factory):  # first in the file: the heaviest parts start first
+    import shutil
+
+    from cluster_fixtures import zookeeper_jar
+
+    if zookeeper_jar() is None or shutil.which("java") is None:
+        pytest.skip("ZooKeeper (Debian package zookeeper) or java is not installed")
+    return run_part(request.param, tmp_path_factory.mktemp("compat-cluster-out"), "--cluster", "3")
+
+
+@pytest.mark.timeout(RUN_TIMEOUT_S + 60)
+def test_cluster_matrix(cluster_run):
+    proc, data, out = cluster_run
+    target = data["target"]
+    assert target["cluster"] == 3 and target["replication_factor"] == 3 and target["started_by_compat"]
+    assert target["broker_exit_codes"] == {"broker-1": 0, "broker-2": 0, "broker-3": 0}, target
+    assert target["broker_exit_code"] == 0
+    assert data["leftovers"] == [], f"the run left behind: {data['leftovers']}"
+    cells = [(r["client"], r["scenario"]) for r in data["results"]]
+    assert len(cells) == len(set(cells))
+    assert set(cells) == {(c, s.id) for c in cluster_run.clients for s in SCENARIOS}
+    known = known_failures()
+    failed = {(r["client"], r["scenario"]): r["reason"] for r in data["results"] if r["status"] == "FAIL"}
+    unexpected = {k: v for k, v in failed.items() if k not in known}
+    assert not unexpected, (
+        "compat cells failed against a 3-broker cluster that compat/FINDINGS.md does not list:\n"
+        + "\n".join(f"  {c} / {s}: {why}" for (c, s), why in sorted(unexpected.items()))
+        + f"\n\n{proc.stdout[-6000:]}")
+    for r in data["results"]:
+        assert r["status"] != SKIP or r["client"] == "pyspark", r
+    cross_cells = {(r["producer"], r["consumer"], r["codec"]): r for r in data["cross"]}
+    if cluster_run.name == CROSS:
+        assert set(cross_cells) == {(p, q, c) for p in CROSS_CLIENTS for q in CROSS_CLIENTS for c in CROSS_CODECS}
+    else:
+        assert not cross_cells
+    known_cross = known_cross_failures()
+    bad = {k: r["reason"] for k, r in cross_cells.items() if r["status"] != "PASS" and k not in known_cross}
+    assert not bad, f"cross-client cells failed against the cluster: {bad}"
+    cross_failed = [r for r in data["cross"] if r["status"] == "FAIL"]
+    assert proc.returncode == (1 if failed or cross_failed else 0), proc.stderr[-3000:]
+    # Every broker's and ZooKeeper's log is kept, and the part's topics had 3 in-sync replicas.
+    logs = [out / "logs" / f"kwire-broker-{i}.log" for i in (1, 2, 3)]
+    assert all(p.is_file() for p in logs) and (out / "logs" / "zookeeper.log").is_file()
+    run_topic = re.compile(rf"compat-{re.escape(data['run_id'])}-\S+.*\[\d+, \d+, \d+\]")
+    assert all(run_topic.search(p.read_text(errors="replace")) for p in logs), \
+        "no broker log shows a topic of the run with three replicas in its ISR"
+    assert "3 kwire brokers started by `python -m compat --cluster 3`" in (out / "compat.md").read_text()
+
+
 @pytest.fixture(scope="module", params=_parts("compat"))
 def full_run(request, tmp_path_factory):
     return run_part(request.param, tmp_path_factory.mktemp("compat-out"))
@@ -220,56 +270,6 @@ def test_cross_matrix(cross_run):
     assert "Cross-client matrix" in proc.stdout
     cross_failed = [r for r in data["cross"] if r["status"] == "FAIL"]
     assert proc.returncode == (1 if cross_failed else 0), proc.stderr[-3000:]
-
-
-@pytest.fixture(scope="module", params=_parts("compat-cluster", cross=True))
-def cluster_run(request, tmp_path_factory):
-    import shutil
-
-    from cluster_fixtures import zookeeper_jar
-
-    if zookeeper_jar() is None or shutil.which("java") is None:
-        pytest.skip("ZooKeeper (Debian package zookeeper) or java is not installed")
-    return run_part(request.param, tmp_path_factory.mktemp("compat-cluster-out"), "--cluster", "3")
-
-
-@pytest.mark.timeout(RUN_TIMEOUT_S + 60)
-def test_cluster_matrix(cluster_run):
-    proc, data, out = cluster_run
-    target = data["target"]
-    assert target["cluster"] == 3 and target["replication_factor"] == 3 and target["started_by_compat"]
-    assert target["broker_exit_codes"] == {"broker-1": 0, "broker-2": 0, "broker-3": 0}, target
-    assert target["broker_exit_code"] == 0
-    assert data["leftovers"] == [], f"the run left behind: {data['leftovers']}"
-    cells = [(r["client"], r["scenario"]) for r in data["results"]]
-    assert len(cells) == len(set(cells))
-    assert set(cells) == {(c, s.id) for c in cluster_run.clients for s in SCENARIOS}
-    known = known_failures()
-    failed = {(r["client"], r["scenario"]): r["reason"] for r in data["results"] if r["status"] == "FAIL"}
-    unexpected = {k: v for k, v in failed.items() if k not in known}
-    assert not unexpected, (
-        "compat cells failed against a 3-broker cluster that compat/FINDINGS.md does not list:\n"
-        + "\n".join(f"  {c} / {s}: {why}" for (c, s), why in sorted(unexpected.items()))
-        + f"\n\n{proc.stdout[-6000:]}")
-    for r in data["results"]:
-        assert r["status"] != SKIP or r["client"] == "pyspark", r
-    cross_cells = {(r["producer"], r["consumer"], r["codec"]): r for r in data["cross"]}
-    if cluster_run.name == CROSS:
-        assert set(cross_cells) == {(p, q, c) for p in CROSS_CLIENTS for q in CROSS_CLIENTS for c in CROSS_CODECS}
-    else:
-        assert not cross_cells
-    known_cross = known_cross_failures()
-    bad = {k: r["reason"] for k, r in cross_cells.items() if r["status"] != "PASS" and k not in known_cross}
-    assert not bad, f"cross-client cells failed against the cluster: {bad}"
-    cross_failed = [r for r in data["cross"] if r["status"] == "FAIL"]
-    assert proc.returncode == (1 if failed or cross_failed else 0), proc.stderr[-3000:]
-    # Every broker's and ZooKeeper's log is kept, and the part's topics had 3 in-sync replicas.
-    logs = [out / "logs" / f"kwire-broker-{i}.log" for i in (1, 2, 3)]
-    assert all(p.is_file() for p in logs) and (out / "logs" / "zookeeper.log").is_file()
-    run_topic = re.compile(rf"compat-{re.escape(data['run_id'])}-\S+.*\[\d+, \d+, \d+\]")
-    assert all(run_topic.search(p.read_text(errors="replace")) for p in logs), \
-        "no broker log shows a topic of the run with three replicas in its ISR"
-    assert "3 kwire brokers started by `python -m compat --cluster 3`" in (out / "compat.md").read_text()
 
 
 @pytest.mark.timeout(150)
