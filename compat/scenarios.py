@@ -201,9 +201,31 @@ def _compression(codec: str) -> Callable[[Client, Context], None]:
     return run
 
 
+def leader_answers(c: Client, topic: str, partitions: list[int], timeout: float = 30.0) -> None:
+    """Wait until the partitions' leaders answer a ListOffsets for "latest" (offset 0).
+
+    Needed before an acks=0 produce to a topic just created on a cluster: CreateTopics
+    returns once the broker that took it knows every partition's leader, which may not
+    have taken up leadership yet. An acks=0 batch sent then is refused with
+    NOT_LEADER_OR_FOLLOWER and, there being no response, lost; the producer only
+    reconnects (Kafka closes the connection) and reports it delivered."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            got = c.list_offsets(topic, partitions, "latest")
+        except Exception as e:  # noqa: BLE001 - retried until the deadline
+            got = f"{type(e).__name__}: {e}"
+        if got == {p: 0 for p in partitions}:
+            return
+        check(time.monotonic() < deadline, f"the leaders of {topic} did not answer within {timeout:.0f}s: {got}")
+        time.sleep(0.1)
+
+
 def _acks(acks: str) -> Callable[[Client, Context], None]:
     def run(c: Client, ctx: Context) -> None:
         t = ctx.topic(1)
+        if acks == "0":
+            leader_answers(c, t, [0])
         msgs = make_msgs(c, 20, tag=f"acks{acks}", partitions=1)
         t0 = now_ms()
         ds = c.produce(t, msgs, acks=acks)

@@ -30,6 +30,7 @@ import argparse
 import importlib
 import json
 import logging
+import os
 import sys
 import time
 import traceback
@@ -122,8 +123,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cross-out", metavar="DIR", help="with --cross-consume: write TOPIC.tsv files here")
     ap.add_argument("scenarios", nargs="+", help="scenario ids, or CODEC=TOPIC items in cross mode")
     args = ap.parse_args(argv)
-    # Libraries log connection churn at WARNING; keep stderr for real trouble.
-    logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
+    # Libraries log connection churn at WARNING; keep stderr for real trouble. COMPAT_LOG_LEVEL
+    # (DEBUG, INFO, ...) turns the client library's own log up to diagnose a failing cell.
+    logging.basicConfig(level=os.environ.get("COMPAT_LOG_LEVEL", "ERROR").upper(), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.cross_produce or args.cross_consume:
         cross(args)
     else:

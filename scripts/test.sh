@@ -7,8 +7,9 @@
 #              --dist loadgroup: a test module (or an xdist_group) is one unit of work, so its
 #              module-scoped broker or ZooKeeper starts once per worker; units are handed out
 #              in collection order, and tests/conftest.py collects the heaviest modules first.
-#   --quick    the contributor tier (about 2 minutes): tests/unit plus the tests marked `smoke`
-#              (one round trip per client: kafka-python, aiokafka, confluent-kafka, kcat, Java).
+#   --quick    the contributor tier (under 2 minutes): tests/unit plus the tests marked `smoke`
+#              (one round trip per client: kafka-python, aiokafka, confluent-kafka, kcat, Java);
+#              only those modules are collected unless paths are given.
 #
 # Extra arguments go to pytest in both modes (e.g. -x, -k EXPR, -m EXPR, paths; no --lf:
 # the cache provider is disabled). Every run ends with the 20 slowest tests (--durations=20).
@@ -54,12 +55,30 @@ if [ "$workers" != "0" ]; then
     xdist=(-n "$workers" --dist loadgroup --no-loadscope-reorder)
 fi
 marks=()
+paths=()
 if [ "$quick" = "1" ]; then
     sel="unit or smoke"
     [ -z "$user_m" ] || sel="($sel) and ($user_m)"
     marks=(-m "$sel")
+    # Collect only tests/unit and the smoke tests' modules, not all of tests/ (each xdist
+    # worker collects what it is given: the integration modules cost tens of seconds), unless
+    # paths were given.
+    given=0
+    for a in ${args[@]+"${args[@]}"}; do
+        case "$a" in -*) ;; *) [ -e "${a%%::*}" ] && given=1 ;; esac
+    done
+    if [ "$given" = "0" ]; then
+        while IFS= read -r p; do paths+=("$p"); done < <(python3 - <<'PY'
+import sys
+sys.path.insert(0, "tests")
+from conftest import SMOKE
+print("tests/unit")
+print("\n".join(sorted({s.split("::")[0] for s in SMOKE})))
+PY
+)
+    fi
 elif [ -n "$user_m" ]; then
     marks=(-m "$user_m")
 fi
 exec python3 -m pytest -p no:benchmark ${marks[@]+"${marks[@]}"} ${xdist[@]+"${xdist[@]}"} -p no:cacheprovider -ra \
-    --durations=20 ${args[@]+"${args[@]}"}
+    --durations=20 ${paths[@]+"${paths[@]}"} ${args[@]+"${args[@]}"}

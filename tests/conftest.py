@@ -47,7 +47,7 @@ SMOKE = (
 # summed test time in the parallel run of 2026-11-28 (4 workers, load average 13-20), go first:
 # a two-minute module handed out last would be the run's tail, alone on one worker.
 HEAVY_FIRST = (
-    "tests/integration/test_compat.py",                  # 755 s (two matrix runs)
+    "tests/integration/test_compat.py",                  # 12 compat runs, one xdist group each
     "tests/integration/test_nemesis_faults.py",          # 13 fault runs, 25-45 s each
     "tests/integration/test_clock_skew.py",              # 5 skewed-cluster runs
     "tests/integration/test_zk_ensemble.py",             # 3 ensemble runs, up to ~120 s loaded

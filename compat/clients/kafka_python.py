@@ -10,6 +10,28 @@ from compat.clients.base import (OP_TIMEOUT, Caps, Client, ConfigEntry, Delivery
 _MS = int(OP_TIMEOUT * 1000)
 
 
+# Group members poll with this timeout (returning early when records arrive). kafka-python
+# 3.0.12 drops a finished join when a poll times out during the SyncGroup of a rejoin that only
+# its metadata snapshot asked for (see subscribe()); a longer poll makes that window rarer.
+GROUP_POLL_MS = 1000
+
+
+def subscribe(consumer, topic: str) -> None:
+    """subscribe(), then fetch the topic's partitions before the first poll joins the group.
+
+    kafka-python 3.0.12 sends its first JoinGroup before it has the subscribed topic's
+    metadata, so the leader assigns nothing and rejoins once the partitions arrive. If a
+    poll's timeout expires while that rejoin's SyncGroup is in flight, the next poll finds
+    need_rejoin() already false (the leader's assignment snapshot now matches) and never
+    collects the finished join: no assignment, no heartbeats, the member expires
+    (kafka/coordinator/base.py, join_group_async). SyncGroup waits for the assignment to be
+    replicated, so on a 3-broker cluster the window is wide enough to hit (compat/FINDINGS.md).
+    With the partitions known first, the leader's first assignment is complete and no
+    metadata-triggered rejoin follows; the Java consumer also waits for metadata first."""
+    consumer.subscribe([topic])
+    consumer.partitions_for_topic(topic)
+
+
 class KafkaPythonClient(Client):
     name = "kafka-python"
     caps = Caps()
@@ -192,11 +214,11 @@ class KafkaPythonClient(Client):
 
         c = self._consumer(group_id=group, session_timeout_ms=10000, heartbeat_interval_ms=1000)
         try:
-            c.subscribe([topic])
+            subscribe(c, topic)
             out: list[Rec] = []
             deadline = time.monotonic() + timeout
             while len(out) < count and time.monotonic() < deadline:
-                for recs in c.poll(timeout_ms=200, max_records=count - len(out)).values():
+                for recs in c.poll(timeout_ms=GROUP_POLL_MS, max_records=count - len(out)).values():
                     out += [self._rec(r) for r in recs]
             out = out[:count]
             nxt: dict[int, int] = {}
@@ -371,10 +393,11 @@ class _Member(GroupMember):
     def _open(self):
         self.c = self.client._consumer(group_id=self.group, session_timeout_ms=10000,
                                        heartbeat_interval_ms=1000)
-        self.c.subscribe([self.topic])
+        subscribe(self.c, self.topic)
 
     def _poll(self):
-        return [KafkaPythonClient._rec(r) for recs in self.c.poll(timeout_ms=200).values() for r in recs]
+        return [KafkaPythonClient._rec(r) for recs in self.c.poll(timeout_ms=GROUP_POLL_MS).values()
+                for r in recs]
 
     def _assignment(self):
         return [tp.partition for tp in self.c.assignment()]

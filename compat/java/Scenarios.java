@@ -178,8 +178,29 @@ final class Scenarios {
         checkSame(msgs, ds, ops.fetch(t, from(0), msgs.size()));
     }
 
+    /** As leader_answers in compat/scenarios.py: before an acks=0 produce to a new topic, wait
+     *  until the partitions' leaders answer ListOffsets (an acks=0 batch sent to a broker not yet
+     *  leading is refused without a response, and lost). */
+    static void leaderAnswers(Ops ops, String t, List<Integer> partitions) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        Map<Integer, Long> zero = new HashMap<>();
+        for (int p : partitions) zero.put(p, 0L);
+        while (true) {
+            Object got;
+            try {
+                got = ops.listOffsets(t, partitions, "latest");
+            } catch (RuntimeException e) {
+                got = e.toString();
+            }
+            if (zero.equals(got)) return;
+            check(System.nanoTime() < deadline, "the leaders of " + t + " did not answer within 30s: " + got);
+            Thread.sleep(100);
+        }
+    }
+
     static void acks(Ops ops, Compat.Ctx ctx, String acks) throws Exception {
         String t = ctx.topic(1);
+        if (acks.equals("0")) leaderAnswers(ops, t, List.of(0));
         List<Ops.Msg> msgs = makeMsgs(20, "acks" + acks, 1, 0, true);
         List<Ops.Delivery> ds = ops.produce(t, msgs, "none", acks);
         checkDeliveries(msgs, ds, !acks.equals("0"));

@@ -6,11 +6,12 @@ assigned base offset and the leader epoch in place (LogAppendTime also
 rewrites max timestamp and the CRC) and stores the request's bytes as they
 are.
 
-* acks: 0 (no response), 1 and -1 (all). On one node the in-sync replica set
+* acks: 0 (no response; when a partition fails the connection is closed instead,
+  as KafkaApis does, so the producer refreshes its metadata), 1 and -1 (all). On one node the in-sync replica set
   is this broker, so acks=all is answered once the append is done, after
   checking ``min.insync.replicas`` against the ISR (NOT_ENOUGH_REPLICAS).
   Anything else is INVALID_REQUIRED_ACKS.
-* Per-partition errors, never a dropped connection: UNKNOWN_TOPIC_OR_PARTITION
+* Per-partition errors, never a dropped connection (but for acks=0): UNKNOWN_TOPIC_OR_PARTITION
   (UNKNOWN_TOPIC_ID for v13 topic ids), CORRUPT_MESSAGE, MESSAGE_TOO_LARGE,
   RECORD_LIST_TOO_LARGE, INVALID_TIMESTAMP, INVALID_RECORD, and the idempotent
   producer errors (OUT_OF_ORDER_SEQUENCE_NUMBER, INVALID_PRODUCER_EPOCH); a
@@ -57,7 +58,7 @@ from __future__ import annotations
 import logging
 
 from kwire.broker.broker import now_ms
-from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.protocol.errors import CloseConnection, ErrorCode, KafkaError
 from kwire.security import acl
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
 from kwire.protocol.generated.produce_response import (
@@ -158,6 +159,10 @@ def _handle(ctx, req):
         responses.append(TopicProduceResponse(name=td.name if not by_id else t.name if t else "",
                                               topic_id=td.topic_id, partition_responses=parts))
     if acks == 0:
+        failed = [f"{tr.name}-{pr.index}: {ErrorCode(pr.error_code).name}" for tr in responses
+                  for pr in tr.partition_responses if pr.error_code]
+        if failed:  # KafkaApis: no response to carry the errors, so close the connection
+            raise CloseConnection("acks=0 produce failed for " + ", ".join(failed))
         return None
     resp = ProduceResponse(responses=responses, throttle_time_ms=0)
     if leaders and ctx.api_version >= 10:

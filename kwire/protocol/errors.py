@@ -157,4 +157,10 @@ class KafkaError(Exception):
         self.message = message or None
 
 
+class CloseConnection(Exception):
+    """Raised by a handler whose request has no response to carry its error (an acks=0
+    produce): the connection is closed instead, as Kafka does, so the client refreshes its
+    metadata. The message says why, for the log."""
+
+
 E = ErrorCode

@@ -75,6 +75,7 @@ from kwire.handlers import REGISTRY, RequestContext
 from kwire.log.region import PIN_MIN_BYTES
 from kwire.protocol import codec
 from kwire.protocol.connection import Connection, FrameError
+from kwire.protocol.errors import CloseConnection
 from kwire.protocol.error_response import error_for, error_response
 from kwire.security.authorizer import cluster_gate
 from kwire.security.request_quotas import Timed, throttle_ms as quota_throttle_ms
@@ -332,6 +333,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
     def _failed(self, slot: int, ctx: RequestContext, entry, request, exc: Exception) -> None:
         """A handler raised: answer with the error in every error field, keep the connection."""
+        if isinstance(exc, CloseConnection):
+            self.abort(str(exc))
+            return
         code, message = error_for(exc)
         log.error("%s v%d handler failed (client %s at %s:%d, correlation id %d); answering "
                   "error code %d", entry.name, ctx.api_version, ctx.client_id, ctx.client_host,

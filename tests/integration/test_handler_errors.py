@@ -15,7 +15,8 @@ confluent-kafka and raw requests.
   response that does not encode counts as a failure too;
 * clients see the error and carry on over the same connection; other
   connections are unaffected; acks=0 produce is the exception (Kafka closes
-  the connection, there is no response to carry the error).
+  the connection, there is no response to carry the error), for a handler
+  failure and for a partition error alike.
 """
 
 from __future__ import annotations
@@ -253,6 +254,17 @@ def test_acks0_produce_failure_closes_the_connection_as_kafka_does(broker, raw):
     with failing(0, RuntimeError("no response to carry this")):
         conn.send(0, 9, _produce_request(9, "acks0", acks=0))
         assert conn.closed_by_peer()
+
+
+def test_acks0_produce_partition_error_closes_the_connection_as_kafka_does(broker, raw):
+    """No response carries an acks=0 produce's UNKNOWN_TOPIC_OR_PARTITION (or NOT_LEADER...):
+    KafkaApis closes the connection so the producer refreshes its metadata; so does kwire."""
+    from kwire.protocol.generated.metadata_request import MetadataRequest
+
+    conn = raw()
+    conn.send(0, 9, _produce_request(9, "acks0-no-such-topic", acks=0))
+    assert conn.closed_by_peer()
+    assert raw().call(3, 12, MetadataRequest(topics=[])).brokers  # the broker itself is fine
 
 
 def test_other_connections_are_unaffected(broker, raw):
