@@ -377,8 +377,19 @@ class TxnWorkload:
         ck = self.ck
         c = ck.Consumer({"bootstrap.servers": self.bootstrap, "group.id": self.group,
                          "enable.auto.commit": False})
+        # a consume-transform-produce transaction left open when its worker stopped keeps the
+        # group's offsets unstable (UNSTABLE_OFFSET_COMMIT: librdkafka asks for stable offsets and
+        # retries) until the coordinator aborts it at its timeout: wait for that, not a fixed time
+        deadline = time.monotonic() + 150
         try:
-            for tp in c.committed([ck.TopicPartition(self.topic, p) for p in (0, 1)], 30):
+            while True:
+                try:
+                    got = c.committed([ck.TopicPartition(self.topic, p) for p in (0, 1)], 30)
+                    break
+                except ck.KafkaException:
+                    if time.monotonic() > deadline:
+                        raise
+            for tp in got:
                 if tp.error is None and tp.offset >= 0:
                     self.record(Offsets(self.group, tp.partition, tp.offset))
         finally:

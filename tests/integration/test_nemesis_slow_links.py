@@ -24,7 +24,7 @@ import time
 import uuid
 
 import pytest
-from nemesis_workload import QueueWorkload, nemesis_cluster, stopped_and_checked  # noqa: F401 (fixture)
+from nemesis_workload import QueueWorkload, longest_gap, nemesis_cluster, stopped_and_checked  # noqa: F401 (fixture)
 from verifier import report, wait_for
 from zk_ensemble import isr_full
 
@@ -50,7 +50,7 @@ def _queue_under(c, fault, heal, request, capsys, what: str) -> None:
     fault()
     wait_for(lambda: time.monotonic() > t0 + FAULT_S, FAULT_S + 30, "the fault's duration")
     during = w.acknowledged - before
-    gap = w.last_gap(t0)
+    gap = longest_gap(w.ack_times, t0)
     heal()
     healed = time.monotonic()
     wait_for(lambda: isr_full(c, topic, [0]), 60, "the full ISR after the heal")

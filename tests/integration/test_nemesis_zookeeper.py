@@ -37,7 +37,7 @@ import uuid
 
 import pytest
 from cluster_fixtures import Cluster, _need_zookeeper
-from nemesis_workload import QueueWorkload, stopped_and_checked
+from nemesis_workload import QueueWorkload, longest_gap, stopped_and_checked
 from verifier import report, wait_for
 from zk_ensemble import ZooKeeperEnsemble, isr_full
 
@@ -149,7 +149,7 @@ def test_one_zookeeper_member_partitioned(zk_partition_cluster, request, capsys)
     wait_for(lambda: all(_registered(c, b) == {1, 2, 3} for b in (1, 2, 3)), SESSION_MS / 1000 + 30,
              "every broker registered, seen by every broker, with one member cut")
     new_sessions = [b.node_id for b in c.brokers if any("registering broker" in line for line in b.lines)]
-    gap = w.last_gap(t0)
+    gap = longest_gap(w.ack_times, t0)
     fw.heal()
     t1 = time.monotonic()
     ens.wait_serving([1, 2, 3], 90)
@@ -195,7 +195,7 @@ def test_two_zookeeper_members_partitioned_quorum_lost(zk_partition_cluster, req
     wait_for(lambda: time.monotonic() > t0 + window, window + 60, "two session timeouts without a quorum")
     t_heal = time.monotonic()
     during = sum(1 for t in w.ack_times if t0 + SESSION_MS / 1000 < t < t_heal)
-    gap = w.last_gap(t0)
+    gap = longest_gap(w.ack_times, t0)
     md = c.metadata([topic])
     assert md.topics[topic].partitions[0].leader == leaders_before, "the leader changed without a quorum"
     # Kafka's ZooKeeper-mode leaders keep appending and replicating without ZooKeeper

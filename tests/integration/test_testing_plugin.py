@@ -359,7 +359,8 @@ def test_xdist_workers_and_the_shared_broker(tmp_path):
     shared = [f.name for f in seen.iterdir() if f.name.startswith("shared-")]
     assert len(fresh) == 12, fresh  # a broker (port) of its own for every test
     assert len({n.split("-", 2)[1] for n in fresh}) == 2  # on both workers
-    assert len(set(shared)) == 2  # one shared broker per worker
+    # one shared broker per worker that ran shared tests (xdist may give one worker all of them)
+    assert len(set(shared)) == len({n.split("-", 2)[1] for n in shared}) >= 1
     dirs = {(seen / n).read_text() for n in fresh}
     assert len(dirs) == 12 and all("popen-gw" in d for d in dirs), dirs  # each worker's own basetemp
 
