@@ -79,14 +79,25 @@ def test_a_restarted_follower_catches_up(make_cluster):
     c.create_topic("catchup", partitions=PARTITIONS, replication_factor=3)
     with KafkaClient(c.bootstrap) as client:
         _produce(client, "catchup", 0, 3000)
+        # every replica in sync first: on a loaded machine a follower may have dropped out of
+        # the ISR, and a partition whose whole ISR is the killed broker rightly has no leader
+        c.wait_until(lambda md: all(len(md.topics["catchup"].partitions[p].isr) == 3
+                                    for p in range(PARTITIONS)), timeout=60,
+                     what="all replicas in sync", topics=["catchup"])
         # one broker goes down (SIGKILL) while the load goes on; its partitions fail over
         victim = c.brokers[-1]
         victim.kill()
-        c.wait_until(lambda md: all(md.topics["catchup"].partitions[p].leader != victim.node_id
-                                    for p in range(PARTITIONS)), timeout=60,
-                     what="leaders away from the killed broker")
+        live = [b for b in c.brokers if b is not victim]
+
+        def failed_over(md) -> bool:
+            return all(md.topics["catchup"].partitions[p].leader not in (victim.node_id, -1)
+                       for p in range(PARTITIONS))
+
+        for b in live:  # every live broker's metadata, since the client may ask any of them
+            c.wait_until(failed_over, timeout=60, what=f"leaders away from the killed broker "
+                         f"in broker {b.node_id}'s metadata", topics=["catchup"], bootstrap=b.bootstrap)
         client.close()
-    with KafkaClient(c.bootstrap) as client:
+    with KafkaClient(",".join(b.bootstrap for b in live)) as client:
         _produce(client, "catchup", 3000, 3000)
         victim.start()
         ends = _ends(client, "catchup")
