@@ -30,10 +30,10 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import time
 import uuid
 
 from kwire.broker.fetch_sessions import FetchSessionCache
+from kwire.clock import now_ms
 from kwire.cluster.metadata import LocalMetadata, TopicState, topic_name_error
 from kwire.cluster.metadata_log import DEFAULT_SNAPSHOT_BYTES, DEFAULT_SNAPSHOT_INTERVAL_MS
 from kwire.config import BrokerConfig, ConfigError, topic_config, validate_topic_configs
@@ -47,10 +47,6 @@ log = logging.getLogger("kwire.broker")
 # this broker's static configs the ZooKeeper controller falls back to (helper B)
 CONTROLLER_CONFIGS = ("unclean.leader.election.enable", "auto.leader.rebalance.enable",
                       "leader.imbalance.check.interval.seconds", "leader.imbalance.per.broker.percentage")
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def log_config(tc) -> LogConfig:

@@ -53,10 +53,11 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 import uuid
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
+
+from kwire.clock import now_ms
 
 # -- paths ------------------------------------------------------------------------------
 CLUSTER_ID = "/cluster/id"
@@ -175,10 +176,6 @@ def _loads(data: bytes | None):
     if not data:
         return None
     return json.loads(data.decode())
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 # -- topic ids (org.apache.kafka.common.Uuid.toString) -------------------------------------

@@ -9,7 +9,10 @@ watches that feed the image are set by ``kwire.cluster.zookeeper``). It does:
   ``zookeeper.session.timeout.ms`` (the session's; ephemeral znodes vanish that
   long after the process stops heart-beating). After a dropped connection
   kazoo reconnects by itself, retrying at most a second apart so a restarted
-  ZooKeeper is found again quickly.
+  ZooKeeper is found again quickly. Its connections leave from
+  ``broker.source.address`` when set (a link can then be cut by address), and
+  its retries sleep with ``kwire.clock.sleep``, not ``time.sleep`` (a broker
+  under libfaketime keeps its connection thread, issue 23).
 * **chroot**: ``host:port/kafka`` puts everything under ``/kafka``; the chroot
   is created first (through a session without it) if missing, as Kafka does.
 * **fail fast while disconnected**: a write while there is no connection raises
@@ -46,24 +49,21 @@ from kazoo.exceptions import (
 from kazoo.handlers import utils as kazoo_utils
 from kazoo.handlers.threading import KazooTimeoutError, SequentialThreadingHandler
 
+from kwire.clock import sleep
 from kwire.cluster.zk_layout import parse_connect
 from kwire.protocol.errors import ErrorCode, KafkaError
 
 log = logging.getLogger("kwire.cluster.zk")
 
 DEFAULT_SESSION_TIMEOUT_MS = 18000  # Kafka's zookeeper.session.timeout.ms
-# kazoo's connection retry: forever, backing off to at most a second
-_NEVER = threading.Event()
 
 
 def _sleep(seconds: float) -> None:
-    """kazoo's sleep between (re)connection attempts and command retries: a timed wait on an
-    event nobody sets, not ``time.sleep``. CPython 3.11 sleeps with an absolute
-    ``clock_nanosleep(CLOCK_MONOTONIC)``, which libfaketime 0.9.10 with
-    ``DONT_FAKE_MONOTONIC=1`` (a broker whose wall clock is skewed) fails with EINVAL; the
-    exception ended kazoo's connection thread, so the first dropped connection left the broker
-    without ZooKeeper for good: its session expired and it never registered again (issue 23)."""
-    _NEVER.wait(max(0.0, seconds))
+    """kazoo's sleep between (re)connection attempts and command retries. ``time.sleep``
+    raised under libfaketime (``kwire.clock``) and ended kazoo's connection thread, so the
+    first dropped connection left the broker without ZooKeeper for good: its session expired
+    and it never registered again (issue 23)."""
+    sleep(max(0.0, seconds))
 
 
 class _Handler(SequentialThreadingHandler):
@@ -86,6 +86,7 @@ class _Handler(SequentialThreadingHandler):
         return sock
 
 
+# kazoo's connection retry: forever, backing off to at most a second
 _CONNECTION_RETRY = {"max_tries": -1, "delay": 0.05, "backoff": 1.5, "max_delay": 1.0, "sleep_func": _sleep}
 
 

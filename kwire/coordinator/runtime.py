@@ -57,6 +57,7 @@ import asyncio
 import logging
 import time
 
+from kwire.clock import now_ms
 from kwire.coordinator.base import (CoordinatorError, OpContext, Pending, Result,
                                     internal_segment_config, partition_for)
 from kwire.coordinator.records import RecordError, decode_record, encode_record
@@ -86,10 +87,6 @@ _APPEND_ERRORS = {
     E.RECORD_LIST_TOO_LARGE: E.UNKNOWN_SERVER_ERROR,
     E.INVALID_FETCH_SIZE: E.UNKNOWN_SERVER_ERROR,
 }
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def op_context(ctx) -> OpContext:

@@ -19,8 +19,9 @@ kind for the ``kafka_server_delayedoperationpurgatory_purgatorysize`` metric.
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Callable, Hashable, Iterable
+
+from kwire.clock import sleep
 
 #: Kinds of delayed operations (Kafka's purgatory names, the metric's delayedOperation label).
 FETCH = "Fetch"  # long-poll fetches: consumers' and followers'
@@ -133,7 +134,7 @@ class Purgatory:
             except RuntimeError:  # changed size during iteration: the loop moved; try again
                 if attempt == 2:
                     raise
-                time.sleep(0)
+                sleep(0)  # kwire.clock: time.sleep fails under libfaketime
         counts = dict.fromkeys(KINDS, 0)
         for op in ops:
             counts[op.kind] += 1

@@ -40,7 +40,8 @@ are.
   leader's ``node_endpoints`` when a leader is known. acks=all checks the
   ISR against ``min.insync.replicas`` before the append
   (NOT_ENOUGH_REPLICAS), then waits until the high watermark covers the
-  records (``broker.wait_replicated``, at most the request's ``timeout_ms``):
+  records (``broker.wait_all_replicated``: one delayed operation for all the
+  request's partitions, at most the request's ``timeout_ms``):
   REQUEST_TIMED_OUT, NOT_ENOUGH_REPLICAS_AFTER_APPEND (the ISR shrank below
   the minimum meanwhile) or NOT_LEADER_OR_FOLLOWER (leadership lost). acks=1
   answers after the leader's append.

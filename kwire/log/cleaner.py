@@ -81,6 +81,8 @@ import logging
 import os
 import time
 
+from kwire.clock import sleep
+
 from .checkpoint import CheckpointError, read_offsets, write_offsets
 from .cleaner_rewrite import CleanPlan, CleanResult, SegmentInfo, cleaned_paths, remove_files, run
 from .cleaner_swap import swap_in
@@ -102,11 +104,9 @@ def _watch_parent(pid: int) -> None:
     worker holds both ends of its own task pipe, so it would never see EOF)."""
     import threading
 
-    never = threading.Event()
-
     def watch() -> None:
         while True:
-            never.wait(0.5)  # not time.sleep: it fails (EINVAL) under libfaketime, see kwire.cluster.zk_store
+            sleep(0.5)  # not time.sleep: it fails (EINVAL) under libfaketime
             try:
                 os.kill(pid, 0)
             except ProcessLookupError:

@@ -112,11 +112,11 @@ def _raise_if_armed(site: str, path: str | None = None) -> None:
 
 def _stall(site: str, path: str | None, entry: list) -> None:
     """Block until ``entry`` is no longer the site's (disarmed, or the file changed)."""
-    import time
+    from kwire.clock import sleep
 
     os.write(2, f"kwire faults: {site} stalled in pid {os.getpid()} at {path}\n".encode())
     while _armed.get(site) is entry:
-        time.sleep(0.05)
+        sleep(0.05)
         if _file is not None:
             _reload()
 

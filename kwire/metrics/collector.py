@@ -37,6 +37,7 @@ import time
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
+from kwire.clock import sleep
 from kwire.metrics.end_offsets import RemoteEndOffsets
 from kwire.metrics.requests import BUCKETS, RequestMetrics
 from kwire.metrics.share import share_group_metrics
@@ -67,7 +68,7 @@ def _snapshot(fn, tries: int = 3):
         except RuntimeError:
             if i == tries - 1:
                 raise
-            time.sleep(0)
+            sleep(0)
 
 
 class BrokerCollector(Collector):
@@ -173,7 +174,7 @@ class BrokerCollector(Collector):
         total = 0
         for i, plog in enumerate(logs):
             if i & 255 == 255:
-                time.sleep(0)  # hand the GIL over: the event loop runs between chunks
+                sleep(0)  # hand the GIL over: the event loop runs between chunks
             if plog.offline or plog.closed:
                 continue
             labels = [plog.topic, str(plog.partition)]
@@ -207,7 +208,7 @@ class BrokerCollector(Collector):
         leaders = under = under_min = offline = at_min = 0
         for i, t in enumerate(topics):
             if i & 511 == 511:
-                time.sleep(0)
+                sleep(0)
             min_isr = None
             for p in list(t.partitions):
                 if p.leader < 0 or p.leader not in live:
@@ -330,7 +331,7 @@ class BrokerCollector(Collector):
         logs = broker.logs
         for i, (_gid, topic, p, _off) in enumerate(committed):
             if i & 255 == 255:
-                time.sleep(0)
+                sleep(0)
             tp = (topic, p)
             if tp in hws or tp in remote:
                 continue

@@ -41,6 +41,7 @@ import logging
 import threading
 import time
 
+from kwire.clock import sleep
 from kwire.client import LATEST_TIMESTAMP, KafkaClient, KafkaClientError, NewTopic
 from kwire.protocol.errors import ErrorCode
 from kwire.records.builder import build_batch
@@ -146,7 +147,7 @@ class KafkaStore:
             t = c.metadata([self.topic]).topics.get(self.topic)
             if t is not None and t.error_code == 0 and t.partitions.get(0) and t.partitions[0].leader >= 0:
                 return
-            time.sleep(0.05)
+            sleep(0.05)
         raise errors.store_error(f"the topic {self.topic} has no leader")
 
     def close(self) -> None:
