@@ -279,11 +279,6 @@ class PartitionLog:
         return self._log_start_offset
 
     @property
-    def earliest_local_offset(self) -> int:
-        """ListOffsets -4: no tiered storage, so the same as the log start offset."""
-        return self._log_start_offset
-
-    @property
     def log_end_offset(self) -> int:
         return self._segments[-1].next_offset
 
@@ -650,11 +645,6 @@ class PartitionLog:
         waited = max_timestamp - first if first is not None and first >= 0 \
             else now_ms - seg.created_ms
         return waited > self.config.segment_ms
-
-    def _maybe_roll(self, incoming_bytes: int, max_timestamp: int, last_offset: int,
-                    now_ms: int) -> None:
-        if self._should_roll(incoming_bytes, max_timestamp, last_offset, now_ms):
-            self.roll(now_ms)
 
     def maybe_roll(self, now_ms: int) -> bool:
         """Roll the active segment if segment.ms (judged at ``now_ms``) or its indexes say so."""
