@@ -66,12 +66,6 @@ class Versions:
     def empty(self) -> bool:
         return self.lo > self.hi
 
-    def intersect(self, other: "Versions") -> "Versions":
-        out = Versions("none")
-        out.lo, out.hi = max(self.lo, other.lo), min(self.hi, other.hi)
-        out.text = f"{out.lo}-{out.hi}" if not out.empty else "none"
-        return out
-
     def __repr__(self) -> str:
         return f"Versions({self.text!r})"
 

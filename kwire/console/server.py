@@ -35,7 +35,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from kwire.client import KafkaClientError
 from kwire.console.backend import BadRequest, ConsoleBackend, ReadOnly
 from kwire.console.schemas import SchemaRegistryUnavailable, SchemasBackend, SubjectNotFound
-from kwire.metrics.http import HttpEndpoint, QuietHandler, http_listeners
+from kwire.metrics.http import HttpEndpoint, QuietHandler
 from kwire.protocol.errors import ErrorCode
 
 log = logging.getLogger("kwire.console")
@@ -46,10 +46,6 @@ _TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=
 _NOT_FOUND = {ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.GROUP_ID_NOT_FOUND, ErrorCode.UNKNOWN_TOPIC_ID}
 _CONFLICT = {ErrorCode.TOPIC_ALREADY_EXISTS, ErrorCode.NON_EMPTY_GROUP, ErrorCode.UNKNOWN_MEMBER_ID,
              ErrorCode.ILLEGAL_GENERATION, ErrorCode.REBALANCE_IN_PROGRESS}
-
-
-def console_listeners(config) -> list[tuple[str, int]]:
-    return http_listeners(config, "console")
 
 
 def _static(name: str) -> bytes | None:

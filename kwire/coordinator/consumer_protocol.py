@@ -44,13 +44,3 @@ def encode_assignment(partitions: dict[str, list[int]], version: int = 0) -> byt
     tps = [_asg.TopicPartition(topic=t, partitions=sorted(ps)) for t, ps in sorted(partitions.items())]
     _asg.ENCODERS[version](_asg.ConsumerProtocolAssignment(assigned_partitions=tps), out, [])
     return bytes(out)
-
-
-def decode_assignment(data: bytes) -> dict[str, list[int]]:
-    if not data:
-        return {}
-    try:
-        asg, _ = _asg.DECODERS[0](memoryview(bytes(data)), 2)
-    except (ProtocolError, IndexError, struct.error) as e:
-        raise ValueError(f"not a consumer assignment: {e}") from None
-    return {tp.topic: list(tp.partitions) for tp in asg.assigned_partitions}

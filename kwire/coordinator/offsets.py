@@ -75,12 +75,6 @@ class OffsetManager:
         self.pending: dict[int, dict[OffsetCommitKey, OffsetCommitValue]] = {}
         self._pending_keys: dict[OffsetCommitKey, int] = {}  # key -> producers with it pending
 
-    def group_offsets(self, group_id: str) -> dict[str, dict[int, OffsetCommitValue]]:
-        return self.offsets.get(group_id, {})
-
-    def has_offsets(self, group_id: str) -> bool:
-        return bool(self.offsets.get(group_id))
-
     # -- commit ----------------------------------------------------------------------------
     def commit(self, group_id: str, generation: int, member_id: str, instance_id: str | None,
                retention_ms: int, commits: list[Commit], api_version: int, now: int) -> Result:

@@ -319,7 +319,3 @@ def cache_for(path: str) -> FdCache:
         if c is not None:
             return c
     return _default
-
-
-def default_cache() -> FdCache:
-    return _default

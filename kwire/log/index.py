@@ -285,12 +285,6 @@ class TimeIndex(_IndexFile):
         self.rel = array("i", [o - self.base_offset for _, o in entries])
         self._rewrite(b"".join(_TIME.pack(t, r) for t, r in zip(self.ts, self.rel)))
 
-    def truncate_to_offset(self, next_offset: int) -> None:
-        """Drop entries for offsets >= ``next_offset``."""
-        n = bisect_right(self.rel, next_offset - 1 - self.base_offset)
-        if n < len(self.rel):
-            self.reset([(t, self.base_offset + r) for t, r in zip(self.ts[:n], self.rel[:n])])
-
     @classmethod
     def load(cls, path: str, base_offset: int, max_entries: int):
         try:

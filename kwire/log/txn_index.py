@@ -39,7 +39,7 @@ from bisect import bisect_left
 from typing import NamedTuple
 
 from kwire.records.batch import HEADER_SIZE
-from kwire.records.control import ABORT, EndTxnMarker, parse_end_txn_marker
+from kwire.records.control import EndTxnMarker, parse_end_txn_marker
 from kwire.records.decode import parse_records
 
 log = logging.getLogger("kwire.log")
@@ -74,13 +74,6 @@ def read_marker(h, batch: bytes) -> EndTxnMarker | None:
     except Exception as e:  # CorruptRecordError and friends
         log.warning("unreadable control batch at offset %d: %s", h.base_offset, e)
         return None
-
-
-def marker_is_abort(h, batch: bytes) -> bool:
-    """Whether the control batch ``batch`` holds an ABORT marker (an unreadable marker counts
-    as COMMIT: not indexed)."""
-    m = read_marker(h, batch)
-    return m is not None and m.control_type == ABORT
 
 
 def encode_entries(entries) -> bytes:

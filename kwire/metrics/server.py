@@ -17,12 +17,8 @@ from prometheus_client import CollectorRegistry, GCCollector, PlatformCollector,
 from prometheus_client.exposition import choose_encoder
 
 from kwire.metrics.collector import BrokerCollector
-from kwire.metrics.http import HttpEndpoint, QuietHandler, http_listeners
+from kwire.metrics.http import HttpEndpoint, QuietHandler
 from kwire.metrics.requests import RequestMetrics
-
-
-def metrics_listeners(config) -> list[tuple[str, int]]:
-    return http_listeners(config, "metrics")
 
 
 _scrape_lock = threading.Lock()
