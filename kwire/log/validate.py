@@ -106,6 +106,7 @@ from kwire.records.batch import (
     HEADER_SIZE,
     LOG_OVERHEAD,
     MAGIC_V2,
+    MIN_BATCH_LENGTH,
     TRANSACTIONAL_MASK,
     BatchHeader,
     BatchSpan,
@@ -121,7 +122,6 @@ from .config import LogConfig
 
 E = ErrorCode
 MAX_CODEC = 4  # zstd
-_MIN_BATCH_LENGTH = HEADER_SIZE - LOG_OVERHEAD
 
 
 class RecordValidationError(KafkaError):
@@ -210,9 +210,9 @@ def _checked_header(buf, pos: int, left: int, config: LogConfig):
     """The header of the batch at ``pos`` once its length, size, CRC and codec are checked."""
     h = read_header(buf, pos)
     size = LOG_OVERHEAD + h.batch_length
-    if h.batch_length < _MIN_BATCH_LENGTH:
+    if h.batch_length < MIN_BATCH_LENGTH:
         raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos}: batch_length {h.batch_length} "
-                                            f"is below the minimum {_MIN_BATCH_LENGTH}")
+                                            f"is below the minimum {MIN_BATCH_LENGTH}")
     if size > left:
         raise KafkaError(E.CORRUPT_MESSAGE, f"batch at {pos} declares {size} bytes, "
                                             f"only {left} were sent")

@@ -40,6 +40,7 @@ from crc32c import crc32c
 
 HEADER_SIZE = 61
 LOG_OVERHEAD = 12  # base_offset + batch_length
+MIN_BATCH_LENGTH = HEADER_SIZE - LOG_OVERHEAD  # a batch_length below this cannot hold the header
 MAGIC_V2 = 2
 
 BASE_OFFSET = 0
@@ -168,7 +169,7 @@ def iter_batches(buf, start: int = 0, end: int | None = None) -> Iterator[BatchS
     while end - pos >= HEADER_SIZE:
         header = read_header(buf, pos)
         size = LOG_OVERHEAD + header.batch_length
-        if header.batch_length < HEADER_SIZE - LOG_OVERHEAD or pos + size > end:
+        if header.batch_length < MIN_BATCH_LENGTH or pos + size > end:
             return
         yield BatchSpan(pos, header)
         pos += size

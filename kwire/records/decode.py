@@ -39,7 +39,7 @@ import struct
 from typing import Iterator, NamedTuple
 
 from . import batch
-from .batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, BatchHeader
+from .batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, MIN_BATCH_LENGTH, BatchHeader
 from .compression import CODEC_NAMES, MAX_DECOMPRESSED_SIZE, NONE, decompress
 from .errors import CorruptRecordError
 from .varint import read_varint, read_varlong
@@ -114,7 +114,7 @@ def check_header(buf, pos: int = 0, *, verify_crc: bool = True) -> BatchHeader:
     header = batch.read_header(buf, pos)
     if header.magic != MAGIC_V2:
         raise CorruptRecordError(f"batch at {pos}: magic {header.magic}, only v2 is supported")
-    if header.batch_length < HEADER_SIZE - LOG_OVERHEAD:
+    if header.batch_length < MIN_BATCH_LENGTH:
         raise CorruptRecordError(f"batch at {pos}: batch_length {header.batch_length} too small")
     if pos + header.size > len(buf):
         raise CorruptRecordError(
@@ -245,7 +245,7 @@ def _complete(buf, pos: int) -> bool:
     if len(buf) - pos < HEADER_SIZE:
         return False
     length = _LENGTH.unpack_from(buf, pos + batch.BATCH_LENGTH)[0]
-    return length < HEADER_SIZE - LOG_OVERHEAD or pos + LOG_OVERHEAD + length <= len(buf)
+    return length < MIN_BATCH_LENGTH or pos + LOG_OVERHEAD + length <= len(buf)
 
 
 def summarize_batch(buf, pos: int = 0) -> dict:

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import os
 
-from .batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, BatchHeader, crc_is_valid, read_header
+from .batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, MIN_BATCH_LENGTH, BatchHeader, crc_is_valid, read_header
 from .errors import CorruptRecordError
 
 __all__ = ["IMPLEMENTATION", "LAYOUT_FIELDS", "scan_records", "py_scan_records", "c_scan_records",
@@ -169,9 +169,6 @@ def py_scan_records(data, count: int, layout=None) -> tuple[int, int, int]:
     return min_ts, max_ts, null_keys
 
 
-_MIN_BATCH_LENGTH = HEADER_SIZE - LOG_OVERHEAD
-
-
 def py_check_batch(data, pos: int, header_type=BatchHeader):
     """Pure-Python ``check_batch`` (the reference the C one is tested against); the header is
     a ``header_type`` (a tuple type taking the 13 fields, ``BatchHeader`` on the produce path)."""
@@ -180,7 +177,7 @@ def py_check_batch(data, pos: int, header_type=BatchHeader):
         return None
     h = read_header(data, pos)
     size = LOG_OVERHEAD + h.batch_length
-    if h.batch_length < _MIN_BATCH_LENGTH or size > left or h.attributes & 0x07:
+    if h.batch_length < MIN_BATCH_LENGTH or size > left or h.attributes & 0x07:
         return None
     if not crc_is_valid(data, pos, size):
         return None
