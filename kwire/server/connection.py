@@ -59,7 +59,10 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   ``Timed``) and every response is recorded against the byte-rate, request and
   controller-mutation quotas; the largest throttle goes into its
   ``throttle_time_ms`` and the connection reads nothing more for that long
-  (KIP-219). With an empty table it costs one truth test per request.
+  (KIP-219). With an empty table it costs one truth test per request;
+* a closed connection takes the share sessions it opened with it
+  (``SharePartitionManager.connection_closed``, as Kafka's ShareSessionCache
+  evicts them): what their members held is released.
 """
 
 from __future__ import annotations
