@@ -194,3 +194,68 @@ def test_server_normalize_schemas(kwire_broker):
     r = requests.put(f"{url}/config/raw", json={"normalize": False, "compatibility": "NONE"}, timeout=30)
     assert r.status_code == 200
     assert register(url, SHORT, subject="raw") != register(url, QUALIFIED, subject="raw")
+
+
+def _basket_class():
+    """A message class built from a descriptor (as protoc's output carries it): a map field is
+    a repeated synthetic ``TagsEntry`` message there."""
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
+    F = descriptor_pb2.FieldDescriptorProto
+    fdp = descriptor_pb2.FileDescriptorProto(name="shop/basket.proto", package="shop", syntax="proto3")
+    item = fdp.message_type.add(name="Item")
+    item.field.add(name="sku", number=1, type=F.TYPE_STRING, label=F.LABEL_OPTIONAL)
+    basket = fdp.message_type.add(name="Basket")
+    entry = basket.nested_type.add(name="TagsEntry")
+    entry.options.map_entry = True
+    entry.field.add(name="key", number=1, type=F.TYPE_STRING, label=F.LABEL_OPTIONAL)
+    entry.field.add(name="value", number=2, type=F.TYPE_MESSAGE, type_name=".shop.Item", label=F.LABEL_OPTIONAL)
+    basket.field.add(name="tags", number=2, type=F.TYPE_MESSAGE, type_name=".shop.Basket.TagsEntry",
+                     label=F.LABEL_REPEATED)
+    basket.field.add(name="first", number=1, type=F.TYPE_MESSAGE, type_name=".shop.Item", label=F.LABEL_OPTIONAL)
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(fdp)
+    return message_factory.GetMessageClass(pool.FindMessageTypeByName("shop.Basket"))
+
+
+def test_python_serializer_with_normalize_schemas(kwire_broker):
+    """confluent-kafka's ProtobufSerializer with normalize.schemas=True registers a base64
+    descriptor with ?normalize=true: stored normalized, it is one schema with the .proto text
+    written by hand, and the deserializer still reads what was produced."""
+    from confluent_kafka import Consumer, Producer
+    from confluent_kafka.schema_registry import SchemaRegistryClient
+    from confluent_kafka.schema_registry.protobuf import ProtobufDeserializer, ProtobufSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    Basket = _basket_class()
+    url = kwire_broker.schema_registry_url
+    sr = SchemaRegistryClient({"url": url})
+    topic = kwire_broker.create_topic("baskets")
+    ctx = SerializationContext(topic, MessageField.VALUE)
+    ser = ProtobufSerializer(Basket, sr, {"use.deprecated.format": False, "normalize.schemas": True})
+    msg = Basket()
+    msg.first.sku = "a"
+    msg.tags["x"].sku = "b"
+    p = Producer({"bootstrap.servers": kwire_broker.bootstrap})
+    p.produce(topic, value=ser(msg, ctx))
+    assert p.flush(30) == 0
+    sid = sr.get_latest_version(f"{topic}-value").schema_id
+    text = """syntax = "proto3";
+package shop;
+message Item { string sku = 1; }
+message Basket {
+  map<string, Item> tags = 2;
+  Item first = 1;
+}
+"""
+    assert register(url, text, normalize=True) == sid
+    assert register(url, text) != sid  # as written, another schema
+    c = Consumer({"bootstrap.servers": kwire_broker.bootstrap, "group.id": "g-baskets",
+                  "auto.offset.reset": "earliest"})
+    c.subscribe([topic])
+    try:
+        m = c.poll(30)
+        assert m is not None and m.error() is None
+        assert ProtobufDeserializer(Basket, {"use.deprecated.format": False})(m.value(), ctx) == msg
+    finally:
+        c.close()

@@ -22,8 +22,13 @@ added or removed and renamed are compatible.
 sorts options, fields by number and imports, writes type names fully
 qualified and synthetic map entry messages as ``map<k, v>``).
 
+With ``normalize`` a base64 descriptor is stored as its normalized ``.proto``
+text, so a schema registered once as text and once as a descriptor gets one
+id then (as Confluent's registry, which keeps every schema as text).
+
 What it does not do: give one id to a schema registered once as text and once
-as a descriptor (the stored forms differ), carry options across conversions.
+as a descriptor without ``normalize`` (the stored forms differ), carry options
+across conversions (a descriptor's options are lost when it is normalized).
 """
 
 from __future__ import annotations
@@ -73,15 +78,18 @@ class ProtobufSchema:
         self.serialized = serialized
         self.references = references  # [(import name, ProtobufSchema)], dependencies first
         self.canonical = self._normalized = text.strip()
-        if not serialized:  # .proto text: Confluent's printed forms (protoform)
-            try:
-                external: dict = {}
-                for _, ref in references:  # the types that the file's imports define
-                    external.update(dict.fromkeys(ref.model.messages, "message"))
-                    external.update(dict.fromkeys(ref.model.enums, "enum"))
+        external: dict = {}
+        for _, ref in references:  # the types that the file's imports define
+            external.update(dict.fromkeys(ref.model.messages, "message"))
+            external.update(dict.fromkeys(ref.model.enums, "enum"))
+        try:
+            if not serialized:  # .proto text: Confluent's printed forms (protoform)
                 self.canonical, self._normalized = protoform.forms(source, external)
-            except Exception as e:  # the printer failing on a construct: compare the text as sent
-                log.warning("a .proto schema could not be printed (%s): kept as sent", e)
+            else:  # normalized, a descriptor is the .proto text it converts to, normalized
+                f = _from_text(protoconv.descriptor_to_text(source), [ref.model for _, ref in references])[1]
+                self._normalized = protoform.forms(f, external)[1]
+        except Exception as e:  # the printer failing on a construct: compare the text as sent
+            log.warning("a .proto schema could not be printed (%s): kept as sent", e)
 
     def normalized(self) -> str:
         return self._normalized
