@@ -111,8 +111,9 @@ class ProtobufSchema:
         return base64.b64encode(self.descriptor().SerializeToString()).decode("ascii")
 
 
-def parse(text: str, references: list) -> ProtobufSchema:
-    """``references``: [(import name, ProtobufSchema)] of the referenced schemas."""
+def parse(text: str, references: list, strict: bool = True) -> ProtobufSchema:
+    """``references``: [(import name, ProtobufSchema)] of the referenced schemas; ``strict``: refuse
+    undefined types and imports that are not references (off for schemas already stored)."""
     stripped = text.strip()
     if stripped and not any(c in stripped for c in " ;{\n"):
         try:
@@ -122,7 +123,8 @@ def parse(text: str, references: list) -> ProtobufSchema:
         except (binascii.Error, DecodeError, ValueError) as e:
             raise ValueError(f"Invalid Protobuf schema: not a base64 FileDescriptorProto: {e}") from None
         return ProtobufSchema(text, _from_descriptor(fdp), fdp, True, list(references))
-    model, f = _from_text(text, [ref.model for _, ref in references])
+    model, f = _from_text(text, [ref.model for _, ref in references],
+                          {name for name, _ in references} if strict else None)
     return ProtobufSchema(text, model, f, False, list(references))
 
 
@@ -168,7 +170,15 @@ def _from_descriptor(fdp) -> Model:
     return model
 
 
-def _from_text(text: str, imported: list[Model]):
+# files and types every Confluent registry knows without a reference (well-known types, its own)
+_BUILT_IN_FILES = ("google/protobuf/", "confluent/")
+_BUILT_IN_TYPES = ("google.protobuf.", "confluent.")
+
+
+def _from_text(text: str, imported: list[Model], import_names: set[str] | None = None):
+    """(model, parsed file). With ``import_names`` (the references' names) an import that is not
+    among them and a type name that resolves to nothing are refused, as Confluent's registry
+    refuses a schema it cannot build a descriptor of (built-in files and types excepted)."""
     from proto_schema_parser import ast
     from proto_schema_parser.parser import Parser
 
@@ -203,9 +213,20 @@ def _from_text(text: str, imported: list[Model]):
         for n in m.enums:
             defined.setdefault(n, "enum")
 
+    if import_names is not None:
+        for e in f.file_elements:
+            if isinstance(e, ast.Import) and e.name not in import_names and not e.name.startswith(_BUILT_IN_FILES):
+                raise ValueError(f"Invalid Protobuf schema: import \"{e.name}\" is not one of the schema's "
+                                 "references")
+
     def resolve(name: str, scope: str) -> tuple[str, str]:
         full = protoform.resolve(name, scope, defined)
-        return (name.lstrip("."), "named") if full is None else (full, defined[full])
+        if full is not None:
+            return full, defined[full]
+        if import_names is not None and not name.lstrip(".").startswith(_BUILT_IN_TYPES):
+            raise ValueError(f"Invalid Protobuf schema: type {name} used in {scope} is not defined in the "
+                             "schema or its references")
+        return name.lstrip("."), "named"
 
     def walk(elements, prefix: str) -> None:
         for e in elements:
