@@ -138,7 +138,8 @@ def run(quick: bool = False, rounds: int = 5, records: int | None = None, reques
     if requests:  # lookups; a tenth as many registrations
         n_reg, n_look = max(1, requests // 10), requests
     out: dict = {}
-    with Broker(mode="process", schema_registry_port=0) as b:
+    # a loaded machine can take over the default 30 s to start an interpreter and import kwire
+    with Broker(mode="process", schema_registry_port=0, start_timeout=180) as b:
         port = int(b.schema_registry_url.rsplit(":", 1)[1])
         c = _Client(port)
         c.call("GET", "/subjects")  # the registry starts (creates and replays _schemas) on first use
