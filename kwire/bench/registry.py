@@ -14,7 +14,12 @@ client-side cache (every lookup is a request):
   clients;
 * produce throughput (confluent-kafka, 100-byte framed values, acks=1) to a
   topic with ``confluent.value.schema.validation=true`` against one without,
-  best of ``--rounds``.
+  in ``--rounds`` alternating pairs (off-on, then on-off, ...), and the
+  broker process's CPU time per record in each round (``/proc/<pid>/stat``:
+  less moved by other load on the machine than records/s). The figure to quote
+  is ``produce_validation_on_vs_off``, the median of the per-pair ratios
+  (on/off records/s); ``cpu_us_per_record`` gives the medians of the CPU cost.
+  The load average is printed before and after.
 
 Prints one JSON object. What it does not measure: a cluster (forwarding adds
 one HTTP hop to writes only), TLS, large schemas.
@@ -25,6 +30,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import statistics
 import threading
 import time
@@ -90,12 +96,50 @@ def _produce(bootstrap: str, topic: str, value: bytes, count: int) -> float:
     return count / took
 
 
-def run(quick: bool = False, rounds: int = 3) -> dict:
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of a process (Linux /proc; fields 14 and 15, after the command's parens)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _validation_rounds(b, value: bytes, n_prod: int, rounds: int) -> dict:
+    """Alternating off/on produce rounds: per-round records/s and broker CPU µs per record."""
+    on = b.create_topic("validated", configs={"confluent.value.schema.validation": "true"})
+    off = b.create_topic("unvalidated")
+    pid = b.pid
+    per: dict = {"on": [], "off": []}
+    cpu: dict = {"on": [], "off": []}
+    ratios = []
+    for r in range(rounds):
+        order = (("off", off), ("on", on)) if r % 2 == 0 else (("on", on), ("off", off))
+        for name, topic in order:
+            c0 = _cpu_seconds(pid)
+            per[name].append(_produce(b.bootstrap, topic, value, n_prod))
+            cpu[name].append((_cpu_seconds(pid) - c0) / n_prod * 1e6)
+        ratios.append(per["on"][-1] / per["off"][-1])
+    med = statistics.median
+    return {
+        "produce_records_per_s": {k: [round(x) for x in v] for k, v in per.items()},
+        "produce_validation_on_vs_off_per_round": [round(x, 3) for x in ratios],
+        "produce_validation_on_vs_off": round(med(ratios), 3),
+        "produce_validation_on_vs_off_best_of": round(max(per["on"]) / max(per["off"]), 3),
+        # CPU time is counted in clock ticks (10 ms): a short round may show none (None then)
+        "cpu_us_per_record": {"on": round(med(cpu["on"]), 2), "off": round(med(cpu["off"]), 2),
+                              "on_vs_off": round(med(cpu["on"]) / med(cpu["off"]), 3) if med(cpu["off"]) else None},
+    }
+
+
+def run(quick: bool = False, rounds: int = 5, records: int | None = None, requests: int | None = None) -> dict:
     from kwire.testing import Broker
 
     n_reg, n_look, n_prod = (100, 1000, 50_000) if quick else (500, 5000, 200_000)
+    n_prod = records or n_prod
+    if requests:  # lookups; a tenth as many registrations
+        n_reg, n_look = max(1, requests // 10), requests
     out: dict = {}
-    with Broker(mode="process", schema_registry_port=0) as b:
+    # a loaded machine can take over the default 30 s to start an interpreter and import kwire
+    with Broker(mode="process", schema_registry_port=0, start_timeout=180) as b:
         port = int(b.schema_registry_url.rsplit(":", 1)[1])
         c = _Client(port)
         c.call("GET", "/subjects")  # the registry starts (creates and replays _schemas) on first use
@@ -126,14 +170,7 @@ def run(quick: bool = False, rounds: int = 3) -> dict:
         out["lookups_per_s_4_clients"] = round(sum(done) / (time.perf_counter() - t))
 
         framed = b"\x00" + ids[0].to_bytes(4, "big") + b"x" * 95
-        on = b.create_topic("validated", configs={"confluent.value.schema.validation": "true"})
-        off = b.create_topic("unvalidated")
-        best = {"on": 0.0, "off": 0.0}
-        for _ in range(rounds):
-            for name, topic in (("off", off), ("on", on)):
-                best[name] = max(best[name], _produce(b.bootstrap, topic, framed, n_prod))
-        out["produce_records_per_s"] = {k: round(v) for k, v in best.items()}
-        out["produce_validation_on_vs_off"] = round(best["on"] / best["off"], 3)
+        out.update(_validation_rounds(b, framed, n_prod, rounds))
         out["records_per_round"] = n_prod
     return out
 
@@ -141,9 +178,16 @@ def run(quick: bool = False, rounds: int = 3) -> dict:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m kwire.bench.registry", description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer requests and records")
-    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--rounds", type=int, default=5, help="alternating off/on produce pairs")
+    p.add_argument("--records", type=int, help="records per produce round (default 200,000; "
+                                               "50,000 with --quick)")
+    p.add_argument("--requests", type=int, help="lookups per figure, and a tenth as many registrations "
+                                                "(default 5,000; 1,000 with --quick)")
     args = p.parse_args(argv)
-    print(json.dumps(run(args.quick, args.rounds), indent=2))
+    load_before = os.getloadavg()
+    out = run(args.quick, args.rounds, args.records, args.requests)
+    out["load_average_before_after"] = [round(x, 2) for x in (*load_before, *os.getloadavg())]
+    print(json.dumps(out, indent=2))
     return 0
 
 

@@ -14,14 +14,19 @@ otherwise the whole batch is refused with INVALID_RECORD and
 null value (a tombstone) passes: compaction needs it.
 
 Cost: nothing when both configs are off (the produce handler looks at the
-topic's explicit configs only); when on, the records are walked once more
-(``kwire.records.scan`` with its layout: no record objects), and each
-distinct id is looked up once per batch.
+topic's explicit configs only); when on, one call per batch and field,
+``kwire.records.scan.schema_ids`` (C, with a pure-Python twin), walks the
+records once more and returns the distinct ids and the number of unframed
+fields, building no per-record objects; each distinct id (normally one per
+batch) is then looked up once in the registry's in-memory id table. Only a
+batch that fails is walked again, in Python, to name its records.
 
-What it does not do: check that the id belongs to the topic's subject, or
-that the payload matches the schema (Confluent Server does neither by
-default); a schema registered through another broker is known here once this
-broker's registry has replayed it (normally within milliseconds).
+What it does not do: check that the payload matches the schema (Confluent
+Server does not either), or that the id is registered under the subject the
+topic's subject name strategy derives (``<topic>-value`` by default), which
+Confluent Server does: here any id known to the registry passes. A schema
+registered through another broker is known here once this broker's registry
+has replayed it (normally within milliseconds).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from kwire.protocol.errors import ErrorCode
 from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, iter_batches
 from kwire.records.compression import NONE, decompress
 from kwire.records.errors import CorruptRecordError
-from kwire.records.scan import LAYOUT_FIELDS, scan_records
+from kwire.records.scan import LAYOUT_FIELDS, scan_records, schema_ids
 
 VALUE_CONFIG = "confluent.value.schema.validation"
 KEY_CONFIG = "confluent.key.schema.validation"
@@ -46,24 +51,6 @@ def enabled(configs: dict) -> tuple[bool, bool]:
             configs.get(VALUE_CONFIG, "false").lower() == "true")
 
 
-def _check(data, what: str, known: Callable[[int], bool]) -> str | None:
-    if data is None:
-        return None
-    if len(data) < 5 or data[0] != 0:
-        return f"the {what} does not start with the schema registry's magic byte and schema id"
-    sid = int.from_bytes(data[1:5], "big")
-    found = known(sid)
-    if found is None:
-        raise _Loading()
-    if not found:
-        return f"the {what}'s schema id {sid} is not known to the schema registry"
-    return None
-
-
-class _Loading(Exception):
-    """The registry is still reading ``_schemas``: it cannot say yet."""
-
-
 def invalid_records(records: bytes, keys: bool, values: bool,
                     known: Callable[[int], bool | None] | None) -> tuple[ErrorCode, str, list[tuple[int, str]]] | None:
     """None when the batch may be appended; else (INVALID_RECORD, message, [(index, why)]), or
@@ -71,23 +58,26 @@ def invalid_records(records: bytes, keys: bool, values: bool,
     if known is None:
         return (ErrorCode.INVALID_RECORD, "schema validation is on for this topic, but this broker runs "
                                           "no schema registry (schema.registry.port)", [])
+    fields = ((0, "key"),) if keys else ()
+    fields += ((1, "value"),) if values else ()
     errors: list[tuple[int, str]] = []
-    ok_ids: set[bytes] = set()  # 4-byte ids already found known (most records share one)
     for span in iter_batches(records):
         h = span.header
         codec = h.attributes & 0x07
         section = memoryview(records)[span.pos + HEADER_SIZE: span.pos + LOG_OVERHEAD + h.batch_length]
         try:
             data = section if codec == NONE else decompress(codec, section)
-            layout = array("i", bytes(4 * LAYOUT_FIELDS * h.records_count))
-            scan_records(data, h.records_count, layout)
+            for field, what in fields:
+                # one C call: the distinct ids and the count of unframed fields, no record objects
+                ids, unframed = schema_ids(data, h.records_count, field)
+                verdicts = [known(sid) for sid in ids]  # usually one id per batch
+                if None in verdicts:
+                    return (ErrorCode.REQUEST_TIMED_OUT, "the schema registry is still loading its "
+                                                         "schemas: retry", [])
+                if unframed or not all(verdicts):
+                    errors += _name_errors(data, h.records_count, field, what, dict(zip(ids, verdicts)))
         except CorruptRecordError:
             return None  # the log's own validation answers a corrupt batch
-        try:
-            errors += _walk(data, layout, keys, values, known, ok_ids)
-        except _Loading:
-            return (ErrorCode.REQUEST_TIMED_OUT, "the schema registry is still loading its schemas: "
-                                                 "retry", [])
     if not errors:
         return None
     errors.sort()
@@ -97,29 +87,20 @@ def invalid_records(records: bytes, keys: bool, values: bool,
             f"and only showing the first three errors at most: [{shown}]", errors)
 
 
-def _walk(data, layout, keys: bool, values: bool, known, ok_ids: set[bytes]) -> list[tuple[int, str]]:
-    """[(index, why)] of one batch's records; raises _Loading when the registry cannot say yet."""
-    errors: list[tuple[int, str]] = []
-    fields = ((2, 3, "key"),) if keys else ()
-    fields += ((4, 5, "value"),) if values else ()
-    raw = data if isinstance(data, bytes) else bytes(data)
-    for pos_slot, len_slot, what in fields:
-        starts, lengths = layout[pos_slot::LAYOUT_FIELDS], layout[len_slot::LAYOUT_FIELDS]
-        if lengths and min(lengths) >= 5:
-            # the common case, every record framed: the distinct 5-byte heads, sliced in C loops
-            heads = set(map(raw.__getitem__, map(slice, starts, map((5).__add__, starts))))
-            if all(h[1:] in ok_ids or (_check(h, what, known) is None and not ok_ids.add(h[1:]))
-                   for h in heads):
-                continue
-        for i, (p, n) in enumerate(zip(starts, lengths)):
-            if n < 0:
-                continue  # null: a tombstone or a keyless record
-            head = raw[p:p + 5] if n >= 5 else b""
-            if head[:1] == b"\0" and head[1:] in ok_ids:
-                continue
-            why = _check(head if n >= 5 else raw[p:p + n], what, known)
-            if why is None:
-                ok_ids.add(head[1:])
-            else:
-                errors.append((i, why))
+def _name_errors(data, count: int, field: int, what: str, verdicts: dict[int, bool]) -> list[tuple[int, str]]:
+    """[(index, why)] of one refused batch's records (the slow path: only for a batch that fails)."""
+    layout = array("i", bytes(4 * LAYOUT_FIELDS * count))
+    scan_records(data, count, layout)
+    raw = bytes(data)
+    errors = []
+    for i in range(count):
+        p, n = layout[LAYOUT_FIELDS * i + 2 + 2 * field], layout[LAYOUT_FIELDS * i + 3 + 2 * field]
+        if n < 0:
+            continue  # null: a tombstone or a keyless record
+        if n < 5 or raw[p] != 0:
+            errors.append((i, f"the {what} does not start with the schema registry's magic byte and schema id"))
+            continue
+        sid = int.from_bytes(raw[p + 1:p + 5], "big")
+        if not verdicts[sid]:
+            errors.append((i, f"the {what}'s schema id {sid} is not known to the schema registry"))
     return errors

@@ -319,6 +319,10 @@ _broker("schema.registry.port", T.INT, None, None,
 _broker("schema.registry.listeners", T.LIST, None, _http_listeners,
         "kwire extension: HTTP://host:port[,...] to serve the Schema Registry on (empty host = all "
         "interfaces); overrides schema.registry.port. No authentication.")
+_broker("schema.registry.normalize.schemas", T.BOOLEAN, False, None,
+        "kwire extension: true = the Schema Registry registers and looks up every schema in its "
+        "normalized form, as if ?normalize=true were given (the default of the registry's "
+        "normalize config; a subject's or the global normalize set by PUT /config takes precedence).")
 
 # --- replication and fetch ---
 _broker("replica.lag.time.max.ms", T.LONG, 30000, None, "A follower behind this long leaves the ISR.")

@@ -11,6 +11,10 @@
  *   check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None
  *     (one uncompressed batch's header, CRC and records in one call: the produce fast path;
  *     twin: scan.py's py_check_batch)
+ *   schema_ids(data, count, field) -> (ids, unframed)
+ *     (the distinct schema-registry ids at the head of every record's key (field 0) or value
+ *     (field 1), sorted, and how many non-null ones are not in the wire format: produce-time
+ *     schema validation's one call per batch; twin: scan.py's py_schema_ids)
  *
  * ``data`` is any contiguous buffer; ``layout`` is None or a writable buffer
  * of at least 6 * count C ints (array('i')) filled per record with
@@ -241,6 +245,96 @@ static inline int32_t be32(const uint8_t *p)
 }
 static inline int16_t be16(const uint8_t *p) { return (int16_t)(((uint16_t)p[0] << 8) | p[1]); }
 
+static int
+cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* schema_ids(data, count, field) -> (ids, unframed)
+ *
+ * Walks the records as scan_records does (same CorruptRecordError on bad framing) and looks at
+ * one field of each, the key (field 0) or the value (field 1). A null field is skipped (a
+ * tombstone or a keyless record); a field of 5 bytes or more starting with the magic byte 0 is in
+ * the schema registry's wire format and its next 4 bytes are a big-endian schema id; any other
+ * non-null field counts as unframed.
+ *
+ *   +-------+----------------------+---------------
+ *   | 0x00  | schema id (uint32 BE) | payload ...
+ *   +-------+----------------------+---------------
+ *
+ * ``ids`` is the tuple of distinct ids, ascending. Nothing is allocated per record: one layout
+ * buffer and one id buffer per call, sorted only when the ids differ. */
+static PyObject *
+schema_ids(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t count;
+    int field;
+    if (!PyArg_ParseTuple(args, "y*ni:schema_ids", &view, &count, &field))
+        return NULL;
+    if ((field != 0 && field != 1) || view.len > INT32_MAX) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "field must be 0 (key) or 1 (value), data under 2 GiB");
+        return NULL;
+    }
+    int *lay = NULL;
+    uint32_t *ids = NULL;
+    PyObject *result = NULL, *tuple = NULL;
+    Py_ssize_t n = count > 0 ? count : 0, n_ids = 0, unframed = 0;
+    lay = PyMem_Malloc(sizeof(int) * 6 * (size_t)(n ? n : 1));
+    ids = PyMem_Malloc(sizeof(uint32_t) * (size_t)(n ? n : 1));
+    if (lay == NULL || ids == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const uint8_t *d = (const uint8_t *)view.buf;
+    int64_t min_ts, max_ts;
+    Py_ssize_t null_keys;
+    if (walk(d, view.len, count, lay, &min_ts, &max_ts, &null_keys) < 0)
+        goto done;
+    int sorted = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int pos = lay[6 * i + 2 + 2 * field], len = lay[6 * i + 3 + 2 * field];
+        if (len < 0)
+            continue;
+        if (len < 5 || d[pos] != 0) {
+            unframed++;
+            continue;
+        }
+        uint32_t id = (uint32_t)be32(d + pos + 1);
+        if (n_ids && ids[n_ids - 1] == id)
+            continue; /* the common case: every record of the batch has one id */
+        if (n_ids && ids[n_ids - 1] > id)
+            sorted = 0;
+        ids[n_ids++] = id;
+    }
+    if (!sorted)
+        qsort(ids, (size_t)n_ids, sizeof(uint32_t), cmp_u32);
+    Py_ssize_t distinct = 0;
+    for (Py_ssize_t i = 0; i < n_ids; i++)
+        if (i == 0 || ids[i] != ids[distinct - 1])
+            ids[distinct++] = ids[i];
+    tuple = PyTuple_New(distinct);
+    if (tuple == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < distinct; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(ids[i]);
+        if (v == NULL)
+            goto done;
+        PyTuple_SET_ITEM(tuple, i, v);
+    }
+    result = Py_BuildValue("(On)", tuple, unframed);
+done:
+    Py_XDECREF(tuple);
+    PyMem_Free(lay);
+    PyMem_Free(ids);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+
 static PyObject *crc32c_fn = NULL; /* crc32c.crc32c, looked up at import */
 
 /* check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None
@@ -331,6 +425,8 @@ static PyMethodDef methods[] = {
      "scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)"},
     {"check_batch", (PyCFunction)(void (*)(void))check_batch, METH_FASTCALL,
      "check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None"},
+    {"schema_ids", (PyCFunction)schema_ids, METH_VARARGS,
+     "schema_ids(data, count, field) -> (distinct schema ids, unframed count) of keys (0) or values (1)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -23,6 +23,14 @@ in ``data``), its CRC-32C is valid and it is not compressed. Anything else is
 None and raises nothing: the caller's full checks then name the fault (and
 decompress). It accepts exactly what those checks would accept on that path.
 
+``schema_ids(data, count, field) -> (ids, unframed)`` walks as ``scan_records``
+does (same errors) and reads one field of every record, the key (``field`` 0)
+or the value (1): ``ids`` is the ascending tuple of the distinct schema ids in
+the schema registry's wire format (a field of 5 bytes or more starting with
+the magic byte 0, then a 4-byte big-endian id), ``unframed`` the number of
+non-null fields not in that format. It is produce-time schema validation's
+one call per batch (``kwire.broker.schema_validation``).
+
 ``scan_records`` returns the smallest and largest timestamp delta (0, 0 when ``count`` is
 0) and the number of records with a null key, which is all the produce
 validator needs on its hot path: timestamps and keys are then checked in
@@ -47,12 +55,13 @@ record attributes (unused in v2 and not checked, as in Kafka).
 from __future__ import annotations
 
 import os
+from array import array
 
 from .batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, MIN_BATCH_LENGTH, BatchHeader, crc_is_valid, read_header
 from .errors import CorruptRecordError
 
 __all__ = ["IMPLEMENTATION", "LAYOUT_FIELDS", "scan_records", "py_scan_records", "c_scan_records",
-           "check_batch", "py_check_batch", "c_check_batch"]
+           "check_batch", "py_check_batch", "c_check_batch", "schema_ids", "py_schema_ids", "c_schema_ids"]
 
 LAYOUT_FIELDS = 6
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -188,22 +197,45 @@ def py_check_batch(data, pos: int, header_type=BatchHeader):
     return (h if header_type is BatchHeader else tuple.__new__(header_type, h), *scanned)
 
 
+def py_schema_ids(data, count: int, field: int) -> tuple[tuple[int, ...], int]:
+    """Pure-Python ``schema_ids`` (the reference the C one is tested against)."""
+    if field not in (0, 1):
+        raise ValueError("field must be 0 (key) or 1 (value), data under 2 GiB")
+    if count < 0:
+        raise CorruptRecordError(f"negative records_count {count}")
+    layout = array("i", bytes(4 * LAYOUT_FIELDS * count))
+    py_scan_records(data, count, layout)
+    raw = data if isinstance(data, (bytes, bytearray)) else bytes(data)
+    ids: set[int] = set()
+    unframed = 0
+    for p, n in zip(layout[2 + 2 * field::LAYOUT_FIELDS], layout[3 + 2 * field::LAYOUT_FIELDS]):
+        if n < 0:
+            continue
+        if n < 5 or raw[p] != 0:
+            unframed += 1
+        else:
+            ids.add(int.from_bytes(raw[p + 1:p + 5], "big"))
+    return tuple(sorted(ids)), unframed
+
+
 def _load_c():
     try:
         from . import _scan
     except ImportError:
-        return None, None
-    # an extension built before check_batch existed lacks it (the Python one is used then)
-    return _scan.scan_records, getattr(_scan, "check_batch", None)
+        return None, None, None
+    # an extension built before check_batch (schema_ids) existed lacks it: the Python one is used
+    return _scan.scan_records, getattr(_scan, "check_batch", None), getattr(_scan, "schema_ids", None)
 
 
-c_scan_records, c_check_batch = _load_c()  # None when the extension is not built
+c_scan_records, c_check_batch, c_schema_ids = _load_c()  # None when the extension is not built
 
 if c_scan_records is not None and os.environ.get("KWIRE_NO_EXTENSIONS", "") in ("", "0"):
     scan_records = c_scan_records
     check_batch = c_check_batch or py_check_batch
+    schema_ids = c_schema_ids or py_schema_ids
     IMPLEMENTATION = "c"
 else:
     scan_records = py_scan_records
     check_batch = py_check_batch
+    schema_ids = py_schema_ids
     IMPLEMENTATION = "python"

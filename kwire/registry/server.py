@@ -64,9 +64,9 @@ def _int(value: str) -> int:
 
 
 class RegistryServer:
-    def __init__(self, listeners: list[tuple[str, int]], store) -> None:
+    def __init__(self, listeners: list[tuple[str, int]], store, normalize_schemas: bool = False) -> None:
         self.store = store
-        self.registry = registry = SchemaRegistry(store)
+        self.registry = registry = SchemaRegistry(store, normalize_schemas)
 
         def route(method: str, parts: list[str], q: dict, body):
             n = len(parts)

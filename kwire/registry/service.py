@@ -70,8 +70,9 @@ def parse_version(version) -> int | None:
 
 
 class SchemaRegistry:
-    def __init__(self, store) -> None:
+    def __init__(self, store, normalize_schemas: bool = False) -> None:
         self.store = store
+        self.normalize_schemas = normalize_schemas  # schema.registry.normalize.schemas
         self.state: RegistryState = store.state
         self._parsed: dict[int, object] = {}  # id -> parsed schema (ids never change meaning)
 
@@ -105,8 +106,14 @@ class SchemaRegistry:
         if p is None:
             stored = self.state.schemas[schema_id]
             refs = self._references(stored.references)
-            p = self._parsed[schema_id] = schema_types.parse(stored.schema_type, stored.schema, refs)
+            # stored: accepted once, so read it back even if today's checks would refuse it
+            p = self._parsed[schema_id] = schema_types.parse(stored.schema_type, stored.schema, refs, strict=False)
         return p
+
+    def _normalizes(self, subject: str, asked: bool) -> bool:
+        """``?normalize=true``, else the subject's or the global ``normalize`` config, else the
+        broker's ``schema.registry.normalize.schemas`` (Confluent's ``normalize.schemas``)."""
+        return asked or self.state.normalizes(subject, self.normalize_schemas)
 
     def _parse_body(self, body, normalize: bool) -> tuple[Stored, object]:
         if not isinstance(body, dict):
@@ -179,7 +186,7 @@ class SchemaRegistry:
             mode = st.mode_of(subject)
             if mode in ("READONLY", "READONLY_OVERRIDE"):
                 raise errors.not_permitted(f"Subject {subject} is in read-only mode")
-            stored, parsed = self._parse_body(body, normalize)
+            stored, parsed = self._parse_body(body, self._normalizes(subject, normalize))
             want_id, want_version = body.get("id"), body.get("version")
             if want_id is not None and mode != "IMPORT":
                 if st.ids.get(stored.key()) != want_id:
@@ -226,7 +233,7 @@ class SchemaRegistry:
         versions = st.live_versions(subject, deleted)
         if not versions:
             raise errors.subject_not_found(subject)
-        stored, _ = self._parse_body(body, normalize)
+        stored, _ = self._parse_body(body, self._normalizes(subject, normalize))
         for v, ver in versions.items():
             if st.schemas[ver.id].key() == stored.key():
                 return self._version_json(subject, v, ver.id, fmt)
@@ -374,7 +381,7 @@ class SchemaRegistry:
     def test_compatibility(self, subject: str, version, body, verbose: bool = False,
                            normalize: bool = False) -> dict:
         st = self.state
-        _, parsed = self._parse_body(body, normalize)
+        _, parsed = self._parse_body(body, self._normalizes(subject, normalize))
         level = st.compatibility(subject)
         if version is None:  # /compatibility/subjects/{s}/versions: against all of them
             previous = [(v, ver.id) for v, ver in st.live_versions(subject).items()]
@@ -397,11 +404,12 @@ class SchemaRegistry:
     # -- config and mode ---------------------------------------------------------------------
     def get_config(self, subject: str | None, default_to_global: bool = False) -> dict:
         st = self.state
-        if subject is None:
-            return {"compatibilityLevel": st.config.get(None, DEFAULT_COMPATIBILITY)}
-        if subject not in st.config and not default_to_global:
+        if subject is not None and subject not in st.config and not default_to_global:
             raise errors.subject_compatibility_not_configured(subject)
-        return {"compatibilityLevel": st.compatibility(subject)}
+        out: dict = {"compatibilityLevel": st.compatibility(subject)}
+        if subject in st.normalize or (None in st.normalize and (subject is None or default_to_global)):
+            out["normalize"] = st.normalizes(subject)
+        return out
 
     def set_config(self, subject: str | None, body) -> dict:
         if subject is not None:
@@ -409,14 +417,28 @@ class SchemaRegistry:
         if not isinstance(body, dict):
             raise errors.unprocessable("the request body must be a JSON object")
         level = body.get("compatibility", body.get("compatibilityLevel"))
-        if not isinstance(level, str) or level.upper() not in COMPATIBILITY_LEVELS:
+        normalize = body.get("normalize")
+        if (level is None and normalize is None) or (level is not None and (
+                not isinstance(level, str) or level.upper() not in COMPATIBILITY_LEVELS)):
             raise errors.invalid_compatibility_level(level)
-        level = level.upper()
+        if normalize is not None and not isinstance(normalize, bool):
+            raise errors.unprocessable(f"Invalid normalize {normalize!r}: true or false")
         with self.store.lock:
             self.store.sync()
             self._writable(subject)
-            self.store.append([(config_key(subject), {"compatibilityLevel": level})])
-        return {"compatibility": level}
+            st = self.state
+            # a field left out keeps this subject's (or the global) own setting, as Confluent merges
+            level = level.upper() if level is not None else st.config.get(subject, st.compatibility(subject))
+            value: dict = {"compatibilityLevel": level}
+            if normalize is None and subject in st.normalize:
+                normalize = st.normalize[subject]
+            if normalize is not None:
+                value["normalize"] = normalize
+            self.store.append([(config_key(subject), value)])
+        out: dict = {"compatibility": level}
+        if normalize is not None:
+            out["normalize"] = normalize
+        return out
 
     def delete_config(self, subject: str | None) -> dict:
         with self.store.lock:

@@ -8,7 +8,7 @@ Schema Registry's layout: a JSON key naming what it is about and a JSON value
     {"keytype":"SCHEMA","subject":S,"version":V,"magic":1}       {"subject","version","id","schemaType"
                                                                    (absent for AVRO),"references"
                                                                    (when any),"schema","deleted"}
-    {"keytype":"CONFIG","subject":S or null,"magic":0}           {"compatibilityLevel": LEVEL}
+    {"keytype":"CONFIG","subject":S or null,"magic":0}           {"compatibilityLevel": LEVEL[, "normalize": bool]}
     {"keytype":"MODE","subject":S or null,"magic":0}             {"mode": MODE}
     {"keytype":"DELETE_SUBJECT","subject":S,"magic":0}           {"subject","version"}: soft delete
     {"keytype":"CLEAR_SUBJECT","subject":S,"magic":0}            {"subject"}: permanent delete
@@ -103,6 +103,7 @@ class RegistryState:
         self.schemas: dict[int, Stored] = {}
         self.ids: dict[tuple, int] = {}  # Stored.key() -> id
         self.config: dict[str | None, str] = {}
+        self.normalize: dict[str | None, bool] = {}  # the config's "normalize", where set
         self.mode: dict[str | None, str] = {}
         self.max_id = 0
         self.members: dict[int, str] = {}  # broker id -> its registry's URL
@@ -144,10 +145,13 @@ class RegistryState:
             self.max_id = max(self.max_id, sid)
             self.subjects.setdefault(subject, {})[version] = Version(sid, bool(value.get("deleted")))
         elif kt == "CONFIG":
+            self.normalize.pop(subject, None)
             if value is None:
                 self.config.pop(subject, None)
             else:
                 self.config[subject] = value["compatibilityLevel"]
+                if isinstance(value.get("normalize"), bool):
+                    self.normalize[subject] = value["normalize"]
         elif kt == "MODE":
             if value is None:
                 self.mode.pop(subject, None)
@@ -206,6 +210,12 @@ class RegistryState:
         if subject is not None and subject in self.config:
             return self.config[subject]
         return self.config.get(None, DEFAULT_COMPATIBILITY)
+
+    def normalizes(self, subject: str | None, default: bool = False) -> bool:
+        """The ``normalize`` config of a subject, else the global one, else ``default``."""
+        if subject is not None and subject in self.normalize:
+            return self.normalize[subject]
+        return self.normalize.get(None, default)
 
     def mode_of(self, subject: str | None) -> str:
         if subject is not None and subject in self.mode:

@@ -232,7 +232,8 @@ class KafkaServer:
                 node = self.broker.node_id if self.broker.cluster_mode else None
                 store = KafkaStore(self._console_bootstrap, node_id=node, url=self._registry_url,
                                    replication_factor=self.config["offsets.topic.replication.factor"])
-                self.schema_registry = RegistryServer(self._registry_listeners, store)
+                self.schema_registry = RegistryServer(self._registry_listeners, store,
+                                                      self.config["schema.registry.normalize.schemas"])
             except BaseException:
                 self._close_http()
                 raise

@@ -125,6 +125,11 @@ class Broker(DataOps):
         return self._proc is not None and self._proc.poll() is None
 
     @property
+    def pid(self) -> int:
+        """The broker's process id (this process in thread mode)."""
+        return self._proc.pid if self._proc is not None else os.getpid()
+
+    @property
     def server(self):
         """Thread mode: the running ``kwire.server.app.KafkaServer`` (its ``.broker`` inside)."""
         return self._tb.server if self._tb is not None else None

@@ -19,10 +19,16 @@ added or removed and renamed are compatible.
 
 .proto text is kept in the forms Confluent's registry compares
 (``protoform``: comments and layout do not count, ``normalize=true`` also
-sorts options, fields by number and imports).
+sorts options, fields by number and imports, writes type names fully
+qualified and synthetic map entry messages as ``map<k, v>``).
+
+With ``normalize`` a base64 descriptor is stored as its normalized ``.proto``
+text, so a schema registered once as text and once as a descriptor gets one
+id then (as Confluent's registry, which keeps every schema as text).
 
 What it does not do: give one id to a schema registered once as text and once
-as a descriptor (the stored forms differ), carry options across conversions.
+as a descriptor without ``normalize`` (the stored forms differ), carry options
+across conversions (a descriptor's options are lost when it is normalized).
 """
 
 from __future__ import annotations
@@ -72,11 +78,18 @@ class ProtobufSchema:
         self.serialized = serialized
         self.references = references  # [(import name, ProtobufSchema)], dependencies first
         self.canonical = self._normalized = text.strip()
-        if not serialized:  # .proto text: Confluent's printed forms (protoform)
-            try:
-                self.canonical, self._normalized = protoform.forms(source)
-            except Exception as e:  # the printer failing on a construct: compare the text as sent
-                log.warning("a .proto schema could not be printed (%s): kept as sent", e)
+        external: dict = {}
+        for _, ref in references:  # the types that the file's imports define
+            external.update(dict.fromkeys(ref.model.messages, "message"))
+            external.update(dict.fromkeys(ref.model.enums, "enum"))
+        try:
+            if not serialized:  # .proto text: Confluent's printed forms (protoform)
+                self.canonical, self._normalized = protoform.forms(source, external)
+            else:  # normalized, a descriptor is the .proto text it converts to, normalized
+                f = _from_text(protoconv.descriptor_to_text(source), [ref.model for _, ref in references])[1]
+                self._normalized = protoform.forms(f, external)[1]
+        except Exception as e:  # the printer failing on a construct: compare the text as sent
+            log.warning("a .proto schema could not be printed (%s): kept as sent", e)
 
     def normalized(self) -> str:
         return self._normalized
@@ -98,8 +111,9 @@ class ProtobufSchema:
         return base64.b64encode(self.descriptor().SerializeToString()).decode("ascii")
 
 
-def parse(text: str, references: list) -> ProtobufSchema:
-    """``references``: [(import name, ProtobufSchema)] of the referenced schemas."""
+def parse(text: str, references: list, strict: bool = True) -> ProtobufSchema:
+    """``references``: [(import name, ProtobufSchema)] of the referenced schemas; ``strict``: refuse
+    undefined types and imports that are not references (off for schemas already stored)."""
     stripped = text.strip()
     if stripped and not any(c in stripped for c in " ;{\n"):
         try:
@@ -109,12 +123,27 @@ def parse(text: str, references: list) -> ProtobufSchema:
         except (binascii.Error, DecodeError, ValueError) as e:
             raise ValueError(f"Invalid Protobuf schema: not a base64 FileDescriptorProto: {e}") from None
         return ProtobufSchema(text, _from_descriptor(fdp), fdp, True, list(references))
-    model, f = _from_text(text, [ref.model for _, ref in references])
+    model, f = _from_text(text, [ref.model for _, ref in references],
+                          {name for name, _ in references} if strict else None)
     return ProtobufSchema(text, model, f, False, list(references))
 
 
 def _from_descriptor(fdp) -> Model:
     model = Model(fdp.package)
+    entries: dict[str, str] = {}  # full name of a synthetic map entry message -> "key,value"
+
+    def type_of(f) -> str:
+        t = _TYPE_NAMES.get(f.type, "unknown")
+        return t if t in _SCALARS else f.type_name.lstrip(".")
+
+    def collect(msgs, prefix: str) -> None:
+        for m in msgs:
+            full = f"{prefix}.{m.name}" if prefix else m.name
+            if m.options.map_entry and len(m.field) == 2:
+                entries[full] = ",".join(type_of(f) for f in sorted(m.field, key=lambda f: f.number))
+            collect(m.nested_type, full)
+
+    collect(fdp.message_type, fdp.package)
 
     def walk(msgs, prefix: str, enums=()) -> None:
         for e in enums:
@@ -129,15 +158,27 @@ def _from_descriptor(fdp) -> Model:
                 oneof = None
                 if f.HasField("oneof_index") and not f.proto3_optional:
                     oneof = oneofs[f.oneof_index]
-                fields[f.number] = Field(f.name, kind, f.type_name.lstrip("."), oneof)
-            model.messages[full] = fields
+                if f.type_name.lstrip(".") in entries:
+                    fields[f.number] = Field(f.name, "map", entries[f.type_name.lstrip(".")], oneof)
+                else:
+                    fields[f.number] = Field(f.name, kind, f.type_name.lstrip("."), oneof)
+            if full not in entries:  # a map entry is part of its map field
+                model.messages[full] = fields
             walk(m.nested_type, full, m.enum_type)
 
     walk(fdp.message_type, fdp.package, fdp.enum_type)
     return model
 
 
-def _from_text(text: str, imported: list[Model]):
+# files and types every Confluent registry knows without a reference (well-known types, its own)
+_BUILT_IN_FILES = ("google/protobuf/", "confluent/")
+_BUILT_IN_TYPES = ("google.protobuf.", "confluent.")
+
+
+def _from_text(text: str, imported: list[Model], import_names: set[str] | None = None):
+    """(model, parsed file). With ``import_names`` (the references' names) an import that is not
+    among them and a type name that resolves to nothing are refused, as Confluent's registry
+    refuses a schema it cannot build a descriptor of (built-in files and types excepted)."""
     from proto_schema_parser import ast
     from proto_schema_parser.parser import Parser
 
@@ -163,18 +204,8 @@ def _from_text(text: str, imported: list[Model]):
         raise ValueError("Invalid Protobuf schema: no message, enum or service defined")
     package = next((e.name for e in f.file_elements if isinstance(e, ast.Package)), "")
     model = Model(package)
-    defined: dict[str, str] = {}  # full name -> "message" | "enum"
-
-    def collect(elements, prefix: str) -> None:
-        for e in elements:
-            if isinstance(e, ast.Message):
-                full = f"{prefix}.{e.name}" if prefix else e.name
-                defined[full] = "message"
-                collect(e.elements, full)
-            elif isinstance(e, ast.Enum):
-                defined[f"{prefix}.{e.name}" if prefix else e.name] = "enum"
-
-    collect(f.file_elements, package)
+    # full name -> "message" | "enum" | (key, value) of a synthetic map entry message
+    defined: dict[str, object] = protoform.defined_types(f.file_elements, package)
     model.enums = {n for n, kind in defined.items() if kind == "enum"}
     for m in imported:  # names of referenced files resolve too (not part of this model)
         for n in m.messages:
@@ -182,18 +213,20 @@ def _from_text(text: str, imported: list[Model]):
         for n in m.enums:
             defined.setdefault(n, "enum")
 
+    if import_names is not None:
+        for e in f.file_elements:
+            if isinstance(e, ast.Import) and e.name not in import_names and not e.name.startswith(_BUILT_IN_FILES):
+                raise ValueError(f"Invalid Protobuf schema: import \"{e.name}\" is not one of the schema's "
+                                 "references")
+
     def resolve(name: str, scope: str) -> tuple[str, str]:
-        if name.startswith("."):
-            name = name[1:]
-            return name, defined.get(name, "named")
-        parts = scope.split(".") if scope else []
-        while True:
-            cand = ".".join(parts + [name])
-            if cand in defined:
-                return cand, defined[cand]
-            if not parts:
-                return name, "named"
-            parts.pop()
+        full = protoform.resolve(name, scope, defined)
+        if full is not None:
+            return full, defined[full]
+        if import_names is not None and not name.lstrip(".").startswith(_BUILT_IN_TYPES):
+            raise ValueError(f"Invalid Protobuf schema: type {name} used in {scope} is not defined in the "
+                             "schema or its references")
+        return name.lstrip("."), "named"
 
     def walk(elements, prefix: str) -> None:
         for e in elements:
@@ -204,13 +237,20 @@ def _from_text(text: str, imported: list[Model]):
 
             def add(fe, oneof=None) -> None:
                 if isinstance(fe, ast.MapField):
-                    fields[fe.number] = Field(fe.name, "map", f"{fe.key_type},{fe.value_type}", oneof)
+                    value = fe.value_type if fe.value_type in _SCALARS else resolve(fe.value_type, full)[0]
+                    fields[fe.number] = Field(fe.name, "map", f"{fe.key_type},{value}", oneof)
                 elif isinstance(fe, ast.Field):
                     if fe.type in _SCALARS:
                         fields[fe.number] = Field(fe.name, fe.type, "", oneof)
                     else:
                         tn, kind = resolve(fe.type, full)
-                        fields[fe.number] = Field(fe.name, kind, tn, oneof)
+                        if isinstance(kind, tuple):  # an explicit map entry: the same as map<k, v>
+                            key, value = kind
+                            if value not in _SCALARS:
+                                value = resolve(value, tn.rsplit(".", 1)[0])[0]
+                            fields[fe.number] = Field(fe.name, "map", f"{key},{value}", oneof)
+                        else:
+                            fields[fe.number] = Field(fe.name, kind, tn, oneof)
 
             for fe in e.elements:
                 if isinstance(fe, ast.OneOf):
@@ -218,7 +258,8 @@ def _from_text(text: str, imported: list[Model]):
                         add(sub, fe.name)
                 else:
                     add(fe)
-            model.messages[full] = fields
+            if not isinstance(defined.get(full), tuple):  # a map entry is part of its map field
+                model.messages[full] = fields
             walk(e.elements, full)
 
     walk(f.file_elements, package)
