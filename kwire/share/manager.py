@@ -30,7 +30,8 @@ partition is created (lock duration and limits also on every fetch).
 Durable state: after every change (acquisition included, so that delivery
 counts survive a crash) the partition's ``snapshot()`` goes to ``store.save``
 (``kwire.share.state``, ``__share_group_state``) before the request is
-answered.
+answered; between ``hold()`` and ``flush()`` (one ShareFetch or
+ShareAcknowledge) the changes of a share partition become one write.
 
 In a cluster the state goes to the share coordinator through the persister
 (``kwire.share.persister``; Kafka's SharePartition with its
@@ -119,6 +120,8 @@ class SharePartitionManager:
         self._loading: dict[tuple, asyncio.Task] = {}
         self._epochs: dict[tuple, int] = {}  # cluster: the leader epoch a share partition was loaded at
         self._writers: dict[tuple, _Writer] = {}
+        self._held: dict[tuple, SharePartition] | None = None  # between hold() and flush()
+        self._topic_ids: dict[bytes, uuid.UUID] = {}
         self._tasks: set[asyncio.Task] = set()
         if self.persister is not None:
             broker.add_leadership_listener(self._on_leadership)
@@ -138,7 +141,12 @@ class SharePartitionManager:
     # -- share partitions -----------------------------------------------------------------------
     def topic_of(self, topic_id: bytes):
         """The topic with this id (16 bytes), or None."""
-        return self.broker.metadata.topic_by_id(uuid.UUID(bytes=bytes(topic_id)))
+        u = self._topic_ids.get(topic_id)
+        if u is None:
+            if len(self._topic_ids) > 10000:
+                self._topic_ids.clear()
+            u = self._topic_ids[bytes(topic_id)] = uuid.UUID(bytes=bytes(topic_id))
+        return self.broker.metadata.topic_by_id(u)
 
     def get(self, group_id: str, topic_id: bytes, partition: int, create: bool = True):
         """(SharePartition or None, topic, partition log, error)."""
@@ -501,14 +509,39 @@ class SharePartitionManager:
             return code
         return await self.persister.initialize(*key, payload[0] + 1 if payload else 0, start_offset)
 
+    def hold(self) -> None:
+        """Until ``flush()``, changes only mark their share partitions: a request's
+        acknowledgements, releases and acquisitions of one share partition become one state
+        write (Kafka's persister writes once per request and share partition, not per batch)."""
+        if self._held is None:
+            self._held = {}
+
+    def flush(self) -> None:
+        """Write the share partitions changed since ``hold()`` (each once, its state as it is
+        now); the single broker's writes are appended before this returns, the cluster's are
+        scheduled (``pending``). A no-op when nothing is held."""
+        held, self._held = self._held, None
+        for key, sp in (held or {}).items():
+            if self.partitions.get(key) is sp:  # not dropped or replaced meanwhile
+                self._write(key, sp)
+
     def _saved(self, group_id, topic_id, partition, sp: SharePartition) -> None:
+        if not sp.changed:
+            return
+        key = (group_id, bytes(topic_id), partition)
+        if self._held is not None:
+            self._held[key] = sp
+            return
+        self._write(key, sp)
+
+    def _write(self, key, sp: SharePartition) -> None:
         if not sp.changed:
             return
         if self.persister is not None:
             sp.changed = False
-            self._schedule_write((group_id, bytes(topic_id), partition), sp)
+            self._schedule_write(key, sp)
             return
-        self.store.save(group_id, bytes(topic_id), partition, sp.snapshot())
+        self.store.save(*key, sp.snapshot())
 
     def _wake(self, topic: str, partition: int) -> None:
         self.broker.purgatory.notify(share_key(topic, partition), 0)

@@ -57,6 +57,7 @@ with -1, as the single broker's own share partitions send, is not fenced).
 from __future__ import annotations
 
 import base64
+import functools
 import logging
 import struct
 import time
@@ -82,6 +83,12 @@ _BATCH = struct.Struct(">qqbh")
 def kafka_uuid(topic_id: bytes) -> str:
     """Kafka's Uuid.toString(): URL-safe base64 without padding."""
     return base64.urlsafe_b64encode(bytes(topic_id)).decode().rstrip("=")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _state_partition(group_id: str, topic_id: bytes, partition: int, n: int) -> int:
+    """The ``__share_group_state`` partition of a share partition (cached: every write asks)."""
+    return partition_for(f"{group_id}:{kafka_uuid(topic_id)}:{partition}", n)
 
 
 def _uvarint(n: int) -> bytes:
@@ -229,7 +236,7 @@ class ShareStateStore:
         return self.broker.config["share.coordinator.state.topic.num.partitions"]
 
     def partition_of(self, group_id: str, topic_id: bytes, partition: int) -> int:
-        return partition_for(f"{group_id}:{kafka_uuid(topic_id)}:{partition}", self.num_partitions)
+        return _state_partition(group_id, bytes(topic_id), partition, self.num_partitions)
 
     def coordinator_node(self, group_id: str, topic_id: bytes, partition: int) -> int:
         """The broker leading the key's ``__share_group_state`` partition (-1: none known)."""
