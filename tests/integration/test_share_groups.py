@@ -657,3 +657,27 @@ def test_one_state_write_per_request_and_share_partition(sbroker):
     # one record for the request (a snapshot or an update: both carry the window); acquired
     # records are stored as AVAILABLE (0) with their delivery count
     assert [(start, batches) for _, start, batches in written] == [(3, [(3, 5, 0, 1)])], written
+
+
+def test_large_batches_sent_from_the_log_file(sbroker):
+    """Batches read from the log in regions large enough to be sent with sendfile (a fetch
+    walks their headers and answers a slice of the segment file): confluent-kafka's
+    ShareConsumer and the Java KafkaShareConsumer (each in its own group) get every record
+    exactly once."""
+    import confluent_kafka
+
+    b = sbroker.bootstrap
+    topic = topic_with(b, 0)
+    n = 6000
+    p = confluent_kafka.Producer({"bootstrap.servers": b, "linger.ms": 50, "batch.size": 1 << 20,
+                                  "compression.type": "none"})
+    for i in range(n):
+        p.produce(topic, value=f"{i:06d}".encode() * 20, partition=0)  # 120 B values: ~720 KB in all
+    assert p.flush(60) == 0
+    group = new_group(b)
+    got = confluent_consume(b, topic, group, n, timeout_s=90)
+    assert sorted(o for _, o, _ in got) == list(range(n)) and {d for _, _, d in got} == {1}
+    javaclient.require_java()
+    again = new_group(b)
+    seen = records(java(b, topic, again, "accept", n, 60000, timeout=150))
+    assert sorted(o for _, o, _ in seen) == list(range(n))
