@@ -596,10 +596,11 @@ def state_records(bootstrap: str, group: str, topic_id: uuid.UUID, start: int | 
     [(type, start offset, [(first, last, state, count)])]), read with confluent-kafka."""
     import confluent_kafka
 
+    from kwire.client import KafkaClient
     from kwire.coordinator.base import partition_for
     from kwire.share.state import decode_key, decode_value, kafka_uuid
 
-    with __import__("kwire.client", fromlist=["KafkaClient"]).KafkaClient(bootstrap) as c:
+    with KafkaClient(bootstrap) as c:
         n = len(c.topic("__share_group_state").partitions)
     p = partition_for(f"{group}:{kafka_uuid(topic_id.bytes)}:0", n)  # Kafka's SharePartitionKey hash
     c = confluent_kafka.Consumer({"bootstrap.servers": bootstrap, "group.id": f"state-{uuid.uuid4().hex[:6]}",
