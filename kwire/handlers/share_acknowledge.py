@@ -35,7 +35,16 @@ MAX_VERSION = 2
 
 
 def handle(ctx, req) -> ShareAcknowledgeResponse:
+    """One state write per share partition for the request (``share_fetch.handle``)."""
     manager = ctx.broker.share_partitions
+    manager.hold()
+    try:
+        return _handle(ctx, req, manager)
+    finally:
+        manager.flush()
+
+
+def _handle(ctx, req, manager) -> ShareAcknowledgeResponse:
     gid, mid, epoch = req.group_id, req.member_id, req.share_session_epoch
     lock_ms = manager.lock_duration_ms(gid) if gid else 0
 

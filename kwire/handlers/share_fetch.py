@@ -24,9 +24,11 @@
   records. The session's partitions are served round-robin: each request
   starts one partition further. ``acquisition_lock_timeout_ms`` is the
   group's ``share.record.lock.duration.ms``.
-* Durability (``durable``): in a cluster the answer waits until the share
-  partitions' state writes covering this request are committed at the share
-  coordinator; a failed write answers its error as the acknowledgement's and
+* Durability (``durable``): the request's changes to a share partition
+  (acknowledgements, releases, acquisitions) are written as one state write
+  before the answer (``SharePartitionManager.hold``/``flush``); in a cluster
+  the answer waits until the share partitions' state writes covering this
+  request are committed at the share coordinator; a failed write answers its error as the acknowledgement's and
   takes the records acquired there out of the answer.
   v2's ``is_renew_ack`` renews locks without acquiring anything new.
 * Long poll: nothing acquired and ``max_wait_ms`` > 0: the request waits in
@@ -97,7 +99,8 @@ def durable(manager, group_id: str, ack_results, reads, respond):
     the writes covering this request's acknowledgements and acquisitions are committed; a
     partition whose write failed answers the write's error for its acknowledgements and
     delivers none of the records acquired there (``kwire.share.manager``: they are not
-    acquired any more)."""
+    acquired any more). The changes held since ``manager.hold()`` are written first."""
+    manager.flush()
     keys = [(group_id, tid, p) for (tid, p), (code, _) in ack_results.items() if code == E.NONE]
     keys += [(group_id, r.topic_id, r.partition) for r in reads if r.acquired]
     pending = manager.pending(keys)
@@ -118,6 +121,18 @@ async def _settled(manager, pending, ack_results, reads, respond):
 
 
 def handle(ctx, req):
+    """One state write per share partition for the request's acknowledgements, releases and
+    acquisitions together (``manager.hold``); a long poll's acknowledgements are written
+    before it waits."""
+    manager = ctx.broker.share_partitions
+    manager.hold()
+    try:
+        return _handle(ctx, req)
+    finally:
+        manager.flush()
+
+
+def _handle(ctx, req):
     broker = ctx.broker
     manager = broker.share_partitions
     gid, mid, epoch = req.group_id, req.member_id, req.share_session_epoch

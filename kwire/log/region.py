@@ -13,6 +13,10 @@ Sending a region from asyncio::
     except (asyncio.SendfileNotAvailableError, NotImplementedError):
         transport.write(region.read())
 
+``headers()`` walks a region's batch headers without reading its records and
+``slice()`` cuts whole batches out of it (the share fetch path answers the
+batches it acquired that way).
+
 Use ``fallback=False``: asyncio's own fallback seeks the file object and reads
 it from executor threads, and segment file objects are shared by every reader
 of the partition, so two fallbacks at once would interleave. ``read()`` uses
@@ -44,7 +48,13 @@ from __future__ import annotations
 
 import os
 
+from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, read_header
+
 from .files import O_APPEND_RW, CachedFile
+
+# headers() reads a pinned region in blocks of this many bytes: one pread per batch of large
+# batches, one per many batches of small ones
+_HEADER_BLOCK = 8192
 
 
 class SegmentFile(CachedFile):
@@ -102,6 +112,36 @@ class FileRegion:
         if self._data is not None:
             return self._data
         return self._pread(self.file.fileno())
+
+    def headers(self):
+        """Yield ``(position in the region, BatchHeader)`` of each whole batch, from the batch
+        headers alone: a region in memory is parsed, a pinned one read with ``os.pread`` a
+        block at each header, never its records. Stops at a batch the region cuts short."""
+        in_memory = self._data is not None
+        buf, base, pos = (self._data if in_memory else b""), 0, 0
+        while self.length - pos >= HEADER_SIZE:
+            if not in_memory and pos + HEADER_SIZE > base + len(buf):
+                buf = os.pread(self.file.fileno(), min(_HEADER_BLOCK, self.length - pos), self.position + pos)
+                base = pos
+                if len(buf) < HEADER_SIZE:
+                    return
+            h = read_header(buf, pos - base)
+            size = LOG_OVERHEAD + h.batch_length
+            if h.batch_length < HEADER_SIZE - LOG_OVERHEAD or pos + size > self.length:
+                return
+            yield pos, h
+            pos += size
+
+    def in_file(self) -> bool:
+        """True when the bytes are not held in memory (a pinned region, sent with sendfile)."""
+        return self._data is None
+
+    def slice(self, start: int, length: int):
+        """``length`` bytes of the region from ``start``: bytes when the region is in memory,
+        else a region of the same file (sent with ``os.sendfile``, never copied)."""
+        if self._data is not None:
+            return self._data[start:start + length]
+        return FileRegion(self.file, self.position + start, length)
 
     def _pread(self, fd: int) -> bytes:
         data = os.pread(fd, self.length, self.position)

@@ -13,9 +13,10 @@ acquired before a restart are delivered again with their count raised).
 high watermark (``share.isolation.level=read_committed``: the last stable
 offset), acquires the records of each batch read for the member (control
 batches, and with read_committed the batches of aborted transactions, are
-archived, never delivered) and returns the bytes of the batches
-that hold acquired records with the acquired offset ranges; the client skips
-records outside them. ``acknowledge`` applies a member's acknowledgement
+archived, never delivered) and returns the batches that hold acquired
+records (a slice of the log file found from the batch headers alone, sent with
+sendfile) with the acquired offset ranges; the client skips records outside
+them. ``acknowledge`` applies a member's acknowledgement
 batches (``kwire.share.partition``). Locks: one event-loop timer fires at the
 earliest lock deadline of all partitions; expired records become available
 and fetchers waiting on that partition are woken (purgatory key
@@ -30,7 +31,8 @@ partition is created (lock duration and limits also on every fetch).
 Durable state: after every change (acquisition included, so that delivery
 counts survive a crash) the partition's ``snapshot()`` goes to ``store.save``
 (``kwire.share.state``, ``__share_group_state``) before the request is
-answered.
+answered; between ``hold()`` and ``flush()`` (one ShareFetch or
+ShareAcknowledge) the changes of a share partition become one write.
 
 In a cluster the state goes to the share coordinator through the persister
 (``kwire.share.persister``; Kafka's SharePartition with its
@@ -60,7 +62,6 @@ import uuid
 
 from kwire.config.group import effective_group_value, share_reset_ms
 from kwire.protocol.errors import ErrorCode as E, KafkaError
-from kwire.records.batch import iter_batches
 from kwire.share.partition import ACK_TYPES, ACKNOWLEDGED, ARCHIVED, AckError, SharePartition
 from kwire.share.persister import StatePersister
 from kwire.share.sessions import ShareSessionCache
@@ -93,6 +94,25 @@ def _report(acquired: list, first: int, last: int, count: int, batch_size: int) 
     acquired.append((first, last, count))
 
 
+def _add_piece(pieces: list, region, pos: int, length: int) -> None:
+    """Add batch bytes ``region[pos:pos + length]``, joined to the previous piece when they
+    follow it in the same region or (file-backed regions) in the same file."""
+    if pieces:
+        prev = pieces[-1]
+        if prev[0] is region and prev[1] + prev[2] == pos:
+            prev[2] += length
+            return
+        if (prev[0].in_file() and region.in_file() and prev[0].file is region.file
+                and prev[0].position + prev[1] + prev[2] == region.position + pos):
+            prev[2] += length
+            return
+    pieces.append([region, pos, length])
+
+
+def _bytes(part) -> bytes:
+    return part if isinstance(part, (bytes, bytearray, memoryview)) else part.read()
+
+
 class PartitionRead:
     """What one partition of a ShareFetch produced."""
 
@@ -103,7 +123,7 @@ class PartitionRead:
         self.partition = partition
         self.error = E.NONE
         self.message: str | None = None
-        self.records: bytes | None = None
+        self.records = None  # bytes, or a FileRegion of the log (sent with sendfile)
         self.acquired: list[tuple[int, int, int]] = []
 
 
@@ -119,6 +139,8 @@ class SharePartitionManager:
         self._loading: dict[tuple, asyncio.Task] = {}
         self._epochs: dict[tuple, int] = {}  # cluster: the leader epoch a share partition was loaded at
         self._writers: dict[tuple, _Writer] = {}
+        self._held: dict[tuple, SharePartition] | None = None  # between hold() and flush()
+        self._topic_ids: dict[bytes, uuid.UUID] = {}
         self._tasks: set[asyncio.Task] = set()
         if self.persister is not None:
             broker.add_leadership_listener(self._on_leadership)
@@ -138,7 +160,12 @@ class SharePartitionManager:
     # -- share partitions -----------------------------------------------------------------------
     def topic_of(self, topic_id: bytes):
         """The topic with this id (16 bytes), or None."""
-        return self.broker.metadata.topic_by_id(uuid.UUID(bytes=bytes(topic_id)))
+        u = self._topic_ids.get(topic_id)
+        if u is None:
+            if len(self._topic_ids) > 10000:
+                self._topic_ids.clear()
+            u = self._topic_ids[bytes(topic_id)] = uuid.UUID(bytes=bytes(topic_id))
+        return self.broker.metadata.topic_by_id(u)
 
     def get(self, group_id: str, topic_id: bytes, partition: int, create: bool = True):
         """(SharePartition or None, topic, partition log, error)."""
@@ -350,45 +377,51 @@ class SharePartitionManager:
         """Read the log from the share partition's next fetch offset in chunks of at most
         ``READ_CHUNK`` bytes (a fetch stops at the first batch that fills it, so reading the
         whole ``max_bytes`` would mostly read batches only to drop them), acquire batch by
-        batch, keep the bytes of the batches with acquired records. The records acquired."""
+        batch from the batch headers alone, and answer the batches with acquired records as
+        a slice of the log file (sent with sendfile, as a Fetch's; never read into Python
+        nor re-encoded). The records acquired."""
         offset = sp.next_fetch_offset()
-        chunks: list = []
+        pieces: list = []  # [region, start, length] of consecutive batches with acquired records
         taken = size = 0
         aborted = None
         while offset < upper and taken < max_records and size < max_bytes:
             rr = plog.read(offset, min(max_bytes - size, READ_CHUNK), min_one_batch=True, max_offset=upper)
-            data = b"".join(region.read() for region in rr.regions)
-            if not data:
+            if not rr.regions:
                 break
             if committed and aborted is None:
                 aborted = plog.aborted_transactions(offset, upper)
             stop, before = True, offset  # no whole batch in the read: stop, not loop
-            for span in iter_batches(data):
-                stop = False
-                h = span.header
-                last = min(h.base_offset + h.last_offset_delta, upper - 1)
-                offset = last + 1
-                skip = h.is_control or (committed and h.is_transactional and any(
-                    a.producer_id == h.producer_id and a.first_offset <= h.base_offset <= a.last_offset
-                    for a in aborted))  # read_committed: an aborted transaction's records are archived
-                runs = sp.acquire(member_id, h.base_offset, last, now,
-                                  max_records - taken if record_limit else None, skip=skip)
-                if runs:
-                    chunks.append(memoryview(data)[span.pos:span.pos + h.size])
-                    size += h.size
-                    for a, b, c in runs:
-                        taken += b - a + 1
-                        _report(r.acquired, a, b, c, batch_size)
-                if taken >= max_records or size >= max_bytes:
-                    stop = True
-                    break
-                if h.base_offset >= sp.end_offset and sp.in_flight() >= sp.max_in_flight:
-                    stop = True  # the window is full and nothing past it can be acquired
+            for region in rr.regions:
+                for pos, h in region.headers():
+                    stop = False
+                    last = min(h.base_offset + h.last_offset_delta, upper - 1)
+                    offset = last + 1
+                    skip = h.is_control or (committed and h.is_transactional and any(
+                        a.producer_id == h.producer_id and a.first_offset <= h.base_offset <= a.last_offset
+                        for a in aborted))  # read_committed: an aborted transaction's records are archived
+                    runs = sp.acquire(member_id, h.base_offset, last, now,
+                                      max_records - taken if record_limit else None, skip=skip)
+                    if runs:
+                        _add_piece(pieces, region, pos, h.size)
+                        size += h.size
+                        for a, b, c in runs:
+                            taken += b - a + 1
+                            _report(r.acquired, a, b, c, batch_size)
+                    if taken >= max_records or size >= max_bytes:
+                        stop = True
+                        break
+                    if h.base_offset >= sp.end_offset and sp.in_flight() >= sp.max_in_flight:
+                        stop = True  # the window is full and nothing past it can be acquired
+                        break
+                if stop:
                     break
             if stop or offset <= before:
                 break
-        if chunks:
-            r.records = b"".join(chunks)
+        if len(pieces) == 1:
+            region, start, length = pieces[0]
+            r.records = region.slice(start, length)
+        elif pieces:
+            r.records = b"".join(_bytes(region.slice(start, length)) for region, start, length in pieces)
         return taken
 
     # -- acknowledging ------------------------------------------------------------------------------
@@ -501,14 +534,39 @@ class SharePartitionManager:
             return code
         return await self.persister.initialize(*key, payload[0] + 1 if payload else 0, start_offset)
 
+    def hold(self) -> None:
+        """Until ``flush()``, changes only mark their share partitions: a request's
+        acknowledgements, releases and acquisitions of one share partition become one state
+        write (Kafka's persister writes once per request and share partition, not per batch)."""
+        if self._held is None:
+            self._held = {}
+
+    def flush(self) -> None:
+        """Write the share partitions changed since ``hold()`` (each once, its state as it is
+        now); the single broker's writes are appended before this returns, the cluster's are
+        scheduled (``pending``). A no-op when nothing is held."""
+        held, self._held = self._held, None
+        for key, sp in (held or {}).items():
+            if self.partitions.get(key) is sp:  # not dropped or replaced meanwhile
+                self._write(key, sp)
+
     def _saved(self, group_id, topic_id, partition, sp: SharePartition) -> None:
+        if not sp.changed:
+            return
+        key = (group_id, bytes(topic_id), partition)
+        if self._held is not None:
+            self._held[key] = sp
+            return
+        self._write(key, sp)
+
+    def _write(self, key, sp: SharePartition) -> None:
         if not sp.changed:
             return
         if self.persister is not None:
             sp.changed = False
-            self._schedule_write((group_id, bytes(topic_id), partition), sp)
+            self._schedule_write(key, sp)
             return
-        self.store.save(group_id, bytes(topic_id), partition, sp.snapshot())
+        self.store.save(*key, sp.snapshot())
 
     def _wake(self, topic: str, partition: int) -> None:
         self.broker.purgatory.notify(share_key(topic, partition), 0)

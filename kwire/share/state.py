@@ -57,6 +57,7 @@ with -1, as the single broker's own share partitions send, is not fenced).
 from __future__ import annotations
 
 import base64
+import functools
 import logging
 import struct
 import time
@@ -82,6 +83,12 @@ _BATCH = struct.Struct(">qqbh")
 def kafka_uuid(topic_id: bytes) -> str:
     """Kafka's Uuid.toString(): URL-safe base64 without padding."""
     return base64.urlsafe_b64encode(bytes(topic_id)).decode().rstrip("=")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _state_partition(group_id: str, topic_id: bytes, partition: int, n: int) -> int:
+    """The ``__share_group_state`` partition of a share partition (cached: every write asks)."""
+    return partition_for(f"{group_id}:{kafka_uuid(topic_id)}:{partition}", n)
 
 
 def _uvarint(n: int) -> bytes:
@@ -164,6 +171,38 @@ def decode_value(kind: int, data: bytes) -> dict:
     return {"snapshot_epoch": snapshot_epoch, "leader_epoch": leader_epoch, "start": start, "batches": batches}
 
 
+def overlay(base, updates, start: int) -> list[tuple[int, int, int, int]]:
+    """State batches ``(first, last, state, count)``: ``updates`` laid in order over ``base``
+    (an update's offsets take its state and count), cut at ``start``, neighbours of one
+    state and count merged. In ranges: the cost is in batches, not offsets."""
+    out = sorted(tuple(b) for b in base)
+    for first, last, state, count in updates:
+        if last < first:
+            continue
+        kept = []
+        for b in out:
+            if b[1] < first or b[0] > last:
+                kept.append(b)
+                continue
+            if b[0] < first:
+                kept.append((b[0], first - 1, b[2], b[3]))
+            if b[1] > last:
+                kept.append((last + 1, b[1], b[2], b[3]))
+        kept.append((first, last, state, count))
+        kept.sort()
+        out = kept
+    merged: list[tuple[int, int, int, int]] = []
+    for first, last, state, count in out:
+        if last < start:
+            continue
+        first = max(first, start)
+        if merged and merged[-1][1] == first - 1 and merged[-1][2:] == (state, count):
+            merged[-1] = (merged[-1][0], last, state, count)
+        else:
+            merged.append((first, last, state, count))
+    return merged
+
+
 class Commit(NamedTuple):
     """Where a write went: ``__share_group_state`` partition and the offset after it."""
 
@@ -189,23 +228,12 @@ class _Entry:
         return e
 
     def apply_update(self, start: int, batches) -> None:
+        """A newer start offset drops what lies below it; each of ``batches`` (in order)
+        replaces the states of its offsets. Works on ranges, never per offset (a 7,000-record
+        batch is one range)."""
         if start >= 0 and start > self.start:
             self.start = start
-        offsets = {}
-        for b in self.batches.values():
-            for o in range(b[0], b[1] + 1):
-                offsets[o] = b[2:]
-        for first, last, state, count in batches:
-            for o in range(first, last + 1):
-                offsets[o] = (state, count)
-        merged = []
-        for o in sorted(x for x in offsets if x >= self.start):
-            st = offsets[o]
-            if merged and merged[-1][1] == o - 1 and tuple(merged[-1][2:]) == st:
-                merged[-1] = (merged[-1][0], o, *st)
-            else:
-                merged.append((o, o, *st))
-        self.batches = {b[0]: b for b in merged}
+        self.batches = {b[0]: b for b in overlay(self.batches.values(), batches, self.start)}
 
     def state(self) -> tuple[int, list]:
         return self.start, sorted(self.batches.values())
@@ -229,7 +257,7 @@ class ShareStateStore:
         return self.broker.config["share.coordinator.state.topic.num.partitions"]
 
     def partition_of(self, group_id: str, topic_id: bytes, partition: int) -> int:
-        return partition_for(f"{group_id}:{kafka_uuid(topic_id)}:{partition}", self.num_partitions)
+        return _state_partition(group_id, bytes(topic_id), partition, self.num_partitions)
 
     def coordinator_node(self, group_id: str, topic_id: bytes, partition: int) -> int:
         """The broker leading the key's ``__share_group_state`` partition (-1: none known)."""
