@@ -48,7 +48,11 @@ its requests' acknowledgements answer the write's error, their acquired
 records are not delivered. Losing the leadership of a data partition (or a new
 leader epoch) drops its share partitions: the new leader loads them from the
 coordinator, with acquired records available again and their delivery counts
-kept.
+kept. When the last share session of a group on this broker closes, the group's share
+partitions here are forgotten too, each once its pending writes are committed (Kafka's
+ShareGroupListener.onGroupEmpty): the admin APIs change the state only while the group is
+empty, at the share coordinator, so the next member's fetch loads what they left (an altered
+start offset, deleted state) instead of an old window that no write of this leader would fence.
 """
 
 from __future__ import annotations
@@ -277,6 +281,9 @@ class SharePartitionManager:
             w.task = None
             if self._writers.get(key) is w and (w.error or w.written >= w.wanted):
                 del self._writers[key]
+            if (w.drop_after and not w.error and w.written >= w.wanted and self.partitions.get(key) is w.sp
+                    and not self.sessions.has_group(group_id)):
+                self._drop(key)  # the group emptied here meanwhile (_group_emptied)
 
     def pending(self, keys) -> list:
         """Cluster mode: the writes the changes made so far to the share partitions of ``keys``
@@ -417,7 +424,24 @@ class SharePartitionManager:
 
     def release_member(self, group_id: str, member_id: str, only=None) -> int:
         """The member's share session on this broker closed or was replaced (or it forgot the
-        partitions in ``only``, {(topic id, partition)}): release what it holds there."""
+        partitions in ``only``, {(topic id, partition)}): release what it holds there. Cluster
+        mode: if that was the group's last session here, ``_group_emptied``."""
+        n = self._release(group_id, member_id, only)
+        if only is None and self.persister is not None and not self.sessions.has_group(group_id):
+            self._group_emptied(group_id)
+        return n
+
+    def _group_emptied(self, group_id: str) -> None:
+        """No member of the group has a session here: forget its share partitions (after their
+        pending writes), so that the next use loads the state from the share coordinator."""
+        for key in [k for k in self.partitions if k[0] == group_id]:
+            w = self._writers.get(key)
+            if w is not None and w.task is not None and w.sp is self.partitions[key]:
+                w.drop_after = True  # _write_loop drops it once written
+            else:
+                self._drop(key)
+
+    def _release(self, group_id: str, member_id: str, only) -> int:
         n = 0
         for (g, tid, p), sp in list(self.partitions.items()):
             if g == group_id and (only is None or (tid, p) in only):
@@ -556,10 +580,11 @@ class _Writer:
     """The writes of one share partition (cluster mode): ``wanted`` counts the changes
     scheduled, ``written`` the ones a committed write covered."""
 
-    __slots__ = ("sp", "wanted", "written", "task", "error", "waiters")
+    __slots__ = ("sp", "wanted", "written", "task", "error", "waiters", "drop_after")
 
     def __init__(self, sp: SharePartition) -> None:
         self.sp = sp
+        self.drop_after = False  # forget the share partition once written (its group emptied here)
         self.wanted = self.written = 0
         self.task: asyncio.Task | None = None
         self.error = E.NONE
