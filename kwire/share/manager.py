@@ -68,7 +68,7 @@ from kwire.records.batch import iter_batches
 from kwire.share.partition import ACK_TYPES, ACKNOWLEDGED, ARCHIVED, AckError, SharePartition
 from kwire.share.persister import StatePersister
 from kwire.share.sessions import ShareSessionCache
-from kwire.share.state import ShareStateStore
+from kwire.share.state import SHARE_STATE_TOPIC, ShareStateStore
 
 log = logging.getLogger("kwire.share")
 
@@ -468,24 +468,58 @@ class SharePartitionManager:
             log.info("share group %s: member %s fenced, %d records released", group_id, member_id, n)
         return n
 
-    def drop_group(self, group_id: str, topic_id: bytes | None = None) -> None:
-        """Forget the group's share partitions (of one topic, or all) and their durable state
-        (DeleteGroups, DeleteShareGroupOffsets): the next fetch starts them afresh."""
-        for key in [k for k in self.partitions if k[0] == group_id and topic_id in (None, k[1])]:
-            del self.partitions[key]
-        try:
-            self.store.delete_group(group_id, topic_id)
-        except KafkaError as e:
-            log.warning("deleting the share state of group %s failed: %s", group_id, e.code.name)
-
-    # -- admin (DescribeShareGroupOffsets, AlterShareGroupOffsets) ------------------------------------
-    def start_offsets(self, group_id: str) -> dict[tuple[bytes, int], int]:
-        """{(topic id, partition): share-partition start offset} of every initialized partition."""
-        out = dict(self.store.summary(group_id))
-        for (g, tid, p), sp in self.partitions.items():
-            if g == group_id:
-                out[(tid, p)] = sp.start_offset
+    # -- admin (DescribeShareGroupOffsets, DeleteShareGroupOffsets, DeleteGroups) ---------------------
+    def keys_of(self, group_id: str, topic_ids=None) -> list[tuple[bytes, int]]:
+        """The share partitions [(topic id, partition)] the admin APIs look at for the group: every
+        partition of the topics ``topic_ids`` (16-byte ids); else on one broker those with state,
+        and in a cluster every partition of every non-internal topic (the group coordinator does
+        not track which ones were initialized, as Kafka's ShareGroupStatePartitionMetadata does;
+        ``offsets`` then tells)."""
+        if topic_ids is None and self.persister is None:
+            keys = set(self.store.summary(group_id))
+            keys |= {(t, p) for g, t, p in self.partitions if g == group_id}
+            return sorted(keys)
+        out = []
+        for t in self.broker.metadata.topics.values():
+            if (t.topic_id.bytes in topic_ids) if topic_ids is not None else not (
+                    t.internal or t.name == SHARE_STATE_TOPIC):
+                out += [(t.topic_id.bytes, p) for p in range(len(t.partitions))]
         return out
+
+    async def offsets(self, group_id: str, keys) -> dict:
+        """{(topic id, partition): (error, (start offset, delivery complete count) or None)} of
+        ``keys`` from the durable state (in a cluster: from each key's share coordinator);
+        UNKNOWN_TOPIC_OR_PARTITION: never initialized."""
+        if self.persister is not None:
+            return await self.persister.summaries(group_id, keys)
+        out = {}
+        for t, p in keys:
+            e = self.store.entry(group_id, t, p)
+            out[(bytes(t), p)] = (E.NONE, (e.start, e.complete_count())) if e is not None else \
+                (E.UNKNOWN_TOPIC_OR_PARTITION, None)
+        return out
+
+    async def delete_states(self, group_id: str, keys) -> dict:
+        """Forget the share partitions of ``keys`` here and delete their durable state (in a
+        cluster: DeleteShareGroupState at each key's share coordinator): {key: error}. The
+        group's next fetch starts them again by ``share.auto.offset.reset``."""
+        for t, p in keys:
+            self._drop((group_id, bytes(t), p))
+        if self.persister is not None:
+            return await self.persister.delete(group_id, keys)
+        out = {}
+        for t, p in keys:
+            try:
+                out[(bytes(t), p)] = await self.store.committed(self.store.delete(group_id, t, p))
+            except KafkaError as e:
+                out[(bytes(t), p)] = e.code
+        return out
+
+    def high_watermark(self, topic_id: bytes, partition: int) -> int | None:
+        """The partition's high watermark as this broker's replica knows it (None: no replica here)."""
+        t = self.topic_of(topic_id)
+        plog = self.broker.get_log(t.name, partition) if t is not None else None
+        return None if plog is None else plog.high_watermark
 
     def lag(self, group_id: str, topic_id: bytes, partition: int, start: int) -> int:
         """Records at or above the start offset, below the high watermark, not yet done."""
