@@ -1,7 +1,8 @@
 """ReadShareGroupStateSummary (key 87), v0-1: a share partition's state epoch and start offset.
 
-From ``__share_group_state``; leader epoch -1 (not kept), v1's delivery
-complete count -1 (not kept). A partition never initialized answers
+From ``__share_group_state``; leader epoch -1 (not kept); v1's delivery
+complete count: the offsets at or above the start offset that are acknowledged
+or archived (the admin's lag subtracts them). A partition never initialized answers
 UNKNOWN_TOPIC_OR_PARTITION. See ``kwire.handlers.share_state_common``.
 """
 
@@ -22,7 +23,8 @@ def handle(ctx, req) -> ReadShareGroupStateSummaryResponse:
         e, error = not_initialized(store, gid, tid, p.partition)
         if error:
             return error
-        return {"state_epoch": e.state_epoch, "leader_epoch": -1, "start_offset": e.start}
+        return {"state_epoch": e.state_epoch, "leader_epoch": -1, "start_offset": e.start,
+                "delivery_complete_count": e.complete_count()}
 
     return per_partition(ctx, req, op, ReadShareGroupStateSummaryResponse, ReadStateSummaryResult,
                          PartitionResult)

@@ -50,7 +50,11 @@ its requests' acknowledgements answer the write's error, their acquired
 records are not delivered. Losing the leadership of a data partition (or a new
 leader epoch) drops its share partitions: the new leader loads them from the
 coordinator, with acquired records available again and their delivery counts
-kept.
+kept. When the last share session of a group on this broker closes, the group's share
+partitions here are forgotten too, each once its pending writes are committed (Kafka's
+ShareGroupListener.onGroupEmpty): the admin APIs change the state only while the group is
+empty, at the share coordinator, so the next member's fetch loads what they left (an altered
+start offset, deleted state) instead of an old window that no write of this leader would fence.
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.share.partition import ACK_TYPES, ACKNOWLEDGED, ARCHIVED, AckError, SharePartition
 from kwire.share.persister import StatePersister
 from kwire.share.sessions import ShareSessionCache
-from kwire.share.state import ShareStateStore
+from kwire.share.state import SHARE_STATE_TOPIC, ShareStateStore
 
 log = logging.getLogger("kwire.share")
 
@@ -304,6 +308,9 @@ class SharePartitionManager:
             w.task = None
             if self._writers.get(key) is w and (w.error or w.written >= w.wanted):
                 del self._writers[key]
+            if (w.drop_after and not w.error and w.written >= w.wanted and self.partitions.get(key) is w.sp
+                    and not self.sessions.has_group(group_id)):
+                self._drop(key)  # the group emptied here meanwhile (_group_emptied)
 
     def pending(self, keys) -> list:
         """Cluster mode: the writes the changes made so far to the share partitions of ``keys``
@@ -450,7 +457,24 @@ class SharePartitionManager:
 
     def release_member(self, group_id: str, member_id: str, only=None) -> int:
         """The member's share session on this broker closed or was replaced (or it forgot the
-        partitions in ``only``, {(topic id, partition)}): release what it holds there."""
+        partitions in ``only``, {(topic id, partition)}): release what it holds there. Cluster
+        mode: if that was the group's last session here, ``_group_emptied``."""
+        n = self._release(group_id, member_id, only)
+        if only is None and self.persister is not None and not self.sessions.has_group(group_id):
+            self._group_emptied(group_id)
+        return n
+
+    def _group_emptied(self, group_id: str) -> None:
+        """No member of the group has a session here: forget its share partitions (after their
+        pending writes), so that the next use loads the state from the share coordinator."""
+        for key in [k for k in self.partitions if k[0] == group_id]:
+            w = self._writers.get(key)
+            if w is not None and w.task is not None and w.sp is self.partitions[key]:
+                w.drop_after = True  # _write_loop drops it once written
+            else:
+                self._drop(key)
+
+    def _release(self, group_id: str, member_id: str, only) -> int:
         n = 0
         for (g, tid, p), sp in list(self.partitions.items()):
             if g == group_id and (only is None or (tid, p) in only):
@@ -477,24 +501,58 @@ class SharePartitionManager:
             log.info("share group %s: member %s fenced, %d records released", group_id, member_id, n)
         return n
 
-    def drop_group(self, group_id: str, topic_id: bytes | None = None) -> None:
-        """Forget the group's share partitions (of one topic, or all) and their durable state
-        (DeleteGroups, DeleteShareGroupOffsets): the next fetch starts them afresh."""
-        for key in [k for k in self.partitions if k[0] == group_id and topic_id in (None, k[1])]:
-            del self.partitions[key]
-        try:
-            self.store.delete_group(group_id, topic_id)
-        except KafkaError as e:
-            log.warning("deleting the share state of group %s failed: %s", group_id, e.code.name)
-
-    # -- admin (DescribeShareGroupOffsets, AlterShareGroupOffsets) ------------------------------------
-    def start_offsets(self, group_id: str) -> dict[tuple[bytes, int], int]:
-        """{(topic id, partition): share-partition start offset} of every initialized partition."""
-        out = dict(self.store.summary(group_id))
-        for (g, tid, p), sp in self.partitions.items():
-            if g == group_id:
-                out[(tid, p)] = sp.start_offset
+    # -- admin (DescribeShareGroupOffsets, DeleteShareGroupOffsets, DeleteGroups) ---------------------
+    def keys_of(self, group_id: str, topic_ids=None) -> list[tuple[bytes, int]]:
+        """The share partitions [(topic id, partition)] the admin APIs look at for the group: every
+        partition of the topics ``topic_ids`` (16-byte ids); else on one broker those with state,
+        and in a cluster every partition of every non-internal topic (the group coordinator does
+        not track which ones were initialized, as Kafka's ShareGroupStatePartitionMetadata does;
+        ``offsets`` then tells)."""
+        if topic_ids is None and self.persister is None:
+            keys = set(self.store.summary(group_id))
+            keys |= {(t, p) for g, t, p in self.partitions if g == group_id}
+            return sorted(keys)
+        out = []
+        for t in self.broker.metadata.topics.values():
+            if (t.topic_id.bytes in topic_ids) if topic_ids is not None else not (
+                    t.internal or t.name == SHARE_STATE_TOPIC):
+                out += [(t.topic_id.bytes, p) for p in range(len(t.partitions))]
         return out
+
+    async def offsets(self, group_id: str, keys) -> dict:
+        """{(topic id, partition): (error, (start offset, delivery complete count) or None)} of
+        ``keys`` from the durable state (in a cluster: from each key's share coordinator);
+        UNKNOWN_TOPIC_OR_PARTITION: never initialized."""
+        if self.persister is not None:
+            return await self.persister.summaries(group_id, keys)
+        out = {}
+        for t, p in keys:
+            e = self.store.entry(group_id, t, p)
+            out[(bytes(t), p)] = (E.NONE, (e.start, e.complete_count())) if e is not None else \
+                (E.UNKNOWN_TOPIC_OR_PARTITION, None)
+        return out
+
+    async def delete_states(self, group_id: str, keys) -> dict:
+        """Forget the share partitions of ``keys`` here and delete their durable state (in a
+        cluster: DeleteShareGroupState at each key's share coordinator): {key: error}. The
+        group's next fetch starts them again by ``share.auto.offset.reset``."""
+        for t, p in keys:
+            self._drop((group_id, bytes(t), p))
+        if self.persister is not None:
+            return await self.persister.delete(group_id, keys)
+        out = {}
+        for t, p in keys:
+            try:
+                out[(bytes(t), p)] = await self.store.committed(self.store.delete(group_id, t, p))
+            except KafkaError as e:
+                out[(bytes(t), p)] = e.code
+        return out
+
+    def high_watermark(self, topic_id: bytes, partition: int) -> int | None:
+        """The partition's high watermark as this broker's replica knows it (None: no replica here)."""
+        t = self.topic_of(topic_id)
+        plog = self.broker.get_log(t.name, partition) if t is not None else None
+        return None if plog is None else plog.high_watermark
 
     def lag(self, group_id: str, topic_id: bytes, partition: int, start: int) -> int:
         """Records at or above the start offset, below the high watermark, not yet done."""
@@ -614,10 +672,11 @@ class _Writer:
     """The writes of one share partition (cluster mode): ``wanted`` counts the changes
     scheduled, ``written`` the ones a committed write covered."""
 
-    __slots__ = ("sp", "wanted", "written", "task", "error", "waiters")
+    __slots__ = ("sp", "wanted", "written", "task", "error", "waiters", "drop_after")
 
     def __init__(self, sp: SharePartition) -> None:
         self.sp = sp
+        self.drop_after = False  # forget the share partition once written (its group emptied here)
         self.wanted = self.written = 0
         self.task: asyncio.Task | None = None
         self.error = E.NONE

@@ -25,9 +25,11 @@ every state batch), so a write replaces the stored state rather than patching
 it, and compaction of ``__share_group_state`` keeps it exact. Writes of one
 share partition are ordered by the caller (``kwire.share.manager``).
 
-Not here: DeleteShareGroupState and ReadShareGroupStateSummary over the wire
-(deleting a group or describing its offsets covers the state partitions the
-broker answering leads).
+The admin APIs (DescribeShareGroupOffsets, DeleteShareGroupOffsets, DeleteGroups
+of a share group, answered by the group's coordinator) reach many share
+partitions at once: ``summaries`` (ReadShareGroupStateSummary v1) and
+``delete`` (DeleteShareGroupState v0) send one request per share coordinator
+with all of its partitions, with the same routing and retries per partition.
 """
 
 from __future__ import annotations
@@ -40,8 +42,10 @@ import uuid
 from kwire.protocol import codec
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.protocol.generated import (
+    delete_share_group_state_request as delete_req,
     initialize_share_group_state_request as init_req,
     read_share_group_state_request as read_req,
+    read_share_group_state_summary_request as summary_req,
     write_share_group_state_request as write_req,
 )
 from kwire.security import inter_broker
@@ -55,7 +59,7 @@ TIMEOUT_S = 30.0
 RETRIABLE = frozenset((E.NOT_COORDINATOR, E.COORDINATOR_NOT_AVAILABLE, E.COORDINATOR_LOAD_IN_PROGRESS,
                        E.REQUEST_TIMED_OUT, E.NOT_ENOUGH_REPLICAS, E.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
                        E.NETWORK_EXCEPTION, E.NOT_LEADER_OR_FOLLOWER))
-READ, INITIALIZE, WRITE = 84, 83, 85
+READ, INITIALIZE, WRITE, DELETE, SUMMARY = 84, 83, 85, 86, 87
 
 
 def _code(v: int) -> E:
@@ -156,30 +160,100 @@ class StatePersister:
 
         return (await self._run(group_id, topic_id, partition, local, WRITE, request, _first_code))[0]
 
+    # -- many share partitions at once (the admin APIs) ---------------------------------------------
+    async def summaries(self, group_id: str, keys) -> dict:
+        """ReadShareGroupStateSummary v1 of ``keys`` [(topic id, partition)]: {key: (error,
+        (start offset, delivery complete count) or None)}; UNKNOWN_TOPIC_OR_PARTITION: never
+        initialized (also when ``__share_group_state`` does not exist yet)."""
+        if self.broker.metadata.topic(SHARE_STATE_TOPIC) is None:
+            return {(bytes(t), p): (E.UNKNOWN_TOPIC_OR_PARTITION, None) for t, p in keys}
+
+        async def local(tid, p):
+            e = self.store.entry(group_id, tid, p)
+            if e is None:
+                return E.UNKNOWN_TOPIC_OR_PARTITION, None
+            return E.NONE, (e.start, e.complete_count())
+
+        def request(ks):
+            return summary_req.ReadShareGroupStateSummaryRequest(group_id=group_id, topics=[
+                summary_req.ReadStateSummaryData(topic_id=uuid.UUID(bytes=t), partitions=[
+                    summary_req.PartitionData(partition=p, leader_epoch=-1) for p in ps]) for t, ps in _by_topic(ks)])
+
+        def answer(resp):
+            return {(r.topic_id.bytes, p.partition): (_code(p.error_code), None) if p.error_code else
+                    (E.NONE, (p.start_offset, p.delivery_complete_count)) for r in resp.results for p in r.partitions}
+
+        return await self._fan_out(group_id, keys, local, SUMMARY, 1, request, answer)
+
+    async def delete(self, group_id: str, keys) -> dict:
+        """DeleteShareGroupState of ``keys`` [(topic id, partition)]: {key: error} (a partition
+        without state is deleted too)."""
+        if self.broker.metadata.topic(SHARE_STATE_TOPIC) is None:
+            return {(bytes(t), p): E.NONE for t, p in keys}
+
+        async def local(tid, p):
+            return await self.store.committed(self.store.delete(group_id, tid, p)), None
+
+        def request(ks):
+            return delete_req.DeleteShareGroupStateRequest(group_id=group_id, topics=[
+                delete_req.DeleteStateData(topic_id=uuid.UUID(bytes=t), partitions=[
+                    delete_req.PartitionData(partition=p) for p in ps]) for t, ps in _by_topic(ks)])
+
+        def answer(resp):
+            return {(r.topic_id.bytes, p.partition): (_code(p.error_code), None)
+                    for r in resp.results for p in r.partitions}
+
+        out = await self._fan_out(group_id, keys, local, DELETE, 0, request, answer)
+        return {k: code for k, (code, _) in out.items()}
+
     # -- routing and retries ----------------------------------------------------------------------
     async def _run(self, group_id, topic_id, partition, local, api_key, request, answer):
         """(error, payload) of ``local()`` or of the remote answer, retried as the docstring says."""
+        key = (bytes(topic_id), partition)
+        out = await self._fan_out(group_id, [key], lambda t, p: local(), api_key, 0, lambda ks: request(),
+                                  lambda resp: {key: answer(resp)})
+        return out[key]
+
+    async def _fan_out(self, group_id, keys, local, api_key, version, request, answer) -> dict:
+        """{(topic id, partition): (error, payload)} for ``keys``: ``local(topic id, partition)``
+        for the keys whose state partition this broker leads, one ``request(keys)`` per other
+        coordinator (``answer(response)`` -> {key: (error, payload)}); keys answering a
+        retriable error are routed and sent again until ``RETRY_S`` has passed."""
+        out: dict = {}
+        todo = list(dict.fromkeys((bytes(t), p) for t, p in keys))
         deadline = time.monotonic() + RETRY_S
         while True:
-            try:
-                self.store.ensure_topic()
-                node = self.store.coordinator_node(group_id, topic_id, partition)
-                if node == self.broker.node_id:
-                    code, payload = await local()
-                elif node < 0:
-                    code, payload = E.COORDINATOR_NOT_AVAILABLE, None
-                else:
-                    code, payload = answer(await self._call(node, api_key, request()))
-            except KafkaError as e:
-                code, payload = e.code, None
-            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
-                log.info("share state request %d for %s failed: %r", api_key, group_id, e)
-                code, payload = E.NETWORK_EXCEPTION, None
-            if code not in RETRIABLE or time.monotonic() >= deadline:
-                return code, payload
+            by_node: dict[int, list] = {}
+            for k in todo:
+                try:
+                    self.store.ensure_topic()
+                    by_node.setdefault(self.store.coordinator_node(group_id, *k), []).append(k)
+                except KafkaError as e:
+                    out[k] = (e.code, None)
+            for node, ks in by_node.items():
+                try:
+                    if node == self.broker.node_id:
+                        for k in ks:
+                            try:
+                                out[k] = await local(*k)
+                            except KafkaError as e:
+                                out[k] = (e.code, None)
+                    elif node < 0:
+                        out.update(dict.fromkeys(ks, (E.COORDINATOR_NOT_AVAILABLE, None)))
+                    else:
+                        got = answer(await self._call(node, api_key, request(ks), version))
+                        out.update({k: got.get(k, (E.UNKNOWN_SERVER_ERROR, None)) for k in ks})
+                except KafkaError as e:
+                    out.update(dict.fromkeys(ks, (e.code, None)))
+                except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
+                    log.info("share state request %d for %s failed: %r", api_key, group_id, e)
+                    out.update(dict.fromkeys(ks, (E.NETWORK_EXCEPTION, None)))
+            todo = [k for k in todo if out[k][0] in RETRIABLE]
+            if not todo or time.monotonic() >= deadline:
+                return out
             await asyncio.sleep(BACKOFF_S)
 
-    async def _call(self, node: int, api_key: int, obj):
+    async def _call(self, node: int, api_key: int, obj, version: int = 0):
         addr = inter_broker.endpoint_of(self.broker, node)
         if addr is None:
             raise KafkaError(E.COORDINATOR_NOT_AVAILABLE, f"no endpoint of broker {node}")
@@ -190,10 +264,10 @@ class StatePersister:
                     link.reader, link.writer = await inter_broker.of(self.broker).open_stream(
                         *addr, TIMEOUT_S, "kwire-share-persister")
                 link.cid = (link.cid + 1) & 0x7FFFFFFF
-                link.writer.write(codec.encode_request(api_key, 0, link.cid, "kwire-share-persister", obj))
+                link.writer.write(codec.encode_request(api_key, version, link.cid, "kwire-share-persister", obj))
                 size = int.from_bytes(await asyncio.wait_for(link.reader.readexactly(4), TIMEOUT_S), "big")
                 frame = await asyncio.wait_for(link.reader.readexactly(size), TIMEOUT_S)
-                return codec.decode_response(api_key, 0, memoryview(frame))[1]
+                return codec.decode_response(api_key, version, memoryview(frame))[1]
             except BaseException:
                 link.close()  # a failed or cancelled exchange leaves the stream unusable
                 raise
@@ -201,6 +275,14 @@ class StatePersister:
 
 def _first_code(resp):
     return _code(resp.results[0].partitions[0].error_code), None
+
+
+def _by_topic(keys) -> list[tuple[bytes, list[int]]]:
+    """[(topic id, [partition])] of ``keys`` [(topic id, partition)], in their order."""
+    out: dict[bytes, list[int]] = {}
+    for t, p in keys:
+        out.setdefault(t, []).append(p)
+    return list(out.items())
 
 
 __all__ = ["StatePersister", "SHARE_STATE_TOPIC"]

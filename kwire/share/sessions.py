@@ -15,7 +15,9 @@ Eviction, as Kafka 4.3's ShareSessionCache: a session remembers the client
 connection that opened it, and when that connection closes the session is
 removed (``disconnected``), as it is when its member is fenced by the group
 coordinator (``close``); there is no LRU eviction, a full cache refuses new
-sessions.
+sessions. ``has_group`` tells whether a group still has a session here (when
+its last one goes, the manager forgets the group's share partitions, as Kafka's
+ShareGroupListener.onGroupEmpty does).
 
 Pure bookkeeping, no I/O; releasing a closed session's records is the
 manager's job (``kwire.share.manager``).
@@ -47,6 +49,7 @@ class ShareSessionCache:
         self.max_sessions = max_sessions
         self.sessions: dict[tuple[str, str], ShareSession] = {}
         self.by_connection: dict[object, set[tuple[str, str]]] = {}
+        self.per_group: dict[str, int] = {}  # group id -> open sessions
 
     def get(self, group_id: str, member_id: str) -> ShareSession | None:
         return self.sessions.get((group_id, member_id))
@@ -57,6 +60,7 @@ class ShareSessionCache:
             return E.SHARE_SESSION_LIMIT_REACHED, None
         self.close(group_id, member_id)
         s = self.sessions[key] = ShareSession(group_id, member_id, connection)
+        self.per_group[group_id] = self.per_group.get(group_id, 0) + 1
         s.partitions = dict.fromkeys(partitions)
         if connection is not None:
             self.by_connection.setdefault(connection, set()).add(key)
@@ -73,6 +77,8 @@ class ShareSessionCache:
 
     def close(self, group_id: str, member_id: str) -> ShareSession | None:
         s = self.sessions.pop((group_id, member_id), None)
+        if s is not None:
+            self._gone(group_id)
         if s is not None and s.connection is not None:
             keys = self.by_connection.get(s.connection)
             if keys is not None:
@@ -83,8 +89,22 @@ class ShareSessionCache:
 
     def disconnected(self, connection) -> list[ShareSession]:
         """The client connection closed: remove and return the sessions it opened."""
-        return [s for g, m in self.by_connection.pop(connection, ())
-                if (s := self.sessions.pop((g, m), None)) is not None]
+        out = [s for g, m in self.by_connection.pop(connection, ())
+               if (s := self.sessions.pop((g, m), None)) is not None]
+        for s in out:
+            self._gone(s.group_id)
+        return out
+
+    def _gone(self, group_id: str) -> None:
+        n = self.per_group.get(group_id, 0) - 1
+        if n > 0:
+            self.per_group[group_id] = n
+        else:
+            self.per_group.pop(group_id, None)
+
+    def has_group(self, group_id: str) -> bool:
+        """Whether a member of the group has a session open here."""
+        return group_id in self.per_group
 
     def members_of(self, group_id: str) -> list[str]:
         return [m for g, m in self.sessions if g == group_id]

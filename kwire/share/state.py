@@ -33,7 +33,8 @@ after it).
 
 The share coordinator's APIs (``kwire.handlers.*_share_group_state*``) read and
 write the same entries: ``initialize`` (a snapshot at a new state epoch),
-``write`` (an update), ``delete`` (tombstones), ``entry`` (read / summary).
+``write`` (an update), ``delete`` (tombstones), ``entry`` (read / summary);
+``summary`` lists a group's share partitions (on one broker, all of them).
 
 In a cluster (``zookeeper.connect`` set) the store is the share coordinator of
 the ``__share_group_state`` partitions this broker leads, as Kafka's
@@ -68,6 +69,7 @@ from kwire.coordinator.base import internal_segment_config, partition_for
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.builder import build_batch
 from kwire.records.decode import decode_batches
+from kwire.share.partition import ACKNOWLEDGED, ARCHIVED
 
 log = logging.getLogger("kwire.share")
 
@@ -237,6 +239,12 @@ class _Entry:
 
     def state(self) -> tuple[int, list]:
         return self.start, sorted(self.batches.values())
+
+    def complete_count(self) -> int:
+        """Offsets at or above the start offset whose delivery is complete (acknowledged or
+        archived): ReadShareGroupStateSummary v1's delivery complete count."""
+        return sum(b[1] - max(b[0], self.start) + 1 for b in self.batches.values()
+                   if b[2] in (ACKNOWLEDGED, ARCHIVED) and b[1] >= self.start)
 
 
 class ShareStateStore:
@@ -460,16 +468,6 @@ class ShareStateStore:
                               now)
         self.entries.pop(k, None)
         return commit
-
-    def delete_group(self, group_id: str, topic_id: bytes | None = None) -> None:
-        """Tombstones for every share partition of the group (of one topic, or all) in the state
-        partitions this broker leads."""
-        self.summary(group_id)  # every partition of the state topic loaded
-        for k in [k for k in self.entries if k[0] == group_id and topic_id in (None, k[1])]:
-            p = self.partition_of(*k)
-            now = time.time_ns() // 1_000_000
-            self._append(p, [(encode_key(SNAPSHOT, *k), None), (encode_key(UPDATE, *k), None)], now)
-            self.entries.pop(k, None)
 
     def summary(self, group_id: str) -> dict[tuple[bytes, int], int]:
         """{(topic id, partition): start offset} of every share partition of the group (cluster
