@@ -64,6 +64,7 @@ from kwire.security import acl
 from kwire.delayed import FETCH, replica_fetch_key, replica_key
 from kwire.replication.joining import JOIN_WAIT_MS
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
+from kwire.protocol.generated import fetch_response as _wire
 from kwire.protocol.generated.fetch_response import (
     AbortedTransaction,
     EpochEndOffset,
@@ -83,10 +84,11 @@ READ_COMMITTED = 1
 EMPTY = b""
 # PartitionData's struct fields at their defaults, shared by the partitions of every answer
 # rather than three new objects per partition: the encoder only reads them, and this module
-# never changes them (a diverging epoch or a current leader gets an object of its own)
-_NO_DIVERGING = EpochEndOffset()
-_NO_LEADER = LeaderIdAndEpoch()
-_NO_SNAPSHOT = SnapshotId()
+# never changes them (a diverging epoch or a current leader gets an object of its own). They
+# are the generated module's own default instances, which its encoder recognises by identity.
+_NO_DIVERGING = getattr(_wire, "_DEF_EpochEndOffset", None) or EpochEndOffset()
+_NO_LEADER = getattr(_wire, "_DEF_LeaderIdAndEpoch", None) or LeaderIdAndEpoch()
+_NO_SNAPSHOT = getattr(_wire, "_DEF_SnapshotId", None) or SnapshotId()
 
 
 class _Read:
