@@ -62,6 +62,7 @@ from __future__ import annotations
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
 from kwire.delayed import FETCH, replica_fetch_key, replica_key
+from kwire.broker.fetch_sessions import FINAL_EPOCH
 from kwire.replication.joining import JOIN_WAIT_MS
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
 from kwire.protocol.generated import fetch_response as _wire
@@ -137,14 +138,15 @@ def handle(ctx, req):
             if replica_id >= 0:
                 log_starts[(ref, fp.partition)] = fp.log_start_offset
 
-    if version >= 7:
+    if version >= 7 and (req.session_id or req.session_epoch != FINAL_EPOCH or
+                         req.forgotten_topics_data):
         forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
                      for p in ft.partitions]
         session = broker.fetch_sessions.new_context(
             req.session_id, req.session_epoch, [(k, o, m) for k, o, m, _ in wanted], forgotten)
         if session.error:
             return FetchResponse(error_code=session.error, session_id=0, responses=[])
-    else:
+    else:  # before v7, or sessionless (id 0, epoch -1: KIP-227's full fetch without a session)
         session = None
     if session is None or session.session is None:
         reads = wanted  # no session: exactly the request's partitions, in its order
@@ -199,11 +201,18 @@ def handle(ctx, req):
         return out
 
     results = read_all()
-    total = sum(r.size for r in results)
-    endpoints = _endpoints(broker, results) if version >= 16 else None
-    if req.max_wait_ms <= 0 or total >= req.min_bytes or not reads or any(
-            r.error or r.diverging is not None for r in results):  # Kafka answers those at once
-        return _response(results, session, endpoints)
+    total = 0
+    at_once = req.max_wait_ms <= 0 or not reads  # Kafka answers errors and divergence at once too
+    leaders = False
+    for r in results:
+        total += r.size
+        if r.error or r.diverging is not None:
+            at_once = True
+        if r.leader is not None:
+            leaders = True
+    if at_once or total >= req.min_bytes:
+        return _response(results, session,
+                         _endpoints(broker, results) if leaders and version >= 16 else None)
     return _wait_then_respond(broker, req, results, total, read_all, session, replica_id,
                               idle, az is None)
 
