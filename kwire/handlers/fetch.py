@@ -14,7 +14,10 @@
 * Long poll: when fewer than ``min_bytes`` are available and ``max_wait_ms`` is
   positive, the request waits in the purgatory and is woken by the first
   appends that bring it to ``min_bytes`` — not by a timer — or answers at
-  ``max_wait_ms`` with what there is.
+  ``max_wait_ms`` with what there is. Woken by appends, a consumer's fetch
+  (without an authorizer) reads again only the partitions whose log moved; a
+  caught-up partition whose high watermark, last stable offset and log start
+  are unchanged keeps its first read, which a reread would repeat.
 * Incremental fetch sessions (KIP-227, v7+) through ``broker.fetch_sessions``;
   a consumer's incremental fetch does not read the session's partitions it
   does not name that are caught up with offsets the client already has (one
