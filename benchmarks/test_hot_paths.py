@@ -126,3 +126,68 @@ def test_produce_append_1KiB(benchmark, broker):
 
     r = benchmark(append)
     assert r.base_offset >= 0 and not r.duplicate
+
+
+def _consumer_fetch(partitions: int, offsets) -> FetchRequest:
+    """A sessionless consumer long-poll over ``partitions`` partitions of "bench" (librdkafka's
+    shape: session id 0, epoch -1)."""
+    return FetchRequest(
+        replica_id=-1, max_wait_ms=30000, min_bytes=1, max_bytes=52428800, isolation_level=0,
+        session_id=0, session_epoch=-1, forgotten_topics_data=[], rack_id="",
+        topics=[FetchTopic(topic="bench", partitions=[
+            FetchPartition(partition=p, fetch_offset=offsets[p], partition_max_bytes=1048576)
+            for p in range(partitions)])])
+
+
+def test_fetch_long_poll_woken_6p(benchmark, broker, loop):
+    """The latency path's Fetch side: a consumer's long-poll over 6 caught-up partitions parks,
+    a 1 KiB append to one of them wakes it, and its answer is encoded (only the appended
+    partition is read again; the five others' first reads stand)."""
+    from kwire.broker.broker import now_ms
+    from kwire.handlers import REGISTRY, RequestContext
+
+    handle = REGISTRY[FETCH].handle
+    ctx = RequestContext(broker, FETCH, FETCH_V, 7, "bench", "127.0.0.1", 1)
+    turn = [0]
+
+    async def one() -> int:
+        p = turn[0] % 6
+        turn[0] += 1
+        ends = [broker.get_log("bench", q).log_end_offset for q in range(6)]
+        task = loop.create_task(handle(ctx, _consumer_fetch(6, ends)))
+        broker.append("bench", p, bytearray(BATCH_1K), now_ms())
+        resp = await task
+        codec.encode_response(FETCH, FETCH_V, 7, resp)
+        return sum(1 for t in resp.responses for q in t.partitions if q.records)
+
+    got = benchmark(lambda: loop.run_until_complete(one()))
+    assert got == 1 and broker.purgatory.waiting == 0
+
+
+def test_fetch_response_encode_6p_one_batch(benchmark):
+    """A woken long-poll's answer: 6 partitions, one 1 KiB batch, five caught up (the struct
+    fields at the generated module's shared defaults, as the handler sends them)."""
+    from kwire.handlers import fetch as fetch_handler
+
+    resp = FetchResponse(error_code=0, session_id=0, responses=[FetchableTopicResponse(
+        topic="bench", partitions=[PartitionData(
+            partition_index=p, error_code=0, high_watermark=10, last_stable_offset=10,
+            log_start_offset=0, preferred_read_replica=-1, records=BATCH_1K if p == 0 else b"",
+            diverging_epoch=fetch_handler._NO_DIVERGING, current_leader=fetch_handler._NO_LEADER,
+            snapshot_id=fetch_handler._NO_SNAPSHOT) for p in range(6)])])
+    parts = benchmark(codec.encode_response, FETCH, FETCH_V, 7, resp)
+    assert sum(len(p) for p in parts) > len(BATCH_1K)
+
+
+def test_find_batch_newest_in_tail(benchmark, broker):
+    """``LogSegment.find_batch`` for the newest batch (a caught-up consumer's fetch offset)
+    with the segment's cache of recent batch headers full."""
+    from kwire.broker.broker import now_ms
+    from kwire.log.segment import TAIL_BATCHES
+
+    for _ in range(TAIL_BATCHES + 4):
+        broker.append("bench", 1, bytearray(BATCH_1K), now_ms())
+    seg = broker.get_log("bench", 1).active_segment
+    newest = seg.next_offset - 1
+    found = benchmark(seg.find_batch, newest)
+    assert found is not None and found[1].base_offset == newest

@@ -325,7 +325,12 @@ class _ModuleWriter:
             if f.ignorable:
                 continue
             d = self.default_expr(f, for_compare=True)
-            cond = f"o.{f.attr} is not None" if d == "None" else f"o.{f.attr} != {d}"
+            if d == "None":
+                cond = f"o.{f.attr} is not None"
+            elif d.startswith("_DEF_"):  # the shared default itself needs no __eq__ call
+                cond = f"o.{f.attr} is not {d} and o.{f.attr} != {d}"
+            else:
+                cond = f"o.{f.attr} != {d}"
             lines += [f"    if {cond}:",
                       f"        raise _FieldVersionError({st.name + '.' + f.name!r}, {f.versions.text!r})"]
         if not flex and self.has_unknown:
@@ -365,7 +370,12 @@ class _ModuleWriter:
                 lines.append("    t = []")
                 for f in tagged:
                     d = self.default_expr(f, for_compare=True)
-                    cond = "x is not None" if d == "None" else f"x != {d}"
+                    if d == "None":
+                        cond = "x is not None"
+                    elif d.startswith("_DEF_"):  # the shared default itself needs no __eq__ call
+                        cond = f"x is not {d} and x != {d}"
+                    else:
+                        cond = f"x != {d}"
                     lines += [f"    x = o.{f.attr}", f"    if {cond}:", "        b = bytearray()"]
                     lines += self.encode_value(f, v, flex, "x", "b", "        ")
                     lines.append(f"        t.append(({f.tag}, b))")

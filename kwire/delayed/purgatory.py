@@ -50,7 +50,7 @@ def replica_fetch_key(replica_id: int) -> tuple:
 
 
 class DelayedOperation:
-    __slots__ = ("keys", "check", "future", "kind")
+    __slots__ = ("keys", "check", "future", "kind", "handle", "purgatory", "forgotten")
 
     def __init__(self, keys: tuple, check: Callable[[Hashable, int], bool], future: asyncio.Future,
                  kind: str) -> None:
@@ -58,6 +58,15 @@ class DelayedOperation:
         self.check = check
         self.future = future
         self.kind = kind
+        self.handle = None  # the timeout's timer
+        self.purgatory = None
+        self.forgotten = False  # removed from every key it watched
+
+    def done(self, _future) -> None:
+        """The future's done callback (woken, expired or cancelled): stop the timer, unwatch."""
+        self.handle.cancel()
+        if not self.forgotten:
+            self.purgatory._forget(self)
 
 
 class Purgatory:
@@ -81,15 +90,16 @@ class Purgatory:
             raise ValueError(f"unknown delayed operation kind {kind!r}")
         loop = asyncio.get_running_loop()
         op = DelayedOperation(tuple(keys), check, loop.create_future(), kind)
+        watchers = self._watchers
         for k in op.keys:
-            self._watchers.setdefault(k, set()).add(op)
-        handle = loop.call_later(max(timeout_s, 0.0), _expire, op.future)
-
-        def done(_f) -> None:
-            handle.cancel()
-            self._forget(op)
-
-        op.future.add_done_callback(done)
+            s = watchers.get(k)
+            if s is None:
+                watchers[k] = {op}
+            else:
+                s.add(op)
+        op.handle = loop.call_later(max(timeout_s, 0.0), _expire, op.future)
+        op.purgatory = self
+        op.future.add_done_callback(op.done)
         return op.future
 
     async def wait(self, keys: Iterable[Hashable], check: Callable[[Hashable, int], bool], timeout_s: float,
@@ -107,12 +117,14 @@ class Purgatory:
                 self._forget(op)  # now, not in the done callback: later notifies must not see it
 
     def _forget(self, op: DelayedOperation) -> None:
+        op.forgotten = True
+        watchers = self._watchers
         for k in op.keys:
-            s = self._watchers.get(k)
+            s = watchers.get(k)
             if s is not None:
                 s.discard(op)
                 if not s:
-                    del self._watchers[k]
+                    del watchers[k]
 
     @property
     def waiting(self) -> int:

@@ -14,7 +14,10 @@
 * Long poll: when fewer than ``min_bytes`` are available and ``max_wait_ms`` is
   positive, the request waits in the purgatory and is woken by the first
   appends that bring it to ``min_bytes`` — not by a timer — or answers at
-  ``max_wait_ms`` with what there is.
+  ``max_wait_ms`` with what there is. Woken by appends, a consumer's fetch
+  (without an authorizer) reads again only the partitions whose log moved; a
+  caught-up partition whose high watermark, last stable offset and log start
+  are unchanged keeps its first read, which a reread would repeat.
 * Incremental fetch sessions (KIP-227, v7+) through ``broker.fetch_sessions``;
   a consumer's incremental fetch does not read the session's partitions it
   does not name that are caught up with offsets the client already has (one
@@ -62,8 +65,10 @@ from __future__ import annotations
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
 from kwire.delayed import FETCH, replica_fetch_key, replica_key
+from kwire.broker.fetch_sessions import FINAL_EPOCH
 from kwire.replication.joining import JOIN_WAIT_MS
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
+from kwire.protocol.generated import fetch_response as _wire
 from kwire.protocol.generated.fetch_response import (
     AbortedTransaction,
     EpochEndOffset,
@@ -72,6 +77,7 @@ from kwire.protocol.generated.fetch_response import (
     LeaderIdAndEpoch,
     NodeEndpoint,
     PartitionData,
+    SnapshotId,
 )
 
 API_KEY = 1
@@ -80,13 +86,20 @@ MAX_VERSION = 18
 
 READ_COMMITTED = 1
 EMPTY = b""
+# PartitionData's struct fields at their defaults, shared by the partitions of every answer
+# rather than three new objects per partition: the encoder only reads them, and this module
+# never changes them (a diverging epoch or a current leader gets an object of its own). They
+# are the generated module's own default instances, which its encoder recognises by identity.
+_NO_DIVERGING = getattr(_wire, "_DEF_EpochEndOffset", None) or EpochEndOffset()
+_NO_LEADER = getattr(_wire, "_DEF_LeaderIdAndEpoch", None) or LeaderIdAndEpoch()
+_NO_SNAPSHOT = getattr(_wire, "_DEF_SnapshotId", None) or SnapshotId()
 
 
 class _Read:
     """The outcome of reading one partition."""
 
     __slots__ = ("key", "topic", "partition", "error", "hw", "lso", "log_start", "records", "size",
-                 "diverging", "leader", "aborted")
+                 "diverging", "leader", "aborted", "log")
 
     def __init__(self, key, topic, partition):
         self.key = key
@@ -101,6 +114,9 @@ class _Read:
         self.diverging = None  # (epoch, end offset) when the fetcher's log diverged
         self.leader = None  # (leader id, epoch): the current leader, for NOT_LEADER_OR_FOLLOWER
         self.aborted = None  # read_committed: [AbortedTransaction] overlapping the records
+        # a consumer's read that was caught up (nothing to read): the partition's log, so that a
+        # woken long-poll can tell it is still the same answer without reading it again
+        self.log = None
 
 
 def handle(ctx, req):
@@ -125,14 +141,15 @@ def handle(ctx, req):
             if replica_id >= 0:
                 log_starts[(ref, fp.partition)] = fp.log_start_offset
 
-    if version >= 7:
+    if version >= 7 and (req.session_id or req.session_epoch != FINAL_EPOCH or
+                         req.forgotten_topics_data):
         forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
                      for p in ft.partitions]
         session = broker.fetch_sessions.new_context(
             req.session_id, req.session_epoch, [(k, o, m) for k, o, m, _ in wanted], forgotten)
         if session.error:
             return FetchResponse(error_code=session.error, session_id=0, responses=[])
-    else:
+    else:  # before v7, or sessionless (id 0, epoch -1: KIP-227's full fetch without a session)
         session = None
     if session is None or session.session is None:
         reads = wanted  # no session: exactly the request's partitions, in its order
@@ -149,7 +166,9 @@ def handle(ctx, req):
 
     az = authorizer_active(ctx)  # kwire.security: READ on each topic (CLUSTER_ACTION: followers)
 
-    def read_all():
+    def read_all(previous=None):
+        """Read every partition; ``previous`` (key -> _Read of the read before the wait, or
+        None): its caught-up partitions whose log has not moved since are taken as they are."""
         remaining = req.max_bytes
         out = []
         idle.clear()
@@ -168,10 +187,16 @@ def handle(ctx, req):
                     _idle(broker, t.name, key, offset, isolation, idle_check):
                 idle.append((t.name, key[1]))
                 continue
+            if previous is not None:
+                r = previous.get((t.name, key[1])) if t is not None else None
+                if r is not None and _unmoved(r):
+                    out.append(r)  # caught up before and still: reading again gives the same
+                    continue
             r = _unauthorized(key, t) if denied else _read_partition(
                 broker, t, by_id, key, offset, min(part_max, max(remaining, 0)),
-                                first, isolation, epoch, version, last_epochs.get(key, -1),
-                                replica_id, log_starts.get(key, -1))
+                                first, isolation, epoch, version,
+                                last_epochs.get(key, -1) if last_epochs else -1,
+                                replica_id, log_starts.get(key, -1) if log_starts else -1)
             if r.size:
                 first = False
                 remaining -= r.size
@@ -179,13 +204,20 @@ def handle(ctx, req):
         return out
 
     results = read_all()
-    total = sum(r.size for r in results)
-    endpoints = _endpoints(broker, results) if version >= 16 else None
-    if req.max_wait_ms <= 0 or total >= req.min_bytes or not reads or any(
-            r.error or r.diverging is not None for r in results):  # Kafka answers those at once
-        return _response(results, session, endpoints)
+    total = 0
+    at_once = req.max_wait_ms <= 0 or not reads  # Kafka answers errors and divergence at once too
+    leaders = False
+    for r in results:
+        total += r.size
+        if r.error or r.diverging is not None:
+            at_once = True
+        if r.leader is not None:
+            leaders = True
+    if at_once or total >= req.min_bytes:
+        return _response(results, session,
+                         _endpoints(broker, results) if leaders and version >= 16 else None)
     return _wait_then_respond(broker, req, results, total, read_all, session, replica_id,
-                              idle)
+                              idle, az is None)
 
 
 def _idle(broker, topic: str, key, offset: int, isolation: int, unchanged) -> bool:
@@ -206,6 +238,14 @@ def _denied(ctx, az, name: str | None, replica_id: int) -> bool:
     return name is not None and not authorizer_allowed(ctx, az, acl.READ, acl.TOPIC, name)
 
 
+def _unmoved(r: _Read) -> bool:
+    """True when ``r`` was a caught-up read and its partition's log still answers the same: no
+    error, nothing to read, the same high watermark, last stable offset and log start."""
+    plog = r.log
+    return (plog is not None and not plog.offline and plog.high_watermark == r.hw
+            and plog.log_start_offset == r.log_start and plog.last_stable_offset == r.lso)
+
+
 def _unauthorized(key, t) -> _Read:
     r = _Read(key, t.name if t else None, key[1])
     r.error = ErrorCode.TOPIC_AUTHORIZATION_FAILED
@@ -222,17 +262,26 @@ def _endpoints(broker, results) -> list | None:
 
 
 def _wait_then_respond(broker, req, results, total, read_all, session, replica_id: int = -1,
-                       idle=()):
+                       idle=(), reuse: bool = False):
     """Watch the partitions now, answer when appends bring ``min_bytes`` or at ``max_wait_ms``.
 
     The watch starts before this returns (see ``Purgatory.watch``): an append
     between this read and the awaiting task's first step still wakes it.
+
+    ``reuse`` (consumers without an authorizer): when only appends woke the
+    request, the answer reads again only the partitions whose log moved; the
+    others' first reads stand (``_unmoved``). Anything else that wakes it
+    (leadership, deletion, an offline dir: ``nbytes`` <= 0) reads everything again.
     """
     acc = [total]
     min_bytes = req.min_bytes
+    # acc[1]: the first reads that may stand on wake-up; None once a non-append woke it
+    acc.append({(r.topic, r.partition): r for r in results if r.log is not None}
+               if reuse and replica_id < 0 else None)
 
     def check(key, nbytes: int) -> bool:
         if nbytes <= 0:
+            acc[1] = None  # reread everything
             return True  # something other than an append happened (deletion, leadership): answer now
         acc[0] += nbytes
         return acc[0] >= min_bytes
@@ -253,7 +302,7 @@ def _wait_then_respond(broker, req, results, total, read_all, session, replica_i
 
 async def _respond_when_woken(woken, acc, total, results, read_all, session):
     if await woken or acc[0] > total:
-        results = read_all()
+        results = read_all(acc[1] or None)
     return _response(results, session)
 
 
@@ -314,7 +363,10 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
         upper = plog.log_end_offset  # followers replicate everything the leader has
     else:
         upper = r.lso if isolation == READ_COMMITTED else r.hw
-    if offset != upper:  # else caught up: nothing to read (and log start <= upper <= LEO)
+    if offset == upper:  # caught up: nothing to read (and log start <= upper <= LEO)
+        if replica_id < 0:
+            r.log = plog
+    else:
         try:
             result = plog.read(offset, max_bytes, min_one_batch=min_one, max_offset=upper)
         except KafkaError as e:
@@ -374,13 +426,12 @@ def _response(results, session, endpoints=None) -> FetchResponse:
             aborted_transactions=r.aborted,
             preferred_read_replica=-1,
             records=r.records,
+            diverging_epoch=_NO_DIVERGING if r.diverging is None else EpochEndOffset(
+                epoch=r.diverging[0], end_offset=r.diverging[1]),
+            current_leader=_NO_LEADER if r.leader is None else LeaderIdAndEpoch(
+                leader_id=r.leader[0], leader_epoch=r.leader[1]),
+            snapshot_id=_NO_SNAPSHOT,
         ))
-        if r.diverging is not None:
-            topics[-1].partitions[-1].diverging_epoch = EpochEndOffset(
-                epoch=r.diverging[0], end_offset=r.diverging[1])
-        if r.leader is not None:
-            topics[-1].partitions[-1].current_leader = LeaderIdAndEpoch(
-                leader_id=r.leader[0], leader_epoch=r.leader[1])
     resp = FetchResponse(error_code=0, session_id=session.session_id if session else 0, responses=topics)
     if endpoints:
         resp.node_endpoints = endpoints

@@ -290,7 +290,10 @@ class PartitionLog:
     def last_stable_offset(self) -> int:
         """The HW, or the first offset of the oldest unstable transaction if lower: one still
         open, or one whose marker is not yet below the HW (Kafka's ``unreplicatedTxns``)."""
-        first = self.producer_state.first_unstable_offset()
+        ps = self.producer_state
+        if not ps.ongoing and not ps.unreplicated:  # no transactions: the HW (every fetch asks)
+            return self._high_watermark
+        first = ps.first_unstable_offset()
         return self._high_watermark if first is None else min(self._high_watermark, first)
 
     def aborted_transactions(self, start: int, end: int) -> list[AbortedTxn]:

@@ -181,6 +181,8 @@ class ProducerStateManager:
     def first_unstable_offset(self) -> int | None:
         """First offset of the oldest transaction still open or whose marker is not yet below
         the high watermark (Kafka's ``firstUnstableOffset``); None: none."""
+        if not self.ongoing and not self.unreplicated:  # no transactions: every fetch asks this
+            return None
         firsts = list(self.ongoing.values()) + list(self.unreplicated)
         return min(firsts) if firsts else None
 

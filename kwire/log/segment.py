@@ -340,11 +340,18 @@ class LogSegment:
         """The first batch whose last offset is >= ``offset`` (the batch holding it, or the next)."""
         tail = self._tail
         if tail and offset > tail[0][0] - tail[0][2].last_offset_delta - 1:
-            # offset lies at or after the oldest cached batch's base: the answer is cached
-            for last, p, h in tail:
-                if last >= offset:
-                    return (p, h) if start is None or start <= p else self._scan_from(offset, start)
-            return None
+            # offset lies at or after the oldest cached batch's base: the answer is cached. Search
+            # from the newest (a caught-up consumer's batch is the last or nearly): the answer
+            # is the oldest cached batch whose last offset is >= offset
+            found = None
+            for entry in reversed(tail):
+                if entry[0] < offset:
+                    break
+                found = entry
+            if found is None:
+                return None
+            _, p, h = found
+            return (p, h) if start is None or start <= p else self._scan_from(offset, start)
         return self._scan_from(offset, start)
 
     def _scan_from(self, offset: int, start: int | None):

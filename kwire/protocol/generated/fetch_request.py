@@ -698,7 +698,7 @@ def _d_FetchRequest_v4(buf, pos):
 
 
 def _e_FetchRequest_v4(o, out, parts):
-    if o.replica_state != _DEF_ReplicaState:
+    if o.replica_state is not _DEF_ReplicaState and o.replica_state != _DEF_ReplicaState:
         raise _FieldVersionError('FetchRequest.ReplicaState', '15+')
     if o.forgotten_topics_data != []:
         raise _FieldVersionError('FetchRequest.ForgottenTopicsData', '7+')
@@ -732,7 +732,7 @@ def _d_FetchRequest_v5(buf, pos):
 
 
 def _e_FetchRequest_v5(o, out, parts):
-    if o.replica_state != _DEF_ReplicaState:
+    if o.replica_state is not _DEF_ReplicaState and o.replica_state != _DEF_ReplicaState:
         raise _FieldVersionError('FetchRequest.ReplicaState', '15+')
     if o.forgotten_topics_data != []:
         raise _FieldVersionError('FetchRequest.ForgottenTopicsData', '7+')
@@ -769,7 +769,7 @@ def _d_FetchRequest_v7(buf, pos):
 
 
 def _e_FetchRequest_v7(o, out, parts):
-    if o.replica_state != _DEF_ReplicaState:
+    if o.replica_state is not _DEF_ReplicaState and o.replica_state != _DEF_ReplicaState:
         raise _FieldVersionError('FetchRequest.ReplicaState', '15+')
     if o.unknown_tagged_fields:
         raise _FieldVersionError('FetchRequest', 'tags')
@@ -808,7 +808,7 @@ def _d_FetchRequest_v9(buf, pos):
 
 
 def _e_FetchRequest_v9(o, out, parts):
-    if o.replica_state != _DEF_ReplicaState:
+    if o.replica_state is not _DEF_ReplicaState and o.replica_state != _DEF_ReplicaState:
         raise _FieldVersionError('FetchRequest.ReplicaState', '15+')
     if o.unknown_tagged_fields:
         raise _FieldVersionError('FetchRequest', 'tags')
@@ -847,7 +847,7 @@ def _d_FetchRequest_v11(buf, pos):
 
 
 def _e_FetchRequest_v11(o, out, parts):
-    if o.replica_state != _DEF_ReplicaState:
+    if o.replica_state is not _DEF_ReplicaState and o.replica_state != _DEF_ReplicaState:
         raise _FieldVersionError('FetchRequest.ReplicaState', '15+')
     if o.unknown_tagged_fields:
         raise _FieldVersionError('FetchRequest', 'tags')
@@ -903,7 +903,7 @@ def _d_FetchRequest_v12(buf, pos):
 
 
 def _e_FetchRequest_v12(o, out, parts):
-    if o.replica_state != _DEF_ReplicaState:
+    if o.replica_state is not _DEF_ReplicaState and o.replica_state != _DEF_ReplicaState:
         raise _FieldVersionError('FetchRequest.ReplicaState', '15+')
     out += _P_iiiibii(o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch)
     x = o.topics
@@ -964,7 +964,7 @@ def _d_FetchRequest_v13(buf, pos):
 
 
 def _e_FetchRequest_v13(o, out, parts):
-    if o.replica_state != _DEF_ReplicaState:
+    if o.replica_state is not _DEF_ReplicaState and o.replica_state != _DEF_ReplicaState:
         raise _FieldVersionError('FetchRequest.ReplicaState', '15+')
     out += _P_iiiibii(o.replica_id, o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch)
     x = o.topics
@@ -1048,7 +1048,7 @@ def _e_FetchRequest_v15(o, out, parts):
         _w_cnstr(b, x)
         t.append((0, b))
     x = o.replica_state
-    if x != _DEF_ReplicaState:
+    if x is not _DEF_ReplicaState and x != _DEF_ReplicaState:
         b = bytearray()
         _e_ReplicaState_v15(x, b, parts)
         t.append((1, b))
@@ -1118,7 +1118,7 @@ def _e_FetchRequest_v17(o, out, parts):
         _w_cnstr(b, x)
         t.append((0, b))
     x = o.replica_state
-    if x != _DEF_ReplicaState:
+    if x is not _DEF_ReplicaState and x != _DEF_ReplicaState:
         b = bytearray()
         _e_ReplicaState_v15(x, b, parts)
         t.append((1, b))
@@ -1188,7 +1188,7 @@ def _e_FetchRequest_v18(o, out, parts):
         _w_cnstr(b, x)
         t.append((0, b))
     x = o.replica_state
-    if x != _DEF_ReplicaState:
+    if x is not _DEF_ReplicaState and x != _DEF_ReplicaState:
         b = bytearray()
         _e_ReplicaState_v15(x, b, parts)
         t.append((1, b))

@@ -404,11 +404,11 @@ def _d_PartitionData_v4(buf, pos):
 
 
 def _e_PartitionData_v4(o, out, parts):
-    if o.diverging_epoch != _DEF_EpochEndOffset:
+    if o.diverging_epoch is not _DEF_EpochEndOffset and o.diverging_epoch != _DEF_EpochEndOffset:
         raise _FieldVersionError('PartitionData.DivergingEpoch', '12+')
-    if o.current_leader != _DEF_LeaderIdAndEpoch:
+    if o.current_leader is not _DEF_LeaderIdAndEpoch and o.current_leader != _DEF_LeaderIdAndEpoch:
         raise _FieldVersionError('PartitionData.CurrentLeader', '12+')
-    if o.snapshot_id != _DEF_SnapshotId:
+    if o.snapshot_id is not _DEF_SnapshotId and o.snapshot_id != _DEF_SnapshotId:
         raise _FieldVersionError('PartitionData.SnapshotId', '12+')
     if o.preferred_read_replica != -1:
         raise _FieldVersionError('PartitionData.PreferredReadReplica', '11+')
@@ -448,11 +448,11 @@ def _d_PartitionData_v5(buf, pos):
 
 
 def _e_PartitionData_v5(o, out, parts):
-    if o.diverging_epoch != _DEF_EpochEndOffset:
+    if o.diverging_epoch is not _DEF_EpochEndOffset and o.diverging_epoch != _DEF_EpochEndOffset:
         raise _FieldVersionError('PartitionData.DivergingEpoch', '12+')
-    if o.current_leader != _DEF_LeaderIdAndEpoch:
+    if o.current_leader is not _DEF_LeaderIdAndEpoch and o.current_leader != _DEF_LeaderIdAndEpoch:
         raise _FieldVersionError('PartitionData.CurrentLeader', '12+')
-    if o.snapshot_id != _DEF_SnapshotId:
+    if o.snapshot_id is not _DEF_SnapshotId and o.snapshot_id != _DEF_SnapshotId:
         raise _FieldVersionError('PartitionData.SnapshotId', '12+')
     if o.preferred_read_replica != -1:
         raise _FieldVersionError('PartitionData.PreferredReadReplica', '11+')
@@ -493,11 +493,11 @@ def _d_PartitionData_v11(buf, pos):
 
 
 def _e_PartitionData_v11(o, out, parts):
-    if o.diverging_epoch != _DEF_EpochEndOffset:
+    if o.diverging_epoch is not _DEF_EpochEndOffset and o.diverging_epoch != _DEF_EpochEndOffset:
         raise _FieldVersionError('PartitionData.DivergingEpoch', '12+')
-    if o.current_leader != _DEF_LeaderIdAndEpoch:
+    if o.current_leader is not _DEF_LeaderIdAndEpoch and o.current_leader != _DEF_LeaderIdAndEpoch:
         raise _FieldVersionError('PartitionData.CurrentLeader', '12+')
-    if o.snapshot_id != _DEF_SnapshotId:
+    if o.snapshot_id is not _DEF_SnapshotId and o.snapshot_id != _DEF_SnapshotId:
         raise _FieldVersionError('PartitionData.SnapshotId', '12+')
     if o.unknown_tagged_fields:
         raise _FieldVersionError('PartitionData', 'tags')
@@ -571,17 +571,17 @@ def _e_PartitionData_v12(o, out, parts):
     _w_crecords(out, parts, o.records)
     t = []
     x = o.diverging_epoch
-    if x != _DEF_EpochEndOffset:
+    if x is not _DEF_EpochEndOffset and x != _DEF_EpochEndOffset:
         b = bytearray()
         _e_EpochEndOffset_v12(x, b, parts)
         t.append((0, b))
     x = o.current_leader
-    if x != _DEF_LeaderIdAndEpoch:
+    if x is not _DEF_LeaderIdAndEpoch and x != _DEF_LeaderIdAndEpoch:
         b = bytearray()
         _e_LeaderIdAndEpoch_v12(x, b, parts)
         t.append((1, b))
     x = o.snapshot_id
-    if x != _DEF_SnapshotId:
+    if x is not _DEF_SnapshotId and x != _DEF_SnapshotId:
         b = bytearray()
         _e_SnapshotId_v12(x, b, parts)
         t.append((2, b))

@@ -287,7 +287,7 @@ def _d_PartitionProduceResponse_v3(buf, pos):
 
 
 def _e_PartitionProduceResponse_v3(o, out, parts):
-    if o.current_leader != _DEF_LeaderIdAndEpoch:
+    if o.current_leader is not _DEF_LeaderIdAndEpoch and o.current_leader != _DEF_LeaderIdAndEpoch:
         raise _FieldVersionError('PartitionProduceResponse.CurrentLeader', '10+')
     if o.unknown_tagged_fields:
         raise _FieldVersionError('PartitionProduceResponse', 'tags')
@@ -306,7 +306,7 @@ def _d_PartitionProduceResponse_v5(buf, pos):
 
 
 def _e_PartitionProduceResponse_v5(o, out, parts):
-    if o.current_leader != _DEF_LeaderIdAndEpoch:
+    if o.current_leader is not _DEF_LeaderIdAndEpoch and o.current_leader != _DEF_LeaderIdAndEpoch:
         raise _FieldVersionError('PartitionProduceResponse.CurrentLeader', '10+')
     if o.unknown_tagged_fields:
         raise _FieldVersionError('PartitionProduceResponse', 'tags')
@@ -330,7 +330,7 @@ def _d_PartitionProduceResponse_v8(buf, pos):
 
 
 def _e_PartitionProduceResponse_v8(o, out, parts):
-    if o.current_leader != _DEF_LeaderIdAndEpoch:
+    if o.current_leader is not _DEF_LeaderIdAndEpoch and o.current_leader != _DEF_LeaderIdAndEpoch:
         raise _FieldVersionError('PartitionProduceResponse.CurrentLeader', '10+')
     if o.unknown_tagged_fields:
         raise _FieldVersionError('PartitionProduceResponse', 'tags')
@@ -363,7 +363,7 @@ def _d_PartitionProduceResponse_v9(buf, pos):
 
 
 def _e_PartitionProduceResponse_v9(o, out, parts):
-    if o.current_leader != _DEF_LeaderIdAndEpoch:
+    if o.current_leader is not _DEF_LeaderIdAndEpoch and o.current_leader != _DEF_LeaderIdAndEpoch:
         raise _FieldVersionError('PartitionProduceResponse.CurrentLeader', '10+')
     out += _P_ihqqq(o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset)
     x = o.record_errors
@@ -419,7 +419,7 @@ def _e_PartitionProduceResponse_v10(o, out, parts):
     _w_cnstr(out, o.error_message)
     t = []
     x = o.current_leader
-    if x != _DEF_LeaderIdAndEpoch:
+    if x is not _DEF_LeaderIdAndEpoch and x != _DEF_LeaderIdAndEpoch:
         b = bytearray()
         _e_LeaderIdAndEpoch_v10(x, b, parts)
         t.append((0, b))
