@@ -15,6 +15,8 @@
 # the cache provider is disabled). Every run ends with the 20 slowest tests (--durations=20).
 # Environment:
 #   KWIRE_TEST_WORKERS=N     xdist workers (0: no xdist, everything in this process)
+#   KWIRE_TEST_HEAVY_STARTS=N  3-broker cluster / ZooKeeper-ensemble starts at a time (default 2;
+#                            0: no limit; tests/heavy_starts.py)
 #   KWIRE_TEST_SKIP_SETUP=1  skip scripts/setup-test-env.sh (already run on this machine)
 #   KWIRE_TEST_ARTIFACTS     where console screenshots and other artifacts go (./test-artifacts)
 set -euo pipefail
