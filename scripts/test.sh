@@ -8,13 +8,17 @@
 #              module-scoped broker or ZooKeeper starts once per worker; units are handed out
 #              in collection order, and tests/conftest.py collects the heaviest modules first.
 #   --quick    the contributor tier (under 2 minutes): tests/unit plus the tests marked `smoke`
+#              (its heaviest fuzz tests with a tenth of their examples: tests/fuzz_budget.py)
 #              (one round trip per client: kafka-python, aiokafka, confluent-kafka, kcat, Java);
 #              only those modules are collected unless paths are given.
 #
 # Extra arguments go to pytest in both modes (e.g. -x, -k EXPR, -m EXPR, paths; no --lf:
 # the cache provider is disabled). Every run ends with the 20 slowest tests (--durations=20).
 # Environment:
-#   KWIRE_TEST_WORKERS=N     xdist workers (0: no xdist, everything in this process)
+#   KWIRE_TEST_WORKERS=N     xdist workers (default 4, 2 with --quick; 0: no xdist, everything in
+#                            this process)
+#   KWIRE_TEST_HEAVY_STARTS=N  3-broker cluster / ZooKeeper-ensemble starts at a time (default 2;
+#                            0: no limit; tests/heavy_starts.py)
 #   KWIRE_TEST_SKIP_SETUP=1  skip scripts/setup-test-env.sh (already run on this machine)
 #   KWIRE_TEST_ARTIFACTS     where console screenshots and other artifacts go (./test-artifacts)
 set -euo pipefail
@@ -49,7 +53,12 @@ while [ "$#" -gt 0 ]; do
     esac
 done
 
-workers="${KWIRE_TEST_WORKERS:-4}"
+# The quick tier is CPU-bound unit tests: 2 workers on 2 cores (each worker collects its modules,
+# ~15 CPU-s each, so 4 would spend a quarter of the tier collecting); the whole suite waits on
+# brokers, clusters and timeouts a lot, so 4.
+default_workers=4
+[ "$quick" = "0" ] || default_workers=2
+workers="${KWIRE_TEST_WORKERS:-$default_workers}"
 xdist=()
 if [ "$workers" != "0" ]; then
     xdist=(-n "$workers" --dist loadgroup --no-loadscope-reorder)
@@ -57,6 +66,8 @@ fi
 marks=()
 paths=()
 if [ "$quick" = "1" ]; then
+    # the heaviest hypothesis fuzz tests run a tenth of their examples here (tests/fuzz_budget.py)
+    export KWIRE_TEST_QUICK=1
     sel="unit or smoke"
     [ -z "$user_m" ] || sel="($sel) and ($user_m)"
     marks=(-m "$sel")

@@ -28,6 +28,7 @@ import time
 import uuid
 
 import pytest
+from heavy_starts import heavy_start
 
 JAR_DIRS = ("/usr/share/java", "/usr/share/zookeeper/lib", "/usr/share/zookeeper")
 MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain"
@@ -499,13 +500,15 @@ class Cluster:
         return self.brokers[node_id - 1]
 
     def start(self, timeout: float = 90.0) -> None:
-        for b in self.brokers:
-            b.spawn()
-        for b in self.brokers:
-            b.wait_started(timeout)
-        ids = {b.node_id for b in self.brokers}
-        self.wait_until(lambda md: set(md.brokers) == ids and md.controller_id in ids, timeout=timeout,
-                        what=f"all {self.size} brokers registered and a controller elected")
+        # at most KWIRE_TEST_HEAVY_STARTS cluster starts of the run at a time (tests/heavy_starts.py)
+        with heavy_start():
+            for b in self.brokers:
+                b.spawn()
+            for b in self.brokers:
+                b.wait_started(timeout)
+            ids = {b.node_id for b in self.brokers}
+            self.wait_until(lambda md: set(md.brokers) == ids and md.controller_id in ids, timeout=timeout,
+                            what=f"all {self.size} brokers registered and a controller elected")
 
     def metadata(self, topics=None, bootstrap: str | None = None):
         """A fresh Metadata view (any broker running and not paused)."""

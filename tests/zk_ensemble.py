@@ -42,6 +42,7 @@ import time
 import pytest
 
 from cluster_fixtures import TICK_MS, Cluster, ZooKeeperServer, _need_zookeeper, free_port
+from heavy_starts import heavy_start
 from verifier import wait_for
 
 ENSEMBLE_SIZE = 3
@@ -152,11 +153,12 @@ class ZooKeeperEnsemble:
         return self.members[myid - 1]
 
     def start(self, timeout: float = 90.0) -> None:
-        for m in self.members:
-            m.spawn()
-        for m in self.members:
-            m._wait_ready(timeout)
-        self.wait_quorum(timeout)
+        with heavy_start():  # three JVMs: one of the run's limited heavy starts (tests/heavy_starts.py)
+            for m in self.members:
+                m.spawn()
+            for m in self.members:
+                m._wait_ready(timeout)
+            self.wait_quorum(timeout)
 
     def restart(self, myid: int, timeout: float = 90.0) -> None:
         """Start a killed member again (same data, ports and id) and wait until it serves."""

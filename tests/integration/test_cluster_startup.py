@@ -79,24 +79,31 @@ def test_a_second_broker_with_a_registered_id_exits_1(make_cluster, tmp_path):
         [sys.executable, "-m", "kwire", "serve", "--override", f"zookeeper.connect={c.connect}",
          "--override", "broker.id=1", "--override", f"log.dirs={tmp_path / 'other'}",
          "--override", f"listeners=PLAINTEXT://127.0.0.1:{free_port()}"],
-        capture_output=True, text=True, timeout=60)
+        capture_output=True, text=True, timeout=120)  # a hang guard: a start takes ~30 s under load
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "broker id 1 is already registered" in proc.stderr
     assert c.brokers[0].alive and sorted(c.metadata([]).brokers) == [1]  # the first one is unharmed
 
 
 def test_unreachable_zookeeper_exits_1_naming_the_address(tmp_path):
+    from datetime import datetime
+
     port = free_port()  # nothing listens there
     addr = f"127.0.0.1:{port}"
-    started = time.monotonic()
     proc = subprocess.run(
         [sys.executable, "-m", "kwire", "serve", "--override", f"zookeeper.connect={addr}/kwire",
          "--override", "zookeeper.connection.timeout.ms=1500", "--override", f"log.dirs={tmp_path}",
          "--override", f"listeners=PLAINTEXT://127.0.0.1:{free_port()}"],
-        capture_output=True, text=True, timeout=60)
+        capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert addr in proc.stderr and "zookeeper.connection.timeout.ms" in proc.stderr
-    assert time.monotonic() - started < 30
+    # it gives up about 1.5 s after its first attempt, not after retrying on: timed by its own log
+    # (the interpreter's start alone takes tens of seconds on a loaded 2-core machine)
+    log = proc.stdout + proc.stderr
+    stamps = [datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f") for line in log.splitlines()
+              if line[:4].isdigit() and ("Connecting to" in line or "CRITICAL" in line)]
+    assert len(stamps) >= 2, log
+    assert (stamps[-1] - stamps[0]).total_seconds() < 30, log
 
 
 def test_a_broker_started_from_server_properties_joins_the_cluster(make_cluster, tmp_path):
@@ -119,7 +126,7 @@ def test_a_broker_started_from_server_properties_joins_the_cluster(make_cluster,
         proc = subprocess.Popen([sys.executable, "-m", "kwire", "serve", str(props)],
                                 stdout=out, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # the interpreter's start alone: up to ~30 s under load
         while True:
             try:
                 views = [c.metadata([]), c.metadata([], bootstrap=f"127.0.0.1:{port}")]

@@ -22,6 +22,7 @@ from kwire.protocol.generated import fetch_response as fres
 from kwire.protocol.generated import metadata_request as mreq
 from kwire.protocol.generated import produce_request as preq
 from kwire.protocol.primitives import ZERO_UUID, read_uvarint, write_uvarint
+from fuzz_budget import examples  # full budgets in the suite, a tenth in --quick
 
 PRODUCE, FETCH, METADATA, API_VERSIONS = 0, 1, 3, 18
 
@@ -294,7 +295,7 @@ def test_lying_tag_size():
 _API_VERSION_PAIRS = [(k, v) for k, s in codec.APIS.items() for v in range(s.min_version, s.max_version + 1)]
 
 
-@settings(max_examples=400, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(400), deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from(_API_VERSION_PAIRS), st.binary(max_size=64))
 def test_fuzz_random_bodies(api, data):
     api_key, version = api
@@ -308,7 +309,7 @@ def test_fuzz_random_bodies(api, data):
         pass
 
 
-@settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(st.binary(max_size=80))
 def test_fuzz_random_frames(data):
     try:
@@ -318,7 +319,7 @@ def test_fuzz_random_frames(data):
         pass
 
 
-@settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(300), deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_fuzz_mutated_valid_frames(data):
     frame = bytearray(_produce_frame())

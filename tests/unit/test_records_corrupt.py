@@ -21,6 +21,7 @@ from kwire.records.decode import decode_batch, decode_batches, iter_records, sum
 from kwire.records.errors import CorruptRecordError
 from kwire.records.varint import encode_varint, read_varint, read_varlong
 from mutations import mutate, mutation_ops
+from fuzz_budget import examples  # full budgets in the suite, a tenth in --quick
 
 CODECS = [NONE, GZIP, SNAPPY, LZ4, ZSTD]
 
@@ -149,7 +150,7 @@ def _decode_only_corrupt(buf, **kw):
 
 
 @pytest.mark.parametrize("codec", CODECS)
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=_ops, records_only=st.booleans())
 def test_fuzz_mutations(codec, ops, records_only):
     good = build_batch(SAMPLE, compression=codec)
@@ -166,7 +167,7 @@ def test_fuzz_mutations(codec, ops, records_only):
 
 
 @pytest.mark.parametrize("codec", [NONE, GZIP])
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(section=st.binary(max_size=200), count=st.integers(-2, 20))
 def test_fuzz_random_records_section(codec, section, count):
     _decode_only_corrupt(_with_records(section, count, codec))
@@ -174,7 +175,7 @@ def test_fuzz_random_records_section(codec, section, count):
         _decode_only_corrupt(_with_records(compress(GZIP, section), count, GZIP))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.binary(max_size=300))
 def test_fuzz_random_bytes_as_batches(data):
     for allow in (False, True):

@@ -33,10 +33,14 @@ from kwire.records.decode import decode_batch
 from kwire.records.errors import CorruptRecordError
 from kwire.records.varint import encode_varint
 from mutations import mutate, mutation_ops
+from fuzz_budget import examples  # full budgets in the suite, a tenth in --quick
 
 CODECS = [NONE, GZIP, SNAPPY, LZ4, ZSTD]
 NOW = 1_700_000_000_000
 IMPLS = ["python"] + (["c"] if scan.c_scan_records is not None else [])
+# the 1,500-example fuzz runs took 220-320 s each in a quick tier on a 2-core machine at load ~40
+# (2026-11-28): the default 300 s of pytest-timeout is a hang guard, too tight for them there
+pytestmark = pytest.mark.timeout(900)
 
 SAMPLE = [
     (b"key", b"value", [("h1", b"a"), ("h2", None)], NOW),
@@ -343,7 +347,7 @@ _ops = mutation_ops(400)
 
 
 @needs_c
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=_ops, count_shift=st.integers(-1, 1))
 def test_fuzz_walkers_agree_on_mutated_sections(ops, count_shift):
     data = mutate(build_batch(SAMPLE, now_ms=NOW)[batch.HEADER_SIZE:], ops)
@@ -351,14 +355,14 @@ def test_fuzz_walkers_agree_on_mutated_sections(ops, count_shift):
 
 
 @needs_c
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(data=st.binary(max_size=120), count=st.integers(-1, 8))
 def test_fuzz_walkers_agree_on_random_bytes(data, count):
     _same(data, count)
 
 
 @pytest.mark.parametrize("codec", CODECS)
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=_ops, compacted=st.booleans())
 def test_fuzz_accepted_means_decodable(codec, ops, compacted):
     """Record-level mutations with the CRC recomputed: refused with a code, or decodable."""
@@ -463,7 +467,7 @@ def test_check_batch_leaves_the_rest_to_the_full_checks(case):
 
 
 @needs_c
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=mutation_ops(260), fix_crc=st.booleans(), compacted=st.booleans())
 def test_fuzz_check_batch_twins_agree(ops, fix_crc, compacted):
     """Mutations anywhere in the batch (header too), with or without a recomputed CRC."""
