@@ -214,9 +214,9 @@ def handle(ctx, req):
         if r.leader is not None:
             leaders = True
     if at_once or total >= req.min_bytes:
-        return _response(results, session,
+        return _response(results, session, version,
                          _endpoints(broker, results) if leaders and version >= 16 else None)
-    return _wait_then_respond(broker, req, results, total, read_all, session, replica_id,
+    return _wait_then_respond(broker, req, version, results, total, read_all, session, replica_id,
                               idle, az is None)
 
 
@@ -261,7 +261,7 @@ def _endpoints(broker, results) -> list | None:
             for b in broker.metadata.brokers if b.node_id in ids]
 
 
-def _wait_then_respond(broker, req, results, total, read_all, session, replica_id: int = -1,
+def _wait_then_respond(broker, req, version, results, total, read_all, session, replica_id: int = -1,
                        idle=(), reuse: bool = False):
     """Watch the partitions now, answer when appends bring ``min_bytes`` or at ``max_wait_ms``.
 
@@ -297,13 +297,13 @@ def _wait_then_respond(broker, req, results, total, read_all, session, replica_i
         keys = [(r.topic, r.partition) for r in results if r.topic is not None]
         keys += idle  # an incremental session's partitions skipped as idle
     woken = broker.purgatory.watch(keys, check, wait_ms / 1000, FETCH)
-    return _respond_when_woken(woken, acc, total, results, read_all, session)
+    return _respond_when_woken(woken, acc, total, results, read_all, session, version)
 
 
-async def _respond_when_woken(woken, acc, total, results, read_all, session):
+async def _respond_when_woken(woken, acc, total, results, read_all, session, version):
     if await woken or acc[0] > total:
         results = read_all(acc[1] or None)
-    return _response(results, session)
+    return _response(results, session, version)
 
 
 def storage_error(version: int) -> ErrorCode:
@@ -402,7 +402,10 @@ def _diverged(plog, r: _Read, offset: int, last_fetched_epoch: int) -> bool:
     return False
 
 
-def _response(results, session, endpoints=None) -> FetchResponse:
+def _response(results, session, version: int, endpoints=None) -> FetchResponse:
+    """The answer; ``current_leader`` only from v12, the first version that has the field (an older
+    follower or client is told NOT_LEADER_OR_FOLLOWER alone and finds the leader in Metadata)."""
+    with_leader = version >= 12
     topics: list[FetchableTopicResponse] = []
     last_ref = object()
     for r in results:
@@ -428,7 +431,7 @@ def _response(results, session, endpoints=None) -> FetchResponse:
             records=r.records,
             diverging_epoch=_NO_DIVERGING if r.diverging is None else EpochEndOffset(
                 epoch=r.diverging[0], end_offset=r.diverging[1]),
-            current_leader=_NO_LEADER if r.leader is None else LeaderIdAndEpoch(
+            current_leader=_NO_LEADER if r.leader is None or not with_leader else LeaderIdAndEpoch(
                 leader_id=r.leader[0], leader_epoch=r.leader[1]),
             snapshot_id=_NO_SNAPSHOT,
         ))

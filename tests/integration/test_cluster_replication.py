@@ -76,8 +76,8 @@ def _followers(c, topic: str) -> list[int]:
 
 # ---------------------------------------------------------------------------------------------
 
-def _epoch_answers(c, topic: str, node: int, epoch: int) -> dict:
-    """Fetch v12, ListOffsets (v4+: the newest both sides have) and OffsetForLeaderEpoch to broker
+def _epoch_answers(c, topic: str, node: int, epoch: int, fetch_version: int = 12) -> dict:
+    """Fetch (v12 unless told), ListOffsets (v4+: the newest both sides have) and OffsetForLeaderEpoch to broker
     ``node`` for partition 0 carrying ``current_leader_epoch`` = ``epoch``: each answer's error
     code, and Fetch's ``current_leader`` (leader id, epoch)."""
     from kwire.protocol.generated.fetch_request import FetchPartition, FetchRequest, FetchTopic
@@ -92,7 +92,7 @@ def _epoch_answers(c, topic: str, node: int, epoch: int) -> dict:
             replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20, session_id=0, session_epoch=-1,
             forgotten_topics_data=[], topics=[FetchTopic(topic=topic, partitions=[FetchPartition(
                 partition=0, fetch_offset=0, partition_max_bytes=1 << 20, current_leader_epoch=epoch)])]),
-            node=node, version=12).responses[0].partitions[0]
+            node=node, version=fetch_version).responses[0].partitions[0]
         lv = client.api_version(2, node)
         assert lv >= 4
         lo = client.request(2, ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsTopic(
@@ -151,6 +151,10 @@ def test_acks_all_with_two_clients_then_read_from_the_new_leader(make_cluster):
     assert [follower[k] for k in ("fetch", "list_offsets", "offset_for_leader_epoch")] == \
         [ErrorCode.NOT_LEADER_OR_FOLLOWER] * 3, follower
     assert follower["current_leader"] == (new, new_epoch)
+    # below v12 the answer has no current_leader field: the same error, no leader named (a v11
+    # answer that named one failed to encode and the follower was never told)
+    v11 = _epoch_answers(c, topic, old, new_epoch, fetch_version=11)
+    assert v11["fetch"] == ErrorCode.NOT_LEADER_OR_FOLLOWER and v11["current_leader"] == (-1, -1), v11
     assert _epoch_answers(c, topic, old, old_epoch)["fetch"] == ErrorCode.FENCED_LEADER_EPOCH
     _wait_isr(c, topic, [1, 2, 3], timeout=60)  # and it catches up: its log is the leader's again
     values = [r.value for _, b in decoded_batches(c.broker(old).data_dir, topic) for r in b.records]
