@@ -1,31 +1,32 @@
 """A transaction coordinator whose ``__transaction_state`` partition drops below its min ISR mid-transaction.
 
 The stuck state behind the slow split-one runs (issue 23): the coordinator
-kept a transition that never became durable, or gave up writing Complete*,
-so the transaction stayed PrepareCommit in memory with nobody sending its
-markers, and InitProducerId/EndTxn answered CONCURRENT_TRANSACTIONS until the
+replayed a PrepareCommit into memory as soon as it was appended; when its
+replication then failed (the ISR shrank to the leader alone), the client was
+told to retry, but memory kept PrepareCommit with nobody sending its markers,
+so EndTxn and InitProducerId answered CONCURRENT_TRANSACTIONS until the
 partition moved to another broker -- minutes, or never while the broker kept
-its ZooKeeper session. Kafka resets the pending state when the log append
-fails and retries the completion append; so must kwire.
+its ZooKeeper session. Kafka resets the pending state when the append fails,
+and retries the completion (Complete*) append; so does kwire now.
 
 One 3-broker nemesis cluster (links cut with iptables), ``__transaction_state``
 at RF 2 with ``transaction.state.log.min.isr`` 2; the transactional id is
 chosen so that its partition is led by broker 1 with broker B as the other
 replica; the data partition P sits on broker 1 and the third broker C, with
-``min.insync.replicas`` 2. Both steps are deterministic (each waits for the
-ISR it needs):
+``min.insync.replicas`` 2. Each step waits for the ISR it needs:
 
-* Complete* refused: a transaction writes P; 1-C is cut and the commit
-  asked: durable on [1, B], its COMMIT marker not replicated (P's ISR
+* Complete* not replicated: a transaction writes P; 1-C is cut and the
+  commit asked: durable on [1, B], its COMMIT marker not replicated (P's ISR
   shrinks to [1]); 1-B is cut (another id's InitProducerId makes B lag: the
   coordinator's ISR [1]); 1-C comes back, the marker is written and
-  Complete* is refused. After the heal the coordinator retries it: a new
-  producer with the same id initialises within seconds and a read_committed
-  reader sees the value.
+  Complete* fails to replicate. It is undone and retried, so after the heal a
+  new producer with the same id initialises within seconds and a
+  read_committed reader sees the value. (The old code kept the Complete* in
+  memory and passes this step; undoing without retrying would not.)
 * PrepareCommit not replicated: 1-B is cut and the commit asked at once; its
   PrepareCommit is appended but never replicated (the ISR shrinks to [1]):
   the transition is undone, so once healed the client's EndTxn retry
-  commits, instead of CONCURRENT_TRANSACTIONS for good.
+  commits. The old code answers CONCURRENT_TRANSACTIONS for good here.
 """
 
 from __future__ import annotations
@@ -156,13 +157,16 @@ def test_coordinator_short_of_isr_mid_transaction_recovers(nemesis_cluster):  # 
 
     t = threading.Thread(target=commit, daemon=True)
     t.start()
-    _wait_log(c, f"{tid} not replicated (", since)
+    # the ISR shrinking to [1] is what fails the PrepareCommit's replication wait (the leader
+    # commits the shrink before the Metadata shows it)
+    _wait_isr(c, TXN_STATE, x, [1])
     fw.heal()
     healed = time.monotonic()
     t.join(RECOVER_S + 5)
     assert done and not isinstance(done[0], Exception), f"commit after the heal: {done or 'still running'}"
     print(f"commit answered {done[0] - healed:.1f} s after the heal (PrepareCommit undone, retried)")
     assert done[0] - healed < RECOVER_S
+    _wait_log(c, f"{tid} not replicated (", since, timeout=1)  # the path this step is about was taken
     assert _read_committed(c, topic, 2) == [b"first", b"second"]
     p2.flush(1)
     init.flush(1)
