@@ -22,7 +22,8 @@ removed (with a message) by the next ``Firewall.install``.
 
 Removal is guaranteed by ``close`` (also a context manager), an ``atexit`` hook
 and a ``weakref.finalize`` finaliser; a SIGKILLed process leaves its chain,
-which the next start removes. ``heal`` empties the chain (every link back).
+which the next start removes. ``heal`` empties the chain (every link back);
+``restore`` takes back the cuts of some pairs only.
 
 Errors are ``NemesisError`` with what to do: iptables missing (the Debian
 package), not root, iptables failing (its message).
@@ -136,6 +137,16 @@ class Firewall:
             for src, dst in ((a, b), (b, a)):
                 _run(self.binary, "-A", self.chain, "-s", src, "-d", dst, "-j", "DROP")
             self.cut_pairs.add((a, b))
+
+    def restore(self, pairs) -> None:
+        """Undo ``cut`` for each (address, address) pair alone (the other cuts stay)."""
+        for a, b in sorted(set(pairs)):
+            key = (a, b) if (a, b) in self.cut_pairs else (b, a)
+            if key not in self.cut_pairs:
+                continue
+            for src, dst in (key, key[::-1]):
+                _run(self.binary, "-D", self.chain, "-s", src, "-d", dst, "-j", "DROP")
+            self.cut_pairs.discard(key)
 
     def lossy(self, pairs, probability: float) -> None:
         """Drop each packet between each (address, address) pair, both ways, with ``probability``

@@ -20,7 +20,8 @@ shards must not do:
   partition's leader epoch;
 * runs operations: the shard's writes are appended to its partition as one
   batch, replayed, and (cluster mode) answered once replicated
-  (``broker.wait_replicated``); then markers are written: to partitions this
+  (``broker.wait_replicated``; not replicated: the replay is undone, as Kafka
+  resets the pending state, and the caller retries); then markers are written: to partitions this
   broker leads by a local append (origin COORDINATOR; in cluster mode done
   only once replicated, as Kafka's acks=-1 marker append), to others through
   ``markers.MarkerSender`` (WriteTxnMarkers to their leader, as Kafka's
@@ -28,7 +29,8 @@ shards must not do:
   (``transaction_version``: the leader's epoch rule for transactions v2);
   markers on ``__consumer_offsets`` also complete the group coordinator's
   pending transactional offsets. Once every marker is written, Complete* is
-  written; a fenced marker (INVALID_PRODUCER_EPOCH,
+  written (retried every ``COMPLETE_RETRY_S`` while COORDINATOR_NOT_AVAILABLE,
+  as Kafka's completion append retry); a fenced marker (INVALID_PRODUCER_EPOCH,
   TRANSACTION_COORDINATOR_FENCED) cancels the rest and Complete* is not
   written, as Kafka's TransactionMarkerRequestCompletionHandler;
 * timers: every ``transaction.abort.timed.out.transaction.cleanup.interval.ms``
@@ -69,6 +71,7 @@ log = logging.getLogger("kwire.transactions")
 TRANSACTION_STATE_TOPIC = "__transaction_state"
 GROUP_METADATA_TOPIC = "__consumer_offsets"
 MARKER_RETRY_S = 0.5
+COMPLETE_RETRY_S = 0.5  # Complete* append retry while its partition is short of ISR
 
 
 def now_ms() -> int:
@@ -278,13 +281,19 @@ class TransactionCoordinator:
             raise CoordinatorError(E.NOT_COORDINATOR if e.code in (E.NOT_LEADER_OR_FOLLOWER,
                                                                    E.KAFKA_STORAGE_ERROR)
                                    else E.COORDINATOR_NOT_AVAILABLE) from None
-        for w in writes:
-            shard.replay(w.transactional_id, w.value)
+        undo = shard.apply(writes)
         if self.cluster_mode:
             code = await self.broker.wait_replicated(
                 TRANSACTION_STATE_TOPIC, p, result.last_offset + 1,
                 self.broker.config.get("request.timeout.ms", 30000) / 1000)
             if code != E.NONE:
+                # not durable: the transition did not happen (Kafka resets the pending state), so
+                # the caller's retry (EndTxn, InitProducerId, the abort timer, Complete*) redoes it
+                # instead of finding a Prepare* whose markers nobody sends
+                if self.shards.get(p) is shard:
+                    shard.undo(undo)
+                log.warning("%s-%d: %s not replicated (%s): transition undone", TRANSACTION_STATE_TOPIC,
+                            p, ", ".join(w.transactional_id for w in writes), code.name)
                 raise CoordinatorError(E.NOT_COORDINATOR if code == E.NOT_LEADER_OR_FOLLOWER
                                        else E.COORDINATOR_NOT_AVAILABLE)
         for w in writes:
@@ -361,12 +370,24 @@ class TransactionCoordinator:
                 return
             if left:
                 await asyncio.sleep(MARKER_RETRY_S)
-        if left or self.shards.get(p) is not shard:
-            return
-        try:
-            await self._apply(p, shard, shard.complete(w.transactional_id, now_ms()))
-        except CoordinatorError as e:
-            log.warning("completing transaction %s failed: %s", w.transactional_id, e.code.name)
+        # Complete*, retried while the partition cannot take it (COORDINATOR_NOT_AVAILABLE: its ISR
+        # below min.insync.replicas, the write not replicated in time), as Kafka's
+        # TransactionMarkerChannelManager retries the completion append: given up, the transaction
+        # would stay Prepare* (InitProducerId answering CONCURRENT_TRANSACTIONS) until the
+        # partition moved to another broker
+        while not left and not self._closed and self.shards.get(p) is shard:
+            try:
+                writes = shard.complete(w.transactional_id, now_ms())
+                if writes:
+                    await self._apply(p, shard, writes)
+                return
+            except CoordinatorError as e:
+                if e.code != E.COORDINATOR_NOT_AVAILABLE:
+                    log.warning("completing transaction %s failed: %s", w.transactional_id, e.code.name)
+                    return
+                log.warning("completing transaction %s failed: %s; retrying", w.transactional_id,
+                            e.code.name)
+            await asyncio.sleep(COMPLETE_RETRY_S)
 
     def write_marker_locally(self, topic: str, partition: int, producer_id: int, producer_epoch: int,
                              coordinator_epoch: int, commit: bool, transaction_version: int = 0) -> E:

@@ -50,6 +50,11 @@ Transactions v2 (KIP-890 part 2, ``client_version`` 2; Kafka 4.x):
 * ``expired``: Empty/Complete* untouched for ``transactional.id.expiration.ms``:
   tombstone.
 
+``apply``/``undo``: a write is replayed as soon as it is appended (so the
+next operation sees it) and taken back when it fails to become durable, as
+Kafka resets a transaction's pending state when its log append fails: the
+client's retry then finds the state it started from.
+
 Not here: I/O, the markers themselves, replication waits.
 """
 
@@ -142,6 +147,27 @@ class TxnShard:
             transactional_id, v.producer_id, v.producer_epoch, v.timeout_ms, TxnState(v.status),
             tuple(sorted(v.partitions)), v.last_update_ms, v.start_ms, v.prev_producer_id,
             v.next_producer_id, v.client_version)
+
+    def apply(self, writes: list[Write]) -> list[tuple[str, TxnMetadata | None, TxnMetadata | None]]:
+        """Replay ``writes`` (appended, not yet durable); returns what ``undo`` needs to take
+        them back: (id, metadata before, metadata after) per write."""
+        undo = []
+        for w in writes:
+            before = self.txns.get(w.transactional_id)
+            self.replay(w.transactional_id, w.value)
+            undo.append((w.transactional_id, before, self.txns.get(w.transactional_id)))
+        return undo
+
+    def undo(self, undo: list[tuple[str, TxnMetadata | None, TxnMetadata | None]]) -> None:
+        """The writes of ``apply`` failed to become durable: each id back to its metadata before
+        them, unless a later write changed it since (that write's own outcome decides)."""
+        for tid, before, after in reversed(undo):
+            if self.txns.get(tid) is not after:
+                continue
+            if before is None:
+                self.txns.pop(tid, None)
+            else:
+                self.txns[tid] = before
 
     def preparing(self) -> list[Write]:
         """After loading: the transactions whose markers may not all be written (resend them)."""

@@ -80,6 +80,11 @@ def test_cut_heal_close_and_nothing_else_touched(binary):
             assert len(fw.rules()) == 2  # both directions
             assert not _connects(f"{block}.1", f"{block}.2", port)
             assert _connects(f"{block}.3", f"{block}.2", port)  # other addresses untouched
+            fw.cut([(f"{block}.3", f"{block}.2")])
+            fw.restore([(f"{block}.2", f"{block}.1")])  # one pair back (either order), the other stays cut
+            assert len(fw.rules()) == 2
+            assert _connects(f"{block}.1", f"{block}.2", port)
+            assert not _connects(f"{block}.3", f"{block}.2", port)
             fw.heal()
             assert fw.rules() == []
             assert _connects(f"{block}.1", f"{block}.2", port)

@@ -87,6 +87,32 @@ def test_fencing_an_ongoing_transaction_aborts_it_with_a_bumped_epoch():
     assert (code, pid2, epoch2) == (E.NONE, pid, epoch + 2)
 
 
+def test_a_write_that_did_not_replicate_is_undone_and_can_be_redone():
+    """The coordinator replays a write at once and undoes it when it does not become durable
+    (Kafka resets the pending state): EndTxn's retry finds Ongoing again, not a PrepareCommit
+    whose markers nobody sends (CONCURRENT_TRANSACTIONS for good)."""
+    shard, run, alloc = _shard()
+    (_, pid, epoch), _ = run(shard.init_producer_id("x", 1000, -1, -1, 1, alloc))
+    run(shard.add_partitions("x", pid, epoch, [TP], 2))
+    code, writes = shard.end_txn("x", pid, epoch, True, 3)
+    undo = shard.apply(writes)
+    assert (code, shard.txns["x"].state) == (E.NONE, TxnState.PREPARE_COMMIT)
+    assert shard.end_txn("x", pid, epoch, True, 4) == (E.CONCURRENT_TRANSACTIONS, [])
+    shard.undo(undo)
+    assert shard.txns["x"].state == TxnState.ONGOING and shard.txns["x"].partitions == (TP,)
+    code, writes = shard.end_txn("x", pid, epoch, True, 5)  # the client's retry
+    assert code == E.NONE and writes[0].markers.partitions == (TP,)
+    # a later write to the id (durable or not) is left alone: its own outcome decides
+    undo = shard.apply(writes)
+    shard.apply(shard.complete("x", 6))
+    shard.undo(undo)
+    assert shard.txns["x"].state == TxnState.COMPLETE_COMMIT
+    # a new id's first write undone: the id is unknown again
+    undo = shard.apply(shard.init_producer_id("y", 1000, -1, -1, 7, alloc)[1])
+    shard.undo(undo)
+    assert "y" not in shard.txns
+
+
 def test_timeout_and_expiration():
     shard, run, alloc = _shard()
     (_, pid, epoch), _ = run(shard.init_producer_id("x", 1000, -1, -1, 0, alloc))
