@@ -466,8 +466,13 @@ class SharePartitionManager:
 
     def _group_emptied(self, group_id: str) -> None:
         """No member of the group has a session here: forget its share partitions (after their
-        pending writes), so that the next use loads the state from the share coordinator."""
+        pending writes), so that the next use loads the state from the share coordinator.
+        Changes held for the current request (``hold``) are scheduled first: the final
+        ShareAcknowledge/ShareFetch that closed the last session carries acknowledgements
+        that must be written, not forgotten with the share partition."""
         for key in [k for k in self.partitions if k[0] == group_id]:
+            if self._held is not None and self._held.get(key) is self.partitions[key]:
+                self._write(key, self._held.pop(key))
             w = self._writers.get(key)
             if w is not None and w.task is not None and w.sp is self.partitions[key]:
                 w.drop_after = True  # _write_loop drops it once written

@@ -103,7 +103,7 @@ class Node:
         finally:
             plog.update_high_watermark(hw)
         r.hw = min(hw, r.hw)  # the answer carries the leader's real HW
-        pd = fetch_handler._response([r], None).responses[0].partitions[0]
+        pd = fetch_handler._response([r], None, 12).responses[0].partitions[0]
         records = pd.records.read() if hasattr(pd.records, "read") else (pd.records or b"")
         return pd, bytes(records)
 
