@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -86,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import confluent_kafka as ck
 
-    cluster = start_cluster(tempfile.mkdtemp(prefix="kwire-cluster-cpu-"), 3, args.override)
+    workdir = tempfile.mkdtemp(prefix="kwire-cluster-cpu-")
+    cluster = start_cluster(workdir, 3, args.override)
     try:
         pids = {b.node_id: b.proc.pid for b in cluster.dc.brokers}
         mb = args.messages * SIZE / 1e6
@@ -106,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
     finally:
         cluster.stop()
-        cluster.remove()
+        shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 
