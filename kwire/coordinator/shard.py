@@ -8,6 +8,14 @@ path, and for every record of the partition when loading after a restart — so
 both paths are one. Soft state (a rebalance in progress, waiting responses,
 deadlines) lives only here, as in Kafka.
 
+Writes that must replicate (``stage``/``settle``): the runtime stages an
+appended write and settles it once its replication is known. Committed
+offsets apply only at a successful ``settle`` (dropped at a failed one), and
+so does a write with ``replay_records`` False (through its ``on_commit``: a
+classic group's assignment); a transactional write's pending offsets are
+taken back at a failed one. Other records (group membership, KIP-848 and
+share group records) are replayed when staged and stay if the write fails.
+
 Timers are explicit: ``poll_timers(now)`` yields one ``Result`` per expired
 deadline; the caller must append and replay its records before asking for the
 next. ``next_deadline()`` says when to poll again. ``expire_offsets(now)`` is
@@ -20,6 +28,7 @@ types within a shard.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
@@ -124,6 +133,18 @@ class CoordinatorConfig:
         return cls(**out)
 
 
+class Staged:
+    """An appended write waiting for its replication: ``GroupCoordinatorShard.settle``."""
+
+    __slots__ = ("seq", "offsets", "pending", "on_commit")
+
+    def __init__(self, seq: int, on_commit) -> None:
+        self.seq = seq
+        self.offsets: list = []  # (OffsetCommitKey, value) applied when replicated
+        self.pending: list = []  # OffsetManager.stage_pending tokens, taken back if not
+        self.on_commit = on_commit
+
+
 class GroupCoordinatorShard:
     def __init__(self, config: CoordinatorConfig | None = None, partition: int = 0, topics=None) -> None:
         self.config = config or CoordinatorConfig()
@@ -140,6 +161,7 @@ class GroupCoordinatorShard:
         from kwire.coordinator.share_ops import ShareOps
 
         self.share = ShareOps(self)
+        self._staged_seq = itertools.count()
 
     # -- classic protocol ----------------------------------------------------------------
     def join_group(self, ctx, req, now: int) -> Result:
@@ -290,6 +312,34 @@ class GroupCoordinatorShard:
             if fn is None:
                 return
             yield Result(None, fn(now) or [])
+
+    # -- replication -----------------------------------------------------------------------
+    def stage(self, result: Result, producer_id: int | None = None) -> Staged:
+        """The records of ``result`` were appended: replay what applies at once, hold the rest
+        for ``settle``. ``producer_id``: a transactional batch (pending offsets)."""
+        staged = Staged(next(self._staged_seq), result.on_commit)
+        for record in result.records:
+            key = record.key
+            if producer_id is not None:
+                if isinstance(key, OffsetCommitKey):
+                    staged.pending.append(self.offsets.stage_pending(producer_id, key, record.value))
+            elif not result.replay_records:
+                continue
+            elif isinstance(key, OffsetCommitKey):
+                staged.offsets.append((key, record.value))
+            else:
+                self.replay(record)
+        self.offsets.stage([k for k, _ in staged.offsets])
+        return staged
+
+    def settle(self, staged: Staged, ok: bool) -> None:
+        """The staged write was replicated (``ok``) or failed to: apply or drop what it held."""
+        self.offsets.settle(staged.seq, staged.offsets, ok)
+        if not ok:
+            for token in reversed(staged.pending):
+                self.offsets.unstage_pending(token)
+        elif staged.on_commit is not None:
+            staged.on_commit()
 
     # -- replay --------------------------------------------------------------------------
     def replay(self, record: CoordinatorRecord) -> None:
