@@ -51,8 +51,8 @@ only now; a failure drops them (a failed transactional commit's pending
 offsets are taken back) and answers the operation's ``on_error`` with
 Kafka's mapping of the error (NOT_ENOUGH_REPLICAS[_AFTER_APPEND] and
 REQUEST_TIMED_OUT: COORDINATOR_NOT_AVAILABLE; NOT_LEADER_OR_FOLLOWER:
-NOT_COORDINATOR). Not done: undoing the KIP-848 and share group records of
-a failed write (Kafka reverts them to its last committed snapshot).
+NOT_COORDINATOR); the KIP-848 and share groups it changed are put back as
+they were (Kafka reverts to its last committed snapshot).
 """
 
 from __future__ import annotations
@@ -363,7 +363,8 @@ class GroupCoordinator:
                 if result.on_error is None:
                     raise CoordinatorError(code) from None
                 return result.on_error(code)
-            staged = shard.stage(result, producer[0] if producer is not None else None)
+            staged = shard.stage(result, producer[0] if producer is not None else None,
+                                 undoable=self.cluster_mode)
             if self.cluster_mode and appended is not None:
                 return self._when_replicated(partition, shard, appended.last_offset + 1, result, staged)
             shard.settle(staged, True)  # one node: the append itself committed it

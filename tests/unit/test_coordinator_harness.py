@@ -48,7 +48,7 @@ class Harness:
             records.append(decode_record(key, value))
         result.records = records
         producer = getattr(result, "producer", None)
-        return self.shard.stage(result, producer[0] if producer is not None else None)
+        return self.shard.stage(result, producer[0] if producer is not None else None, undoable=True)
 
     def advance(self, ms: int = 0) -> None:
         self.now += ms

@@ -179,3 +179,88 @@ def _sync_args(h: Harness, leader: str, gen: int):
     req = SyncGroupRequest(group_id="g", generation_id=gen, member_id=leader, group_instance_id=None,
                            protocol_type=None, protocol_name=None, assignments=assignments)
     return OpContext(5), req, h.now
+
+
+# -- KIP-848 consumer groups: a failed write puts the group back --------------------------------
+
+def _fingerprint(group) -> tuple:
+    members = sorted((m.member_id, m.member_epoch, m.state, sorted((t, sorted(p)) for t, p in m.assigned.items()),
+                      tuple(m.subscribed_topic_names)) for m in group.members.values())
+    target = sorted((m, sorted((t, sorted(p)) for t, p in a.items())) for m, a in group.target.items())
+    return (group.group_epoch, group.assignment_epoch, group.metadata_hash, members, target,
+            sorted(group.partition_epochs.items()), dict(group.static_members), group.state)
+
+
+def _consumer_harness():
+    from test_coordinator_consumer import Client, FakeTopics
+
+    h = Harness(topics=FakeTopics(t=4))
+    c1 = Client(h)
+    c1.beat()
+    c1.beat()
+    assert h.shard.groups["cg"].state == "Stable"
+    return h, c1, Client
+
+
+def _heartbeat_unsettled(h: Harness, client):
+    from kwire.coordinator.base import OpContext
+    from kwire.protocol.generated.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
+
+    req = ConsumerGroupHeartbeatRequest(
+        group_id=client.group, member_id=client.member_id, member_epoch=client.epoch, instance_id=None,
+        rebalance_timeout_ms=30_000 if client.epoch == 0 else -1,
+        subscribed_topic_names=list(client.topics) if client.epoch == 0 else None,
+        subscribed_topic_regex=None, server_assignor=None, topic_partitions=[] if client.epoch == 0 else None)
+    result = h.shard.consumer_group_heartbeat(OpContext(1, "cli", "/1.2.3.4"), req, h.now)
+    assert result.records
+    return result, h.append(result)
+
+
+def test_a_consumer_group_join_that_fails_to_replicate_leaves_the_group_as_it_was():
+    h, c1, Client = _consumer_harness()
+    group = h.shard.groups["cg"]
+    before = _fingerprint(group)
+    c2 = Client(h)
+    result, staged = _heartbeat_unsettled(h, c2)
+    assert c2.member_id in group.members and group.group_epoch > before[0]  # replayed at once
+    h.shard.settle(staged, False)
+    assert h.shard.groups["cg"] is group and _fingerprint(group) == before
+    assert c1.beat()[0].error_code == 0 and _fingerprint(group) == before  # c1 sees no rebalance
+    c2.beat()  # the retry joins normally
+    assert c2.member_id in group.members and group.group_epoch == before[0] + 1
+
+
+def test_a_consumer_group_leave_that_fails_to_replicate_keeps_the_member_and_its_session():
+    h, c1, Client = _consumer_harness()
+    group = h.shard.groups["cg"]
+    before = _fingerprint(group)
+    c1.epoch = -1  # LeaveGroup
+    result, staged = _heartbeat_unsettled(h, c1)
+    assert c1.member_id not in group.members
+    h.shard.settle(staged, False)
+    assert _fingerprint(group) == before
+    # its session timer is armed again: silent for a session timeout, it is fenced
+    h.advance(h.config.group_consumer_session_timeout_ms + 1)
+    assert c1.member_id not in group.members
+
+
+def test_a_new_consumer_group_whose_first_write_fails_is_gone():
+    h, _c1, Client = _consumer_harness()
+    c = Client(h, group="other")
+    _result, staged = _heartbeat_unsettled(h, c)
+    assert "other" in h.shard.groups
+    h.shard.settle(staged, False)
+    assert "other" not in h.shard.groups
+
+
+def test_a_failed_write_does_not_undo_a_later_one_of_the_same_group():
+    h, c1, Client = _consumer_harness()
+    group = h.shard.groups["cg"]
+    c2, c3 = Client(h), Client(h)
+    _r2, first = _heartbeat_unsettled(h, c2)
+    _r3, second = _heartbeat_unsettled(h, c3)
+    h.shard.settle(first, False)  # the group changed since: left to the later write
+    assert {c2.member_id, c3.member_id} <= set(group.members)
+    h.shard.settle(second, True)
+    assert {c2.member_id, c3.member_id} <= set(group.members)
+    assert not h.shard._touched
