@@ -122,26 +122,30 @@ def _completing(h: Harness):
     return leader, follower, gen + 1
 
 
-def test_a_classic_assignment_turns_the_group_stable_only_once_replicated():
-    h = Harness()
+def _leader_sync_appended(h: Harness):
+    """Both members of a rebalance sync; the leader's assignment is appended, not settled."""
     leader, follower, gen = _completing(h)
     f = h.sync("g", follower, gen)
     result = h.shard.sync_group(*_sync_args(h, leader, gen))
-    staged = h.append(result)
+    return leader, follower, gen, f, result, h.append(result)
+
+
+def test_a_classic_assignment_turns_the_group_stable_only_once_replicated():
+    h = Harness()
+    leader, follower, _gen, f, result, staged = _leader_sync_appended(h)
     group = h.shard.groups["g"]
     assert group.state == "CompletingRebalance" and not f.done and not result.response.done
     h.shard.settle(staged, True)
     assert group.state == "Stable"
-    assert done(f).error_code == 0 and done(f).assignment == encode_assignment({"t": [1]})
-    assert done(result.response).assignment == encode_assignment({"t": [0]})
+    order = list(group.members)
+    assert done(f).error_code == 0
+    assert done(f).assignment == encode_assignment({"t": [order.index(follower)]})
+    assert done(result.response).assignment == encode_assignment({"t": [order.index(leader)]})
 
 
 def test_a_classic_assignment_that_fails_to_replicate_answers_the_error_and_rebalances():
     h = Harness()
-    leader, follower, gen = _completing(h)
-    f = h.sync("g", follower, gen)
-    result = h.shard.sync_group(*_sync_args(h, leader, gen))
-    staged = h.append(result)
+    leader, follower, gen, f, result, staged = _leader_sync_appended(h)
     h.shard.settle(staged, False)
     answer = result.on_error(NA)  # what the runtime answers the leader
     group = h.shard.groups["g"]
