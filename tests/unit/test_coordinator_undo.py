@@ -268,3 +268,28 @@ def test_a_failed_write_does_not_undo_a_later_one_of_the_same_group():
     h.shard.settle(second, True)
     assert {c2.member_id, c3.member_id} <= set(group.members)
     assert not h.shard._touched
+
+
+def test_a_share_group_join_that_fails_to_replicate_leaves_the_group_as_it_was():
+    from test_share_ops import CTX, Topics, beat
+
+    from kwire.coordinator.shard import GroupCoordinatorShard
+    from kwire.protocol.generated.share_group_heartbeat_request import ShareGroupHeartbeatRequest
+
+    shard = GroupCoordinatorShard(partition=0, topics=Topics())
+    beat(shard, "a", 0)
+    group = shard.groups["g"]
+
+    def image():  # the persisted state (a share group's target is a cache the operations refresh)
+        return (group.group_epoch, group.metadata_hash,
+                sorted((m.member_id, m.member_epoch, sorted((t, sorted(p)) for t, p in m.assigned.items()))
+                       for m in group.members.values()))
+
+    before = image()
+    req = ShareGroupHeartbeatRequest(group_id="g", member_id="b", member_epoch=0, subscribed_topic_names=["t"])
+    staged = shard.stage(shard.share_group_heartbeat(CTX, req, 1), undoable=True)
+    assert "b" in group.members
+    shard.settle(staged, False)
+    assert shard.groups["g"] is group and image() == before
+    assert beat(shard, "a", 1, now=2).member_epoch == before[0]  # a sees no new epoch
+    assert beat(shard, "b", 0, now=3).member_epoch == before[0] + 1  # the retry joins
