@@ -96,8 +96,8 @@ class OffsetManager:
         # producer id -> OffsetCommitKey -> value, until the transaction's marker
         self.pending: dict[int, dict[OffsetCommitKey, OffsetCommitValue]] = {}
         self._pending_keys: dict[OffsetCommitKey, int] = {}  # key -> producers with it pending
-        self._inflight: dict[OffsetCommitKey, int] = {}  # key -> staged writes not settled yet
-        self._applied: dict[OffsetCommitKey, int] = {}  # key -> seq of its last settled write (while in flight)
+        # key -> [staged writes not settled yet, seq of the last one applied]
+        self._inflight: dict[OffsetCommitKey, list[int]] = {}
 
     # -- commit ----------------------------------------------------------------------------
     def commit(self, group_id: str, generation: int, member_id: str, instance_id: str | None,
@@ -159,22 +159,30 @@ class OffsetManager:
     # -- replication -------------------------------------------------------------------------
     def stage(self, keys: list[OffsetCommitKey]) -> None:
         """An appended write with these keys waits for replication (``settle`` follows)."""
+        inflight = self._inflight
         for key in keys:
-            self._inflight[key] = self._inflight.get(key, 0) + 1
+            entry = inflight.get(key)
+            if entry is None:
+                inflight[key] = [1, -1]
+            else:
+                entry[0] += 1
 
     def settle(self, seq: int, pairs: list[tuple[OffsetCommitKey, OffsetCommitValue | None]], ok: bool) -> None:
         """The write ``seq`` (staged in that order) was replicated (``ok``: apply it, unless a
         later write of the key was applied first) or not (drop it)."""
+        inflight = self._inflight
         for key, value in pairs:
-            if ok and seq >= self._applied.get(key, -1):
+            entry = inflight.get(key)
+            if entry is None:  # never staged (defensive): apply as replicated
+                if ok:
+                    self.replay(key, value)
+                continue
+            if ok and seq >= entry[1]:
                 self.replay(key, value)
-                self._applied[key] = seq
-            n = self._inflight.get(key, 1) - 1
-            if n > 0:
-                self._inflight[key] = n
-            else:
-                self._inflight.pop(key, None)
-                self._applied.pop(key, None)
+                entry[1] = seq
+            entry[0] -= 1
+            if entry[0] <= 0:
+                del inflight[key]
 
     def in_flight(self, group_id: str, topic: str, partition: int) -> bool:
         return bool(self._inflight) and OffsetCommitKey(group_id, topic, partition) in self._inflight

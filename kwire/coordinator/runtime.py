@@ -364,7 +364,7 @@ class GroupCoordinator:
                     raise CoordinatorError(code) from None
                 return result.on_error(code)
             staged = shard.stage(result, producer[0] if producer is not None else None,
-                                 undoable=self.cluster_mode)
+                                 replicating=self.cluster_mode and appended is not None)
             if self.cluster_mode and appended is not None:
                 return self._when_replicated(partition, shard, appended.last_offset + 1, result, staged)
             shard.settle(staged, True)  # one node: the append itself committed it

@@ -9,12 +9,13 @@ both paths are one. Soft state (a rebalance in progress, waiting responses,
 deadlines) lives only here, as in Kafka.
 
 Writes that must replicate (``stage``/``settle``): the runtime stages an
-appended write and settles it once its replication is known. Committed
+appended write and settles it once its replication is known (a single node's
+append is durable: everything applies when staged). Committed
 offsets apply only at a successful ``settle`` (dropped at a failed one), and
 so does a write with ``replay_records`` False (through its ``on_commit``: a
 classic group's assignment); a transactional write's pending offsets are
 taken back at a failed one. Other records are replayed when staged; with
-``undoable`` (cluster mode) a failed write puts each KIP-848 / share group it
+``replicating`` (cluster mode) a failed write puts each KIP-848 / share group it
 touched back as it was (``kwire.coordinator.undo``; a classic group only if
 the write deleted it), unless a later write touched that group since: that
 write's own outcome decides (the transaction coordinator's rule).
@@ -320,20 +321,28 @@ class GroupCoordinatorShard:
             yield Result(None, fn(now) or [])
 
     # -- replication -----------------------------------------------------------------------
-    def stage(self, result: Result, producer_id: int | None = None, undoable: bool = False) -> Staged:
+    def stage(self, result: Result, producer_id: int | None = None, replicating: bool = False) -> Staged:
         """The records of ``result`` were appended: replay what applies at once, hold the rest
-        for ``settle``. ``producer_id``: a transactional batch (pending offsets). ``undoable``:
-        keep what a failed ``settle`` needs to put the changed groups back."""
+        for ``settle``. ``producer_id``: a transactional batch (pending offsets).
+        ``replicating``: the write waits for its replication and may fail (cluster mode);
+        else it is durable already, applies here, and ``settle`` only runs ``on_commit``."""
         staged = Staged(next(self._staged_seq), result.on_commit)
-        if undoable and producer_id is None and result.replay_records:
+        if not result.replay_records:
+            return staged
+        if not replicating:
+            for record in result.records:
+                if producer_id is None:
+                    self.replay(record)
+                else:
+                    self.replay_pending(producer_id, record)
+            return staged
+        if producer_id is None:
             self._take_images(staged, result.records)
         for record in result.records:
             key = record.key
             if producer_id is not None:
                 if isinstance(key, OffsetCommitKey):
                     staged.pending.append(self.offsets.stage_pending(producer_id, key, record.value))
-            elif not result.replay_records:
-                continue
             elif isinstance(key, OffsetCommitKey):
                 staged.offsets.append((key, record.value))
             else:

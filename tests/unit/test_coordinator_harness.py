@@ -35,11 +35,11 @@ class Harness:
 
     def apply(self, result):
         """Append and stage the records, and settle them at once (a single node)."""
-        staged = self.append(result)
+        staged = self.append(result, replicating=False)
         self.shard.settle(staged, True)
         return result.response
 
-    def append(self, result):
+    def append(self, result, replicating: bool = True):
         """Append and stage ``result``'s records, leaving the write unsettled (replicating)."""
         records = []
         for rec in result.records:
@@ -48,7 +48,8 @@ class Harness:
             records.append(decode_record(key, value))
         result.records = records
         producer = getattr(result, "producer", None)
-        return self.shard.stage(result, producer[0] if producer is not None else None, undoable=True)
+        return self.shard.stage(result, producer[0] if producer is not None else None,
+                                replicating=replicating)
 
     def advance(self, ms: int = 0) -> None:
         self.now += ms
