@@ -1,8 +1,10 @@
 """Building blocks of the coordinator state machines: results, waiters, timers, partitioning.
 
-* ``Result(response, records, on_error)`` — what every coordinator operation
-  returns: the response (or a ``Pending`` one), the records to append to
-  ``__consumer_offsets``, and how to answer instead if that append fails.
+* ``Result(response, records, on_error, on_commit, replay_records)`` — what
+  every coordinator operation returns: the response (or a ``Pending`` one),
+  the records to append to ``__consumer_offsets``, how to answer instead if
+  that append (or its replication) fails, and what to do once it is
+  replicated (Kafka's append future).
 * ``Pending`` — a response that is not known yet (a JoinGroup waiting for the
   join phase to end, a SyncGroup waiting for the leader's assignment). Plain
   Python, no asyncio: the runtime attaches a callback that resolves a future.
@@ -81,18 +83,26 @@ class Result:
     """An operation's outcome: response (maybe Pending), records to append, error fallback.
 
     ``on_error(code)`` is called by the runtime when appending ``records``
-    failed, with the error code a client should see; it returns the response
-    to send instead (and may undo soft state). Without it the runtime answers
-    ``response`` unchanged only if there were no records.
+    failed, or when they were appended but not replicated, with the error code
+    a client should see; it returns the response to send instead (and may undo
+    soft state). Without it the runtime answers ``response`` unchanged only if
+    there were no records. ``on_commit()`` is called once the records are
+    replicated (at once after the append on a single node). With
+    ``replay_records`` False the records are written but not replayed on the
+    live path: ``on_commit`` applies their effect to memory (Kafka's
+    CoordinatorResult ``replayRecords``, used for classic group assignments).
     """
 
-    __slots__ = ("response", "records", "on_error")
+    __slots__ = ("response", "records", "on_error", "on_commit", "replay_records")
 
     def __init__(self, response: Any = None, records: list | None = None,
-                 on_error: Callable[[ErrorCode], Any] | None = None) -> None:
+                 on_error: Callable[[ErrorCode], Any] | None = None,
+                 on_commit: Callable[[], None] | None = None, replay_records: bool = True) -> None:
         self.response = response
         self.records = records if records is not None else []
         self.on_error = on_error
+        self.on_commit = on_commit
+        self.replay_records = replay_records
 
     def __repr__(self) -> str:
         return f"Result({self.response!r}, {len(self.records)} records)"

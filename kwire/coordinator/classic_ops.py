@@ -14,8 +14,11 @@ Behaviour follows Kafka's group coordinator:
   completes: dynamic members that did not rejoin are dropped, the generation
   goes up, a protocol every member supports is voted for, the leader gets the
   member list, and the group waits in CompletingRebalance for the leader's
-  SyncGroup. Its assignment is written as a GroupMetadata record; replaying
-  that record moves the group to Stable and answers the waiting SyncGroups.
+  SyncGroup. Its assignment is written as a GroupMetadata record; once that
+  record is replicated the group moves to Stable and the waiting SyncGroups
+  are answered (if the write fails, they get its error and the group
+  rebalances, as Kafka's classicGroupSyncLeader: membership and generation
+  stay in memory, as in Kafka, where classic groups are not rolled back).
 * The first rebalance of an Empty group waits ``group.initial.rebalance.delay.ms``
   for more members. Kafka extends that window while new members keep coming
   (up to the rebalance timeout); kwire does not — the first join never waits
@@ -437,17 +440,29 @@ class ClassicOps:
             return Result(waiter)
         given = {a.member_id: bytes(a.assignment) for a in req.assignments}
         assignments = {mid: given.get(mid, b"") for mid in group.members}
-        record = CoordinatorRecord(GroupMetadataKey(group.group_id), group.to_record_value(assignments))
+        value = group.to_record_value(assignments)
+        record = CoordinatorRecord(GroupMetadataKey(group.group_id), value)
         generation = group.generation_id
 
+        def current() -> bool:
+            # another member may have joined (or left) while the assignment was written
+            return self._alive(group) and group.is_in(COMPLETING_REBALANCE) and group.generation_id == generation
+
+        def stored() -> None:
+            if current() and list(group.members) == [m.member_id for m in value.members]:
+                self._store_assignment(group, value)
+
         def failed(code: E):
-            if self._alive(group) and group.is_in(COMPLETING_REBALANCE) and group.generation_id == generation:
+            if current():
                 self._reset_and_propagate_assignment_error(group, code)
                 self.maybe_prepare_rebalance_or_complete_join(
                     group, f"could not store the assignment: {code.name}")
             return waiter.response if waiter.done else sync_error(code)
 
-        return Result(waiter, [record], failed)
+        # Kafka's classicGroupSyncLeader: the group turns Stable (and the members get their
+        # assignments) only once the record is written and replicated; on failure the members
+        # get the error and the group rebalances (its membership is in memory, not reverted)
+        return Result(waiter, [record], failed, on_commit=stored, replay_records=False)
 
     # -- Heartbeat -------------------------------------------------------------------------
     def heartbeat(self, ctx, req, now: int) -> E:
@@ -526,6 +541,14 @@ class ClassicOps:
         self.timer.cancel(_hb_key(group.group_id, member.member_id))
 
     # -- replay ----------------------------------------------------------------------------
+    def _store_assignment(self, group: ClassicGroup, value) -> None:
+        """A GroupMetadata record of the group as it is in memory is written: its assignment."""
+        for m in value.members:
+            group.members[m.member_id].assignment = m.assignment
+        if group.is_in(COMPLETING_REBALANCE):
+            group.transition(STABLE, self.shard.now)
+            self.propagate_assignment(group, E.NONE)
+
     def replay_group_metadata(self, key: GroupMetadataKey, value) -> None:
         groups = self.shard.groups
         current = groups.get(key.group)
@@ -541,11 +564,7 @@ class ClassicOps:
                 and list(group.members) == [m.member_id for m in value.members]):
             # The record describes this group as it is in memory (the live path):
             # apply what it adds — the assignment — and finish the rebalance.
-            for m in value.members:
-                group.members[m.member_id].assignment = m.assignment
-            if group.is_in(COMPLETING_REBALANCE):
-                group.transition(STABLE, self.shard.now)
-                self.propagate_assignment(group, E.NONE)
+            self._store_assignment(group, value)
             return
         # Loading (or memory that diverged from the log): rebuild from the record.
         if group is not None:

@@ -30,6 +30,25 @@ for that partition (also when all offsets are asked for, as Kafka's
 fetchAllOffsets: every partition with a committed offset is listed, a pending
 one UNSTABLE; a partition with only a pending commit is not listed); without
 it the last committed offset is returned.
+
+Replication (cluster mode, acks=all): a commit becomes visible only once its
+records are replicated, as Kafka's pending offset commits
+(``GroupMetadata.onOffsetCommitAppend``/``failPendingOffsetWrite``; the new
+coordinator reads OffsetFetch at the last committed offset). ``stage`` marks
+the keys of an appended write in flight, ``settle`` applies it once
+replicated, or drops it when the write failed (the client was answered
+COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR), so OffsetFetch never shows a
+commit that failed. Writes of one key settle in log order: a write applies
+only over an older one (``seq``). OffsetDelete, group deletion and expiry see
+the keys in flight too. A transactional write is replayed into ``pending`` at
+once (it only makes ``require_stable`` answer UNSTABLE_OFFSET_COMMIT) and
+``unstage_pending`` takes it back when it fails.
+
+Not handled: a plain commit in flight on a key whose transactional commit a
+marker settles meanwhile (the plain one, older in the log, wins once
+replicated); a failed write that the log keeps anyway (the HW passed it
+while the ISR was below min.insync) shows up after the partition is loaded
+again, as in Kafka: the client was told the commit's outcome is unknown.
 """
 
 from __future__ import annotations
@@ -40,6 +59,9 @@ from kwire.coordinator.base import CoordinatorError, Result
 from kwire.coordinator.classic import EMPTY, STABLE, ClassicGroup
 from kwire.coordinator.records import CoordinatorRecord, OffsetCommitKey, OffsetCommitValue
 from kwire.protocol.errors import ErrorCode as E
+
+
+_MISSING = object()
 
 
 class TxnResult(Result):
@@ -74,6 +96,8 @@ class OffsetManager:
         # producer id -> OffsetCommitKey -> value, until the transaction's marker
         self.pending: dict[int, dict[OffsetCommitKey, OffsetCommitValue]] = {}
         self._pending_keys: dict[OffsetCommitKey, int] = {}  # key -> producers with it pending
+        # key -> [staged writes not settled yet, seq of the last one applied]
+        self._inflight: dict[OffsetCommitKey, list[int]] = {}
 
     # -- commit ----------------------------------------------------------------------------
     def commit(self, group_id: str, generation: int, member_id: str, instance_id: str | None,
@@ -131,6 +155,62 @@ class OffsetManager:
                 OffsetCommitValue(c.offset, c.leader_epoch, c.metadata or "", now, -1)))
         return Result(errors, records,
                       lambda code: {k: (code if v == E.NONE else v) for k, v in errors.items()})
+
+    # -- replication -------------------------------------------------------------------------
+    def stage(self, keys: list[OffsetCommitKey]) -> None:
+        """An appended write with these keys waits for replication (``settle`` follows)."""
+        inflight = self._inflight
+        for key in keys:
+            entry = inflight.get(key)
+            if entry is None:
+                inflight[key] = [1, -1]
+            else:
+                entry[0] += 1
+
+    def settle(self, seq: int, pairs: list[tuple[OffsetCommitKey, OffsetCommitValue | None]], ok: bool) -> None:
+        """The write ``seq`` (staged in that order) was replicated (``ok``: apply it, unless a
+        later write of the key was applied first) or not (drop it)."""
+        inflight = self._inflight
+        for key, value in pairs:
+            entry = inflight.get(key)
+            if entry is None:  # never staged (defensive): apply as replicated
+                if ok:
+                    self.replay(key, value)
+                continue
+            if ok and seq >= entry[1]:
+                self.replay(key, value)
+                entry[1] = seq
+            entry[0] -= 1
+            if entry[0] <= 0:
+                del inflight[key]
+
+    def in_flight(self, group_id: str, topic: str, partition: int) -> bool:
+        return bool(self._inflight) and OffsetCommitKey(group_id, topic, partition) in self._inflight
+
+    def stage_pending(self, producer_id: int, key: OffsetCommitKey, value: OffsetCommitValue | None):
+        """``replay_pending`` for a write that may fail: returns what ``unstage_pending`` needs."""
+        before = self.pending.get(producer_id, {}).get(key, _MISSING)
+        self.replay_pending(producer_id, key, value)
+        return producer_id, key, before, value
+
+    def unstage_pending(self, staged) -> None:
+        """A transactional write was not replicated: its pending offset back to what it was,
+        unless a later write (or the transaction's marker) changed it since."""
+        producer_id, key, before, after = staged
+        mine = self.pending.get(producer_id)
+        if mine is None or key not in mine or mine[key] is not after:
+            return
+        if before is not _MISSING:
+            mine[key] = before
+            return
+        del mine[key]
+        if not mine:
+            del self.pending[producer_id]
+        n = self._pending_keys.get(key, 1) - 1
+        if n:
+            self._pending_keys[key] = n
+        else:
+            self._pending_keys.pop(key, None)
 
     def replay_pending(self, producer_id: int, key: OffsetCommitKey, value: OffsetCommitValue | None) -> None:
         mine = self.pending.setdefault(producer_id, {})
@@ -209,14 +289,16 @@ class OffsetManager:
                     errors[(topic, p)] = E.GROUP_SUBSCRIBED_TO_TOPIC
                     continue
                 errors[(topic, p)] = E.NONE
-                if p in stored.get(topic, {}):
+                if p in stored.get(topic, {}) or self.in_flight(group_id, topic, p):
                     records.append(CoordinatorRecord(OffsetCommitKey(group_id, topic, p), None))
         return Result(errors, records,
                       lambda code: {k: code if v == E.NONE else v for k, v in errors.items()})
 
     def delete_all_records(self, group_id: str) -> list:
-        return [CoordinatorRecord(OffsetCommitKey(group_id, t, p), None)
-                for t, parts in self.offsets.get(group_id, {}).items() for p in parts]
+        keys = {OffsetCommitKey(group_id, t, p) for t, parts in self.offsets.get(group_id, {}).items()
+                for p in parts}
+        keys.update(k for k in self._inflight if k.group == group_id)
+        return [CoordinatorRecord(k, None) for k in sorted(keys, key=lambda k: (k.topic, k.partition))]
 
     # -- expiry ----------------------------------------------------------------------------
     def expired_records(self, group, now: int) -> tuple[list, bool]:
@@ -229,7 +311,7 @@ class OffsetManager:
         for topic, parts in stored.items():
             subscribed = base is None or group.is_subscribed_to_topic(topic)
             for p, v in parts.items():
-                if subscribed:
+                if subscribed or self.in_flight(group.group_id, topic, p):
                     remaining += 1
                     continue
                 if v.expire_timestamp >= 0:
@@ -240,7 +322,7 @@ class OffsetManager:
                     records.append(CoordinatorRecord(OffsetCommitKey(group.group_id, topic, p), None))
                 else:
                     remaining += 1
-        return records, remaining == 0
+        return records, remaining == 0 and not any(k.group == group.group_id for k in self._inflight)
 
     @staticmethod
     def _expiration_base(group):

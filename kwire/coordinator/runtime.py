@@ -42,13 +42,17 @@ until then). In embedded mode every partition is led here: shards are loaded at
 start and created on first use, as before.
 
 Writes in cluster mode have acks=all semantics: the records are appended and
-replayed at once (later operations see them), but the response is a
-``Pending`` answered only once the partition's high watermark passed them
-(``broker.wait_replicated``, at most ``offsets.commit.timeout.ms``); a failure
-answers the operation's ``on_error`` with Kafka's mapping of the error. Not
-done: undoing the replayed state when the replication fails (Kafka's
-timeline snapshots); responses completed by another member's operation (a
-follower's SyncGroup) do not wait for that operation's replication.
+staged (``GroupCoordinatorShard.stage``: membership records replayed at once,
+so later operations see them), and the response is a ``Pending`` answered
+only once the partition's high watermark passed them
+(``broker.wait_replicated``, at most ``offsets.commit.timeout.ms``). Then the
+write is settled: committed offsets and a classic group's assignment apply
+only now; a failure drops them (a failed transactional commit's pending
+offsets are taken back) and answers the operation's ``on_error`` with
+Kafka's mapping of the error (NOT_ENOUGH_REPLICAS[_AFTER_APPEND] and
+REQUEST_TIMED_OUT: COORDINATOR_NOT_AVAILABLE; NOT_LEADER_OR_FOLLOWER:
+NOT_COORDINATOR); the KIP-848 and share groups it changed are put back as
+they were (Kafka reverts to its last committed snapshot).
 """
 
 from __future__ import annotations
@@ -359,13 +363,11 @@ class GroupCoordinator:
                 if result.on_error is None:
                     raise CoordinatorError(code) from None
                 return result.on_error(code)
-            for record in result.records:
-                if producer is not None:
-                    shard.replay_pending(producer[0], record)
-                else:
-                    shard.replay(record)
+            staged = shard.stage(result, producer[0] if producer is not None else None,
+                                 replicating=self.cluster_mode and appended is not None)
             if self.cluster_mode and appended is not None:
-                return self._when_replicated(partition, appended.last_offset + 1, result)
+                return self._when_replicated(partition, shard, appended.last_offset + 1, result, staged)
+            shard.settle(staged, True)  # one node: the append itself committed it
         return result.response
 
     def _append(self, partition: int, records: list, producer: tuple[int, int] | None = None):
@@ -387,10 +389,12 @@ class GroupCoordinator:
         if shard is not None:
             shard.complete_txn(producer_id, commit)
 
-    def _when_replicated(self, partition: int, required_offset: int, result: Result) -> Pending:
+    def _when_replicated(self, partition: int, shard: GroupCoordinatorShard, required_offset: int,
+                         result: Result, staged) -> Pending:
         """A Pending answered with ``result.response`` once the HW reached ``required_offset``
         (acks=all), else with ``result.on_error`` of Kafka's mapping of the failure (or a
-        CoordinatorError without one)."""
+        CoordinatorError without one). The staged write is settled first: applied when
+        replicated, dropped when not (a shard unloaded meanwhile is left alone)."""
         outer = Pending()
 
         async def waiter() -> None:
@@ -399,6 +403,10 @@ class GroupCoordinator:
             except asyncio.CancelledError:
                 outer.complete(CoordinatorError(E.NOT_COORDINATOR))
                 raise
+            if self.shards.get(partition) is shard:
+                shard.now = now_ms()
+                shard.settle(staged, code == E.NONE)
+                self.wake()
             if code == E.NONE:
                 response = result.response
                 if isinstance(response, Pending):

@@ -8,6 +8,18 @@ path, and for every record of the partition when loading after a restart — so
 both paths are one. Soft state (a rebalance in progress, waiting responses,
 deadlines) lives only here, as in Kafka.
 
+Writes that must replicate (``stage``/``settle``): the runtime stages an
+appended write and settles it once its replication is known (a single node's
+append is durable: everything applies when staged). Committed
+offsets apply only at a successful ``settle`` (dropped at a failed one), and
+so does a write with ``replay_records`` False (through its ``on_commit``: a
+classic group's assignment); a transactional write's pending offsets are
+taken back at a failed one. Other records are replayed when staged; with
+``replicating`` (cluster mode) a failed write puts each KIP-848 / share group it
+touched back as it was (``kwire.coordinator.undo``; a classic group only if
+the write deleted it), unless a later write touched that group since: that
+write's own outcome decides (the transaction coordinator's rule).
+
 Timers are explicit: ``poll_timers(now)`` yields one ``Result`` per expired
 deadline; the caller must append and replay its records before asking for the
 next. ``next_deadline()`` says when to poll again. ``expire_offsets(now)`` is
@@ -20,9 +32,11 @@ types within a shard.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from kwire.coordinator import undo
 from kwire.coordinator.base import CoordinatorError, Result, Timer
 from kwire.coordinator.classic import ClassicGroup
 from kwire.coordinator.classic_ops import ClassicOps
@@ -124,6 +138,19 @@ class CoordinatorConfig:
         return cls(**out)
 
 
+class Staged:
+    """An appended write waiting for its replication: ``GroupCoordinatorShard.settle``."""
+
+    __slots__ = ("seq", "offsets", "pending", "on_commit", "images")
+
+    def __init__(self, seq: int, on_commit) -> None:
+        self.seq = seq
+        self.offsets: list = []  # (OffsetCommitKey, value) applied when replicated
+        self.pending: list = []  # OffsetManager.stage_pending tokens, taken back if not
+        self.on_commit = on_commit
+        self.images: list = []  # undo.GroupImage of each group the write changed, put back if not
+
+
 class GroupCoordinatorShard:
     def __init__(self, config: CoordinatorConfig | None = None, partition: int = 0, topics=None) -> None:
         self.config = config or CoordinatorConfig()
@@ -140,6 +167,8 @@ class GroupCoordinatorShard:
         from kwire.coordinator.share_ops import ShareOps
 
         self.share = ShareOps(self)
+        self._staged_seq = itertools.count()
+        self._touched: dict[str, int] = {}  # group id -> seq of the last unsettled write changing it
 
     # -- classic protocol ----------------------------------------------------------------
     def join_group(self, ctx, req, now: int) -> Result:
@@ -290,6 +319,77 @@ class GroupCoordinatorShard:
             if fn is None:
                 return
             yield Result(None, fn(now) or [])
+
+    # -- replication -----------------------------------------------------------------------
+    def stage(self, result: Result, producer_id: int | None = None, replicating: bool = False) -> Staged:
+        """The records of ``result`` were appended: replay what applies at once, hold the rest
+        for ``settle``. ``producer_id``: a transactional batch (pending offsets).
+        ``replicating``: the write waits for its replication and may fail (cluster mode);
+        else it is durable already, applies here, and ``settle`` only runs ``on_commit``."""
+        staged = Staged(next(self._staged_seq), result.on_commit)
+        if not result.replay_records:
+            return staged
+        if not replicating:
+            for record in result.records:
+                if producer_id is None:
+                    self.replay(record)
+                else:
+                    self.replay_pending(producer_id, record)
+            return staged
+        if producer_id is None:
+            self._take_images(staged, result.records)
+        for record in result.records:
+            key = record.key
+            if producer_id is not None:
+                if isinstance(key, OffsetCommitKey):
+                    staged.pending.append(self.offsets.stage_pending(producer_id, key, record.value))
+            elif isinstance(key, OffsetCommitKey):
+                staged.offsets.append((key, record.value))
+            else:
+                self.replay(record)
+        self.offsets.stage([k for k, _ in staged.offsets])
+        return staged
+
+    def settle(self, staged: Staged, ok: bool) -> None:
+        """The staged write was replicated (``ok``) or failed to: apply or drop what it held."""
+        self.offsets.settle(staged.seq, staged.offsets, ok)
+        for image in staged.images:
+            if self._touched.get(image.group_id) != staged.seq:
+                continue  # a later write changed the group since: its outcome decides
+            del self._touched[image.group_id]
+            if not ok:
+                self._put_back(image)
+        if not ok:
+            for token in reversed(staged.pending):
+                self.offsets.unstage_pending(token)
+        elif staged.on_commit is not None:
+            staged.on_commit()
+
+    def _take_images(self, staged: Staged, records: list) -> None:
+        members: dict[str, set] = {}
+        for record in records:
+            key = record.key
+            if isinstance(key, OffsetCommitKey):
+                continue
+            if isinstance(key, GroupMetadataKey) and (record.value is not None
+                                                      or not isinstance(self.groups.get(key.group), ClassicGroup)):
+                continue  # a classic group's metadata: not rolled back (Kafka keeps it in memory)
+            ids = members.setdefault(key.group, set())
+            member_id = getattr(key, "member_id", None)
+            if member_id is not None:
+                ids.add(member_id)
+        for gid, ids in members.items():
+            staged.images.append(undo.take(self.groups, gid, ids))
+            self._touched[gid] = staged.seq
+
+    def _put_back(self, image) -> None:
+        restored = image.put_back(self.groups)
+        group = self.groups.get(image.group_id)
+        for mid in restored:  # their sessions may have been cancelled by the failed write
+            if group.type == "share":
+                self.share._schedule_session(image.group_id, mid, self.now)
+            else:
+                self.consumer._schedule_session(group, mid, self.now)
 
     # -- replay --------------------------------------------------------------------------
     def replay(self, record: CoordinatorRecord) -> None:

@@ -3,7 +3,8 @@
 ``Harness`` plays the runtime's part without asyncio: it applies each
 ``Result``'s records by encoding them to bytes, decoding them again (so every
 test also exercises the record format), keeping them in an in-memory log and
-replaying them into the shard. ``advance(ms)`` moves the fake clock and runs
+staging them in the shard, settled at once (``append`` leaves them unsettled,
+as a write waiting for its replication). ``advance(ms)`` moves the fake clock and runs
 the expired timers the same way.
 """
 
@@ -33,11 +34,22 @@ class Harness:
         self.log: list[tuple[bytes, bytes | None]] = []
 
     def apply(self, result):
+        """Append and stage the records, and settle them at once (a single node)."""
+        staged = self.append(result, replicating=False)
+        self.shard.settle(staged, True)
+        return result.response
+
+    def append(self, result, replicating: bool = True):
+        """Append and stage ``result``'s records, leaving the write unsettled (replicating)."""
+        records = []
         for rec in result.records:
             key, value = encode_record(rec)
             self.log.append((key, value))
-            self.shard.replay(decode_record(key, value))
-        return result.response
+            records.append(decode_record(key, value))
+        result.records = records
+        producer = getattr(result, "producer", None)
+        return self.shard.stage(result, producer[0] if producer is not None else None,
+                                replicating=replicating)
 
     def advance(self, ms: int = 0) -> None:
         self.now += ms
