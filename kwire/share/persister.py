@@ -39,7 +39,6 @@ import logging
 import time
 import uuid
 
-from kwire.protocol import codec
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.protocol.generated import (
     delete_share_group_state_request as delete_req,
@@ -69,25 +68,11 @@ def _code(v: int) -> E:
         return E.UNKNOWN_SERVER_ERROR
 
 
-class _Link:
-    """One connection to a peer broker, one request at a time."""
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.reader = self.writer = None
-        self.cid = 0
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-
 class StatePersister:
     def __init__(self, broker, store) -> None:
         self.broker = broker
         self.store = store
-        self._links: dict[int, _Link] = {}
+        self._links: dict[int, inter_broker.PeerLink] = {}
 
     def close(self) -> None:
         for link in self._links.values():
@@ -254,23 +239,18 @@ class StatePersister:
             await asyncio.sleep(BACKOFF_S)
 
     async def _call(self, node: int, api_key: int, obj, version: int = 0):
+        """The answer of ``node`` on this persister's connection to it (opened again when its
+        inter-broker endpoint changed)."""
         addr = inter_broker.endpoint_of(self.broker, node)
         if addr is None:
             raise KafkaError(E.COORDINATOR_NOT_AVAILABLE, f"no endpoint of broker {node}")
-        link = self._links.setdefault(node, _Link())
-        async with link.lock:
-            try:
-                if link.writer is None or link.writer.is_closing():
-                    link.reader, link.writer = await inter_broker.of(self.broker).open_stream(
-                        *addr, TIMEOUT_S, "kwire-share-persister")
-                link.cid = (link.cid + 1) & 0x7FFFFFFF
-                link.writer.write(codec.encode_request(api_key, version, link.cid, "kwire-share-persister", obj))
-                size = int.from_bytes(await asyncio.wait_for(link.reader.readexactly(4), TIMEOUT_S), "big")
-                frame = await asyncio.wait_for(link.reader.readexactly(size), TIMEOUT_S)
-                return codec.decode_response(api_key, version, memoryview(frame))[1]
-            except BaseException:
-                link.close()  # a failed or cancelled exchange leaves the stream unusable
-                raise
+        link = self._links.get(node)
+        if link is None or link.addr != addr:
+            if link is not None:
+                link.close()
+            link = self._links[node] = inter_broker.PeerLink(inter_broker.of(self.broker), addr,
+                                                             "kwire-share-persister", TIMEOUT_S)
+        return await link.call(api_key, version, obj)
 
 
 def _first_code(resp):
