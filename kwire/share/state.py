@@ -65,7 +65,8 @@ import time
 import uuid
 from typing import NamedTuple
 
-from kwire.coordinator.base import internal_segment_config, partition_for
+from kwire.coordinator.base import partition_for
+from kwire.coordinator.internal_topic import InternalTopic
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.builder import build_batch
 from kwire.records.decode import decode_batches
@@ -253,7 +254,8 @@ class ShareStateStore:
         self.entries: dict[tuple[str, bytes, int], _Entry] = {}
         self._loaded: set[int] = set()
         self.cluster_mode = bool(getattr(broker, "cluster_mode", False))
-        self._creating = None  # cluster: the future of the topic's creation
+        self._topic = InternalTopic(broker, SHARE_STATE_TOPIC, "share.coordinator.state.topic",
+                                    "share coordinator state", {"cleanup.policy": "compact"}, min_isr=True)
         if self.cluster_mode:
             broker.add_leadership_listener(self.on_leadership)
 
@@ -294,35 +296,8 @@ class ShareStateStore:
     def ensure_topic(self) -> None:
         """Create ``__share_group_state`` if it does not exist (cluster mode: once enough brokers
         are alive; COORDINATOR_NOT_AVAILABLE until it is in the metadata)."""
-        if self.broker.metadata.topic(SHARE_STATE_TOPIC) is not None:
-            return
-        cfg = self.broker.config
-        configs = {"cleanup.policy": "compact",
-                   **internal_segment_config(cfg["share.coordinator.state.topic.segment.bytes"])}
-        try:
-            if self.cluster_mode:
-                rf = cfg["share.coordinator.state.topic.replication.factor"]
-                alive = len(self.broker.metadata.brokers)
-                if alive < rf:
-                    raise KafkaError(E.COORDINATOR_NOT_AVAILABLE,
-                                     f"Number of alive brokers '{alive}' does not meet the required replication "
-                                     f"factor '{rf}' for the share coordinator state topic (configured via "
-                                     "'share.coordinator.state.topic.replication.factor').")
-                configs["min.insync.replicas"] = str(cfg["share.coordinator.state.topic.min.isr"])
-                creating = self._creating
-                if creating is None or (hasattr(creating, "done") and creating.done()):
-                    self._creating = self.broker.create_topic(
-                        SHARE_STATE_TOPIC, cfg["share.coordinator.state.topic.num.partitions"], configs,
-                        replication_factor=rf)
-                    log.info("creating %s (%d replicas)", SHARE_STATE_TOPIC, rf)
-                raise KafkaError(E.COORDINATOR_NOT_AVAILABLE, f"{SHARE_STATE_TOPIC} is being created.")
-            self.broker.create_topic(SHARE_STATE_TOPIC, cfg["share.coordinator.state.topic.num.partitions"], configs)
-            log.info("created %s", SHARE_STATE_TOPIC)
-        except KafkaError as e:
-            if e.code != E.TOPIC_ALREADY_EXISTS:
-                raise
-
-    _ensure_topic = ensure_topic
+        if not self._topic.ensure():
+            raise KafkaError(E.COORDINATOR_NOT_AVAILABLE, f"{SHARE_STATE_TOPIC} is being created.")
 
     def _load_partition(self, p: int) -> None:
         if p in self._loaded:
