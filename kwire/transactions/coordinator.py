@@ -321,9 +321,9 @@ class TransactionCoordinator:
                                                     coordinator_epoch, m.commit, m.transaction_version))
             if local:  # acks=all, as a WriteTxnMarkers to this broker would be answered: a marker
                 # only on this leader is lost with it, and nobody would write it again
-                waited = await asyncio.gather(*(self.broker.wait_replicated(
-                    tp[0], tp[1], end, self.broker.config.get("request.timeout.ms", 30000) / 1000)
-                    for tp, end in local))
+                waited = await self.broker.wait_all_replicated(
+                    [(tp[0], tp[1], end) for tp, end in local],
+                    self.broker.config.get("request.timeout.ms", 30000) / 1000)
                 for (tp, _end), code in zip(local, waited):
                     codes[tp] = code
             if self.shards.get(p) is not shard:
