@@ -39,7 +39,7 @@ import logging
 import time
 import uuid
 
-from kwire.protocol.errors import ErrorCode as E, KafkaError
+from kwire.protocol.errors import ErrorCode as E, KafkaError, code_of
 from kwire.protocol.generated import (
     delete_share_group_state_request as delete_req,
     initialize_share_group_state_request as init_req,
@@ -59,13 +59,6 @@ RETRIABLE = frozenset((E.NOT_COORDINATOR, E.COORDINATOR_NOT_AVAILABLE, E.COORDIN
                        E.REQUEST_TIMED_OUT, E.NOT_ENOUGH_REPLICAS, E.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
                        E.NETWORK_EXCEPTION, E.NOT_LEADER_OR_FOLLOWER))
 READ, INITIALIZE, WRITE, DELETE, SUMMARY = 84, 83, 85, 86, 87
-
-
-def _code(v: int) -> E:
-    try:
-        return E(v)
-    except ValueError:
-        return E.UNKNOWN_SERVER_ERROR
 
 
 class StatePersister:
@@ -99,7 +92,7 @@ class StatePersister:
 
         def answer(resp):
             p = resp.results[0].partitions[0]
-            code = _code(p.error_code)
+            code = code_of(p.error_code)
             if code:
                 return code, None
             return E.NONE, (p.state_epoch, (p.start_offset, [(b.first_offset, b.last_offset, b.delivery_state,
@@ -165,7 +158,7 @@ class StatePersister:
                     summary_req.PartitionData(partition=p, leader_epoch=-1) for p in ps]) for t, ps in _by_topic(ks)])
 
         def answer(resp):
-            return {(r.topic_id.bytes, p.partition): (_code(p.error_code), None) if p.error_code else
+            return {(r.topic_id.bytes, p.partition): (code_of(p.error_code), None) if p.error_code else
                     (E.NONE, (p.start_offset, p.delivery_complete_count)) for r in resp.results for p in r.partitions}
 
         return await self._fan_out(group_id, keys, local, SUMMARY, 1, request, answer)
@@ -185,7 +178,7 @@ class StatePersister:
                     delete_req.PartitionData(partition=p) for p in ps]) for t, ps in _by_topic(ks)])
 
         def answer(resp):
-            return {(r.topic_id.bytes, p.partition): (_code(p.error_code), None)
+            return {(r.topic_id.bytes, p.partition): (code_of(p.error_code), None)
                     for r in resp.results for p in r.partitions}
 
         out = await self._fan_out(group_id, keys, local, DELETE, 0, request, answer)
@@ -254,7 +247,7 @@ class StatePersister:
 
 
 def _first_code(resp):
-    return _code(resp.results[0].partitions[0].error_code), None
+    return code_of(resp.results[0].partitions[0].error_code), None
 
 
 def _by_topic(keys) -> list[tuple[bytes, list[int]]]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from kwire.protocol.errors import ErrorCode
+from kwire.protocol.errors import ErrorCode, code_of
 from kwire.protocol.generated.write_txn_markers_request import (
     WritableTxnMarker,
     WritableTxnMarkerTopic,
@@ -92,11 +92,7 @@ class MarkerSender:
                     tp = (t.name, p.partition_index)
                     if tp not in failed:
                         continue
-                    try:
-                        code = ErrorCode(p.error_code)
-                    except ValueError:
-                        code = ErrorCode.UNKNOWN_SERVER_ERROR
-                    failed[tp] = code
+                    failed[tp] = code = code_of(p.error_code)
                     if code != ErrorCode.NONE:
                         log.info("marker for producer %d on %s-%d: %s", producer_id, t.name,
                                  p.partition_index, code.name)

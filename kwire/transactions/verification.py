@@ -35,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from kwire.protocol.errors import ErrorCode as E
+from kwire.protocol.errors import ErrorCode as E, code_of
 from kwire.protocol.generated.add_partitions_to_txn_request import (
     AddPartitionsToTxnRequest,
     AddPartitionsToTxnTopic,
@@ -149,5 +149,5 @@ async def ask(broker, leader: int, tid: str, need, add: bool = False) -> dict[tu
     for res in resp.results_by_transaction or ():
         for tr in res.topic_results or ():
             for pr in tr.results_by_partition or ():
-                out[(tr.name, pr.partition_index)] = map_code(E(pr.partition_error_code))
+                out[(tr.name, pr.partition_index)] = map_code(code_of(pr.partition_error_code))
     return out
