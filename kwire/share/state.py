@@ -61,10 +61,10 @@ import base64
 import functools
 import logging
 import struct
-import time
 import uuid
 from typing import NamedTuple
 
+from kwire.clock import now_ms
 from kwire.coordinator.base import partition_for
 from kwire.coordinator.internal_topic import InternalTopic
 from kwire.protocol.errors import ErrorCode as E, KafkaError
@@ -364,7 +364,7 @@ class ShareStateStore:
                                                     f"share partition's {e.leader_epoch}.")
         epoch_now = max(leader_epoch, -1 if e is None else e.leader_epoch)
         per_snapshot = self.broker.config["share.coordinator.snapshot.update.records.per.snapshot"]
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         value_is_update = not (e is None or e.updates >= per_snapshot)
         if not value_is_update:
             epoch = 0 if e is None else e.snapshot_epoch + 1
@@ -401,7 +401,7 @@ class ShareStateStore:
         if e is None or leader_epoch <= e.leader_epoch:
             return e, None
         k = (group_id, bytes(topic_id), partition)
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         start, batches = e.state()  # the whole window: compaction keeps only the latest update
         commit = self._append(self.partition_of(*k), [(encode_key(UPDATE, *k),
                                                        encode_update(start, batches, e.snapshot_epoch, leader_epoch))],
@@ -417,7 +417,7 @@ class ShareStateStore:
         p = self.partition_of(*k)
         self._owned(p)
         old = self.entries.get(k)
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         key = encode_key(SNAPSHOT, *k)
         value = encode_snapshot(start, [], state_epoch, 0 if old is None else old.snapshot_epoch + 1,
                                 -1 if old is None else old.leader_epoch, now=now)
@@ -438,7 +438,7 @@ class ShareStateStore:
         k = (group_id, bytes(topic_id), partition)
         if self.entry(*k) is None:
             return None
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         commit = self._append(self.partition_of(*k), [(encode_key(SNAPSHOT, *k), None), (encode_key(UPDATE, *k), None)],
                               now)
         self.entries.pop(k, None)

@@ -53,8 +53,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
+from kwire.clock import now_ms
 from kwire.coordinator.base import CoordinatorError, partition_for
 from kwire.coordinator.internal_topic import InternalTopic
 from kwire.log.validate import AppendOrigin
@@ -73,10 +73,6 @@ TRANSACTION_STATE_TOPIC = "__transaction_state"
 GROUP_METADATA_TOPIC = "__consumer_offsets"
 MARKER_RETRY_S = 0.5
 COMPLETE_RETRY_S = 0.5  # Complete* append retry while its partition is short of ISR
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 class TransactionCoordinator:
