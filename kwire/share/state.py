@@ -61,7 +61,6 @@ import base64
 import functools
 import logging
 import struct
-import uuid
 from typing import NamedTuple
 
 from kwire.clock import now_ms
@@ -477,7 +476,3 @@ class ShareStateStore:
             self._unload(commit.partition)
             return E.NOT_COORDINATOR if code == E.NOT_LEADER_OR_FOLLOWER else code
         return E.NONE
-
-
-def topic_uuid(topic_id: bytes) -> uuid.UUID:
-    return uuid.UUID(bytes=bytes(topic_id))
