@@ -529,6 +529,11 @@ class Broker:
     def checkpoint(self) -> None:
         self.logs.checkpoint()
 
+    def connection_closed(self, connection) -> None:
+        """A client connection (its peer address) closed: the share sessions it opened go and
+        what their members hold here is released (KIP-932)."""
+        self.share_partitions.connection_closed(connection)
+
     def close(self) -> None:
         self.group_coordinator.close()
         self.txn_coordinator.close()
