@@ -120,8 +120,10 @@ class TopicsView:
 
 
 class GroupCoordinator:
-    def __init__(self, broker) -> None:
+    def __init__(self, broker, share_member_removed=None) -> None:
+        """``share_member_removed(group id, member id)``: a share-group member was fenced."""
         self.broker = broker
+        self.share_member_removed = share_member_removed
         self.config = CoordinatorConfig.from_broker_config(broker.config)
         self.topics = TopicsView(broker.metadata)
         self.shards: dict[int, GroupCoordinatorShard] = {}
@@ -179,7 +181,7 @@ class GroupCoordinator:
             self._handle = None
 
     def _add_shard(self, partition: int, load: bool) -> GroupCoordinatorShard:
-        shard = GroupCoordinatorShard(self.config, partition, self.topics)
+        shard = GroupCoordinatorShard(self.config, partition, self.topics, self.share_member_removed)
         self.shards[partition] = shard
         if load:
             self.loading.add(partition)
