@@ -126,19 +126,19 @@ class Broker:
         else:
             self._remove_stray_logs()
             self._open_logs()
+        from kwire.share.manager import SharePartitionManager
+
+        self.share_partitions = SharePartitionManager(self)  # KIP-932 share partitions led here
         from kwire.coordinator.runtime import GroupCoordinator
 
-        self.group_coordinator = GroupCoordinator(self)
+        # a share-group member fenced by the coordinator: its share session and records here go
+        self.group_coordinator = GroupCoordinator(self, share_member_removed=self.share_partitions.member_removed)
         # KIP-848 group configs (IncrementalAlterConfigs on GROUP resources): the coordinator
         # reads the image's live dict, so a change applies to the next heartbeat
         self.group_coordinator.config.group_configs = self.metadata.image.group_configs
         from kwire.transactions.coordinator import TransactionCoordinator
 
         self.txn_coordinator = TransactionCoordinator(self)
-        from kwire.share.manager import SharePartitionManager
-
-        self.share_partitions = SharePartitionManager(self)  # KIP-932 share partitions led here
-        self.group_coordinator.config.share_member_removed = self.share_partitions.member_removed
 
     def _replay_dynamic_configs(self) -> None:
         """Apply the dynamic broker configs stored by earlier AlterConfigs (skipping any now invalid)."""
@@ -528,6 +528,11 @@ class Broker:
 
     def checkpoint(self) -> None:
         self.logs.checkpoint()
+
+    def connection_closed(self, connection) -> None:
+        """A client connection (its peer address) closed: the share sessions it opened go and
+        what their members hold here is released (KIP-932)."""
+        self.share_partitions.connection_closed(connection)
 
     def close(self) -> None:
         self.group_coordinator.close()

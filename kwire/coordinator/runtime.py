@@ -62,8 +62,8 @@ import logging
 import time
 
 from kwire.clock import now_ms
-from kwire.coordinator.base import (CoordinatorError, OpContext, Pending, Result,
-                                    internal_segment_config, partition_for)
+from kwire.coordinator.base import CoordinatorError, OpContext, Pending, Result, partition_for
+from kwire.coordinator.internal_topic import InternalTopic
 from kwire.coordinator.records import RecordError, decode_record, encode_record
 from kwire.coordinator.shard import CoordinatorConfig, GroupCoordinatorShard
 from kwire.protocol.errors import ErrorCode as E, KafkaError
@@ -124,8 +124,10 @@ class TopicsView:
 
 
 class GroupCoordinator:
-    def __init__(self, broker) -> None:
+    def __init__(self, broker, share_member_removed=None) -> None:
+        """``share_member_removed(group id, member id)``: a share-group member was fenced."""
         self.broker = broker
+        self.share_member_removed = share_member_removed
         self.config = CoordinatorConfig.from_broker_config(broker.config)
         self.topics = TopicsView(broker.metadata)
         self.shards: dict[int, GroupCoordinatorShard] = {}
@@ -139,7 +141,8 @@ class GroupCoordinator:
         self._load_tasks: dict[int, asyncio.Task] = {}
         self._waiting: dict[int, set[Pending]] = {}  # partition -> responses waiting on its shard
         self._led: set[int] = set()  # leadership said before the loop ran (loaded by start)
-        self._creating = None  # the pending creation of __consumer_offsets (cluster mode)
+        self._topic = InternalTopic(broker, GROUP_METADATA_TOPIC, "offsets.topic", "offsets",
+                                    {"cleanup.policy": "compact"}, min_isr=False, error=CoordinatorError)
         self._barriers: dict[int, tuple[int, int]] = {}  # id(Pending) -> (partition, offset to replicate)
         add_listener = getattr(broker, "add_leadership_listener", None)
         if add_listener is not None:
@@ -182,7 +185,7 @@ class GroupCoordinator:
             self._handle = None
 
     def _add_shard(self, partition: int, load: bool) -> GroupCoordinatorShard:
-        shard = GroupCoordinatorShard(self.config, partition, self.topics)
+        shard = GroupCoordinatorShard(self.config, partition, self.topics, self.share_member_removed)
         self.shards[partition] = shard
         if load:
             self.loading.add(partition)
@@ -260,40 +263,9 @@ class GroupCoordinator:
         In cluster mode with ``offsets.topic.replication.factor`` replicas,
         once that many brokers are alive (COORDINATOR_NOT_AVAILABLE before, as
         Kafka's KafkaApis.createInternalTopic answers); the topic shows up in
-        the image (and its leaders) a moment later.
+        the image (and its leaders) a moment later (``kwire.coordinator.internal_topic``).
         """
-        if self.broker.metadata.topic(GROUP_METADATA_TOPIC) is not None:
-            return
-        cfg = self.broker.config
-        configs = {"cleanup.policy": "compact",
-                   **internal_segment_config(cfg["offsets.topic.segment.bytes"])}
-        try:
-            if self.cluster_mode:
-                self._create_replicated(configs)
-                return
-            self.broker.create_topic(GROUP_METADATA_TOPIC, cfg["offsets.topic.num.partitions"], configs)
-        except KafkaError as e:
-            if e.code != E.TOPIC_ALREADY_EXISTS:
-                raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE, str(e)) from None
-        log.info("created %s with %d partitions", GROUP_METADATA_TOPIC, self.num_partitions)
-
-    def _create_replicated(self, configs: dict) -> None:
-        creating = self._creating
-        if creating is not None and not (creating.done() if hasattr(creating, "done") else True):
-            return  # written soon; the watch brings it into the image
-        rf = self.broker.config["offsets.topic.replication.factor"]
-        alive = len(self.broker.metadata.brokers)
-        if alive < rf:
-            raise CoordinatorError(
-                E.COORDINATOR_NOT_AVAILABLE,
-                f"Number of alive brokers '{alive}' does not meet the required replication factor "
-                f"'{rf}' for the offsets topic (configured via 'offsets.topic.replication.factor'). "
-                f"This error can be ignored if the cluster is starting up and not all brokers are up yet.")
-        self._creating = self.broker.create_topic(
-            GROUP_METADATA_TOPIC, self.broker.config["offsets.topic.num.partitions"], configs,
-            replication_factor=rf)
-        log.info("creating %s with %d partitions, replication factor %d", GROUP_METADATA_TOPIC,
-                 self.broker.config["offsets.topic.num.partitions"], rf)
+        self._topic.ensure()
 
     def partition_for(self, group_id: str) -> int:
         return partition_for(group_id, self.num_partitions)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from kwire.coordinator import undo
 from kwire.coordinator.base import CoordinatorError, Result, Timer
@@ -77,9 +77,6 @@ class CoordinatorConfig:
     # KIP-848 dynamic group configs by group id ({name: value string}); the broker hands in the
     # cluster metadata's live dict, so an IncrementalAlterConfigs on a GROUP applies at once.
     group_configs: dict = field(default_factory=dict)
-    # (group id, member id) -> None: a share-group member was fenced (missed heartbeats); the
-    # broker sets it to close the member's share session and release its records
-    share_member_removed: Any = None
 
     def consumer_session_timeout_ms(self, group_id: str) -> int:
         """The group's ``consumer.session.timeout.ms``, else the broker's."""
@@ -152,10 +149,14 @@ class Staged:
 
 
 class GroupCoordinatorShard:
-    def __init__(self, config: CoordinatorConfig | None = None, partition: int = 0, topics=None) -> None:
+    def __init__(self, config: CoordinatorConfig | None = None, partition: int = 0, topics=None,
+                 share_member_removed: Callable[[str, str], Any] | None = None) -> None:
         self.config = config or CoordinatorConfig()
         self.partition = partition
         self.topics = topics  # kwire.coordinator.consumer_ops.TopicsView, for KIP-848 groups
+        # (group id, member id): a share-group member was fenced (missed heartbeats); the
+        # broker's share partitions close its share session and release its records
+        self.share_member_removed = share_member_removed
         self.groups: dict = {}
         self.timer = Timer()
         self.now = 0

@@ -22,7 +22,7 @@ metadata hash) and ShareGroupMemberMetadata (subscription, member epoch,
 assignment); state changes only in ``replay``. The share partitions' own
 state (which records are acknowledged) is not here: ``kwire.share``; a
 member fenced for missing heartbeats is reported to
-``config.share_member_removed`` (set by the broker: its share session closes,
+``share_member_removed`` (given by the broker: its share session closes,
 its records are released). A member that leaves keeps its session: the client
 closes it itself (final epoch) after the leave, with its last acknowledgements,
 as against Kafka.
@@ -249,7 +249,7 @@ class ShareOps:
         if not isinstance(group, ShareGroup) or member_id not in group.members:
             return []
         log.info("share group %s: member %s fenced (session timeout)", group_id, member_id)
-        fenced = self.config.share_member_removed
+        fenced = self.shard.share_member_removed
         if fenced is not None:  # the broker closes its share session and releases its records
             fenced(group_id, member_id)
         return self._remove_records(group, member_id)

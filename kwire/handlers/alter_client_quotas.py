@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kwire.handlers.common import when_durable
+from kwire.handlers.common import respond_when_durable
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.alter_client_quotas_response import (
     AlterClientQuotasResponse,
@@ -74,11 +74,4 @@ def handle(ctx, req):
         fut = md.durable()
         if fut is not None:
             waiting.append((len(entries) - 1, fut))
-    response = AlterClientQuotasResponse(entries=entries)
-    if not waiting:
-        return response
-
-    async def finish():
-        await when_durable(entries, waiting)
-        return response
-    return finish()
+    return respond_when_durable(AlterClientQuotasResponse(entries=entries), entries, waiting)

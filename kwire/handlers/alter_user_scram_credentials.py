@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from kwire.handlers.common import when_durable
+from kwire.handlers.common import respond_when_durable
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.alter_user_scram_credentials_response import (
     AlterUserScramCredentialsResponse,
@@ -90,11 +90,4 @@ def handle(ctx, req):
         fut = md.durable()
         if fut is not None:
             waiting.append((len(results) - 1, fut))
-    response = AlterUserScramCredentialsResponse(results=results)
-    if not waiting:
-        return response
-
-    async def finish():
-        await when_durable(results, waiting)
-        return response
-    return finish()
+    return respond_when_durable(AlterUserScramCredentialsResponse(results=results), results, waiting)

@@ -9,7 +9,9 @@
   ShareGroupDescribe: DESCRIBE on each group, the coordinator's answer or the
   error as an empty group, authorized operations when asked.
 * ``when_durable`` — waits for the metadata changes behind a response's results
-  and turns each one that could not be written into that result's error.
+  and turns each one that could not be written into that result's error;
+  ``respond_when_durable`` is the response itself, or (a change to wait for) a
+  coroutine answering it after ``when_durable``.
 """
 
 from __future__ import annotations
@@ -125,3 +127,15 @@ async def when_durable(results: list, waiting) -> list:
         except KafkaError as e:
             results[i].error_code, results[i].error_message = e.code, e.message
     return results
+
+
+def respond_when_durable(response, results: list, waiting):
+    """``response`` at once when ``waiting`` is empty; else a coroutine that answers it
+    once ``when_durable(results, waiting)`` has waited for every change."""
+    if not waiting:
+        return response
+
+    async def finish():
+        await when_durable(results, waiting)
+        return response
+    return finish()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 
-from kwire.handlers.common import when_durable
+from kwire.handlers.common import respond_when_durable
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.create_acls_response import AclCreationResult, CreateAclsResponse
 from kwire.security import acl
@@ -57,10 +57,5 @@ def handle(ctx, req):
         return response
     md.change_acls(valid, True)
     fut = md.durable()
-    if fut is None:
-        return response
-
-    async def finish():
-        await when_durable(results, [(i, fut) for i, r in enumerate(results) if r.error_code == 0])
-        return response
-    return finish()
+    return respond_when_durable(response, results, [] if fut is None else
+                                [(i, fut) for i, r in enumerate(results) if r.error_code == 0])

@@ -8,7 +8,7 @@ Answered once the removal is durable.
 
 from __future__ import annotations
 
-from kwire.handlers.common import when_durable
+from kwire.handlers.common import respond_when_durable
 from kwire.handlers.describe_acls import NO_AUTHORIZER
 from kwire.protocol.errors import ErrorCode
 from kwire.protocol.generated.delete_acls_response import (
@@ -62,10 +62,5 @@ def handle(ctx, req):
         return response
     md.change_acls(sorted(removed), False)
     fut = md.durable()
-    if fut is None:
-        return response
-
-    async def finish():
-        await when_durable(results, [(i, fut) for i, r in enumerate(results) if r.error_code == 0])
-        return response
-    return finish()
+    return respond_when_durable(response, results, [] if fut is None else
+                                [(i, fut) for i, r in enumerate(results) if r.error_code == 0])

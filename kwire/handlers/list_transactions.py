@@ -12,8 +12,8 @@ COORDINATOR_LOAD_IN_PROGRESS while a partition loads.
 from __future__ import annotations
 
 import re
-import time
 
+from kwire.clock import now_ms
 from kwire.protocol.errors import ErrorCode
 from kwire.security import acl
 from kwire.security.authorizer import authorize
@@ -43,7 +43,7 @@ def handle(ctx, req):
     if tc.loading:
         return ListTransactionsResponse(throttle_time_ms=0, error_code=ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
                                         unknown_state_filters=unknown, transaction_states=[])
-    now = time.time_ns() // 1_000_000
+    now = now_ms()
     out = []
     for shard in list(tc.shards.values()):
         for md in shard.txns.values():

@@ -23,7 +23,7 @@ from kwire.handlers.share_fetch import acknowledgements, apply_acknowledgements,
 from kwire.protocol.errors import ErrorCode as E
 from kwire.security import acl
 from kwire.security.authorizer import authorize
-from kwire.share.manager import now_ms
+from kwire.clock import now_ms
 from kwire.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
 from kwire.protocol.generated.share_acknowledge_response import (
     LeaderIdAndEpoch, PartitionData, ShareAcknowledgeResponse, ShareAcknowledgeTopicResponse,

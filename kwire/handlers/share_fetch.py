@@ -54,7 +54,8 @@ from kwire.protocol.errors import ErrorCode as E
 from kwire.security import acl
 from kwire.security.authorizer import authorize
 from kwire.delayed import FETCH
-from kwire.share.manager import now_ms, share_key
+from kwire.clock import now_ms
+from kwire.share.manager import share_key
 from kwire.share.sessions import FINAL_EPOCH, INITIAL_EPOCH
 from kwire.protocol.generated.share_fetch_response import (
     AcquiredRecords, LeaderIdAndEpoch, PartitionData, ShareFetchableTopicResponse, ShareFetchResponse,

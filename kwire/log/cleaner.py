@@ -79,8 +79,8 @@ import concurrent.futures
 import concurrent.futures.process
 import logging
 import os
-import time
 
+from kwire import clock
 from kwire.clock import sleep
 
 from .checkpoint import CheckpointError, read_offsets, write_offsets
@@ -215,7 +215,7 @@ class LogCleaner:
     def cleanable(self, plog, now_ms: int | None = None) -> Cleanable:
         """The cleanable ratio and dirty section of ``plog`` now (``kwire topics describe``)."""
         if now_ms is None:
-            now_ms = time.time_ns() // 1_000_000
+            now_ms = clock.now_ms()
         return cleanable(plog, self.checkpoints.get((plog.topic, plog.partition)), now_ms)
 
     @property
@@ -416,7 +416,7 @@ class LogCleaner:
         Raises what the worker raised (the log is then unchanged).
         """
         if now_ms is None:
-            now_ms = time.time_ns() // 1_000_000
+            now_ms = clock.now_ms()
         key = (plog.topic, plog.partition)
         c = cleanable(plog, self.checkpoints.get(key), now_ms)
         expired = self.horizons.get(key, LONG_MAX) <= now_ms

@@ -78,9 +78,9 @@ import errno
 import logging
 import os
 import shutil
-import time
 from typing import Iterator, Mapping
 
+from kwire import clock
 from kwire.protocol.errors import ErrorCode, KafkaError
 
 from . import faults, files
@@ -247,7 +247,7 @@ class LogManager:
                              f"{topic}-{partition} is offline: its log may be in an offline log "
                              f"dir ({', '.join(self.offline_dirs)})")
         if now_ms is None:
-            now_ms = time.time_ns() // 1_000_000
+            now_ms = clock.now_ms()
         online = [x for x in self.log_dirs if x not in self.offline_dirs]
         if not online:
             raise KafkaError(ErrorCode.KAFKA_STORAGE_ERROR,

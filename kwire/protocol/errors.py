@@ -148,6 +148,15 @@ class ErrorCode(enum.IntEnum):
     SHARE_SESSION_LIMIT_REACHED = 133
 
 
+def code_of(value: int) -> ErrorCode:
+    """The ``ErrorCode`` of a code read off the wire; UNKNOWN_SERVER_ERROR for one this
+    kwire does not know (a newer peer's), as Kafka's ``Errors.forCode`` does."""
+    try:
+        return ErrorCode(value)
+    except ValueError:
+        return ErrorCode.UNKNOWN_SERVER_ERROR
+
+
 class KafkaError(Exception):
     """An error that maps to one Kafka error code, with a message for logs and clients."""
 

@@ -332,6 +332,8 @@ class SchemaRegistry:
             self.store.sync()
             self._writable(subject)
             st = self.state
+            if not permanent:
+                self._not_soft_deleted(subject, version)
             v, sid = self._find(subject, version, deleted=permanent)
             ver = st.subjects[subject][v]
             if st.referenced_by(subject, v):
@@ -345,6 +347,18 @@ class SchemaRegistry:
                 self.store.append([(schema_key(subject, v),
                                     schema_value(subject, v, sid, st.schemas[sid], True))])
             return v
+
+    def _not_soft_deleted(self, subject: str, version) -> None:
+        """40406 for a soft delete of a version that is soft-deleted already, as Confluent's
+        deleteSchemaVersion answers (``latest``: when every version of the subject is)."""
+        every = self.state.live_versions(subject, True)
+        v = parse_version(version)
+        if v is None:
+            ver = every[max(every)] if every and all(x.deleted for x in every.values()) else None
+        else:
+            ver = every.get(v)
+        if ver is not None and ver.deleted:
+            raise errors.version_soft_deleted(subject, version if v is None else v)
 
     def delete_subject(self, subject: str, permanent: bool = False) -> list[int]:
         with self.store.lock:

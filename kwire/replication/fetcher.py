@@ -85,6 +85,7 @@ import uuid
 from typing import Callable, Iterable
 
 from kwire import __version__
+from kwire.clock import now_ms as _now_ms
 from kwire.config.ibp import fetch_version_cap, offset_for_leader_epoch_version_cap, parse_ibp, truncation_on_fetch
 from kwire.protocol import codec
 from kwire.protocol.errors import ErrorCode
@@ -125,10 +126,6 @@ APPEND_SLICE_S = 0.002
 _ZERO_UUID = uuid.UUID(int=0)
 
 TopicPartition = tuple[str, int]
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 class _ConnectionFailed(Exception):

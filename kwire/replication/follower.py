@@ -73,19 +73,11 @@ import logging
 from typing import NamedTuple
 
 from kwire.log.partition_log import UnexpectedAppendOffset
-from kwire.protocol.errors import ErrorCode, KafkaError
+from kwire.protocol.errors import ErrorCode, KafkaError, code_of
 
 log = logging.getLogger("kwire.replication")
 
 E = ErrorCode
-
-
-def _code(error_code: int) -> ErrorCode:
-    """The error code, or UNKNOWN_SERVER_ERROR for one this kwire does not know."""
-    try:
-        return ErrorCode(error_code)
-    except ValueError:
-        return E.UNKNOWN_SERVER_ERROR
 
 
 #: Backoff after UNKNOWN_LEADER_EPOCH / NOT_LEADER_OR_FOLLOWER from the broker we think leads
@@ -207,7 +199,7 @@ class PartitionFetcher:
         """Apply the leader's answer for this partition to a Fetch sent as ``requested``."""
         if self.state is not State.FETCHING or requested.fetch_offset != self.fetch_offset:
             return Outcome.NOTHING  # the partition moved on (truncated, re-led) meanwhile
-        code = _code(error_code)
+        code = code_of(error_code)
         if code is E.NONE:
             if self.truncate_on_fetch:
                 self.epoch_checked = True  # the leader compared our last fetched epoch with its log
@@ -272,7 +264,7 @@ class PartitionFetcher:
         if self.state is not State.LOOKUP_OFFSETS:
             return Outcome.NOTHING
         self.state = State.FETCHING
-        code = _code(error_code)
+        code = code_of(error_code)
         if code is E.FENCED_LEADER_EPOCH:
             return self._fenced(requested_epoch, now_ms)
         return self._backoff(now_ms, f"offset lookup error {code.name}")
@@ -284,7 +276,7 @@ class PartitionFetcher:
         epoch was unknown to us, truncate to the end of our epoch below it and ask again."""
         if self.state is not State.TRUNCATING:
             return Outcome.NOTHING  # re-led or failed meanwhile
-        code = _code(error_code)
+        code = code_of(error_code)
         if code is E.FENCED_LEADER_EPOCH:
             return self._fenced(requested_epoch, now_ms)
         if code is E.UNKNOWN_LEADER_EPOCH or code is E.NOT_LEADER_OR_FOLLOWER:

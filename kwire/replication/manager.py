@@ -69,6 +69,7 @@ import threading
 import time
 from collections import deque
 
+from kwire.clock import now_ms as _now_ms
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.replication.fencing import SessionFence
 from kwire.replication.joining import JoiningFollowers
@@ -82,10 +83,6 @@ log = logging.getLogger("kwire.replication")
 #: Per partition, at most this many (end offset, bytes) entries of appends not yet below the HW
 #: are remembered to tell consumers' long-polls how many bytes the HW exposed.
 _MAX_PENDING = 1024
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 class ReplicaManager:

@@ -22,11 +22,24 @@ and ``sasl.mechanism.inter.broker.protocol``, with Kafka's messages):
   ``ssl.endpoint.identification.algorithm`` (``https`` by default) checks the peer's
   host name against its certificate.
 
-``connect`` (an asyncio protocol, for the replica fetchers), ``open_stream`` (asyncio
-streams, for one-shot requests: transaction markers, AddPartitionsToTxn
-verification), ``login`` (SASL over any async request function) and
-``client_security`` (a ``ClientSecurity`` for ``kwire.client.KafkaClient``, the
-metrics lag lookups) are the one way kwire's brokers open connections to each other.
+``connect`` (an asyncio protocol, for the replica fetchers), ``PeerLink`` (asyncio
+streams, one request at a time: transaction markers, AddPartitionsToTxn
+verification, the share-state persister), ``login`` (SASL over any async request
+function) and ``client_security`` (a ``ClientSecurity`` for ``kwire.client.KafkaClient``,
+the metrics lag lookups) are the one way kwire's brokers open connections to each other.
+
+``PeerLink(security, (host, port), client_id, timeout_s)`` is a request/response
+connection to one peer: ``await link.call(api_key, version, request)`` opens it on
+first use (TLS, then the SASL login), frames and encodes the request with the next
+correlation id, reads the answer (each step within ``timeout_s``), checks that the
+answer carries that correlation id and decodes it. Calls on one link wait for each
+other. Any failure or cancellation of a call closes the link and is raised to the
+caller (an ``OSError``, ``asyncio.TimeoutError``, ``asyncio.IncompleteReadError``,
+``SaslLoginError``, or a ``ValueError`` for an answer that does not decode or
+correlate); the next call opens it again. What to retry and which error code a
+failure becomes is the caller's decision. ``request_once(broker, node_id, ...)``
+is one call on a link of its own to node ``node_id``'s inter-broker endpoint
+(``NoEndpoint`` when the metadata has none), closed after the answer.
 
 Every one of those connections (and the broker's ZooKeeper session, which takes
 ``source_address`` from here) is bound to the broker's source address:
@@ -58,7 +71,7 @@ from kwire.protocol import codec
 from kwire.config import jaas
 from kwire.security.client import ClientSecurity, SaslLoginError, sasl_exchange
 
-__all__ = ["InterBrokerSecurity", "SaslLoginError", "of"]
+__all__ = ["InterBrokerSecurity", "NoEndpoint", "PeerLink", "SaslLoginError", "of", "request_once"]
 
 
 @dataclass(frozen=True)
@@ -150,27 +163,6 @@ class InterBrokerSecurity:
         except StopIteration:
             return
 
-    async def open_stream(self, host: str, port: int, timeout: float, client_id: str):
-        """(reader, writer) to the peer, TLS and SASL done: for one-shot requests."""
-        kwargs = self._connect_kwargs(host, timeout)
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port, **kwargs), timeout)
-        cid = 0
-
-        async def call(api_key: int, version: int, obj):
-            nonlocal cid
-            cid += 1
-            writer.write(codec.encode_request(api_key, version, cid, client_id, obj))
-            size = int.from_bytes(await asyncio.wait_for(reader.readexactly(4), timeout), "big")
-            frame = await asyncio.wait_for(reader.readexactly(size), timeout)
-            return codec.decode_response(api_key, version, memoryview(frame))[1]
-
-        try:
-            await self.login(call)
-        except BaseException:
-            writer.close()
-            raise
-        return reader, writer
-
     def client_security(self) -> ClientSecurity | None:
         """For ``kwire.client.KafkaClient`` (blocking): None for PLAINTEXT."""
         if self.protocol == "PLAINTEXT":
@@ -230,3 +222,65 @@ def endpoint_of(broker, node_id: int) -> tuple[str, int] | None:
         if b.node_id == node_id:
             return sec.endpoint(b)
     return None
+
+
+class NoEndpoint(ConnectionError):
+    """The metadata names no endpoint of the inter-broker listener for that broker."""
+
+
+class PeerLink:
+    """A request/response connection to one peer broker (see the module docstring)."""
+
+    def __init__(self, security: InterBrokerSecurity, addr: tuple[str, int], client_id: str,
+                 timeout_s: float) -> None:
+        self.security = security
+        self.addr = addr
+        self.client_id = client_id
+        self.timeout_s = timeout_s
+        self._lock = asyncio.Lock()
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._cid = 0
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        self._reader = self._writer = None
+
+    async def call(self, api_key: int, version: int, request):
+        """The decoded answer to ``request``; raises (and closes the link) on any failure."""
+        async with self._lock:
+            try:
+                if self._writer is None or self._writer.is_closing():
+                    host, port = self.addr
+                    kwargs = self.security._connect_kwargs(host, self.timeout_s)
+                    self._reader, self._writer = await asyncio.wait_for(
+                        asyncio.open_connection(host, port, **kwargs), self.timeout_s)
+                    await self.security.login(self._exchange)
+                return await self._exchange(api_key, version, request)
+            except BaseException:
+                self.close()  # a failed or cancelled exchange leaves the stream unusable
+                raise
+
+    async def _exchange(self, api_key: int, version: int, request):
+        self._cid = (self._cid + 1) & 0x7FFFFFFF
+        self._writer.write(codec.encode_request(api_key, version, self._cid, self.client_id, request))
+        size = int.from_bytes(await asyncio.wait_for(self._reader.readexactly(4), self.timeout_s), "big")
+        frame = await asyncio.wait_for(self._reader.readexactly(size), self.timeout_s)
+        cid, response = codec.decode_response(api_key, version, memoryview(frame))
+        if cid != self._cid:
+            raise ValueError(f"answer with correlation id {cid} to request {self._cid}")
+        return response
+
+
+async def request_once(broker, node_id: int, api_key: int, version: int, request, client_id: str,
+                       timeout_s: float):
+    """``request`` to node ``node_id`` on a ``PeerLink`` of its own, closed after the answer."""
+    addr = endpoint_of(broker, node_id)
+    if addr is None:
+        raise NoEndpoint(f"no endpoint of broker {node_id} on listener {of(broker).listener}")
+    link = PeerLink(of(broker), addr, client_id, timeout_s)
+    try:
+        return await link.call(api_key, version, request)
+    finally:
+        link.close()

@@ -151,9 +151,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.quota_host = None
         for t in list(self._tasks):
             t.cancel()
-        shares = getattr(self.broker, "share_partitions", None)
-        if shares is not None:  # KIP-932: the share sessions this connection opened go
-            shares.connection_closed(self.peer)
+        self.broker.connection_closed(self.peer)
 
     def pause_writing(self) -> None:
         self._paused = True

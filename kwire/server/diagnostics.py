@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import time
+
+from kwire.clock import now_ms
 
 log = logging.getLogger("kwire.diagnostics")
 
@@ -31,7 +32,7 @@ def dump(broker) -> str:
         out.write(f"  {t.get_name()}: {where}\n")
     replicas = getattr(broker, "replicas", None)
     if replicas is not None:
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         mgr = replicas.fetchers
         if mgr is not None:
             for leader_id, f in sorted(mgr._fetchers.items()):

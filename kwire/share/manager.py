@@ -61,9 +61,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import uuid
 
+from kwire.clock import now_ms
 from kwire.config.group import effective_group_value, share_reset_ms
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.share.partition import ACK_TYPES, ACKNOWLEDGED, ARCHIVED, AckError, SharePartition
@@ -81,10 +81,6 @@ READ_CHUNK = 1 << 20
 def share_key(topic: str, partition: int) -> tuple:
     """The purgatory key share fetches on a partition wait on (records became acquirable)."""
     return ("share", topic, partition)
-
-
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _report(acquired: list, first: int, last: int, count: int, batch_size: int) -> None:

@@ -39,8 +39,7 @@ import logging
 import time
 import uuid
 
-from kwire.protocol import codec
-from kwire.protocol.errors import ErrorCode as E, KafkaError
+from kwire.protocol.errors import ErrorCode as E, KafkaError, code_of
 from kwire.protocol.generated import (
     delete_share_group_state_request as delete_req,
     initialize_share_group_state_request as init_req,
@@ -62,32 +61,11 @@ RETRIABLE = frozenset((E.NOT_COORDINATOR, E.COORDINATOR_NOT_AVAILABLE, E.COORDIN
 READ, INITIALIZE, WRITE, DELETE, SUMMARY = 84, 83, 85, 86, 87
 
 
-def _code(v: int) -> E:
-    try:
-        return E(v)
-    except ValueError:
-        return E.UNKNOWN_SERVER_ERROR
-
-
-class _Link:
-    """One connection to a peer broker, one request at a time."""
-
-    def __init__(self) -> None:
-        self.lock = asyncio.Lock()
-        self.reader = self.writer = None
-        self.cid = 0
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-
 class StatePersister:
     def __init__(self, broker, store) -> None:
         self.broker = broker
         self.store = store
-        self._links: dict[int, _Link] = {}
+        self._links: dict[int, inter_broker.PeerLink] = {}
 
     def close(self) -> None:
         for link in self._links.values():
@@ -114,7 +92,7 @@ class StatePersister:
 
         def answer(resp):
             p = resp.results[0].partitions[0]
-            code = _code(p.error_code)
+            code = code_of(p.error_code)
             if code:
                 return code, None
             return E.NONE, (p.state_epoch, (p.start_offset, [(b.first_offset, b.last_offset, b.delivery_state,
@@ -180,7 +158,7 @@ class StatePersister:
                     summary_req.PartitionData(partition=p, leader_epoch=-1) for p in ps]) for t, ps in _by_topic(ks)])
 
         def answer(resp):
-            return {(r.topic_id.bytes, p.partition): (_code(p.error_code), None) if p.error_code else
+            return {(r.topic_id.bytes, p.partition): (code_of(p.error_code), None) if p.error_code else
                     (E.NONE, (p.start_offset, p.delivery_complete_count)) for r in resp.results for p in r.partitions}
 
         return await self._fan_out(group_id, keys, local, SUMMARY, 1, request, answer)
@@ -200,7 +178,7 @@ class StatePersister:
                     delete_req.PartitionData(partition=p) for p in ps]) for t, ps in _by_topic(ks)])
 
         def answer(resp):
-            return {(r.topic_id.bytes, p.partition): (_code(p.error_code), None)
+            return {(r.topic_id.bytes, p.partition): (code_of(p.error_code), None)
                     for r in resp.results for p in r.partitions}
 
         out = await self._fan_out(group_id, keys, local, DELETE, 0, request, answer)
@@ -254,27 +232,22 @@ class StatePersister:
             await asyncio.sleep(BACKOFF_S)
 
     async def _call(self, node: int, api_key: int, obj, version: int = 0):
+        """The answer of ``node`` on this persister's connection to it (opened again when its
+        inter-broker endpoint changed)."""
         addr = inter_broker.endpoint_of(self.broker, node)
         if addr is None:
             raise KafkaError(E.COORDINATOR_NOT_AVAILABLE, f"no endpoint of broker {node}")
-        link = self._links.setdefault(node, _Link())
-        async with link.lock:
-            try:
-                if link.writer is None or link.writer.is_closing():
-                    link.reader, link.writer = await inter_broker.of(self.broker).open_stream(
-                        *addr, TIMEOUT_S, "kwire-share-persister")
-                link.cid = (link.cid + 1) & 0x7FFFFFFF
-                link.writer.write(codec.encode_request(api_key, version, link.cid, "kwire-share-persister", obj))
-                size = int.from_bytes(await asyncio.wait_for(link.reader.readexactly(4), TIMEOUT_S), "big")
-                frame = await asyncio.wait_for(link.reader.readexactly(size), TIMEOUT_S)
-                return codec.decode_response(api_key, version, memoryview(frame))[1]
-            except BaseException:
-                link.close()  # a failed or cancelled exchange leaves the stream unusable
-                raise
+        link = self._links.get(node)
+        if link is None or link.addr != addr:
+            if link is not None:
+                link.close()
+            link = self._links[node] = inter_broker.PeerLink(inter_broker.of(self.broker), addr,
+                                                             "kwire-share-persister", TIMEOUT_S)
+        return await link.call(api_key, version, obj)
 
 
 def _first_code(resp):
-    return _code(resp.results[0].partitions[0].error_code), None
+    return code_of(resp.results[0].partitions[0].error_code), None
 
 
 def _by_topic(keys) -> list[tuple[bytes, list[int]]]:

@@ -105,6 +105,3 @@ class ShareSessionCache:
     def has_group(self, group_id: str) -> bool:
         """Whether a member of the group has a session open here."""
         return group_id in self.per_group
-
-    def members_of(self, group_id: str) -> list[str]:
-        return [m for g, m in self.sessions if g == group_id]

@@ -61,11 +61,11 @@ import base64
 import functools
 import logging
 import struct
-import time
-import uuid
 from typing import NamedTuple
 
-from kwire.coordinator.base import internal_segment_config, partition_for
+from kwire.clock import now_ms
+from kwire.coordinator.base import partition_for
+from kwire.coordinator.internal_topic import InternalTopic
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.builder import build_batch
 from kwire.records.decode import decode_batches
@@ -253,7 +253,8 @@ class ShareStateStore:
         self.entries: dict[tuple[str, bytes, int], _Entry] = {}
         self._loaded: set[int] = set()
         self.cluster_mode = bool(getattr(broker, "cluster_mode", False))
-        self._creating = None  # cluster: the future of the topic's creation
+        self._topic = InternalTopic(broker, SHARE_STATE_TOPIC, "share.coordinator.state.topic",
+                                    "share coordinator state", {"cleanup.policy": "compact"}, min_isr=True)
         if self.cluster_mode:
             broker.add_leadership_listener(self.on_leadership)
 
@@ -294,35 +295,8 @@ class ShareStateStore:
     def ensure_topic(self) -> None:
         """Create ``__share_group_state`` if it does not exist (cluster mode: once enough brokers
         are alive; COORDINATOR_NOT_AVAILABLE until it is in the metadata)."""
-        if self.broker.metadata.topic(SHARE_STATE_TOPIC) is not None:
-            return
-        cfg = self.broker.config
-        configs = {"cleanup.policy": "compact",
-                   **internal_segment_config(cfg["share.coordinator.state.topic.segment.bytes"])}
-        try:
-            if self.cluster_mode:
-                rf = cfg["share.coordinator.state.topic.replication.factor"]
-                alive = len(self.broker.metadata.brokers)
-                if alive < rf:
-                    raise KafkaError(E.COORDINATOR_NOT_AVAILABLE,
-                                     f"Number of alive brokers '{alive}' does not meet the required replication "
-                                     f"factor '{rf}' for the share coordinator state topic (configured via "
-                                     "'share.coordinator.state.topic.replication.factor').")
-                configs["min.insync.replicas"] = str(cfg["share.coordinator.state.topic.min.isr"])
-                creating = self._creating
-                if creating is None or (hasattr(creating, "done") and creating.done()):
-                    self._creating = self.broker.create_topic(
-                        SHARE_STATE_TOPIC, cfg["share.coordinator.state.topic.num.partitions"], configs,
-                        replication_factor=rf)
-                    log.info("creating %s (%d replicas)", SHARE_STATE_TOPIC, rf)
-                raise KafkaError(E.COORDINATOR_NOT_AVAILABLE, f"{SHARE_STATE_TOPIC} is being created.")
-            self.broker.create_topic(SHARE_STATE_TOPIC, cfg["share.coordinator.state.topic.num.partitions"], configs)
-            log.info("created %s", SHARE_STATE_TOPIC)
-        except KafkaError as e:
-            if e.code != E.TOPIC_ALREADY_EXISTS:
-                raise
-
-    _ensure_topic = ensure_topic
+        if not self._topic.ensure():
+            raise KafkaError(E.COORDINATOR_NOT_AVAILABLE, f"{SHARE_STATE_TOPIC} is being created.")
 
     def _load_partition(self, p: int) -> None:
         if p in self._loaded:
@@ -389,7 +363,7 @@ class ShareStateStore:
                                                     f"share partition's {e.leader_epoch}.")
         epoch_now = max(leader_epoch, -1 if e is None else e.leader_epoch)
         per_snapshot = self.broker.config["share.coordinator.snapshot.update.records.per.snapshot"]
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         value_is_update = not (e is None or e.updates >= per_snapshot)
         if not value_is_update:
             epoch = 0 if e is None else e.snapshot_epoch + 1
@@ -426,7 +400,7 @@ class ShareStateStore:
         if e is None or leader_epoch <= e.leader_epoch:
             return e, None
         k = (group_id, bytes(topic_id), partition)
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         start, batches = e.state()  # the whole window: compaction keeps only the latest update
         commit = self._append(self.partition_of(*k), [(encode_key(UPDATE, *k),
                                                        encode_update(start, batches, e.snapshot_epoch, leader_epoch))],
@@ -442,7 +416,7 @@ class ShareStateStore:
         p = self.partition_of(*k)
         self._owned(p)
         old = self.entries.get(k)
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         key = encode_key(SNAPSHOT, *k)
         value = encode_snapshot(start, [], state_epoch, 0 if old is None else old.snapshot_epoch + 1,
                                 -1 if old is None else old.leader_epoch, now=now)
@@ -463,7 +437,7 @@ class ShareStateStore:
         k = (group_id, bytes(topic_id), partition)
         if self.entry(*k) is None:
             return None
-        now = time.time_ns() // 1_000_000
+        now = now_ms()
         commit = self._append(self.partition_of(*k), [(encode_key(SNAPSHOT, *k), None), (encode_key(UPDATE, *k), None)],
                               now)
         self.entries.pop(k, None)
@@ -502,7 +476,3 @@ class ShareStateStore:
             self._unload(commit.partition)
             return E.NOT_COORDINATOR if code == E.NOT_LEADER_OR_FOLLOWER else code
         return E.NONE
-
-
-def topic_uuid(topic_id: bytes) -> uuid.UUID:
-    return uuid.UUID(bytes=bytes(topic_id))

@@ -53,9 +53,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
-from kwire.coordinator.base import CoordinatorError, internal_segment_config, partition_for
+from kwire.clock import now_ms
+from kwire.coordinator.base import CoordinatorError, partition_for
+from kwire.coordinator.internal_topic import InternalTopic
 from kwire.log.validate import AppendOrigin
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.builder import build_batch
@@ -74,10 +75,6 @@ MARKER_RETRY_S = 0.5
 COMPLETE_RETRY_S = 0.5  # Complete* append retry while its partition is short of ISR
 
 
-def now_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
 class TransactionCoordinator:
     def __init__(self, broker) -> None:
         self.broker = broker
@@ -87,7 +84,10 @@ class TransactionCoordinator:
         self._led: dict[int, int] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task] = set()
-        self._creating = None
+        self._topic = InternalTopic(broker, TRANSACTION_STATE_TOPIC, "transaction.state.log", "transactions state",
+                                    {"cleanup.policy": "compact", "compression.type": "uncompressed",
+                                     "unclean.leader.election.enable": "false"},
+                                    min_isr=True, error=CoordinatorError)
         self._closed = False
         self._timer: asyncio.TimerHandle | None = None
         self._next_abort = self._next_expire = 0
@@ -207,35 +207,8 @@ class TransactionCoordinator:
 
     # -- topic ---------------------------------------------------------------------------
     def ensure_topic(self) -> None:
-        if self.broker.metadata.topic(TRANSACTION_STATE_TOPIC) is not None:
-            return
-        configs = {"cleanup.policy": "compact", "compression.type": "uncompressed",
-                   "unclean.leader.election.enable": "false",
-                   **internal_segment_config(self._cfg("transaction.state.log.segment.bytes"))}
-        try:
-            if self.cluster_mode:
-                creating = self._creating
-                if creating is not None and not (creating.done() if hasattr(creating, "done") else True):
-                    return
-                rf = self._cfg("transaction.state.log.replication.factor")
-                alive = len(self.broker.metadata.brokers)
-                if alive < rf:
-                    raise CoordinatorError(
-                        E.COORDINATOR_NOT_AVAILABLE,
-                        f"Number of alive brokers '{alive}' does not meet the required replication "
-                        f"factor '{rf}' for the transactions state topic (configured via "
-                        f"'transaction.state.log.replication.factor').")
-                configs["min.insync.replicas"] = str(self._cfg("transaction.state.log.min.isr"))
-                self._creating = self.broker.create_topic(
-                    TRANSACTION_STATE_TOPIC, self._cfg("transaction.state.log.num.partitions"),
-                    configs, replication_factor=rf)
-                return
-            self.broker.create_topic(TRANSACTION_STATE_TOPIC,
-                                     self._cfg("transaction.state.log.num.partitions"), configs)
-        except KafkaError as e:
-            if e.code != E.TOPIC_ALREADY_EXISTS:
-                raise CoordinatorError(E.COORDINATOR_NOT_AVAILABLE, str(e)) from None
-        log.info("created %s", TRANSACTION_STATE_TOPIC)
+        """Create ``__transaction_state`` if it does not exist yet (``kwire.coordinator.internal_topic``)."""
+        self._topic.ensure()
 
     def shard_for(self, transactional_id: str, create: bool = True) -> tuple[int, TxnShard]:
         """The shard of ``transactional_id`` (CoordinatorError NOT_COORDINATOR,
@@ -344,9 +317,9 @@ class TransactionCoordinator:
                                                     coordinator_epoch, m.commit, m.transaction_version))
             if local:  # acks=all, as a WriteTxnMarkers to this broker would be answered: a marker
                 # only on this leader is lost with it, and nobody would write it again
-                waited = await asyncio.gather(*(self.broker.wait_replicated(
-                    tp[0], tp[1], end, self.broker.config.get("request.timeout.ms", 30000) / 1000)
-                    for tp, end in local))
+                waited = await self.broker.wait_all_replicated(
+                    [(tp[0], tp[1], end) for tp, end in local],
+                    self.broker.config.get("request.timeout.ms", 30000) / 1000)
                 for (tp, _end), code in zip(local, waited):
                     codes[tp] = code
             if self.shards.get(p) is not shard:

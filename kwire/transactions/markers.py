@@ -20,8 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from kwire.protocol import codec
-from kwire.protocol.errors import ErrorCode
+from kwire.protocol.errors import ErrorCode, code_of
 from kwire.protocol.generated.write_txn_markers_request import (
     WritableTxnMarker,
     WritableTxnMarkerTopic,
@@ -51,14 +50,9 @@ FENCED_MARKER_CODES = frozenset((ErrorCode.INVALID_PRODUCER_EPOCH,
 class MarkerSender:
     def __init__(self, broker) -> None:
         self.broker = broker
-        self._cid = 0
 
     def close(self) -> None:
         pass
-
-    def _endpoint(self, node_id: int):
-        """The leader's endpoint of the inter-broker listener."""
-        return inter_broker.endpoint_of(self.broker, node_id)
 
     async def send(self, by_leader: dict[int, list[tuple[str, int]]], producer_id: int,
                    producer_epoch: int, coordinator_epoch: int, commit: bool,
@@ -77,9 +71,6 @@ class MarkerSender:
                         commit, transaction_version) -> dict[tuple[str, int], ErrorCode]:
         # a disconnection or an unknown endpoint: Kafka re-enqueues the markers (retried)
         failed = {tp: ErrorCode.REQUEST_TIMED_OUT for tp in parts}
-        addr = self._endpoint(leader)
-        if addr is None:
-            return failed
         by_topic: dict[str, list[int]] = {}
         for t, p in parts:
             by_topic.setdefault(t, []).append(p)
@@ -87,33 +78,21 @@ class MarkerSender:
             producer_id=producer_id, producer_epoch=producer_epoch, transaction_result=commit,
             coordinator_epoch=coordinator_epoch, transaction_version=transaction_version,
             topics=[WritableTxnMarkerTopic(name=t, partition_indexes=ps) for t, ps in by_topic.items()])])
-        self._cid = (self._cid + 1) & 0x7FFFFFFF
-        writer = None
-        try:
-            # the inter-broker listener's TLS and SASL (kwire.security.inter_broker)
-            reader, writer = await inter_broker.of(self.broker).open_stream(*addr, TIMEOUT_S,
-                                                                            "kwire-txn-markers")
-            writer.write(codec.encode_request(API_KEY, VERSION, self._cid, "kwire-txn-markers", req))
-            size = int.from_bytes(await asyncio.wait_for(reader.readexactly(4), TIMEOUT_S), "big")
-            frame = await asyncio.wait_for(reader.readexactly(size), TIMEOUT_S)
-            resp = codec.decode_response(API_KEY, VERSION, memoryview(frame))[1]
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, Exception) as e:
+        try:  # the leader's inter-broker listener, its TLS and SASL (kwire.security.inter_broker)
+            resp = await inter_broker.request_once(self.broker, leader, API_KEY, VERSION, req,
+                                                   "kwire-txn-markers", TIMEOUT_S)
+        except inter_broker.NoEndpoint:
+            return failed
+        except Exception as e:
             log.info("WriteTxnMarkers to broker %d failed: %s", leader, e)
             return failed
-        finally:
-            if writer is not None:
-                writer.close()
         for m in resp.markers or ():
             for t in m.topics or ():
                 for p in t.partitions or ():
                     tp = (t.name, p.partition_index)
                     if tp not in failed:
                         continue
-                    try:
-                        code = ErrorCode(p.error_code)
-                    except ValueError:
-                        code = ErrorCode.UNKNOWN_SERVER_ERROR
-                    failed[tp] = code
+                    failed[tp] = code = code_of(p.error_code)
                     if code != ErrorCode.NONE:
                         log.info("marker for producer %d on %s-%d: %s", producer_id, t.name,
                                  p.partition_index, code.name)

@@ -35,8 +35,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from kwire.protocol import codec
-from kwire.protocol.errors import ErrorCode as E
+from kwire.protocol.errors import ErrorCode as E, code_of
 from kwire.protocol.generated.add_partitions_to_txn_request import (
     AddPartitionsToTxnRequest,
     AddPartitionsToTxnTopic,
@@ -131,9 +130,6 @@ async def verify_produce(tc, req, add: bool = False, writable=None) -> None:
 
 
 async def ask(broker, leader: int, tid: str, need, add: bool = False) -> dict[tuple[str, int], E]:
-    addr = inter_broker.endpoint_of(broker, leader)  # the leader's inter-broker endpoint
-    if addr is None:
-        return {}
     pid, epoch = need[0][2], need[0][3]
     by_topic: dict[str, list[int]] = {}
     for t, p, _pid, _epoch in need:
@@ -141,22 +137,17 @@ async def ask(broker, leader: int, tid: str, need, add: bool = False) -> dict[tu
     req = AddPartitionsToTxnRequest(transactions=[AddPartitionsToTxnTransaction(
         transactional_id=tid, producer_id=pid, producer_epoch=epoch, verify_only=not add,
         topics=[AddPartitionsToTxnTopic(name=t, partitions=ps) for t, ps in by_topic.items()])])
-    writer = None
-    try:
-        reader, writer = await inter_broker.of(broker).open_stream(*addr, TIMEOUT_S, "kwire-txn-verification")
-        writer.write(codec.encode_request(API_KEY, VERSION, 1, "kwire-txn-verification", req))
-        size = int.from_bytes(await asyncio.wait_for(reader.readexactly(4), TIMEOUT_S), "big")
-        frame = await asyncio.wait_for(reader.readexactly(size), TIMEOUT_S)
-        resp = codec.decode_response(API_KEY, VERSION, memoryview(frame))[1]
+    try:  # the coordinator's inter-broker listener, its TLS and SASL (kwire.security.inter_broker)
+        resp = await inter_broker.request_once(broker, leader, API_KEY, VERSION, req,
+                                               "kwire-txn-verification", TIMEOUT_S)
+    except inter_broker.NoEndpoint:
+        return {}
     except Exception as e:  # connection refused, timeout, a broken answer: retriable
         log.info("transaction verification with broker %d failed: %s", leader, e)
         return {}
-    finally:
-        if writer is not None:
-            writer.close()
     out: dict[tuple[str, int], E] = {}
     for res in resp.results_by_transaction or ():
         for tr in res.topic_results or ():
             for pr in tr.results_by_partition or ():
-                out[(tr.name, pr.partition_index)] = map_code(E(pr.partition_error_code))
+                out[(tr.name, pr.partition_index)] = map_code(code_of(pr.partition_error_code))
     return out

@@ -274,6 +274,9 @@ def test_deletes_listings_and_restart(kwire_broker):
     assert requests.get(f"{url}/subjects/d/versions?deleted=true").json() == [1, 2, 3]
     assert requests.get(f"{url}/subjects/d/versions/2").json()["error_code"] == 40402
     assert requests.get(f"{url}/subjects/d/versions/2?deleted=true").json()["id"] == ids[1]
+    r = requests.delete(f"{url}/subjects/d/versions/2")  # soft-deleted already: Confluent's 40406
+    assert (r.status_code, r.json()["error_code"]) == (404, 40406), r.text
+    assert requests.get(f"{url}/subjects/d/versions?deleted=true").json() == [1, 2, 3]
     r = requests.delete(f"{url}/subjects/d/versions/3?permanent=true")
     assert (r.status_code, r.json()["error_code"]) == (404, 40407)  # not soft-deleted first
     assert sr.delete_version("d", 2, permanent=True) == 2
@@ -283,6 +286,9 @@ def test_deletes_listings_and_restart(kwire_broker):
     assert "d" in requests.get(f"{url}/subjects?deleted=true").json()
     r = requests.delete(f"{url}/subjects/d")
     assert r.json()["error_code"] == 40404
+    for v in ("1", "latest"):  # every version soft-deleted with the subject
+        r = requests.delete(f"{url}/subjects/d/versions/{v}")
+        assert (r.status_code, r.json()["error_code"]) == (404, 40406), (v, r.text)
     assert sr.delete_subject("d", permanent=True) == [1, 3]
     assert requests.get(f"{url}/subjects?deleted=true").json() == []
     # the largest id was deleted for good: a restart must not hand it out again
