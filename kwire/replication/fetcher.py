@@ -124,7 +124,7 @@ MAX_FRAME = 256 * 1024 * 1024  # a response size beyond this is a broken stream
 APPEND_SLICE_S = 0.002
 # a connect, or a response beyond the leader's long poll, this late when a new leadership arrives
 # for the leader: the connection is given up and made again at once (``_LeaderFetcher.kick``)
-STALL_S = 1.0
+STALL_S = 3.0
 _ZERO_UUID = uuid.UUID(int=0)
 
 TopicPartition = tuple[str, int]
@@ -199,6 +199,8 @@ class _FrameProtocol(asyncio.BufferedProtocol):
 
     async def read_frame(self) -> memoryview:
         while not self._frames:
+            if isinstance(self._lost, _Abandoned):
+                raise self._lost
             if self._lost is not None:
                 raise _ConnectionFailed(str(self._lost) or type(self._lost).__name__)
             self._waiter = asyncio.get_running_loop().create_future()
@@ -382,7 +384,7 @@ class _LeaderFetcher:
 
     def kick(self) -> None:
         """A partition has a new leadership to fetch from this leader: ``wake``, and give up a
-        connect or a response overdue by ``STALL_S`` (then reconnect at once, no backoff).
+        connect or a response overdue by ``STALL_S`` (then reconnect at once, no backoff; a busy leader rarely answers that late).
         Such a connection is dead, most likely cut by a partition that has healed since: its
         request (or SYN) sent during the cut comes back only with TCP's next retransmission,
         seconds after the heal at the backoff a 10 s cut reaches, or after
@@ -395,6 +397,7 @@ class _LeaderFetcher:
         overdue = asyncio.get_running_loop().time() - started - allowed
         if overdue < STALL_S:
             return
+        self._awaiting = None  # given up: one reconnection, whatever else is attached meanwhile
         log.info("%s: no answer for %.1f s, and a new leadership to fetch: reconnecting", self,
                  overdue + allowed)
         why = _Abandoned(f"abandoned after {overdue + allowed:.1f} s without an answer")
@@ -417,13 +420,14 @@ class _LeaderFetcher:
                     await self._fetch_once()
                 except (_ConnectionFailed, OSError, asyncio.TimeoutError, ProtocolError) as e:
                     # the first failure in a row at INFO, the retries (every backoff) at DEBUG
+                    self._disconnect()
+                    if isinstance(e, _Abandoned):  # kick() logged it
+                        continue
                     log.log(logging.DEBUG if self._failing else logging.INFO,
                             "%s: %s; reconnecting every %d ms", self, str(e) or type(e).__name__,
                             self.mgr.fetch_backoff_ms)
                     self._failing = True
-                    self._disconnect()
-                    if not isinstance(e, _Abandoned):
-                        await asyncio.sleep(backoff_s)
+                    await asyncio.sleep(backoff_s)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
