@@ -359,6 +359,7 @@ class _LeaderFetcher:
         # (loop time it started, seconds it may take) of the connect or response awaited now
         self._awaiting: tuple[float, float] | None = None
         self._connecting: asyncio.Future | None = None
+        self._kicked = False  # gave up a connection since the last answer: not again until one
         # truncation from Fetch's diverging epoch: the IBP allows it and (once connected) the
         # leader speaks Fetch v12+; else OffsetForLeaderEpoch before fetching
         self.truncate_on_fetch = mgr.truncation_on_fetch
@@ -391,13 +392,15 @@ class _LeaderFetcher:
         ``replica.socket.timeout.ms`` (30 s). Kafka's fetcher waits for that; the new
         leadership makes it worth a new connection here."""
         self.wake()
-        if self._awaiting is None:
+        if self._awaiting is None or self._kicked:
             return
         started, allowed = self._awaiting
         overdue = asyncio.get_running_loop().time() - started - allowed
         if overdue < STALL_S:
             return
-        self._awaiting = None  # given up: one reconnection, whatever else is attached meanwhile
+        # given up: one reconnection until an answer comes (a leader slow under load, not cut
+        # off, is not made to start over again and again)
+        self._awaiting, self._kicked = None, True
         log.info("%s: no answer for %.1f s, and a new leadership to fetch: reconnecting", self,
                  overdue + allowed)
         why = _Abandoned(f"abandoned after {overdue + allowed:.1f} s without an answer")
@@ -782,6 +785,7 @@ class _LeaderFetcher:
             raise _ConnectionFailed(f"no response within {timeout:.1f}s") from None
         finally:
             self._awaiting = None
+        self._kicked = False
         got = int.from_bytes(frame[:4], "big", signed=True)
         if got != correlation_id:
             raise _ConnectionFailed(f"correlation id {got}, expected {correlation_id}")
