@@ -891,7 +891,8 @@ class ZkMetadata(ImageReads):
         with self._isr_lock:
             batch, self._isr_batch = self._isr_batch, []
         try:
-            results = self.store.multi_many([[("set", path, data, version)] for _n, _p, path, data, version, _f in batch])
+            results = self.store.multi_many([[("set", path, data, version)]
+                                             for _n, _p, path, data, version, _f in batch])
             written = [(n, p) for (n, p, *_), r in zip(batch, results) if not isinstance(r, Exception)]
             if written:
                 self.store.create(f"{L.ISR_CHANGE_NOTIFICATION}/{L.ISR_CHANGE_PREFIX}",

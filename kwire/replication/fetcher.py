@@ -385,8 +385,8 @@ class _LeaderFetcher:
 
     def kick(self) -> None:
         """A partition has a new leadership to fetch from this leader: ``wake``, and give up a
-        connect or a response overdue by ``STALL_S`` (then reconnect at once, no backoff; a busy leader rarely answers that late).
-        Such a connection is dead, most likely cut by a partition that has healed since: its
+        connect or a response overdue by ``STALL_S`` (then reconnect at once, no backoff; a
+        leader merely busy rarely answers that late). Such a connection is dead, most likely cut by a partition that has healed since: its
         request (or SYN) sent during the cut comes back only with TCP's next retransmission,
         seconds after the heal at the backoff a 10 s cut reaches, or after
         ``replica.socket.timeout.ms`` (30 s). Kafka's fetcher waits for that; the new
