@@ -435,11 +435,10 @@ class ZkController:
                     pass
         if self._isr_notifications_pending:
             self._isr_notifications_pending = False
-            for child in self.store.children(L.ISR_CHANGE_NOTIFICATION):
-                try:
-                    self.fenced([("delete", f"{L.ISR_CHANGE_NOTIFICATION}/{child}")])
-                except NoNode:
-                    pass
+            # pipelined: one at a time, the deletions held the elections queued behind them
+            # for seconds when many partitions rejoined their ISRs after a heal (NoNode: gone)
+            self.fenced_many([[("delete", f"{L.ISR_CHANGE_NOTIFICATION}/{child}")]
+                              for child in self.store.children(L.ISR_CHANGE_NOTIFICATION)])
 
     def _assign_topic_id(self, topic: str) -> None:
         """A topic written without an id (Kafka before 2.8, or a tool) gets one, as Kafka's

@@ -171,6 +171,8 @@ class ZkMetadata(ImageReads):
         self._listeners: list[Callable[[list[dict]], None]] = []
         self._topic_watches: dict[str, _TopicWatch] = {}
         self._watch_lock = threading.Lock()
+        self._isr_lock = threading.Lock()
+        self._isr_batch: list = []  # ISR changes waiting for the writer (update_partition_state)
         self._broker_watches: set[str] = set()  # /brokers/ids children with a data watch
         self._reconcile_queued = False
         self._session_lost = False
@@ -653,6 +655,10 @@ class ZkMetadata(ImageReads):
             tf: ThreadFuture = self._executor.submit(fn, *args)
         except RuntimeError:  # shut down by close() meanwhile
             raise KafkaError(ErrorCode.BROKER_NOT_AVAILABLE, "the metadata store is closed") from None
+        return self._wrap(tf)
+
+    def _wrap(self, tf: ThreadFuture):
+        """``tf`` as an asyncio future when called on a running event loop (else as it is)."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -861,21 +867,50 @@ class ZkMetadata(ImageReads):
                              f"broker(s) {ineligible} cannot join the ISR of {name}-{partition}: "
                              f"shutting down or not live")
 
-        def write() -> int:
-            path = L.partition_state_path(name, partition)
+        entry = (name, partition, L.partition_state_path(name, partition),
+                 L.encode_partition_state(leader, leader_epoch, isr, controller_epoch), expected_zk_version,
+                 ThreadFuture())
+        with self._isr_lock:
+            self._isr_batch.append(entry)
+            first = len(self._isr_batch) == 1
+        if first:  # the writes queued until the writer gets to it go with this one
             try:
-                version = self.store.set(path, L.encode_partition_state(leader, leader_epoch, isr, controller_epoch),
-                                         expected_zk_version)
-            except BadVersion:
-                raise KafkaError(ErrorCode.INVALID_UPDATE_VERSION,
-                                 f"the state of {name}-{partition} changed since version {expected_zk_version}") from None
-            except NoNode:
-                raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) from None
-            self.store.create(f"{L.ISR_CHANGE_NOTIFICATION}/{L.ISR_CHANGE_PREFIX}",
-                              L.encode_isr_change([(name, partition)]), sequence=True)
-            return version
+                self._run(self._write_isr_batch)
+            except KafkaError:
+                with self._isr_lock:
+                    self._isr_batch.clear()
+                raise
+        fut = self._last_future = self._wrap(entry[-1])
+        return _shielded(fut)
 
-        return self._write(write)
+    def _write_isr_batch(self) -> None:
+        """Every ISR change queued so far (writer thread): the conditional sets pipelined, then one
+        ``/isr_change_notification`` entry naming them all (Kafka batches those too). One at a
+        time, each a ZooKeeper round trip and a log sync, 50 partitions rejoining after a heal
+        took seconds, and the data partition's change waited behind them."""
+        with self._isr_lock:
+            batch, self._isr_batch = self._isr_batch, []
+        try:
+            results = self.store.multi_many([[("set", path, data, version)]
+                                             for _n, _p, path, data, version, _f in batch])
+            written = [(n, p) for (n, p, *_), r in zip(batch, results) if not isinstance(r, Exception)]
+            if written:
+                self.store.create(f"{L.ISR_CHANGE_NOTIFICATION}/{L.ISR_CHANGE_PREFIX}",
+                                  L.encode_isr_change(written), sequence=True)
+        except Exception as e:  # ZooKeeper unreachable: none is known to be written
+            for *_, tf in batch:
+                tf.set_exception(e)
+            return
+        for (name, partition, _path, _data, version, tf), r in zip(batch, results):
+            if isinstance(r, BadVersion):
+                tf.set_exception(KafkaError(ErrorCode.INVALID_UPDATE_VERSION,
+                                            f"the state of {name}-{partition} changed since version {version}"))
+            elif isinstance(r, NoNode):
+                tf.set_exception(KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION))
+            elif isinstance(r, Exception):
+                tf.set_exception(r)
+            else:
+                tf.set_result(r[0])
 
     # -- log dir failures ------------------------------------------------------------------------------------
     def report_offline_replicas(self, partitions: list[tuple[str, int]]):

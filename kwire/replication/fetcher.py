@@ -123,6 +123,9 @@ MAX_FRAME = 256 * 1024 * 1024  # a response size beyond this is a broken stream
 # gets a turn: the next Fetch (whose offsets move the leader's HW: acks=all) goes out sooner
 # than with a turn after every partition, and no other work waits longer than about this
 APPEND_SLICE_S = 0.002
+# a connect, or a response beyond the leader's long poll, this late when a new leadership arrives
+# for the leader: the connection is given up and made again at once (``_LeaderFetcher.kick``)
+STALL_S = 3.0
 _ZERO_UUID = uuid.UUID(int=0)
 
 TopicPartition = tuple[str, int]
@@ -130,6 +133,10 @@ TopicPartition = tuple[str, int]
 
 class _ConnectionFailed(Exception):
     """The connection is unusable (closed, timed out, garbled): reconnect after a backoff."""
+
+
+class _Abandoned(_ConnectionFailed):
+    """Given up for a new leadership (``_LeaderFetcher.kick``): reconnect at once."""
 
 
 # -- one connection ------------------------------------------------------------------------
@@ -189,6 +196,8 @@ class _FrameProtocol(asyncio.BufferedProtocol):
 
     async def read_frame(self) -> memoryview:
         while not self._frames:
+            if isinstance(self._lost, _Abandoned):
+                raise self._lost
             if self._lost is not None:
                 raise _ConnectionFailed(str(self._lost) or type(self._lost).__name__)
             self._waiter = asyncio.get_running_loop().create_future()
@@ -289,7 +298,7 @@ class ReplicaFetcherManager:
             if self._running:
                 f.start()
         f.partitions[entry.key] = entry
-        f.wake()
+        f.kick()
 
     def _detach(self, entry: _Entry) -> None:
         f = self._fetchers.get(entry.leader_id)
@@ -344,6 +353,10 @@ class _LeaderFetcher:
         self._topic_names: dict[uuid.UUID, str] = {}
         self._stopped = False
         self._failing = False  # the last connection attempt or request failed
+        # (loop time it started, seconds it may take) of the connect or response awaited now
+        self._awaiting: tuple[float, float] | None = None
+        self._connecting: asyncio.Future | None = None
+        self._kicked = False  # gave up a connection since the last answer: not again until one
         # truncation from Fetch's diverging epoch: the IBP allows it and (once connected) the
         # leader speaks Fetch v12+; else OffsetForLeaderEpoch before fetching
         self.truncate_on_fetch = mgr.truncation_on_fetch
@@ -367,6 +380,35 @@ class _LeaderFetcher:
         if self._wake is not None:
             self._wake.set()
 
+    def kick(self) -> None:
+        """A partition has a new leadership to fetch from this leader: ``wake``, and give up a
+        connect or a response overdue by ``STALL_S`` (then reconnect at once, no backoff; a
+        leader merely busy rarely answers that late). Such a connection is dead, most likely cut by a partition that has healed since: its
+        request (or SYN) sent during the cut comes back only with TCP's next retransmission,
+        seconds after the heal at the backoff a 10 s cut reaches, or after
+        ``replica.socket.timeout.ms`` (30 s). Kafka's fetcher waits for that; the new
+        leadership makes it worth a new connection here."""
+        self.wake()
+        if self._awaiting is None or self._kicked:
+            return
+        started, allowed = self._awaiting
+        overdue = asyncio.get_running_loop().time() - started - allowed
+        if overdue < STALL_S:
+            return
+        # given up: one reconnection until an answer comes (a leader slow under load, not cut
+        # off, is not made to start over again and again)
+        self._awaiting, self._kicked = None, True
+        log.info("%s: no answer for %.1f s, and a new leadership to fetch: reconnecting", self,
+                 overdue + allowed)
+        why = _Abandoned(f"abandoned after {overdue + allowed:.1f} s without an answer")
+        if self._connecting is not None:
+            self._connecting.cancel()
+        conn, self._conn = self._conn, None
+        if conn is not None and conn.transport is not None:
+            if conn._lost is None:
+                conn._lost = why
+            conn.transport.abort()
+
     # -- the loop -----------------------------------------------------------------------
     async def _run(self) -> None:
         backoff_s = self.mgr.fetch_backoff_ms / 1000
@@ -378,11 +420,13 @@ class _LeaderFetcher:
                     await self._fetch_once()
                 except (_ConnectionFailed, OSError, asyncio.TimeoutError, ProtocolError) as e:
                     # the first failure in a row at INFO, the retries (every backoff) at DEBUG
+                    self._disconnect()
+                    if isinstance(e, _Abandoned):  # kick() logged it
+                        continue
                     log.log(logging.DEBUG if self._failing else logging.INFO,
                             "%s: %s; reconnecting every %d ms", self, str(e) or type(e).__name__,
                             self.mgr.fetch_backoff_ms)
                     self._failing = True
-                    self._disconnect()
                     await asyncio.sleep(backoff_s)
                 except asyncio.CancelledError:
                     raise
@@ -629,16 +673,24 @@ class _LeaderFetcher:
         loop = asyncio.get_running_loop()
         timeout = self.mgr.socket_timeout_ms / 1000
         security = self.mgr.security
+        if security is None:  # no broker settings (tests): unbound plaintext
+            attempt = asyncio.ensure_future(asyncio.wait_for(
+                loop.create_connection(_FrameProtocol, host, port), timeout))
+        else:
+            attempt = asyncio.ensure_future(security.connect(host, port, _FrameProtocol, timeout))
+        self._connecting, self._awaiting = attempt, (loop.time(), 0.0)
         try:
-            if security is None:  # no broker settings (tests): unbound plaintext
-                transport, proto = await asyncio.wait_for(
-                    loop.create_connection(_FrameProtocol, host, port), timeout)
-            else:
-                transport, proto = await security.connect(host, port, _FrameProtocol, timeout)
+            transport, proto = await attempt
         except asyncio.TimeoutError:
             raise _ConnectionFailed(f"connecting to {host}:{port} timed out") from None
         except ssl.SSLError as e:
             raise _ConnectionFailed(f"TLS with {host}:{port} failed: {e}") from None
+        except asyncio.CancelledError:
+            if attempt.cancelled() and not self._stopped and not asyncio.current_task().cancelling():
+                raise _Abandoned(f"connecting to {host}:{port}: abandoned") from None
+            raise
+        finally:
+            self._connecting = self._awaiting = None
         sock = transport.get_extra_info("socket")
         if sock is not None:
             try:
@@ -723,10 +775,14 @@ class _LeaderFetcher:
     async def _read(self, correlation_id: int, extra_wait_ms: int) -> memoryview:
         conn = self._conn
         timeout = (self.mgr.socket_timeout_ms + extra_wait_ms) / 1000
+        self._awaiting = (asyncio.get_running_loop().time(), extra_wait_ms / 1000)
         try:
             frame = await asyncio.wait_for(conn.read_frame(), timeout)
         except asyncio.TimeoutError:
             raise _ConnectionFailed(f"no response within {timeout:.1f}s") from None
+        finally:
+            self._awaiting = None
+        self._kicked = False
         got = int.from_bytes(frame[:4], "big", signed=True)
         if got != correlation_id:
             raise _ConnectionFailed(f"correlation id {got}, expected {correlation_id}")

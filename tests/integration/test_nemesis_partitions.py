@@ -291,6 +291,36 @@ def test_isolated_leader_of_an_empty_partition_rejoins_its_isr(nemesis_cluster):
     assert md.topics[topic].partitions[0].leader_epoch >= 1
 
 
+def test_follower_drops_a_dead_connection_when_a_new_leadership_arrives(nemesis_cluster):  # noqa: F811
+    """Regression (leader-isolated: the healed broker followed its new leaders at once, then fetched
+    nothing for ~2 s; longer cuts, longer waits). Schedule: broker 2 follows broker 1 on topic
+    ``old``; the link 1-2 alone is cut for 15 s (both keep ZooKeeper: no leadership moves, and
+    broker 1 shrinks the ISR to [1]); the link heals and a topic ``new`` led by 1, with 2 as
+    follower, is created at once, and an acks=all write is sent to it. Broker 2's fetcher for
+    leader 1 still waits for the answer to a Fetch of the cut: TCP retransmits it about 12.6 s and
+    25.4 s into the cut, so that connection came back about 10 s after the heal (30 s at worst,
+    ``replica.socket.timeout.ms``), and with it the write. The new leadership makes the fetcher
+    give the overdue connection up and connect again: the write is acknowledged within 5 s of the
+    heal."""
+    c, fw, topo = nemesis_cluster()
+    old, new = f"old-{uuid.uuid4().hex[:8]}", f"new-{uuid.uuid4().hex[:8]}"
+    c.create_topic(old, partitions=1, replication_factor=2, assignment={0: [1, 2]})
+    assert _produce_pinned(c.broker(1).bootstrap, old, b"before", 30000) == 0  # broker 2 fetches from 1
+    fw.cut(topo.split(["1"], ["2"]))
+    time.sleep(15)  # the fault's duration
+    fw.heal()
+    healed_at = time.monotonic()
+    c.create_topic(new, partitions=1, replication_factor=2, assignment={0: [1, 2]})
+    c.wait_until(lambda md: md.topics[new].partitions[0].leader == 1, 30, "broker 1 leading", [new],
+                 bootstrap=c.broker(1).bootstrap)
+    code = _produce_pinned(c.broker(1).bootstrap, new, b"after the heal", 30000)
+    took = time.monotonic() - healed_at
+    assert code == 0, ErrorCode(code).name
+    assert took <= 5, f"an acks=all write to a partition followed by broker 2 took {took:.1f} s after the heal"
+    assert any("new leadership to fetch: reconnecting" in line for line in c.broker(2).lines)
+    print(f"dead follower connection: acks=all write acknowledged {took:.1f} s after the heal")
+
+
 def _leftover_chains(own: str) -> list[str]:
     """iptables lines naming a nemesis chain that is neither ``own`` nor that of a live process
     (other pytest-xdist workers run nemesis tests at the same time)."""

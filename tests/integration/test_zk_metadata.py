@@ -375,6 +375,42 @@ def test_partition_state_updates_are_conditional(members, zk):
     wait_until(lambda: zk.get_children(L.ISR_CHANGE_NOTIFICATION) == [], 2, what="the notification consumed")
 
 
+def _writes_between(zk, run) -> int:
+    """ZooKeeper transactions committed while ``run()`` ran (the zxids between two probe znodes)."""
+    probe = f"/probe-{uuid.uuid4().hex[:8]}"
+    zk.create(probe + "-a")
+    run()
+    zk.create(probe + "-b")
+    return zk.exists(probe + "-b").czxid - zk.exists(probe + "-a").czxid - 1
+
+
+def test_isr_changes_queued_together_are_written_together(members, zk):
+    """ISR changes that wait for the writer thread together go to ZooKeeper together: their sets
+    pipelined and one /isr_change_notification entry for all, which the controller deletes.
+    Before, each change was a set, a notification and the controller's deletion of it, one after
+    the other: after a heal, 50 internal partitions rejoining their ISRs held the data partition's
+    change (and the elections queued behind the deletions) for seconds."""
+    a, b = members(1), members(2)
+    all_see([a, b], lambda md: len(md.brokers) == 2, 5, "two brokers")
+    n = 40
+    result(a.create_topic("many", n, assignment={p: [1, 2] for p in range(n)}))
+    all_see([a, b], lambda md: md.topic("many") is not None
+            and all(p.zk_version == 0 for p in md.topic("many").partitions), 5, "the states")
+
+    def shrink_all() -> None:
+        futures = [a.update_partition_state("many", p, 1, a.partition("many", p).leader_epoch, [1], 0)
+                   for p in range(n)]
+        assert [result(f) for f in futures] == [1] * n
+        all_see([a, b], lambda md: all(md.partition("many", p).isr == [1] for p in range(n)), 5,
+                "every shrunk ISR")
+        wait_until(lambda: zk.get_children(L.ISR_CHANGE_NOTIFICATION) == [], 5, what="the notifications consumed")
+
+    writes = _writes_between(zk, shrink_all)
+    # n sets, plus a notification and its deletion per batch: the first change may leave alone
+    # (the writer was idle), the rest wait for it together (one at a time this was 3 n)
+    assert n <= writes <= n + 6, writes
+
+
 def test_producer_id_blocks_are_claimed_conditionally(members, zk):
     a, b = members(1), members(2)
     ids_a = [a.allocate_producer_id() for _ in range(3)]

@@ -350,3 +350,39 @@ def test_acks_all_request_is_one_delayed_operation_answered_the_turn_after_the_h
         assert await asyncio.wait_for(waiting, 5) == ErrorCode.NOT_LEADER_OR_FOLLOWER
 
     asyncio.run(run())
+
+
+def test_a_partition_state_change_syncs_that_partition_only(tmp_path, monkeypatch):
+    """Regression: each state change synced its whole topic, so ``__consumer_offsets``' 50
+    partitions changing one by one after a heal (a new leader, then each ISR back to full) cost
+    50 x 50 partition syncs on the event loop: seconds on a loaded machine, during which the
+    healed broker's fetchers could not even connect. Now a state change costs one sync, and the
+    roles still follow it."""
+    n = 50
+    md = _Metadata()
+    broker = _Broker(tmp_path, md)
+    md.image.replay({"type": "zk_brokers", "brokers": [{"id": i, "host": "127.0.0.1", "port": 9000 + i}
+                                                       for i in (1, 2, 3)]})
+    md.image.replay({"type": "zk_topic", "name": "many", "id": str(uuid.uuid4()),
+                     "partitions": {str(p): [1, 2, 3] for p in range(n)}})
+
+    def state(p: int, leader: int, epoch: int, version: int) -> dict:
+        return {"type": "zk_partition_state", "name": "many", "partition": p,
+                "state": {"leader": leader, "leader_epoch": epoch, "isr": [1, 2, 3], "controller_epoch": 1,
+                          "zk_version": version}}
+
+    for p in range(n):
+        md.image.replay(state(p, NODE, 0, 0))
+    mgr = ReplicaManager(broker)
+    mgr.sync_logs()
+    md.add_listener(mgr._on_records)
+    mgr.sync()
+    assert len(mgr.leaders) == n
+    calls = []
+    real = mgr._sync_partition
+    monkeypatch.setattr(mgr, "_sync_partition", lambda t, p, now: (calls.append(p.partition), real(t, p, now)))
+    for p in range(n):  # the controller moves every leadership to broker 2, one watch event each
+        md.deliver([state(p, 2, 1, 1)])
+    assert sorted(calls) == list(range(n)), f"{len(calls)} partition syncs for {n} state changes"
+    assert not mgr.leaders and sorted(k[1] for k in mgr.following) == list(range(n))
+    broker.logs.close()
