@@ -14,6 +14,8 @@ test controls every field and sees every byte the broker sends:
   last stable offset and log start offset (after DeleteRecords), whole batches
   for an offset inside one, OFFSET_OUT_OF_RANGE below the log start, and
   UNKNOWN_TOPIC_ID (v13+) / UNKNOWN_TOPIC_OR_PARTITION for unknown topics;
+* size limits over several partitions: whole batches up to ``partition_max_bytes``
+  each, the request's ``max_bytes`` over all, only the first batch above a limit;
 * large fetches go through ``os.sendfile`` (checked by wrapping it, which works
   because the broker runs in this process), and when the socket stops taking
   bytes the rest is copied onto the transport without corrupting or
@@ -412,6 +414,47 @@ def test_fetch_version_sweep(broker, sweep_topic, version):
             p = fetch(0, name=f"no-such-topic-{uuid.uuid4().hex[:8]}", topic_id=None)
             assert p.error_code == UNKNOWN_TOPIC_OR_PARTITION, p
         assert not p.records
+
+
+def test_partition_max_bytes_is_filled_with_whole_batches(broker, topic_name):
+    """Kafka's size rules over several partitions in one Fetch (issue 24: the consume of 100 B
+    records against Tansu): each partition is packed with whole batches up to its
+    ``partition_max_bytes`` -- no fewer than fit, never a batch that does not -- and every
+    partition is answered in the same response; the request's ``max_bytes`` caps the total, and
+    only the response's first batch may exceed a limit."""
+    bs = broker.bootstrap
+    v = pick(bs, FETCH, 12)
+    create_topic_raw(bs, topic_name, partitions=3)
+    batches = {p: [build_batch([(b"k", bytes([p]) * 900)] * 10) for _ in range(8)] for p in range(3)}
+    size = len(batches[0][0])
+    assert all(len(b) == size for bs_ in batches.values() for b in bs_)
+    for p, bl in batches.items():
+        for b in bl:
+            produce(bs, topic_name, p, b)
+
+    def fetch(offsets, **kw):
+        with Raw(bs) as r:
+            resp = r.request(FETCH, v, fetch_request(v, topic_name, None, offsets, **kw))
+        assert resp.error_code == NONE, resp
+        return partitions_of(resp, v, topic_name, None)
+
+    def counts(parts):
+        return {p: len(decode_batches(bytes(d.records))) if d.records else 0 for p, d in parts.items()}
+
+    # room for 3.5 batches per partition: exactly 3 whole ones each, all in one answer
+    parts = fetch({p: 0 for p in range(3)}, partition_max_bytes=size * 7 // 2)
+    assert counts(parts) == {0: 3, 1: 3, 2: 3}
+    assert all(len(d.records) == 3 * size and d.high_watermark == 80 for d in parts.values())
+    # from inside the second batch: it comes back whole, then the next two
+    parts = fetch({0: 15}, partition_max_bytes=size * 3)
+    assert [b.header.base_offset for b in decode_batches(bytes(parts[0].records))] == [10, 20, 30]
+    # the request's max_bytes across partitions: 4 batches in all, the last partition gets none
+    parts = fetch({p: 0 for p in range(3)}, partition_max_bytes=size * 3, max_bytes=size * 4 + size // 2)
+    assert counts(parts) == {0: 3, 1: 1, 2: 0}
+    # a limit below one batch: the response's first batch only (Kafka's min-one-message rule)
+    parts = fetch({p: 0 for p in range(3)}, partition_max_bytes=size // 2)
+    assert counts(parts) == {0: 1, 1: 0, 2: 0}
+    assert all(d.error_code == NONE for d in parts.values())
 
 
 # -- 4. sendfile --------------------------------------------------------------------------------------
