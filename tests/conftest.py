@@ -79,6 +79,13 @@ SPREAD = (
 _UNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit") + os.sep
 
 
+def pytest_configure(config):
+    # KWIRE_TEST_CPU_REPORT=PATH: CPU per test module, workers' children included (tests/cpu_report.py)
+    from cpu_report import register
+
+    register(config)
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m/-k deselect, and xdist groups, by these markers
 def pytest_collection_modifyitems(config, items):
     smoke = set(SMOKE)
