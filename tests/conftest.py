@@ -38,16 +38,14 @@ def _cache_bytecode() -> None:
     With it set, every Python process the suite starts (each ``kwire serve`` broker, CLI, example
     and client script, each xdist worker collecting) compiles kwire and the tests from source
     again: a broker's start costs ~1.1 CPU-s instead of ~0.5, thousands of times a run. The
-    bytecode goes to a cache of its own under the temp dir (PYTHONPYCACHEPREFIX), so no
-    ``__pycache__`` appears in the checkout; set here, at conftest import, the environment is
-    inherited by the xdist workers and every child process. A run that writes bytecode already
-    is left as it is."""
+    bytecode goes to the cache ``kwire bench`` uses for the same reason (kwire/bench/brokers.py
+    ``kwire_env``: PYTHONPYCACHEPREFIX under the user's cache dir), so no ``__pycache__`` appears
+    in the checkout; set here, at conftest import, the environment is inherited by the xdist
+    workers and every child process. A run that writes bytecode already is left as it is."""
     if not (sys.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE")):
         return
-    import tempfile
-
-    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or os.path.join(
-        tempfile.gettempdir(), f"kwire-test-pycache-{os.getuid()}")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or os.path.join(base, "kwire", "pycache")
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = prefix
     sys.dont_write_bytecode = False
