@@ -31,6 +31,43 @@ import uuid
 
 import pytest
 
+
+def _cache_bytecode() -> None:
+    """Let the run cache compiled bytecode even where PYTHONDONTWRITEBYTECODE is set.
+
+    With it set, every Python process the suite starts (each ``kwire serve`` broker, CLI, example
+    and client script, each xdist worker collecting) compiles kwire and the tests from source
+    again: a broker's start costs ~1.1 CPU-s instead of ~0.5, thousands of times a run. The
+    bytecode goes to the cache ``kwire bench`` uses for the same reason (kwire/bench/brokers.py
+    ``kwire_env``: PYTHONPYCACHEPREFIX under the user's cache dir), so no ``__pycache__`` appears
+    in the checkout; set here, at conftest import, the environment is inherited by the xdist
+    workers and every child process. A run that writes bytecode already is left as it is."""
+    if not (sys.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE")):
+        return
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or os.path.join(base, "kwire", "pycache")
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    sys.dont_write_bytecode = False
+    sys.pycache_prefix = prefix
+
+
+_cache_bytecode()
+
+
+def _hypothesis_without_deadline() -> None:
+    """Hypothesis fails a property whose example runs over 200 ms (its default deadline): that
+    measures the machine's load, not kwire (test_varint_round_trip failed so at load 20, 2026-11-28:
+    "Test took 267.05ms"), so the suite's default profile has no deadline. A test that sets
+    ``deadline=`` itself keeps it."""
+    from hypothesis import settings
+
+    settings.register_profile("kwire-suite", deadline=None)
+    settings.load_profile("kwire-suite")
+
+
+_hypothesis_without_deadline()
+
 # One produce/consume round trip per client, the quick tier's integration tests (gzip: the
 # broker's decompress-and-validate path too). Full node ids; keep in step with the tests.
 SMOKE = (
@@ -77,6 +114,13 @@ SPREAD = (
     "tests/integration/test_nemesis_slow_links.py",      # a cluster of its own per test
 )
 _UNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit") + os.sep
+
+
+def pytest_configure(config):
+    # KWIRE_TEST_CPU_REPORT=PATH: CPU per test module, workers' children included (tests/cpu_report.py)
+    from cpu_report import register
+
+    register(config)
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m/-k deselect, and xdist groups, by these markers
