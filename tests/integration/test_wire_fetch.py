@@ -201,6 +201,43 @@ def test_long_poll_fetch_is_woken_by_an_append(broker, topic_name):
     assert records_of(p) == [(0, 1_700_000_000_000, b"k", b"wake-up", [])]
 
 
+def parked_fetches(broker) -> int:
+    """Requests parked in the in-process broker's purgatory (read from the test's thread)."""
+    while True:
+        try:
+            return broker.server.broker.purgatory.waiting
+        except RuntimeError:  # the broker's thread changed the watch table meanwhile: look again
+            continue
+
+
+def wait_for(condition, seconds: float, why: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, why
+        time.sleep(0.01)
+
+
+def test_a_parked_fetch_ends_with_its_connection(broker, topic_name):
+    """A long-poll whose client goes away stops waiting at once (its purgatory future is
+    cancelled with the connection), not at ``max_wait_ms``; the partition's next append
+    still succeeds."""
+    bs = broker.bootstrap
+    create_topic_raw(bs, topic_name)
+    v = pick(bs, FETCH, 12)
+    baseline = parked_fetches(broker)
+    fetcher = Raw(bs, timeout=20)
+    try:
+        fetcher.send(codec.encode_request(FETCH, v, fetcher.next_corr(), CLIENT_ID, fetch_request(
+            v, topic_name, None, {0: 0}, max_wait_ms=120_000, min_bytes=1)))
+        wait_for(lambda: parked_fetches(broker) > baseline, 30, "the fetch at the log end never parked")
+    finally:
+        fetcher.close()
+    wait_for(lambda: parked_fetches(broker) <= baseline, 30,
+             "the parked fetch outlived its connection (waiting for its 120 s max_wait_ms?)")
+    ack = produce(bs, topic_name, 0, build_batch([(b"k", b"after-close")]))
+    assert ack.base_offset == 0, ack
+
+
 def test_long_poll_waits_for_min_bytes_across_appends(broker, topic_name):
     bs = broker.bootstrap
     create_topic_raw(bs, topic_name)
