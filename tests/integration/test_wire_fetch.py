@@ -69,6 +69,7 @@ from kwire.protocol.generated.produce_request import (
 from kwire.records.builder import build_batch
 from kwire.records.decode import decode_batches
 
+from test_cli import waiting_fetches
 from test_faults import Raw, _addr, frame, pick, produce_raw, raw_header, versions
 
 pytestmark = pytest.mark.timeout(60)
@@ -201,15 +202,6 @@ def test_long_poll_fetch_is_woken_by_an_append(broker, topic_name):
     assert records_of(p) == [(0, 1_700_000_000_000, b"k", b"wake-up", [])]
 
 
-def parked_fetches(broker) -> int:
-    """Requests parked in the in-process broker's purgatory (read from the test's thread)."""
-    while True:
-        try:
-            return broker.server.broker.purgatory.waiting
-        except RuntimeError:  # the broker's thread changed the watch table meanwhile: look again
-            continue
-
-
 def wait_for(condition, seconds: float, why: str) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -224,15 +216,15 @@ def test_a_parked_fetch_ends_with_its_connection(broker, topic_name):
     bs = broker.bootstrap
     create_topic_raw(bs, topic_name)
     v = pick(bs, FETCH, 12)
-    baseline = parked_fetches(broker)
+    baseline = waiting_fetches(broker)
     fetcher = Raw(bs, timeout=20)
     try:
         fetcher.send(codec.encode_request(FETCH, v, fetcher.next_corr(), CLIENT_ID, fetch_request(
             v, topic_name, None, {0: 0}, max_wait_ms=120_000, min_bytes=1)))
-        wait_for(lambda: parked_fetches(broker) > baseline, 30, "the fetch at the log end never parked")
+        wait_for(lambda: waiting_fetches(broker) > baseline, 30, "the fetch at the log end never parked")
     finally:
         fetcher.close()
-    wait_for(lambda: parked_fetches(broker) <= baseline, 30,
+    wait_for(lambda: waiting_fetches(broker) <= baseline, 30,
              "the parked fetch outlived its connection (waiting for its 120 s max_wait_ms?)")
     ack = produce(bs, topic_name, 0, build_batch([(b"k", b"after-close")]))
     assert ack.base_offset == 0, ack
