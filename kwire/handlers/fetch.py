@@ -246,8 +246,7 @@ def _unmoved(r: _Read) -> bool:
     """True when ``r`` was a caught-up read and its partition's log still answers the same: no
     error, nothing to read, the same high watermark, last stable offset and log start."""
     plog = r.log
-    return (plog is not None and not plog.offline and plog.high_watermark == r.hw
-            and plog.log_start_offset == r.log_start and plog.last_stable_offset == r.lso)
+    return plog is not None and not plog.offline and plog.fetch_offsets() == (r.hw, r.lso, r.log_start)
 
 
 def _unauthorized(key, t) -> _Read:
@@ -359,9 +358,7 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
             else:
                 _not_leader(r, pstate)
             return r
-    r.hw = plog.high_watermark
-    r.lso = plog.last_stable_offset
-    r.log_start = plog.log_start_offset
+    r.hw, r.lso, r.log_start = plog.fetch_offsets()
     if last_fetched_epoch >= 0 and _diverged(plog, r, offset, last_fetched_epoch):
         return r
     if replica_id >= 0:
