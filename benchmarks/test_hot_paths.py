@@ -154,9 +154,9 @@ def test_fetch_long_poll_woken_6p(benchmark, broker, loop):
         p = turn[0] % 6
         turn[0] += 1
         ends = [broker.get_log("bench", q).log_end_offset for q in range(6)]
-        task = loop.create_task(handle(ctx, _consumer_fetch(6, ends)))
+        parked = handle(ctx, _consumer_fetch(6, ends))  # a kwire.delayed.Later: nothing to read yet
         broker.append("bench", p, bytearray(BATCH_1K), now_ms())
-        resp = await task
+        resp = await parked
         codec.encode_response(FETCH, FETCH_V, 7, resp)
         return sum(1 for t in resp.responses for q in t.partitions if q.records)
 

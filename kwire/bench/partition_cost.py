@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
 import os
 import statistics
 import tempfile
@@ -66,7 +67,7 @@ async def _run_once(broker, api_key: int, version: int, frame: bytearray):
     _header, pos = codec.decode_request_header(frame)
     req = codec.decode_request(api_key, version, frame, pos)
     resp = REGISTRY[api_key].handle(_ctx(broker, api_key, version), req)
-    if asyncio.iscoroutine(resp):
+    if inspect.isawaitable(resp):  # a coroutine, or a parked fetch (kwire.delayed.Later)
         resp = await resp
     codec.encode_response(api_key, version, 7, resp)
     return time.thread_time_ns() - t0, resp

@@ -7,8 +7,9 @@ no I/O of its own; timeouts are the running event loop's timers. See
 ``purgatory.py`` for the mechanism and its invariants.
 """
 
+from .later import Later
 from .purgatory import (FETCH, KINDS, PRODUCE, REBALANCE, DelayedOperation, Purgatory, replica_fetch_key,
                         replica_key)
 
-__all__ = ["DelayedOperation", "FETCH", "KINDS", "PRODUCE", "Purgatory", "REBALANCE", "replica_fetch_key",
+__all__ = ["DelayedOperation", "FETCH", "KINDS", "Later", "PRODUCE", "Purgatory", "REBALANCE", "replica_fetch_key",
            "replica_key"]

@@ -17,7 +17,9 @@
   ``max_wait_ms`` with what there is. Woken by appends, a consumer's fetch
   (without an authorizer) reads again only the partitions whose log moved; a
   caught-up partition whose high watermark, last stable offset and log start
-  are unchanged keeps its first read, which a reread would repeat.
+  are unchanged keeps its first read, which a reread would repeat. A parked
+  fetch is a ``kwire.delayed.Later`` (the purgatory's future and the answer to
+  build when it is done), not a coroutine: no Task per long-poll.
 * Incremental fetch sessions (KIP-227, v7+) through ``broker.fetch_sessions``;
   a consumer's incremental fetch does not read the session's partitions it
   does not name that are caught up with offsets the client already has (one
@@ -62,9 +64,11 @@ Not implemented yet: preferred read replicas (KIP-392, always -1).
 
 from __future__ import annotations
 
+from functools import partial
+
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
-from kwire.delayed import FETCH, replica_fetch_key, replica_key
+from kwire.delayed import FETCH, Later, replica_fetch_key, replica_key
 from kwire.broker.fetch_sessions import FINAL_EPOCH
 from kwire.replication.joining import JOIN_WAIT_MS
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
@@ -242,8 +246,7 @@ def _unmoved(r: _Read) -> bool:
     """True when ``r`` was a caught-up read and its partition's log still answers the same: no
     error, nothing to read, the same high watermark, last stable offset and log start."""
     plog = r.log
-    return (plog is not None and not plog.offline and plog.high_watermark == r.hw
-            and plog.log_start_offset == r.log_start and plog.last_stable_offset == r.lso)
+    return plog is not None and not plog.offline and plog.fetch_offsets() == (r.hw, r.lso, r.log_start)
 
 
 def _unauthorized(key, t) -> _Read:
@@ -297,11 +300,12 @@ def _wait_then_respond(broker, req, version, results, total, read_all, session, 
         keys = [(r.topic, r.partition) for r in results if r.topic is not None]
         keys += idle  # an incremental session's partitions skipped as idle
     woken = broker.purgatory.watch(keys, check, wait_ms / 1000, FETCH)
-    return _respond_when_woken(woken, acc, total, results, read_all, session, version)
+    # no coroutine and no Task per parked fetch: the connection answers from the future's callback
+    return Later(woken, partial(_respond_when_woken, acc, total, results, read_all, session, version))
 
 
-async def _respond_when_woken(woken, acc, total, results, read_all, session, version):
-    if await woken or acc[0] > total:
+def _respond_when_woken(acc, total, results, read_all, session, version, woken: bool):
+    if woken or acc[0] > total:
         results = read_all(acc[1] or None)
     return _response(results, session, version)
 
@@ -354,9 +358,7 @@ def _read_partition(broker, t, by_id, key, offset, max_bytes, min_one, isolation
             else:
                 _not_leader(r, pstate)
             return r
-    r.hw = plog.high_watermark
-    r.lso = plog.last_stable_offset
-    r.log_start = plog.log_start_offset
+    r.hw, r.lso, r.log_start = plog.fetch_offsets()
     if last_fetched_epoch >= 0 and _diverged(plog, r, offset, last_fetched_epoch):
         return r
     if replica_id >= 0:
@@ -414,7 +416,7 @@ def _response(results, session, version: int, endpoints=None) -> FetchResponse:
                                                         r.error != 0):
             continue
         ref = r.key[0]
-        if ref != last_ref:
+        if ref is not last_ref and ref != last_ref:  # identity first: UUID.__eq__ is Python
             if isinstance(ref, str):
                 topics.append(FetchableTopicResponse(topic=ref, partitions=[]))
             else:

@@ -62,6 +62,7 @@ from kwire.broker.broker import now_ms
 from kwire.protocol.errors import CloseConnection, ErrorCode, KafkaError
 from kwire.security import acl
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
+from kwire.protocol.generated import produce_response as _wire
 from kwire.protocol.generated.produce_response import (
     BatchIndexAndErrorMessage,
     LeaderIdAndEpoch,
@@ -81,6 +82,10 @@ ADVERTISED_MIN_VERSION = 0
 MAX_VERSION = 13
 
 log = logging.getLogger("kwire.produce")
+# current_leader at its default, shared by every successful partition answer rather than a new
+# object each: the generated encoder recognises the module's own default by identity, and this
+# module only ever replaces a response's current_leader, never changes it in place
+_NO_LEADER = getattr(_wire, "_DEF_LeaderIdAndEpoch", None) or LeaderIdAndEpoch()
 
 
 def _error(index: int, code: ErrorCode, message: str | None = None) -> PartitionProduceResponse:
@@ -303,6 +308,7 @@ def _append(broker, t, pd, acks: int, now: int, version: int = 13, *,
         base_offset=result.base_offset,
         log_append_time_ms=result.log_append_time,
         log_start_offset=result.log_start_offset,
+        current_leader=_NO_LEADER,
     )
     if ends is not None:
         ends[index] = result.last_offset + 1

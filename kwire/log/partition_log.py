@@ -296,6 +296,14 @@ class PartitionLog:
         first = ps.first_unstable_offset()
         return self._high_watermark if first is None else min(self._high_watermark, first)
 
+    def fetch_offsets(self) -> tuple[int, int, int]:
+        """(high watermark, last stable offset, log start offset) in one call: what every
+        Fetch partition answers, read twice per partition of a long-poll."""
+        hw = self._high_watermark
+        ps = self.producer_state
+        lso = hw if not ps.ongoing and not ps.unreplicated else self.last_stable_offset
+        return hw, lso, self._log_start_offset
+
     def aborted_transactions(self, start: int, end: int) -> list[AbortedTxn]:
         """Aborted transactions overlapping [start, end) (read_committed fetches)."""
         return self.txn_index.aborted_between(max(start, self._log_start_offset), end)

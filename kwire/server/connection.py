@@ -10,8 +10,9 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   writes; no intermediate ``bytes`` objects are made per read;
 * every complete frame is decoded and dispatched at once, so pipelined requests
   run concurrently; a handler that waits (long-poll fetch, acks=all) returns a
-  coroutine that runs as a task, and its slot keeps later responses queued
-  behind it;
+  coroutine that runs as a task (or a ``kwire.delayed.Later``, answered from
+  its future's done callback without a task), and its slot keeps later
+  responses queued behind it;
 * responses are lists of byte chunks and file regions. Chunks are written
   straight to the transport; a large file region is sent with
   ``loop.sendfile`` (zero-copy ``os.sendfile`` on the standard event loop),
@@ -71,9 +72,11 @@ import asyncio
 import inspect
 import logging
 import os
+from functools import partial
 from time import monotonic, perf_counter
 from types import CoroutineType
 
+from kwire.delayed import Later
 from kwire.handlers import REGISTRY, RequestContext
 from kwire.log.region import PIN_MIN_BYTES
 from kwire.protocol import codec
@@ -116,6 +119,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.quota_host = quota_host  # counted in server.quotas under this address
         self.last_active = monotonic()
         self._tasks: set[asyncio.Task] = set()
+        self._waiting: set[asyncio.Future] = set()  # the futures of parked requests (``Later``)
         self._paused = False  # the transport's write buffer is full
         self._out_of_memory = False  # waiting for the memory pool
         self._reading = True
@@ -151,6 +155,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.quota_host = None
         for t in list(self._tasks):
             t.cancel()
+        for f in list(self._waiting):
+            f.cancel()
         self.broker.connection_closed(self.peer)
 
     def pause_writing(self) -> None:
@@ -290,6 +296,14 @@ class KafkaConnection(asyncio.BufferedProtocol):
             if metrics is not None:
                 metrics.request_done(api_key, monotonic() - t0, request, None, True)
             return False
+        if result.__class__ is Later and not t_quota:
+            # a parked request (long-poll Fetch): answered from its future's done callback,
+            # no Task; its pool memory comes back now, as below
+            future = result.future
+            self._waiting.add(future)
+            future.add_done_callback(partial(self._later_done, slot, ctx, entry, request,
+                                             result.then, t0))
+            return False
         if result.__class__ is CoroutineType or (result is not None and _is_awaitable(result)):
             # The request's pool memory is released now that the handler has returned,
             # not when its answer is ready (as Kafka releases a request's buffer once
@@ -310,6 +324,19 @@ class KafkaConnection(asyncio.BufferedProtocol):
             metrics.request_done(api_key, monotonic() - t0, request, result)
         return False
 
+    def _later_done(self, slot: int, ctx: RequestContext, entry, request, then, t0: float,
+                    future) -> None:
+        """A ``Later``'s future is done: answer with ``then(result)``, as ``_finish`` would."""
+        self._waiting.discard(future)
+        if future.cancelled():  # the connection closed
+            return
+        try:
+            result = then(future.result())
+        except Exception as e:
+            self._answer(slot, ctx, entry, request, t0, None, e)
+        else:
+            self._answer(slot, ctx, entry, request, t0, result)
+
     async def _finish(self, slot: int, ctx: RequestContext, entry, request, awaitable,
                       t0: float = 0.0, spent: float = 0.0) -> None:
         """``spent``: the request's time on the loop so far, when ``awaitable`` is ``Timed``."""
@@ -318,17 +345,27 @@ class KafkaConnection(asyncio.BufferedProtocol):
         except asyncio.CancelledError:
             raise
         except Exception as e:
-            self._failed(slot, ctx, entry, request, e)
-            if self.metrics is not None:
-                self.metrics.request_done(ctx.api_key, monotonic() - t0, request, None, True)
+            self._answer(slot, ctx, entry, request, t0, None, e)
+        else:
+            if awaitable.__class__ is Timed:
+                self._answer(slot, ctx, entry, request, t0, result, None, perf_counter(),
+                             spent + awaitable.spent)
+            else:
+                self._answer(slot, ctx, entry, request, t0, result)
+
+    def _answer(self, slot: int, ctx: RequestContext, entry, request, t0: float, result,
+                exc: Exception | None = None, t_quota: float = 0.0, spent: float = 0.0) -> None:
+        """A waiting handler finished with ``result`` or raised ``exc``: answer, count, flush."""
+        metrics = self.metrics
+        if exc is not None:
+            self._failed(slot, ctx, entry, request, exc)
+            if metrics is not None:
+                metrics.request_done(ctx.api_key, monotonic() - t0, request, None, True)
         else:
             if not self.closed:
-                if awaitable.__class__ is Timed:
-                    self._complete(slot, ctx, result, request, perf_counter(), spent + awaitable.spent)
-                else:
-                    self._complete(slot, ctx, result, request)
-            if self.metrics is not None:
-                self.metrics.request_done(ctx.api_key, monotonic() - t0, request, result)
+                self._complete(slot, ctx, result, request, t_quota, spent)
+            if metrics is not None:
+                metrics.request_done(ctx.api_key, monotonic() - t0, request, result)
         if not self.closed:
             self._flush()
 

@@ -1,7 +1,8 @@
 """``kill -USR2 <pid>``: log what the broker is doing, for diagnosing a stall (Kafka's jstack).
 
 Logged at WARNING on ``kwire.diagnostics``: every asyncio task with the frame
-it is suspended in, and, in a cluster, each replica fetcher (leader, connected
+it is suspended in, the purgatory's waiting operations by kind (a parked
+long-poll Fetch is not a task), and, in a cluster, each replica fetcher (leader, connected
 or not, every partition's state, fetch offset and backoff) and each led
 partition's leader state (epoch, ISR, HW, every follower's LEO and last
 caught-up time), and the followers that have not yet fetched a partition
@@ -30,6 +31,9 @@ def dump(broker) -> str:
         where = " <- ".join(f"{f.f_code.co_name} ({f.f_code.co_filename.rsplit('/', 2)[-1]}:{f.f_lineno})"
                             for f in reversed(frames)) or "(not started or done)"
         out.write(f"  {t.get_name()}: {where}\n")
+    purgatory = getattr(broker, "purgatory", None)
+    if purgatory is not None:  # parked long-poll Fetches are no tasks (kwire.delayed.Later)
+        out.write(f"purgatory, waiting by kind: {purgatory.sizes()}\n")
     replicas = getattr(broker, "replicas", None)
     if replicas is not None:
         now = now_ms()

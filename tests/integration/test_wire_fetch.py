@@ -71,6 +71,7 @@ from kwire.protocol.generated.produce_request import (
 from kwire.records.builder import build_batch
 from kwire.records.decode import decode_batches
 
+from test_cli import waiting_fetches
 from test_faults import Raw, _addr, frame, pick, produce_raw, raw_header, versions
 
 pytestmark = pytest.mark.timeout(60)
@@ -201,6 +202,34 @@ def test_long_poll_fetch_is_woken_by_an_append(broker, topic_name):
     p = partitions_of(resp, v, topic_name, None)[0]
     assert (p.error_code, p.high_watermark) == (NONE, 1), p
     assert records_of(p) == [(0, 1_700_000_000_000, b"k", b"wake-up", [])]
+
+
+def wait_for(condition, seconds: float, why: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, why
+        time.sleep(0.01)
+
+
+def test_a_parked_fetch_ends_with_its_connection(broker, topic_name):
+    """A long-poll whose client goes away stops waiting at once (its purgatory future is
+    cancelled with the connection), not at ``max_wait_ms``; the partition's next append
+    still succeeds."""
+    bs = broker.bootstrap
+    create_topic_raw(bs, topic_name)
+    v = pick(bs, FETCH, 12)
+    baseline = waiting_fetches(broker)
+    fetcher = Raw(bs, timeout=20)
+    try:
+        fetcher.send(codec.encode_request(FETCH, v, fetcher.next_corr(), CLIENT_ID, fetch_request(
+            v, topic_name, None, {0: 0}, max_wait_ms=120_000, min_bytes=1)))
+        wait_for(lambda: waiting_fetches(broker) > baseline, 30, "the fetch at the log end never parked")
+    finally:
+        fetcher.close()
+    wait_for(lambda: waiting_fetches(broker) <= baseline, 30,
+             "the parked fetch outlived its connection (waiting for its 120 s max_wait_ms?)")
+    ack = produce(bs, topic_name, 0, build_batch([(b"k", b"after-close")]))
+    assert ack.base_offset == 0, ack
 
 
 def test_long_poll_waits_for_min_bytes_across_appends(broker, topic_name):

@@ -1,8 +1,8 @@
 """A waiting fetch is woken by an append made in the same event-loop turn it arrived in.
 
 The fetch handler reads, finds less than ``min_bytes`` and returns an awaitable
-that the connection runs as a task; that task starts only on a later turn of
-the loop. Another connection's produce handled in between must still wake the
+(a ``kwire.delayed.Later``) whose answer the connection builds only on a later
+turn of the loop. Another connection's produce handled in between must still wake the
 fetch: the handler has to start watching before it returns. Before that was
 so, such a fetch slept for its whole ``max_wait_ms`` (librdkafka's 500 ms),
 which showed as rare 500 ms end-to-end latency spikes. Real Broker, no sockets.
@@ -11,6 +11,7 @@ which showed as rare 500 ms end-to-end latency spikes. Real Broker, no sockets.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 
 from kwire.broker.broker import Broker, now_ms
@@ -39,7 +40,7 @@ def test_append_between_fetch_and_its_task_wakes_it(tmp_path):
                                forgotten_topics_data=[], rack_id="")
             ctx = RequestContext(b, FETCH, 12, 1, "test", "127.0.0.1", 1)
             pending = REGISTRY[FETCH].handle(ctx, req)
-            assert asyncio.iscoroutine(pending) or asyncio.isfuture(pending), "nothing to read: it must wait"
+            assert inspect.isawaitable(pending), "nothing to read: it must wait"
             # Same turn of the loop, before the fetch's task has run a single step:
             b.append("t", 0, bytearray(build_batch([(b"k", b"v")])), now_ms())
             t0 = time.monotonic()
