@@ -68,14 +68,10 @@ def assigned(entries: list[tuple[int, int]], epoch: int, start_offset: int) -> l
 
 
 class LeaderEpochCache:
-    def __init__(self, dir: str, exists: bool = True) -> None:
-        """The cache of partition directory ``dir``, read from its file (``exists`` False:
-        the caller's listing of ``dir`` shows no file, so none is read)."""
+    def __init__(self, dir: str) -> None:
         self.path = os.path.join(dir, FILE_NAME)
         self.entries: list[tuple[int, int]] = []
         self.dirty = False  # memory holds entries the file does not (assign_deferred)
-        if not exists:
-            return
         try:
             self.entries = read_epochs(self.path) or []
         except CheckpointError as e:

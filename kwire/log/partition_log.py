@@ -81,7 +81,6 @@ import base64
 import logging
 import os
 import shutil
-import struct
 import uuid
 from bisect import bisect_right
 from typing import NamedTuple
@@ -94,14 +93,16 @@ from kwire.records.batch import (
     MAGIC_V2,
     crc_is_valid,
     read_header,
+    set_base_offset,
     set_log_append_time,
+    set_partition_leader_epoch,
 )
 from kwire.records.control import ABORT
 
 from . import faults, search, truncation
 from .checkpoint import fsync_dir
 from .config import LogConfig
-from .leader_epoch import FILE_NAME, LeaderEpochCache
+from .leader_epoch import LeaderEpochCache
 from .producer_state import ProducerStateManager, list_snapshots, snapshot_path
 from .recovery import load_segments
 from .region import FileRegion
@@ -160,10 +161,6 @@ class ReadResult(NamedTuple):
     def region(self) -> FileRegion | None:
         return self.regions[0] if self.regions else None
 
-
-# base offset (int64), batch length (int32), partition leader epoch (int32): bytes 0..15 of a batch
-_OFFSET_LENGTH_EPOCH = struct.Struct(">qii")
-_new_tuple = tuple.__new__  # a NamedTuple without its __new__'s argument handling (append path)
 
 PARTITION_METADATA = "partition.metadata"  # Kafka's file: the topic id of the log
 
@@ -230,25 +227,19 @@ class PartitionLog:
     @classmethod
     def open(cls, dir: str, topic: str, partition: int, config: LogConfig, now_ms: int, *,
              recovery_point: int = 0, log_start_offset: int = 0,
-             high_watermark: int | None = None, clean_shutdown: bool = False,
-             existing: bool = False) -> "PartitionLog":
+             high_watermark: int | None = None, clean_shutdown: bool = False) -> "PartitionLog":
         """Open (creating if needed) ``<dir>/<topic>-<partition>`` and recover it.
 
         ``recovery_point`` and ``log_start_offset`` come from the log dir's
         checkpoints (0 when unknown: everything is checked); ``high_watermark``
         from ``replication-offset-checkpoint`` (default: the log start offset,
         as Kafka does; on one node the broker then raises it to the LEO).
-        ``existing``: the caller just found the directory (start-up), so it is
-        not created. The directory is listed once, and the listing serves the
-        segments, the producer snapshots and the transaction indexes.
         """
         part_dir = os.path.join(dir, f"{topic}-{partition}")
-        if not existing:
-            os.makedirs(part_dir, exist_ok=True)
-        names = os.listdir(part_dir)
-        epochs = LeaderEpochCache(part_dir, FILE_NAME in names)
-        segments, names = load_segments(part_dir, config, now_ms, recovery_point=recovery_point,
-                                        clean_shutdown=clean_shutdown, epochs=epochs, names=names)
+        os.makedirs(part_dir, exist_ok=True)
+        epochs = LeaderEpochCache(part_dir)
+        segments = load_segments(part_dir, config, now_ms, recovery_point=recovery_point,
+                                 clean_shutdown=clean_shutdown, epochs=epochs)
         if not segments:
             segments = [LogSegment.create(part_dir, max(log_start_offset, 0), config, now_ms)]
         self = cls(part_dir, topic, partition, config, segments, epochs, now_ms)
@@ -259,20 +250,19 @@ class PartitionLog:
         for seg in segments:  # make recovered (possibly truncated) segments durable
             seg.flush()
         self.recovery_point = leo
-        self.txn_index.load(self._bases, leo, names)
-        self._load_producer_state(names)
+        self.txn_index.load(self._bases, leo)
+        self._load_producer_state()
         hw = self._log_start_offset if high_watermark is None else high_watermark
         self._high_watermark = min(max(hw, self._log_start_offset), leo)
         self.producer_state.on_high_watermark(self._high_watermark)
         return self
 
-    def _load_producer_state(self, names: list[str] | None = None) -> None:
+    def _load_producer_state(self) -> None:
         leo = self.log_end_offset
-        snap = self.producer_state.load_latest_snapshot(leo, names)
+        snap = self.producer_state.load_latest_snapshot(leo)
         start = max(snap if snap is not None else 0, self._segments[0].base_offset)
         scanned = 0
-        # a snapshot at the LEO (every clean shutdown writes one): no batch to replay, no read
-        for seg, pos, h in self._iter_headers(start) if start < leo else ():
+        for seg, pos, h in self._iter_headers(start):
             if h.is_control and h.producer_id >= 0:  # a marker: maybe an aborted transaction
                 batch = seg.read_bytes(pos, LOG_OVERHEAD + h.batch_length)
                 self._end_txn(h, h.base_offset, read_marker(h, batch), seg.base_offset)
@@ -444,30 +434,23 @@ class PartitionLog:
                                     self._log_start_offset, True)
         base = self._segments[-1].next_offset
         # (position in buf, size, last offset, max timestamp) per batch, from headers only
-        if len(spans) == 1:  # every client append: one batch
-            pos, h = first_span = spans[0]
-            last_offset = base + h.last_offset_delta
-            max_ts = now_ms if log_append else h.max_timestamp
-            infos = [(pos, LOG_OVERHEAD + h.batch_length, last_offset, max_ts)]
-        else:
-            first_span = None
-            infos = []
-            offset = base
-            max_ts = -1
-            for pos, h in spans:
-                last = offset + h.last_offset_delta
-                ts = now_ms if log_append else h.max_timestamp
-                infos.append((pos, LOG_OVERHEAD + h.batch_length, last, ts))
-                if ts > max_ts:
-                    max_ts = ts
-                offset = last + 1
-            last_offset = offset - 1
+        infos = []
+        offset = base
+        max_ts = -1
+        for pos, h in spans:
+            last = offset + h.last_offset_delta
+            ts = now_ms if log_append else h.max_timestamp
+            infos.append((pos, LOG_OVERHEAD + h.batch_length, last, ts))
+            if ts > max_ts:
+                max_ts = ts
+            offset = last + 1
+        last_offset = offset - 1
         if self._should_roll(len(buf), max_ts, last_offset, now_ms):
             self.roll(now_ms)  # all or nothing itself; KafkaError on failure
         offset = base  # patch in place only now: nothing but the write can fail after this
         for pos, size, last, _ts in infos:
-            # base offset, batch length (as it is) and leader epoch: adjacent, one call
-            _OFFSET_LENGTH_EPOCH.pack_into(buf, pos, offset, size - LOG_OVERHEAD, leader_epoch)
+            set_base_offset(buf, pos, offset)
+            set_partition_leader_epoch(buf, pos, leader_epoch)
             if log_append:
                 set_log_append_time(buf, pos, size, now_ms)
             offset = last + 1
@@ -476,19 +459,18 @@ class PartitionLog:
             not epochs or leader_epoch > epochs[-1][0]) else ()
         self._write(buf, infos, new_epochs, last_offset, now_ms)
         # memory only from here on: nothing can fail
-        if first_span is None or first.producer_id >= 0:  # no producer state for a plain batch
-            offset = base
-            for (pos, h), (_, size, last, ts) in zip(spans, infos):
-                if h.producer_id >= 0 and not h.attributes & CONTROL_MASK:
-                    self.producer_state.replay(h.producer_id, h.producer_epoch, h.base_sequence,
-                                               h.last_sequence, offset, last, ts,
-                                               h.is_transactional)
-                elif h.producer_id >= 0:  # a transaction marker (the coordinator's)
-                    self._end_txn(h, offset, markers.get(pos) if markers else None,
-                                 self._segments[-1].base_offset)
-                offset = last + 1
-        return _new_tuple(AppendResult, (base, last_offset, now_ms if log_append else -1,
-                                         self._log_start_offset, False))
+        offset = base
+        for (pos, h), (_, size, last, ts) in zip(spans, infos):
+            if h.producer_id >= 0 and not h.attributes & CONTROL_MASK:
+                self.producer_state.replay(h.producer_id, h.producer_epoch, h.base_sequence,
+                                           h.last_sequence, offset, last, ts,
+                                           h.is_transactional)
+            elif h.producer_id >= 0:  # a transaction marker (the coordinator's)
+                self._end_txn(h, offset, markers.get(pos) if markers else None,
+                             self._segments[-1].base_offset)
+            offset = last + 1
+        return AppendResult(base, last_offset, now_ms if log_append else -1,
+                            self._log_start_offset, False)
 
     def _write(self, buf, infos, new_epochs, last_offset: int, now_ms: int) -> None:
         """The write step of both append paths, all or nothing: the batches (offsets in
@@ -666,8 +648,7 @@ class PartitionLog:
             return False
         if seg.size > self.config.segment_bytes - incoming_bytes:
             return True
-        oi, ti = seg.offset_index, seg.time_index
-        if len(oi.rel) >= oi.max_entries or len(ti.ts) >= ti.max_entries:  # an index is full
+        if seg.offset_index.is_full or seg.time_index.is_full:
             return True
         if last_offset - seg.base_offset > INT32_MAX:
             return True

@@ -79,7 +79,7 @@ from crc32c import crc32c
 from kwire.protocol.errors import ErrorCode, KafkaError
 
 from . import faults
-from .checkpoint import atomic_write, read_small
+from .checkpoint import atomic_write
 
 log = logging.getLogger("kwire.log")
 
@@ -143,10 +143,10 @@ def snapshot_path(dir: str, offset: int) -> str:
     return os.path.join(dir, f"{offset:020d}{SNAPSHOT_SUFFIX}")
 
 
-def list_snapshots(dir: str, names: list[str] | None = None) -> list[int]:
-    """Offsets of the snapshot files in ``dir`` (``names``: its listing, if known), ascending."""
+def list_snapshots(dir: str) -> list[int]:
+    """Offsets of the snapshot files in ``dir``, ascending."""
     out = []
-    for name in os.listdir(dir) if names is None else names:
+    for name in os.listdir(dir):
         m = _SNAPSHOT_RE.match(name)
         if m:
             out.append(int(m.group(1)))
@@ -341,7 +341,8 @@ class ProducerStateManager:
 
     def load_snapshot(self, path: str) -> int:
         """Replace the state with the snapshot's; returns its offset. ValueError if unusable."""
-        data = read_small(path)
+        with open(path, "rb") as f:
+            data = f.read()
         if len(data) < _HEAD.size + _BODY_HEAD.size:
             raise ValueError(f"{path}: too short")
         magic, version, crc = _HEAD.unpack_from(data, 0)
@@ -376,13 +377,13 @@ class ProducerStateManager:
                 except FileNotFoundError:
                     pass
 
-    def load_latest_snapshot(self, log_end_offset: int, names: list[str] | None = None) -> int | None:
+    def load_latest_snapshot(self, log_end_offset: int) -> int | None:
         """Load the newest usable snapshot at or below ``log_end_offset``; its offset or None.
 
         Snapshots above the log end (left behind by a truncation) and
-        unreadable ones are deleted. ``names``: the directory's listing, if known.
+        unreadable ones are deleted.
         """
-        for off in reversed(list_snapshots(self.dir, names)):
+        for off in reversed(list_snapshots(self.dir)):
             path = snapshot_path(self.dir, off)
             if off > log_end_offset:
                 os.unlink(path)

@@ -163,7 +163,7 @@ class LogSegment:
         """
         fd = self.file.fileno()
         start = self.size
-        view = data if type(data) is memoryview else memoryview(data)
+        view = memoryview(data)
         if mark is None:
             mark = self.mark()
         try:
@@ -189,7 +189,7 @@ class LogSegment:
         """What an append or a roll changes here, for ``rollback``."""
         return (self.size, self.next_offset, self.max_timestamp, self.offset_of_max_timestamp,
                 self.first_batch_timestamp, self.bytes_since_last_index_entry,
-                len(self.offset_index.rel), len(self.time_index.ts))  # their entry counts
+                len(self.offset_index), len(self.time_index))
 
     def rollback(self, mark: tuple, cause: BaseException | None = None) -> None:
         """Return to ``mark``: cut the .log and both index files back, restore the stats.
@@ -280,13 +280,10 @@ class LogSegment:
         self.offset_index, self.time_index = oi, ti
         self.reset_stats()
         self.max_timestamp, self.offset_of_max_timestamp = ti.last_entry if len(ti) else (-1, -1)
-        end = start = oi.last_position
-        # the first batch's header: read here unless the scan below starts with it
-        first = self.read_header_at(0) if self.size and start else None
+        first = self.read_header_at(0) if self.size else None
         self.first_batch_timestamp = first.max_timestamp if first else None
+        end = start = oi.last_position
         for pos, h in self.iter_batches(start):
-            if pos == 0:
-                self.first_batch_timestamp = h.max_timestamp
             last_offset = h.base_offset + h.last_offset_delta
             if h.max_timestamp > self.max_timestamp:
                 self.max_timestamp, self.offset_of_max_timestamp = h.max_timestamp, last_offset

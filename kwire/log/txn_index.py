@@ -42,8 +42,6 @@ from kwire.records.batch import HEADER_SIZE
 from kwire.records.control import EndTxnMarker, parse_end_txn_marker
 from kwire.records.decode import parse_records
 
-from .checkpoint import read_small
-
 log = logging.getLogger("kwire.log")
 
 SUFFIX = ".txnindex"
@@ -98,13 +96,10 @@ class TxnIndex:
         return len(self.entries)
 
     # -- loading --------------------------------------------------------------
-    def load(self, segment_bases: list[int], log_end_offset: int,
-             names: list[str] | None = None) -> None:
-        """Read the ``.txnindex`` files of ``segment_bases`` (``names``: the directory's
-        listing, if known); files of other segments are deleted."""
+    def load(self, segment_bases: list[int], log_end_offset: int) -> None:
         bases = set(segment_bases)
         found: list[tuple[AbortedTxn, int]] = []
-        for name in os.listdir(self.dir) if names is None else names:
+        for name in os.listdir(self.dir):
             m = _RE.match(name)
             if not m:
                 continue
@@ -117,7 +112,8 @@ class TxnIndex:
                     pass
                 continue
             try:
-                data = read_small(path)
+                with open(path, "rb") as f:
+                    data = f.read()
             except OSError as e:
                 log.warning("unreadable %s: %s", path, e)
                 continue
