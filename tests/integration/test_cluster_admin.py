@@ -126,7 +126,9 @@ def test_create_delete_and_grow_topics_with_both_admin_clients(make_cluster):
 
         # CreatePartitions: Kafka's placement, and an explicit assignment
         assert _confluent_error(admin.create_partitions([NewPartitions(rf3, 5)], request_timeout=60)[rf3]) is None
-        t = c.describe(rf3)  # answered once the answering broker had them: led there already
+        # answered once the answering broker (the controller: admin clients send CreatePartitions
+        # there) had them led, as Kafka's delayed CreatePartitions; other brokers may learn later
+        t = c.metadata([rf3], bootstrap=c.broker(c.controller_id()).bootstrap).topics[rf3]
         assert len(t.partitions) == 5
         for b in c.brokers:
             c.wait_until(lambda md: all(p.leader >= 0 and len(p.replicas) == 3
