@@ -21,7 +21,7 @@ which becomes the topic's ``min.insync.replicas`` in a cluster.
 Any other failure to create it is COORDINATOR_NOT_AVAILABLE, raised as ``error``
 (``KafkaError`` or the coordinators' ``CoordinatorError``); TOPIC_ALREADY_EXISTS is
 no failure. Not here: what a coordinator answers while the topic is not there yet
-(its caller decides), and loading the topic's partitions.
+(its caller decides), and loading the topic's partitions (``kwire.coordinator.replay``).
 """
 
 from __future__ import annotations

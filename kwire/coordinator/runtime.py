@@ -65,13 +65,11 @@ from kwire.clock import now_ms
 from kwire.coordinator.base import CoordinatorError, OpContext, Pending, Result, partition_for
 from kwire.coordinator.internal_topic import InternalTopic
 from kwire.coordinator.records import RecordError, decode_record, encode_record
+from kwire.coordinator.replay import LogReplay
 from kwire.coordinator.shard import CoordinatorConfig, GroupCoordinatorShard
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.log.validate import AppendOrigin
 from kwire.records.builder import build_batch
-from kwire.records.control import COMMIT, control_type
-from kwire.records.decode import decode_batches
-from kwire.records.errors import CorruptRecordError
 from kwire.delayed import REBALANCE
 
 log = logging.getLogger("kwire.coordinator")
@@ -469,40 +467,13 @@ class GroupCoordinator:
             plog = self.broker.get_log(GROUP_METADATA_TOPIC, partition)
             if plog is not None:
                 shard.now = now_ms()
-                # up to the log end: a new leader's HW may lag what its predecessor acknowledged
-                offset, end = plog.log_start_offset, plog.log_end_offset
-                chunk = self.broker.config["offsets.load.buffer.size"]
-                while offset < end:
-                    rr = plog.read(offset, chunk, min_one_batch=True, max_offset=end)
-                    if not rr.regions:
-                        break
-                    data = b"".join(r.read() for r in rr.regions)
-                    for batch in decode_batches(data, allow_truncated=True):
-                        h = batch.header
-                        if h.is_control:
-                            if h.producer_id >= 0 and batch.records:
-                                try:
-                                    commit = control_type(batch.records[0].key) == COMMIT
-                                except CorruptRecordError:
-                                    commit = False
-                                shard.complete_txn(h.producer_id, commit)
-                        elif h.is_transactional:
-                            for rec in batch.records:
-                                try:
-                                    shard.replay_pending(h.producer_id, decode_record(rec.key, rec.value))
-                                except RecordError as e:
-                                    log.error("%s-%d offset %d: skipping undecodable record: %s",
-                                              GROUP_METADATA_TOPIC, partition, rec.offset, e)
-                        else:
-                            for rec in batch.records:
-                                try:
-                                    shard.replay(decode_record(rec.key, rec.value))
-                                except RecordError as e:
-                                    log.error("%s-%d offset %d: skipping undecodable record: %s",
-                                              GROUP_METADATA_TOPIC, partition, rec.offset, e)
-                                count += 1
-                        offset = h.base_offset + h.last_offset_delta + 1
-                    await asyncio.sleep(0)
+                replay = LogReplay(
+                    plog, GROUP_METADATA_TOPIC, partition,
+                    lambda rec: shard.replay(decode_record(rec.key, rec.value)), errors=(RecordError,),
+                    chunk=self.broker.config["offsets.load.buffer.size"],
+                    apply_pending=lambda pid, rec: shard.replay_pending(pid, decode_record(rec.key, rec.value)),
+                    on_marker=shard.complete_txn)
+                count = await replay.run_async()
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -66,9 +66,9 @@ from typing import NamedTuple
 from kwire.clock import now_ms
 from kwire.coordinator.base import partition_for
 from kwire.coordinator.internal_topic import InternalTopic
+from kwire.coordinator.replay import LogReplay
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.builder import build_batch
-from kwire.records.decode import decode_batches
 from kwire.share.partition import ACKNOWLEDGED, ARCHIVED
 
 log = logging.getLogger("kwire.share")
@@ -305,25 +305,8 @@ class ShareStateStore:
         plog = self.broker.get_log(SHARE_STATE_TOPIC, p)
         if plog is None:
             return
-        offset, end = plog.log_start_offset, plog.log_end_offset
-        n = 0
-        while offset < end:
-            rr = plog.read(offset, 1 << 20, min_one_batch=True, max_offset=end)
-            if not rr.regions:
-                break
-            data = b"".join(r.read() for r in rr.regions)
-            for batch in decode_batches(data, allow_truncated=True):
-                h = batch.header
-                offset = h.base_offset + h.last_offset_delta + 1
-                if h.is_control:
-                    continue
-                for rec in batch.records:
-                    try:
-                        self._replay(rec.key, rec.value)
-                        n += 1
-                    except (ValueError, struct.error, IndexError) as e:
-                        log.error("%s-%d offset %d: skipping undecodable record: %s", SHARE_STATE_TOPIC, p,
-                                  rec.offset, e)
+        n = LogReplay(plog, SHARE_STATE_TOPIC, p, lambda rec: self._replay(rec.key, rec.value),
+                      errors=(ValueError, struct.error, IndexError)).run()
         if n:
             log.info("loaded %s-%d: %d records", SHARE_STATE_TOPIC, p, n)
 

@@ -57,11 +57,11 @@ import logging
 from kwire.clock import now_ms
 from kwire.coordinator.base import CoordinatorError, partition_for
 from kwire.coordinator.internal_topic import InternalTopic
+from kwire.coordinator.replay import LogReplay
 from kwire.log.validate import AppendOrigin
 from kwire.protocol.errors import ErrorCode as E, KafkaError
 from kwire.records.builder import build_batch
 from kwire.records.control import ABORT, COMMIT, build_end_txn_batch
-from kwire.records.decode import decode_batches
 
 from .markers import DONE_MARKER_CODES, FENCED_MARKER_CODES, RETRIABLE_MARKER_CODES
 from .records import RecordError, decode_key, decode_value, encode_key, encode_value
@@ -172,26 +172,11 @@ class TransactionCoordinator:
         self._spawn(self._replay_log(partition, shard, plog))
 
     async def _replay_log(self, partition: int, shard: TxnShard, plog) -> None:
-        count = 0
+        replay = LogReplay(plog, TRANSACTION_STATE_TOPIC, partition,
+                           lambda rec: shard.replay(decode_key(rec.key), decode_value(rec.value)),
+                           errors=(RecordError, UnicodeDecodeError))
         try:
-            offset, end = plog.log_start_offset, plog.log_end_offset
-            while offset < end:
-                rr = plog.read(offset, 1 << 20, min_one_batch=True, max_offset=end)
-                if not rr.regions:
-                    break
-                data = b"".join(r.read() for r in rr.regions)
-                for batch in decode_batches(data, allow_truncated=True):
-                    h = batch.header
-                    if not h.is_control:
-                        for rec in batch.records:
-                            try:
-                                shard.replay(decode_key(rec.key), decode_value(rec.value))
-                                count += 1
-                            except (RecordError, UnicodeDecodeError) as e:
-                                log.error("%s-%d offset %d: skipping undecodable record: %s",
-                                          TRANSACTION_STATE_TOPIC, partition, rec.offset, e)
-                    offset = h.base_offset + h.last_offset_delta + 1
-                await asyncio.sleep(0)
+            await replay.run_async()
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -200,7 +185,7 @@ class TransactionCoordinator:
             if self.shards.get(partition) is shard:
                 self.loading.discard(partition)
         log.info("loaded %s-%d: %d records, %d transactional ids", TRANSACTION_STATE_TOPIC,
-                 partition, count, len(shard.txns))
+                 partition, replay.records, len(shard.txns))
         if self.shards.get(partition) is shard:
             for w in shard.preparing():  # EndTxn was durable, its markers maybe not
                 self._spawn(self._write_markers(partition, shard, w))
