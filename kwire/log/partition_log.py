@@ -164,6 +164,7 @@ class ReadResult(NamedTuple):
 # base offset (int64), batch length (int32), partition leader epoch (int32): bytes 0..15 of a batch
 _OFFSET_LENGTH_EPOCH = struct.Struct(">qii")
 _new_tuple = tuple.__new__  # a NamedTuple without its __new__'s argument handling (append path)
+_CLIENT, _COORDINATOR = AppendOrigin.CLIENT, AppendOrigin.COORDINATOR  # module reads are cheaper
 
 PARTITION_METADATA = "partition.metadata"  # Kafka's file: the topic id of the log
 
@@ -427,8 +428,8 @@ class PartitionLog:
         first = spans[0].header
         # transaction markers (only the coordinator's: validate refuses clients' control batches)
         markers = (self._check_markers(buf, spans, transaction_version)
-                   if origin is AppendOrigin.COORDINATOR else None)
-        if first.producer_id >= 0 and origin is AppendOrigin.CLIENT:
+                   if origin is _COORDINATOR else None)
+        if first.producer_id >= 0 and origin is _CLIENT:
             dup = self.producer_state.check(first.producer_id, first.producer_epoch,
                                             first.base_sequence, first.last_sequence)
             if dup is not None:
