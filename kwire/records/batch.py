@@ -123,9 +123,12 @@ class BatchHeader(NamedTuple):
         return (self.base_sequence + self.last_offset_delta) & 0x7FFFFFFF
 
 
+_new_tuple = tuple.__new__
+
+
 def read_header(buf, pos: int = 0) -> BatchHeader:
     """Decode the header of the batch starting at ``pos`` (needs 61 bytes)."""
-    return BatchHeader._make(_HEADER.unpack_from(buf, pos))
+    return _new_tuple(BatchHeader, _HEADER.unpack_from(buf, pos))  # _make's work, without its checks
 
 
 def crc_is_valid(buf, pos: int, size: int) -> bool:

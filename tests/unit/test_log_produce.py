@@ -172,3 +172,27 @@ def test_snapshot_round_trip_and_corruption(tmp_path):
     data[-1] ^= 1
     open(path, "wb").write(data)
     assert other.load_latest_snapshot(200) is None and not os.path.exists(path)
+
+
+def test_single_batch_append_keeps_producer_state_of_every_batch_kind(tmp_path):
+    # the 1-batch append path skips the producer-state loop only for plain batches
+    # (producer id -1): idempotent, transactional and marker batches must still reach it
+    from kwire.records.control import COMMIT, build_end_txn_batch
+
+    lg = open_log(tmp_path)
+    lg.append_as_leader(mk(1), 0, NOW)  # plain: no producer entry
+    assert lg.producer_state.producers == {}
+    first = lg.append_as_leader(idem(7, 0, 0), 0, NOW)  # idempotent: offsets 1-2
+    assert lg.producer_state.producers[7].last_seq == 1
+    retry = lg.append_as_leader(idem(7, 0, 0), 0, NOW)  # the same batch again: a duplicate
+    assert (retry.duplicate, retry.base_offset, lg.log_end_offset) == (True, first.base_offset, 3)
+    txn = memoryview(bytearray(build_batch([(None, b"t")], producer_id=8, producer_epoch=0,
+                                           base_sequence=0, is_transactional=True, now_ms=NOW)))
+    lg.append_as_leader(txn, 0, NOW, txn_verified=lambda pid, epoch: True)  # offset 3, open
+    lg.update_high_watermark(lg.log_end_offset)
+    assert lg.producer_state.first_open_offset() == 3 and lg.last_stable_offset == 3
+    end = build_end_txn_batch(COMMIT, producer_id=8, producer_epoch=0, coordinator_epoch=0,
+                              timestamp=NOW)
+    lg.append_as_leader(bytearray(end), 0, NOW, origin=AppendOrigin.COORDINATOR)  # closes it
+    lg.update_high_watermark(lg.log_end_offset)
+    assert lg.producer_state.first_open_offset() is None and lg.last_stable_offset == 5
