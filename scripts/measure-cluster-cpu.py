@@ -90,20 +90,18 @@ def start_strace(pid: int, out: str) -> subprocess.Popen:
     """``strace -c -f`` attached to every thread of ``pid``; returns once it is attached."""
     p = subprocess.Popen(["strace", "-c", "-f", "-o", out, "-p", str(pid)],
                          stderr=subprocess.PIPE, text=True)
-    threads = len(os.listdir(f"/proc/{pid}/task"))
-    attached = 0
-    while attached < threads:  # strace says "Process N attached" once per thread
+    while True:  # "strace: Process N attached with M threads", once all are
         line = p.stderr.readline()
         if not line:
             raise RuntimeError(f"strace -p {pid} exited: is ptrace allowed here?")
-        attached += "attached" in line
-    return p
+        if "attached" in line:
+            return p
 
 
 def stop_strace(p: subprocess.Popen, out: str, mb: float, top: int = 8) -> dict:
     """Detach; the calls per MB of the ``top`` most frequent syscalls and of all of them."""
     p.send_signal(signal.SIGINT)
-    p.communicate(timeout=60)
+    p.wait(timeout=60)
     calls = {}
     with open(out) as f:
         for line in f:

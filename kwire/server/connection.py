@@ -123,6 +123,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._pool = server.pool
         self.conn = Connection(server.max_request_bytes, server.pool)
         self.transport: asyncio.Transport | None = None
+        self._sock = None  # the transport's socket, for sendfile and TCP_CORK
+        self._corkable = False
         self.peer = ("?", 0)
         self.closed = False
         self.quota_host = quota_host  # counted in server.quotas under this address
@@ -139,6 +141,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
     # -- asyncio callbacks -------------------------------------------------------
     def connection_made(self, transport) -> None:
         self.transport = transport
+        # asked once: uvloop makes a new socket object (and a getsockname call) per request
+        sock = transport.get_extra_info("socket")
+        self._sock = sock
+        self._corkable = sock is not None and sock.family in _TCP_FAMILIES
         peer = transport.get_extra_info("peername")
         if peer:
             self.peer = (peer[0], peer[1])
@@ -526,11 +532,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
         going out as tiny segments of their own (``TCP_NODELAY`` is on), so the
         client is woken fewer times per response. Uncorking pushes what is left.
         """
-        sock = self.transport.get_extra_info("socket")
-        if sock is None or sock.family not in _TCP_FAMILIES:
+        if not self._corkable:
             return False
         try:
-            sock.setsockopt(socket.IPPROTO_TCP, _TCP_CORK, 1 if on else 0)
+            self._sock.setsockopt(socket.IPPROTO_TCP, _TCP_CORK, 1 if on else 0)
         except OSError:
             return False
         return True
@@ -543,7 +548,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         is read with pread and queued on the transport, keeping the order.
         """
         sent = 0
-        sock = self.transport.get_extra_info("socket")
+        sock = self._sock
         if sock is not None and self.transport.get_write_buffer_size() == 0:
             fd_out, fd_in = sock.fileno(), region.file.fileno()
             try:
