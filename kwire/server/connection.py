@@ -21,12 +21,9 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   socket only while the transport has nothing buffered, so order is kept; what
   the socket does not take at once is copied onto the transport. This works
   the same on the standard loop and on uvloop (which has no loop.sendfile).
-  While a flush sends regions with sendfile the TCP socket is corked
-  (``TCP_CORK``, Linux), so the small chunks between them (the response
-  header, each partition's fields) ride in full segments with the record
-  bytes rather than as tiny segments of their own (``TCP_NODELAY`` is on);
-  it is uncorked when the flush ends. A flush without such a region is one
-  write and is never corked;
+  The small chunks between regions (the header, each partition's fields) are
+  separate writes; corking the socket around them was tried and left out
+  (docs/performance.md: no fewer segments on loopback, no less client CPU);
 * bad input closes only this connection, with a log line saying why: a frame
   above ``socket.request.max.bytes``, an undecodable header or body, an unknown
   API key, an unsupported version (except ApiVersions, which answers v0 with
@@ -78,7 +75,6 @@ import asyncio
 import inspect
 import logging
 import os
-import socket
 from functools import partial
 from time import monotonic, perf_counter
 from types import CoroutineType
@@ -98,8 +94,6 @@ log = logging.getLogger("kwire.server")
 API_VERSIONS_KEY = 18
 # regions this large go out with sendfile; the log pins their file (kwire.log.region)
 SENDFILE_MIN_BYTES = PIN_MIN_BYTES
-_TCP_CORK = getattr(socket, "TCP_CORK", None)  # Linux; elsewhere responses go out uncorked
-_TCP_FAMILIES = (socket.AF_INET, socket.AF_INET6) if _TCP_CORK is not None else ()
 
 
 def _is_awaitable(result, _cache: dict = {}) -> bool:
@@ -123,8 +117,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._pool = server.pool
         self.conn = Connection(server.max_request_bytes, server.pool)
         self.transport: asyncio.Transport | None = None
-        self._sock = None  # the transport's socket, for sendfile and TCP_CORK
-        self._corkable = False
+        self._sock = None  # the transport's socket, for sendfile
         self.peer = ("?", 0)
         self.closed = False
         self.quota_host = quota_host  # counted in server.quotas under this address
@@ -141,10 +134,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
     # -- asyncio callbacks -------------------------------------------------------
     def connection_made(self, transport) -> None:
         self.transport = transport
-        # asked once: uvloop makes a new socket object (and a getsockname call) per request
-        sock = transport.get_extra_info("socket")
-        self._sock = sock
-        self._corkable = sock is not None and sock.family in _TCP_FAMILIES
+        self._sock = transport.get_extra_info("socket")  # asked once, not per region
         peer = transport.get_extra_info("peername")
         if peer:
             self.peer = (peer[0], peer[1])
@@ -443,15 +433,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 self._close_after_auth(self.session)
             return
         out: list = []
-        corked = False
         try:
             for parts in ready:
                 for part in parts:
                     if isinstance(part, (bytes, bytearray, memoryview)):
                         out.append(part)
                     elif len(part) >= SENDFILE_MIN_BYTES and not self.tls:
-                        if not corked:
-                            corked = self._cork(True)
                         self._write(out)
                         out = []
                         self._send_region(part)
@@ -462,9 +449,6 @@ class KafkaConnection(asyncio.BufferedProtocol):
             log.exception("%s:%d: sending a response failed", *self.peer)
             self.abort(f"sending a response failed: {e}")
             return
-        finally:
-            if corked and not self.closed:
-                self._cork(False)
         session = self.session
         if session is not None and session.close_after_response is not None:
             self._close_after_auth(session)
@@ -522,23 +506,6 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.transport.write(chunks[0])
         else:
             self.transport.writelines(chunks)
-
-    def _cork(self, on: bool) -> bool:
-        """TCP_CORK on or off; True if it was set (a Unix socket or a closed one has none).
-
-        While corked the kernel sends only full segments: the small chunks
-        around the ``sendfile`` regions of a response (its header, each
-        partition's fields) share segments with the record bytes instead of
-        going out as tiny segments of their own (``TCP_NODELAY`` is on), so the
-        client is woken fewer times per response. Uncorking pushes what is left.
-        """
-        if not self._corkable:
-            return False
-        try:
-            self._sock.setsockopt(socket.IPPROTO_TCP, _TCP_CORK, 1 if on else 0)
-        except OSError:
-            return False
-        return True
 
     def _send_region(self, region) -> None:
         """Send a file region: os.sendfile while the socket takes it, then copy the rest.
