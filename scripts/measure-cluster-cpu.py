@@ -16,6 +16,12 @@ the load, because contention makes every copy and context switch cost more.
 Compare runs made at similar load, or alternate the revisions.
 
     python scripts/measure-cluster-cpu.py [--messages 200000] [--rounds 3] [--override KEY=VALUE ...]
+                                          [--strace]
+
+With ``--strace`` each broker is traced during the produce (``strace -c -f``,
+which slows it down, so the CPU figures of such a round are not comparable) and
+each round's line gains ``syscalls_per_MB``: per broker, the calls per MB of the
+syscalls it makes most, and their total.
 
 Not here: the cluster/single-broker throughput ratio (``kwire bench --cluster 3``
 reports that), profiles (run ``py-spy record -p <pid>`` beside this).
@@ -27,6 +33,8 @@ import argparse
 import json
 import os
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -78,12 +86,42 @@ def wait_in_sync(ck, bootstrap: str, topic: str, timeout_s: float = 60.0) -> Non
     raise SystemExit(f"{topic}: not led by broker 1 with 3 in-sync replicas after {timeout_s} s")
 
 
+def start_strace(pid: int, out: str) -> subprocess.Popen:
+    """``strace -c -f`` attached to every thread of ``pid``; returns once it is attached."""
+    p = subprocess.Popen(["strace", "-c", "-f", "-o", out, "-p", str(pid)],
+                         stderr=subprocess.PIPE, text=True)
+    while True:  # "strace: Process N attached with M threads", once all are
+        line = p.stderr.readline()
+        if not line:
+            raise RuntimeError(f"strace -p {pid} exited: is ptrace allowed here?")
+        if "attached" in line:
+            return p
+
+
+def stop_strace(p: subprocess.Popen, out: str, mb: float, top: int = 8) -> dict:
+    """Detach; the calls per MB of the ``top`` most frequent syscalls and of all of them."""
+    p.send_signal(signal.SIGINT)
+    p.wait(timeout=60)
+    calls = {}
+    with open(out) as f:
+        for line in f:
+            fields = line.split()
+            # % time, seconds, usecs/call, calls, [errors,] syscall
+            if len(fields) >= 5 and fields[3].isdigit() and not fields[0].startswith("-"):
+                calls[fields[-1]] = int(fields[3])
+    total = calls.pop("total", sum(calls.values()))
+    ranked = sorted(calls.items(), key=lambda kv: -kv[1])[:top]
+    return {**{k: round(v / mb, 1) for k, v in ranked}, "total": round(total / mb, 1)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--messages", type=int, default=200000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
                     help="config override for every broker (repeatable)")
+    ap.add_argument("--strace", action="store_true",
+                    help="count each broker's syscalls per MB during the produce (strace -c -f)")
     args = ap.parse_args(argv)
     import confluent_kafka as ck
 
@@ -96,15 +134,20 @@ def main(argv: list[str] | None = None) -> int:
             topic = f"cluster-cpu-{r}"
             create_led_by_one(cluster.bootstrap, topic)
             wait_in_sync(ck, cluster.bootstrap, topic)
+            traces = {i: (start_strace(pid, out), out) for i, pid in pids.items()
+                      for out in [os.path.join(workdir, f"strace-{i}-{r}.txt")]} if args.strace else {}
             before = {i: proc_stat(pid) for i, pid in pids.items()}
             res = workloads.produce(ck, cluster.bootstrap, topic, SIZE, args.messages, "all")
             after = {i: proc_stat(pid) for i, pid in pids.items()}
+            syscalls = {("leader" if i == 1 else f"follower {i}"): stop_strace(p, out, mb)
+                        for i, (p, out) in traces.items()}
             per_mb = {("leader" if i == 1 else f"follower {i}"): {
                 "user_ms": round((after[i][0] - before[i][0]) / mb * 1000, 2),
                 "sys_ms": round((after[i][1] - before[i][1]) / mb * 1000, 2),
                 "minor_faults": round((after[i][2] - before[i][2]) / mb)} for i in pids}
             print(json.dumps({"round": r + 1, "mb_per_s": round(res["mb_per_s"], 1),
-                              "per_MB": per_mb, "load_1min": round(os.getloadavg()[0], 1)}),
+                              "per_MB": per_mb, "load_1min": round(os.getloadavg()[0], 1),
+                              **({"syscalls_per_MB": syscalls} if syscalls else {})}),
                   flush=True)
     finally:
         cluster.stop()

@@ -20,7 +20,10 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   than a sendfile call for a few KiB. ``os.sendfile`` goes straight to the
   socket only while the transport has nothing buffered, so order is kept; what
   the socket does not take at once is copied onto the transport. This works
-  the same on the standard loop and on uvloop (which has no loop.sendfile);
+  the same on the standard loop and on uvloop (which has no loop.sendfile).
+  The small chunks between regions (the header, each partition's fields) are
+  separate writes; corking the socket around them was tried and left out
+  (docs/performance.md: no fewer segments on loopback, no less client CPU);
 * bad input closes only this connection, with a log line saying why: a frame
   above ``socket.request.max.bytes``, an undecodable header or body, an unknown
   API key, an unsupported version (except ApiVersions, which answers v0 with
@@ -114,6 +117,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._pool = server.pool
         self.conn = Connection(server.max_request_bytes, server.pool)
         self.transport: asyncio.Transport | None = None
+        self._sock = None  # the transport's socket, for sendfile
         self.peer = ("?", 0)
         self.closed = False
         self.quota_host = quota_host  # counted in server.quotas under this address
@@ -130,6 +134,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
     # -- asyncio callbacks -------------------------------------------------------
     def connection_made(self, transport) -> None:
         self.transport = transport
+        self._sock = transport.get_extra_info("socket")  # asked once, not per region
         peer = transport.get_extra_info("peername")
         if peer:
             self.peer = (peer[0], peer[1])
@@ -510,7 +515,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         is read with pread and queued on the transport, keeping the order.
         """
         sent = 0
-        sock = self.transport.get_extra_info("socket")
+        sock = self._sock
         if sock is not None and self.transport.get_write_buffer_size() == 0:
             fd_out, fd_in = sock.fileno(), region.file.fileno()
             try:

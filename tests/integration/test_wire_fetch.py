@@ -19,7 +19,8 @@ test controls every field and sees every byte the broker sends:
 * large fetches go through ``os.sendfile`` (checked by wrapping it, which works
   because the broker runs in this process), and when the socket stops taking
   bytes the rest is copied onto the transport without corrupting or
-  reordering the stream;
+  reordering the stream; a response mixing sendfile regions and small inline
+  parts over many partitions arrives whole;
 * ListOffsets special timestamps after DeleteRecords (-1, -2, -3, -4, -5, -6)
   and read_committed latest = last stable offset;
 * Produce v0-2 (advertised, refused: the connection is closed, nothing stored)
@@ -552,6 +553,50 @@ def test_large_fetch_is_sent_with_sendfile(broker, topic_name, sendfile_spy):
     got = records_of(p)
     assert [r[3] for r in got] == values
     assert [r[0] for r in got] == list(range(5))
+
+
+def test_a_fetch_over_many_partitions_mixing_sendfile_and_inline_regions(broker, topic_name, sendfile_spy):
+    """One answer mixing sendfile regions and small inline ones arrives whole and in order.
+
+    Twelve partitions alternate between >= SENDFILE_MIN_BYTES of records (sent
+    with sendfile) and a few small batches (read and written inline), so the
+    response interleaves the header, per-partition fields, small records and
+    zero-copy regions. Every partition's bytes come back complete, in their
+    partition, with every record in order; the next, small answer on the same
+    connection follows it intact.
+    """
+    from kwire.server.connection import SENDFILE_MIN_BYTES
+
+    bs = broker.bootstrap
+    tid = create_topic_raw(bs, topic_name, partitions=12)
+    rng = random.Random(3)
+    expect = {}
+    for p in range(12):
+        if p % 2 == 0:
+            batches, values = _big_batches(rng, 2, SENDFILE_MIN_BYTES // 2 + 1000 * p, b"big%d" % p)
+        else:
+            batches, values = _big_batches(rng, 1 + p % 3, 50 + 300 * p, b"small%d" % p)
+        for b in batches:
+            produce(bs, topic_name, p, b)
+        expect[p] = (sum(map(len, batches)), values)
+    v = pick(bs, FETCH, 18)
+    sendfile_spy.calls.clear()
+    with Raw(bs, timeout=20) as r:
+        resp = r.request(FETCH, v, fetch_request(v, topic_name, tid, {p: 0 for p in range(12)},
+                                                 max_bytes=64 << 20))
+        parts = partitions_of(resp, v, topic_name, tid)
+        assert sorted(parts) == list(range(12))
+        for p, (length, values) in expect.items():
+            assert parts[p].error_code == NONE, (p, parts[p])
+            assert len(parts[p].records) == length, f"partition {p}: {len(parts[p].records)} of {length} bytes"
+            got = records_of(parts[p])
+            assert [x[3] for x in got] == values, f"partition {p}: records corrupted or reordered"
+            assert [x[0] for x in got] == list(range(len(values)))
+        assert len(sendfile_spy.calls) >= 6, f"the large partitions did not go out with sendfile: {sendfile_spy.calls}"
+        # the same connection answers a small fetch afterwards: partition 1 from its second record
+        small = partitions_of(r.request(FETCH, v, fetch_request(v, topic_name, tid, {1: 1})), v, topic_name, tid)[1]
+        assert small.error_code == NONE
+        assert [x[3] for x in records_of(small)] == expect[1][1][1:]
 
 
 class SlowReader(Raw):
