@@ -133,11 +133,13 @@ APPEND_SLICE_S = 0.002
 # for the leader: the connection is given up and made again at once (``_LeaderFetcher.kick``)
 STALL_S = 3.0
 # a response this late beyond the leader's long poll: the link is probed, a new connection from the
-# same address every LINK_PROBE_S (each given that long). One that fails, then one that connects: the
-# link was cut and has healed, so the awaited answer was lost in the cut and the connection is made
-# again at once (``_LeaderFetcher._watch_link``)
+# same address every LINK_PROBE_S, each given LINK_PROBE_TIMEOUT_S (an event loop starved that long
+# under load could take a probe for failed: it costs one reconnection). One that fails, then one that
+# connects: the link was cut and has healed, so the awaited answer was lost in the cut and the
+# connection is made again at once (``_LeaderFetcher._watch_link``)
 LINK_CHECK_S = 1.0
 LINK_PROBE_S = 1.0
+LINK_PROBE_TIMEOUT_S = 2.0
 _ZERO_UUID = uuid.UUID(int=0)
 
 TopicPartition = tuple[str, int]
@@ -449,7 +451,7 @@ class _LeaderFetcher:
             began = loop.time()
             try:
                 probe, _ = await asyncio.wait_for(loop.create_connection(
-                    asyncio.Protocol, peer[0], peer[1], local_addr=(local, 0)), LINK_PROBE_S)
+                    asyncio.Protocol, peer[0], peer[1], local_addr=(local, 0)), LINK_PROBE_TIMEOUT_S)
             except (OSError, asyncio.TimeoutError):
                 cut = True
             else:

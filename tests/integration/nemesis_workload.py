@@ -185,8 +185,10 @@ class QueueWorkload(_Recorded):
 
 
 
-def produce_pinned(bootstrap: str, topic: str, value: bytes, timeout_ms: int) -> int:
-    """One acks=all Produce on a connection to exactly ``bootstrap``: the partition's error code."""
+def produce_pinned(bootstrap: str, topic: str, value: bytes, timeout_ms: int, took: list | None = None) -> int:
+    """One acks=all Produce on a connection to exactly ``bootstrap``: the partition's error code
+    (``took``: the seconds from sending the Produce to its answer are appended, the connection's
+    set-up left out)."""
     from kwire.client import KafkaClient
     from kwire.protocol.generated.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
     from kwire.records.builder import build_batch
@@ -195,7 +197,10 @@ def produce_pinned(bootstrap: str, topic: str, value: bytes, timeout_ms: int) ->
         name=topic, partition_data=[PartitionProduceData(index=0, records=build_batch([(None, value)]))])])
     with KafkaClient(bootstrap, timeout=timeout_ms / 1000 + 30) as client:
         version = min(client.api_version(0), 12)
+        sent = time.monotonic()
         resp = client.request(0, req, version=version, wait_s=timeout_ms / 1000)
+        if took is not None:
+            took.append(time.monotonic() - sent)
     return resp.responses[0].partition_responses[0].error_code
 
 
@@ -224,22 +229,23 @@ class Prober:
     def _loop(self, broker: int, bootstrap: str) -> None:
         n = 0
         while not self._stop.is_set():
-            sent = time.monotonic()
+            sent, took = time.monotonic(), []
             self._pending[broker] = sent
             try:
-                produce_pinned(bootstrap, self.topic, b"probe-%d-%d" % (broker, n), REQUEST_TIMEOUT_MS)
-                self.probes.append((sent, broker, time.monotonic() - sent))
+                produce_pinned(bootstrap, self.topic, b"probe-%d-%d" % (broker, n), REQUEST_TIMEOUT_MS, took)
+                self.probes.append((sent, broker, took[0]))
             except Exception:  # a broker down, killed or restarting: not an answer, and not a late one
                 self.probes.append((sent, broker, None))
             self._pending.pop(broker, None)
             n += 1
-            self._stop.wait(0.3)
+            self._stop.wait(0.5)
 
     def figures(self, since: float, until: float, skip: frozenset = frozenset()) -> dict:
         """The longest time an acks=all probe sent in ``[since, until]`` took to be answered (one still
         unanswered counts with its age), brokers in ``skip`` (a paused one) left out."""
         now = time.monotonic()
         took = [d for t, b, d in list(self.probes) if since <= t <= until and b not in skip and d is not None]
+        # one still waiting (its connection's set-up included)
         took += [now - t for b, t in list(self._pending.items()) if since <= t <= until and b not in skip]
         return {"longest_request_s": max(took, default=0.0), "requests": len(took),
                 "request_timeout_s": REQUEST_TIMEOUT_MS / 1000}

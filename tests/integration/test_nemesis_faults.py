@@ -310,6 +310,12 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
                        "client_longest_rtt_s": round(client_req["longest_request_s"], 1),
                        "client_timeouts": client_req["timed_out"]})
         print(f"nemesis fault {len(faults)} figures: {faults[-1]}", flush=True)
+        if os.environ.get("KWIRE_NEMESIS_FIGURES"):  # a JSON line per fault (output is lost under xdist)
+            import json
+
+            with open(os.environ["KWIRE_NEMESIS_FIGURES"], "a") as f:
+                f.write(json.dumps({**faults[-1], "load": os.getloadavg()[0],
+                                    "at": time.strftime("%H:%M:%S")}) + "\n")
         worst_gap, recovery, txn_gap = max(worst_gap, gap), max(recovery, took), max(txn_gap, tgap)
     phase("faults")
     probe.stop()
