@@ -58,6 +58,7 @@ import time
 import uuid
 
 import pytest
+from cluster_fixtures import _metadata
 from nemesis_txn_workload import TxnWorkload, final_committed_reads
 from nemesis_workload import (SESSION_MS, Prober, QueueWorkload, final_reads, longest_gap,  # noqa: F401 (fixture)
                               nemesis_cluster)
@@ -216,8 +217,10 @@ def _hold(c, topic: str, leader: int, victim: int | None, until: float) -> float
     moved = None
     while (left := until - time.monotonic()) > 0:
         if moved is None:
-            try:
-                now = c.metadata([topic], bootstrap=observer.bootstrap).topics[topic].partitions[0].leader
+            try:  # a short timeout: the question must not stretch the fault
+                md = _metadata(observer.bootstrap, [topic], timeout=min(2.0, max(left, 0.2)),
+                               security=c.client_security)
+                now = md.topics[topic].partitions[0].leader
             except Exception:
                 now = -1
             if now > 0 and now != leader:
