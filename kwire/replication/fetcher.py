@@ -20,6 +20,12 @@ A leader fetcher's loop:
   Connection loss, a timeout (``replica.socket.timeout.ms`` beyond
   the request's wait) or an unknown endpoint: close, back off
   ``replica.fetch.backoff.ms``, reconnect.
+  An answer overdue by ``LINK_CHECK_S`` beyond the request's wait has the
+  link probed (a new connection from the same address every
+  ``LINK_PROBE_S``): probes failing, then one connecting, mean a cut that
+  has healed, whose lost packets TCP would resend only seconds later; the
+  connection is made again at once (``_watch_link``). Kafka's fetcher waits
+  for TCP or the socket timeout.
 * Fetch (session id 0, epoch -1: a full, sessionless fetch every time; no
   KIP-227 sessions) for every partition that is ready: ``replica_id`` in the
   body up to v14, ``replica_state`` (``replica_id``, epoch -1) from v15;
@@ -126,6 +132,14 @@ APPEND_SLICE_S = 0.002
 # a connect, or a response beyond the leader's long poll, this late when a new leadership arrives
 # for the leader: the connection is given up and made again at once (``_LeaderFetcher.kick``)
 STALL_S = 3.0
+# a response this late beyond the leader's long poll: the link is probed, a new connection from the
+# same address every LINK_PROBE_S, each given LINK_PROBE_TIMEOUT_S (an event loop starved that long
+# under load could take a probe for failed: it costs one reconnection). One that fails, then one that
+# connects: the link was cut and has healed, so the awaited answer was lost in the cut and the
+# connection is made again at once (``_LeaderFetcher._watch_link``)
+LINK_CHECK_S = 1.0
+LINK_PROBE_S = 1.0
+LINK_PROBE_TIMEOUT_S = 2.0
 _ZERO_UUID = uuid.UUID(int=0)
 
 TopicPartition = tuple[str, int]
@@ -357,6 +371,7 @@ class _LeaderFetcher:
         self._awaiting: tuple[float, float] | None = None
         self._connecting: asyncio.Future | None = None
         self._kicked = False  # gave up a connection since the last answer: not again until one
+        self._watch: asyncio.Task | None = None  # _watch_link of an answer overdue now
         # truncation from Fetch's diverging epoch: the IBP allows it and (once connected) the
         # leader speaks Fetch v12+; else OffsetForLeaderEpoch before fetching
         self.truncate_on_fetch = mgr.truncation_on_fetch
@@ -397,17 +412,58 @@ class _LeaderFetcher:
             return
         # given up: one reconnection until an answer comes (a leader slow under load, not cut
         # off, is not made to start over again and again)
-        self._awaiting, self._kicked = None, True
-        log.info("%s: no answer for %.1f s, and a new leadership to fetch: reconnecting", self,
-                 overdue + allowed)
-        why = _Abandoned(f"abandoned after {overdue + allowed:.1f} s without an answer")
+        self._kicked = True
+        self._abandon(f"no answer for {overdue + allowed:.1f} s, and a new leadership to fetch")
+
+    def _abandon(self, why: str) -> None:
+        """Give the connection (or the connect) up and make it again at once, no backoff."""
+        log.info("%s: %s: reconnecting", self, why)
+        self._awaiting = None
         if self._connecting is not None:
             self._connecting.cancel()
         conn, self._conn = self._conn, None
         if conn is not None and conn.transport is not None:
             if conn._lost is None:
-                conn._lost = why
+                conn._lost = _Abandoned(f"abandoned: {why}")
             conn.transport.abort()
+
+    def _start_watch(self, conn: _FrameProtocol) -> None:
+        if self._conn is conn and self._watch is None:
+            self._watch = asyncio.get_running_loop().create_task(self._watch_link(conn))
+
+    async def _watch_link(self, conn: _FrameProtocol) -> None:
+        """While an answer on ``conn`` is overdue by ``LINK_CHECK_S``: probe the link to the leader
+        with new connections from the same local address, one every ``LINK_PROBE_S``. A probe that
+        fails and a later one that connects mean the link was cut and has healed: the answer (or
+        the request) was dropped in the cut and comes back only with TCP's next retransmission,
+        up to ~13 s after the heal of a 10-25 s cut, or ``replica.socket.timeout.ms``. Give the
+        connection up then. A leader merely slow (or paused: its kernel still accepts) passes
+        every probe and keeps its connection."""
+        transport = conn.transport
+        sock = None if transport is None else transport.get_extra_info("socket")
+        try:
+            local, peer = sock.getsockname()[0], sock.getpeername()[:2]
+        except (OSError, AttributeError):
+            return
+        loop = asyncio.get_running_loop()
+        cut = False
+        while self._conn is conn:
+            began = loop.time()
+            try:
+                probe, _ = await asyncio.wait_for(loop.create_connection(
+                    asyncio.Protocol, peer[0], peer[1], local_addr=(local, 0)), LINK_PROBE_TIMEOUT_S)
+            except asyncio.TimeoutError:
+                # noticed late, the loop itself starved: it cannot tell a dropped SYN from its lateness
+                cut = cut or loop.time() - began < LINK_PROBE_TIMEOUT_S + LINK_PROBE_S / 2
+            except OSError:
+                cut = True
+            else:
+                probe.abort()
+                if cut and self._conn is conn:
+                    self._abandon(f"the link to {peer[0]}:{peer[1]} was cut and has healed, "
+                                  "and the answer awaited was lost in the cut")
+                    return
+            await asyncio.sleep(max(0.0, LINK_PROBE_S - (loop.time() - began)))
 
     # -- the loop -----------------------------------------------------------------------
     async def _run(self) -> None:
@@ -775,13 +831,20 @@ class _LeaderFetcher:
     async def _read(self, correlation_id: int, extra_wait_ms: int) -> memoryview:
         conn = self._conn
         timeout = (self.mgr.socket_timeout_ms + extra_wait_ms) / 1000
-        self._awaiting = (asyncio.get_running_loop().time(), extra_wait_ms / 1000)
+        loop = asyncio.get_running_loop()
+        self._awaiting = (loop.time(), extra_wait_ms / 1000)
+        # a timer, not a task, per request: most answers come before it fires
+        check = loop.call_later(extra_wait_ms / 1000 + LINK_CHECK_S, self._start_watch, conn)
         try:
             frame = await asyncio.wait_for(conn.read_frame(), timeout)
         except asyncio.TimeoutError:
             raise _ConnectionFailed(f"no response within {timeout:.1f}s") from None
         finally:
             self._awaiting = None
+            check.cancel()
+            if self._watch is not None:
+                self._watch.cancel()
+                self._watch = None
         self._kicked = False
         got = int.from_bytes(frame[:4], "big", signed=True)
         if got != correlation_id:

@@ -29,9 +29,11 @@ import pytest
 from cluster_fixtures import Cluster, ZooKeeperServer, _need_zookeeper
 
 from kwire.nemesis import NemesisError, Topology
+from kwire.nemesis.availability import longest_gap  # noqa: F401 (the tests import it from here)
 from kwire.nemesis.checker import INFO, OK, Poll, Reset, Send
 
 SESSION_MS = 6000  # zookeeper.session.timeout.ms of the nemesis clusters
+REQUEST_TIMEOUT_MS = 10000  # the queue producers' request.timeout.ms: the timeout of their acks=all Produce requests
 
 
 
@@ -70,6 +72,9 @@ class QueueWorkload(_Recorded):
         self.producer_config = dict(producer_config or {})  # over the defaults, e.g. acks=1
         self._stop_consumers = threading.Event()
         self.ack_times: list[float] = []
+        # librdkafka's statistics, once a second per producer: (time, client, broker id, the longest round
+        # trip of a request answered in the last second (s), its requests timed out so far); request_figures
+        self.request_stats: list[tuple[float, str, int, float, int]] = []
         self._threads = [threading.Thread(target=self._produce, args=(f"p{i}",), daemon=True)
                          for i in range(producers)]
         self._readers = [threading.Thread(target=self._consume, args=(name, sub), daemon=True)
@@ -86,7 +91,9 @@ class QueueWorkload(_Recorded):
         p = self.ck.Producer({"bootstrap.servers": self.bootstrap, "acks": "all", "enable.idempotence": True,
                               "linger.ms": 5, "message.timeout.ms": 120000,
                               "topic.metadata.refresh.interval.ms": 1000,
-                              "retry.backoff.ms": 100, "retry.backoff.max.ms": 500, **self.producer_config})
+                              "retry.backoff.ms": 100, "retry.backoff.max.ms": 500,
+                              "request.timeout.ms": REQUEST_TIMEOUT_MS, "statistics.interval.ms": 1000,
+                              "stats_cb": self._stats, **self.producer_config})
 
         def report(err, msg) -> None:
             if err is None:
@@ -105,6 +112,35 @@ class QueueWorkload(_Recorded):
             p.poll(0.02)
         if p.flush(150) != 0:
             self.errors.append(f"{name}: messages still unanswered after 150 s")
+
+    def _stats(self, text: str) -> None:
+        import json
+
+        now, stats = time.monotonic(), json.loads(text)
+        for b in stats.get("brokers", {}).values():
+            if b.get("nodeid", -1) >= 0:  # the bootstrap entries (-1) duplicate the real ones
+                self.request_stats.append((now, stats.get("name", ""), b["nodeid"],
+                                           b.get("rtt", {}).get("max", 0) / 1e6, b.get("req_timeouts", 0)))
+
+    def request_figures(self, since: float, until: float | None = None, skip: frozenset = frozenset()) -> dict:
+        """From the producers' statistics between ``since`` and ``until``: the longest round trip of a
+        request any broker answered (``longest_request_s``), and the requests that timed out in the
+        client (``timed_out``: not answered within ``REQUEST_TIMEOUT_MS``), brokers in ``skip`` (a
+        paused one: a stopped process answers nothing) left out."""
+        rows = list(self.request_stats)
+        start: dict = {}  # (client, broker) -> its cumulative timeouts before ``since``
+        end: dict = {}
+        longest = 0.0
+        for t, client, node, rtt, n in rows:
+            if node in skip:
+                continue
+            if t < since:
+                start[(client, node)] = n
+            elif until is None or t <= until:
+                end[(client, node)] = n
+                longest = max(longest, rtt)
+        return {"longest_request_s": longest, "timed_out": sum(n - start.get(k, 0) for k, n in end.items()),
+                "request_timeout_s": REQUEST_TIMEOUT_MS / 1000}
 
     # -- consumers -------------------------------------------------------------------------
     def _consume(self, name: str, subscribe: bool) -> None:
@@ -149,13 +185,70 @@ class QueueWorkload(_Recorded):
 
 
 
-def longest_gap(event_times: list[float], since: float) -> float:
-    """The longest time without an event (an acknowledgement, a commit) after ``since``: a fault's
-    unavailability."""
-    times = sorted(t for t in event_times if t >= since)
-    if not times:
-        return float("inf")
-    return max([times[0] - since] + [b - a for a, b in zip(times, times[1:])])
+def produce_pinned(bootstrap: str, topic: str, value: bytes, timeout_ms: int, took: list | None = None) -> int:
+    """One acks=all Produce on a connection to exactly ``bootstrap``: the partition's error code
+    (``took``: the seconds from sending the Produce to its answer are appended, the connection's
+    set-up left out)."""
+    from kwire.client import KafkaClient
+    from kwire.protocol.generated.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+    from kwire.records.builder import build_batch
+
+    req = ProduceRequest(acks=-1, timeout_ms=timeout_ms, topic_data=[TopicProduceData(
+        name=topic, partition_data=[PartitionProduceData(index=0, records=build_batch([(None, value)]))])])
+    with KafkaClient(bootstrap, timeout=timeout_ms / 1000 + 30) as client:
+        version = min(client.api_version(0), 12)
+        sent = time.monotonic()
+        resp = client.request(0, req, version=version, wait_s=timeout_ms / 1000)
+        if took is not None:
+            took.append(time.monotonic() - sent)
+    return resp.responses[0].partition_responses[0].error_code
+
+
+class Prober:
+    """acks=all Produce requests (timeout ``REQUEST_TIMEOUT_MS``) sent straight to every broker, one
+    after another per broker, to a topic of their own: how long each took to be answered (a leader
+    must answer by the timeout, also one cut off from its ISR; the others answer NOT_LEADER at once).
+    The workloads' topics are left alone, so the checker sees none of these values."""
+
+    def __init__(self, brokers: dict[int, str], topic: str) -> None:
+        self.topic = topic
+        self.probes: list[tuple[float, int, float | None]] = []  # (sent, broker, seconds to the answer)
+        self._pending: dict[int, float] = {}  # broker -> when its outstanding probe was sent
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._loop, args=(b, addr), daemon=True)
+                         for b, addr in brokers.items()]
+
+    def start(self) -> "Prober":
+        for t in self._threads:
+            t.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _loop(self, broker: int, bootstrap: str) -> None:
+        n = 0
+        while not self._stop.is_set():
+            sent, took = time.monotonic(), []
+            self._pending[broker] = sent
+            try:
+                produce_pinned(bootstrap, self.topic, b"probe-%d-%d" % (broker, n), REQUEST_TIMEOUT_MS, took)
+                self.probes.append((sent, broker, took[0]))
+            except Exception:  # a broker down, killed or restarting: not an answer, and not a late one
+                self.probes.append((sent, broker, None))
+            self._pending.pop(broker, None)
+            n += 1
+            self._stop.wait(0.5)
+
+    def figures(self, since: float, until: float, skip: frozenset = frozenset()) -> dict:
+        """The longest time an acks=all probe sent in ``[since, until]`` took to be answered (one still
+        unanswered counts with its age), brokers in ``skip`` (a paused one) left out."""
+        now = time.monotonic()
+        took = [d for t, b, d in list(self.probes) if since <= t <= until and b not in skip and d is not None]
+        # one still waiting (its connection's set-up included)
+        took += [now - t for b, t in list(self._pending.items()) if since <= t <= until and b not in skip]
+        return {"longest_request_s": max(took, default=0.0), "requests": len(took),
+                "request_timeout_s": REQUEST_TIMEOUT_MS / 1000}
 
 
 def final_reads(cluster, topic: str) -> dict:

@@ -34,12 +34,10 @@ import uuid
 
 import pytest
 from clients import read_values
-from nemesis_workload import SESSION_MS, nemesis_cluster  # noqa: F401 (fixture)
+from nemesis_workload import SESSION_MS, nemesis_cluster, produce_pinned  # noqa: F401 (fixture)
 
 from kwire.client import KafkaClient
 from kwire.protocol.errors import ErrorCode
-from kwire.protocol.generated.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
-from kwire.records.builder import build_batch
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
 
@@ -98,16 +96,6 @@ def test_outgoing_connections_leave_from_each_brokers_own_address(nemesis_cluste
     bad = subprocess.run(cli + ["--for", "0.5", "isolate", "7", "--from", "zk"], capture_output=True, text=True,
                          timeout=60)
     assert bad.returncode == 2 and "no node '7' in this cluster (nodes: 1, 2, 3, zk)" in bad.stderr, bad.stderr
-
-
-def _produce_pinned(bootstrap: str, topic: str, value: bytes, timeout_ms: int) -> int:
-    """One acks=all Produce on a connection to exactly ``bootstrap``: the partition's error code."""
-    req = ProduceRequest(acks=-1, timeout_ms=timeout_ms, topic_data=[TopicProduceData(
-        name=topic, partition_data=[PartitionProduceData(index=0, records=build_batch([(None, value)]))])])
-    with KafkaClient(bootstrap, timeout=timeout_ms / 1000 + 30) as client:
-        version = min(client.api_version(0), 12)
-        resp = client.request(0, req, version=version, wait_s=timeout_ms / 1000)
-    return resp.responses[0].partition_responses[0].error_code
 
 
 class _Producer:
@@ -170,7 +158,7 @@ def test_isolated_leader_fences_itself_and_writes_resume_on_the_new_leader(nemes
 
     def pinned_produce() -> None:
         t0 = time.monotonic()
-        pinned["code"] = _produce_pinned(c.broker(1).bootstrap, topic, b"pinned", 10000)
+        pinned["code"] = produce_pinned(c.broker(1).bootstrap, topic, b"pinned", 10000)
         pinned["elapsed"] = time.monotonic() - t0
 
     th = threading.Thread(target=pinned_produce, daemon=True)
@@ -188,7 +176,7 @@ def test_isolated_leader_fences_itself_and_writes_resume_on_the_new_leader(nemes
     assert pinned["elapsed"] <= 10 + 1.5, f"an acks=all produce with a 10 s timeout took {pinned['elapsed']:.1f} s"
 
     # the old leader has fenced itself: NOT_LEADER_OR_FOLLOWER, and no leader in its Metadata
-    assert _produce_pinned(c.broker(1).bootstrap, topic, b"late", 2000) == ErrorCode.NOT_LEADER_OR_FOLLOWER
+    assert produce_pinned(c.broker(1).bootstrap, topic, b"late", 2000) == ErrorCode.NOT_LEADER_OR_FOLLOWER
     own = c.metadata([topic], bootstrap=c.broker(1).bootstrap)
     stale = own.topics[topic].partitions[0]
     assert stale.leader != 1, f"the fenced broker still names itself leader: {stale}"
@@ -305,7 +293,7 @@ def test_follower_drops_a_dead_connection_when_a_new_leadership_arrives(nemesis_
     c, fw, topo = nemesis_cluster()
     old, new = f"old-{uuid.uuid4().hex[:8]}", f"new-{uuid.uuid4().hex[:8]}"
     c.create_topic(old, partitions=1, replication_factor=2, assignment={0: [1, 2]})
-    assert _produce_pinned(c.broker(1).bootstrap, old, b"before", 30000) == 0  # broker 2 fetches from 1
+    assert produce_pinned(c.broker(1).bootstrap, old, b"before", 30000) == 0  # broker 2 fetches from 1
     fw.cut(topo.split(["1"], ["2"]))
     time.sleep(15)  # the fault's duration
     fw.heal()
@@ -313,12 +301,40 @@ def test_follower_drops_a_dead_connection_when_a_new_leadership_arrives(nemesis_
     c.create_topic(new, partitions=1, replication_factor=2, assignment={0: [1, 2]})
     c.wait_until(lambda md: md.topics[new].partitions[0].leader == 1, 30, "broker 1 leading", [new],
                  bootstrap=c.broker(1).bootstrap)
-    code = _produce_pinned(c.broker(1).bootstrap, new, b"after the heal", 30000)
+    code = produce_pinned(c.broker(1).bootstrap, new, b"after the heal", 30000)
     took = time.monotonic() - healed_at
     assert code == 0, ErrorCode(code).name
     assert took <= 5, f"an acks=all write to a partition followed by broker 2 took {took:.1f} s after the heal"
-    assert any("new leadership to fetch: reconnecting" in line for line in c.broker(2).lines)
+    # the new leadership (kick), or the link probe of the overdue answer, whichever came first
+    assert any("new leadership to fetch: reconnecting" in line or "was cut and has healed" in line
+               for line in c.broker(2).lines)
     print(f"dead follower connection: acks=all write acknowledged {took:.1f} s after the heal")
+
+
+def test_follower_reconnects_once_a_cut_link_heals(nemesis_cluster):  # noqa: F811
+    """Regression (split-one: the leader keeps ZooKeeper and its leadership, so no new leadership
+    comes to kick the followers' fetchers, and the ISR came back ~3.3 s after the heal of a 10 s
+    split, with TCP's retransmission of the answer lost in the cut). Schedule: broker 2 follows
+    broker 1; the link 1-2 alone is cut for 14 s (every broker keeps ZooKeeper; the ISR stays
+    [1, 2]: ``replica.lag.time.max.ms`` is 30 s); it heals, and an acks=all write goes to broker
+    1, which needs broker 2's next Fetch. The answer to the Fetch of the cut would come back with
+    TCP's retransmission about 25 s into the cut, ~11 s after the heal. The fetcher probes the
+    link while the answer is overdue, sees the probes fail and then connect, and fetches again on
+    a new connection: the write is acknowledged within 5 s of the heal."""
+    c, fw, topo = nemesis_cluster()
+    topic = f"kept-{uuid.uuid4().hex[:8]}"
+    c.create_topic(topic, partitions=1, replication_factor=2, assignment={0: [1, 2]})
+    assert produce_pinned(c.broker(1).bootstrap, topic, b"before", 30000) == 0  # broker 2 fetches from 1
+    fw.cut(topo.split(["1"], ["2"]))
+    time.sleep(14)  # the fault's duration
+    fw.heal()
+    healed_at = time.monotonic()
+    code = produce_pinned(c.broker(1).bootstrap, topic, b"after the heal", 30000)
+    took = time.monotonic() - healed_at
+    assert code == 0, ErrorCode(code).name
+    assert took <= 5, f"an acks=all write needing broker 2 took {took:.1f} s after the heal"
+    assert any("was cut and has healed" in line for line in c.broker(2).lines)
+    print(f"follower after a healed cut: acks=all write acknowledged {took:.1f} s after the heal")
 
 
 def _leftover_chains(own: str) -> list[str]:
