@@ -37,14 +37,25 @@ rewind; an ``Offsets`` for every committed offset acknowledged or read back.
 records whose transaction has a COMMIT marker (and non-transactional ones):
 what a read_committed reader of that replica would see.
 
+A worker stuck in librdkafka's ``send_offsets_to_transaction`` past the stop
+deadline is left behind (``stuck``), its open transaction settled as ``info``:
+librdkafka 2.x never checks that call's timeout (confluentinc/librdkafka#5456)
+and, when the cached group coordinator left the metadata (a broker whose
+ZooKeeper session expired, as Kafka's ZooKeeper mode drops it), waits for a
+state change of a broker thread it has already ended (#5511), so the call can
+block for minutes after the cluster healed. A worker stuck anywhere else is an
+error.
+
 What it does not do: no idempotent non-transactional writes (the queue
 workload does those), no Java client.
 """
 
 from __future__ import annotations
 
+import linecache
 import random
 import struct
+import sys
 import threading
 import time
 import uuid
@@ -52,6 +63,10 @@ import uuid
 from kwire.nemesis.checker import FAIL, INFO, OK, Offsets, Poll, Reset, Send, Write
 
 ABORTED, COMMITTED = "aborted", "committed"
+# how long stop() waits for a consume-transform-produce worker (a transaction's calls take at
+# most 30 s each when the client keeps its timeouts; a healed cluster answers in seconds) before it
+# leaves the worker behind
+WORKER_STOP_S = 45.0
 
 
 class TxnWorkload:
@@ -67,6 +82,9 @@ class TxnWorkload:
         self.commits = self.aborts = self.unknown = self.fenced = 0
         self.ctp_commits = self.ctp_restarts = 0
         self.errors: list[str] = []
+        self.stuck: list[str] = []  # workers left in send_offsets_to_transaction at stop (librdkafka#5456)
+        self._open: dict[str, tuple] = {}  # worker -> its transaction's (txn, values, offsets) until settled
+        self._abandoned: set = set()  # threads whose later records are dropped
         self.commit_times: list[float] = []  # when each producer transaction's commit was acknowledged
         self._lock = threading.Lock()
         self._stop = threading.Event()  # the producers
@@ -78,7 +96,8 @@ class TxnWorkload:
 
     def record(self, op) -> None:
         with self._lock:
-            self.history.append(op)
+            if threading.current_thread() not in self._abandoned:
+                self.history.append(op)
 
     def start(self):
         for t in self._producers + self._workers + [self._reader]:
@@ -291,6 +310,8 @@ class TxnWorkload:
                 positions = {}
                 for m in msgs:
                     positions[m.partition()] = m.offset() + 1
+                with self._lock:
+                    self._open[name] = (txn, values, offsets)
                 try:
                     p.begin_transaction()
                     for m in msgs:
@@ -304,6 +325,8 @@ class TxnWorkload:
                     outcome, dead = self._finish(p, commit=True)
                 except ck.KafkaException:
                     outcome, dead = self._finish(p, commit=False)
+                with self._lock:
+                    self._open.pop(name, None)
                 self._settle(name, txn, outcome, values, offsets)
                 if outcome == COMMITTED:
                     self.ctp_commits += 1
@@ -350,8 +373,11 @@ class TxnWorkload:
         for t in self._producers:
             t.join(200)
         self._stop_ctp.set()
-        for t in self._workers:
-            t.join(200)
+        until = time.monotonic() + WORKER_STOP_S
+        for t, name in zip(self._workers, ("x0", "x1")):
+            t.join(max(0.0, until - time.monotonic()))
+            if t.is_alive():
+                self._leave_behind(t, name)
         with self._lock:
             last = {}
             for op in self.history:
@@ -371,6 +397,23 @@ class TxnWorkload:
             time.sleep(0.2)
         self._stop_reader.set()
         self._reader.join(30)
+
+    def _leave_behind(self, t: threading.Thread, name: str) -> None:
+        """A worker still running at the stop deadline: if it waits in send_offsets_to_transaction
+        (librdkafka#5456/#5511, see the module docstring) its records end here and its open
+        transaction counts as of unknown outcome; anywhere else it is an error."""
+        frame = sys._current_frames().get(t.ident)
+        line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip() if frame else ""
+        with self._lock:
+            self._abandoned.add(t)
+            open_txn = self._open.pop(name, None)
+        if "send_offsets_to_transaction" not in line:
+            self.errors.append(f"worker {name} did not stop in {WORKER_STOP_S:.0f} s; it is at: {line!r}")
+            return
+        self.stuck.append(name)
+        if open_txn is not None:
+            txn, values, offsets = open_txn
+            self._settle(name, txn, INFO, values, offsets)
 
     def read_group_offsets(self) -> None:
         """The group's committed offsets once everything stopped, recorded as reads."""
@@ -398,7 +441,8 @@ class TxnWorkload:
 
     def figures(self) -> dict:
         return {"commits": self.commits, "aborts": self.aborts, "unknown": self.unknown, "fenced": self.fenced,
-                "ctp_commits": self.ctp_commits, "ctp_restarts": self.ctp_restarts}
+                "ctp_commits": self.ctp_commits, "ctp_restarts": self.ctp_restarts,
+                "ctp_stuck_in_client": len(self.stuck)}
 
 
 _MARKER = struct.Struct(">hh")  # a control record's key: version, type (0 abort, 1 commit)
