@@ -13,7 +13,8 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   connection whose frames take longer (a burst of pipelined produce requests,
   hundreds per read) stops reading and goes on in a callback of its own, so
   the answers its appends woke (a consumer's parked Fetch, other connections'
-  requests, timers) go out between its slices instead of after all of them; a handler that waits (long-poll fetch, acks=all) returns a
+  requests, timers) go out between its slices instead of after all of them;
+  a handler that waits (long-poll fetch, acks=all) returns a
   coroutine that runs as a task (or a ``kwire.delayed.Later``, answered from
   its future's done callback without a task), and its slot keeps later
   responses queued behind it;
