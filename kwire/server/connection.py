@@ -9,7 +9,12 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   read straight into its own frame buffer, which the log then patches and
   writes; no intermediate ``bytes`` objects are made per read;
 * every complete frame is decoded and dispatched at once, so pipelined requests
-  run concurrently; a handler that waits (long-poll fetch, acks=all) returns a
+  run concurrently, in slices of at most ``SLICE_S`` of the loop's time: a
+  connection whose frames take longer (a burst of pipelined produce requests,
+  hundreds per read) stops reading and goes on in a callback of its own, so
+  the answers its appends woke (a consumer's parked Fetch, other connections'
+  requests, timers) go out between its slices instead of after all of them;
+  a handler that waits (long-poll fetch, acks=all) returns a
   coroutine that runs as a task (or a ``kwire.delayed.Later``, answered from
   its future's done callback without a task), and its slot keeps later
   responses queued behind it;
@@ -94,6 +99,8 @@ log = logging.getLogger("kwire.server")
 API_VERSIONS_KEY = 18
 # regions this large go out with sendfile; the log pins their file (kwire.log.region)
 SENDFILE_MIN_BYTES = PIN_MIN_BYTES
+# a connection handles frames for at most this long (s) before the loop's other callbacks run
+SLICE_S = 0.001
 
 
 def _is_awaitable(result, _cache: dict = {}) -> bool:
@@ -128,6 +135,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._out_of_memory = False  # waiting for the memory pool
         self._reading = True
         self._draining = False  # shutting down: no new request is read
+        self._sliced = False  # its slice of the loop is used up: the rest waits for _next_slice
         self.metrics = getattr(server, "metrics", None)  # kwire.metrics.RequestMetrics, None: off
         self._client_quotas = None  # kwire.security.client_quotas.ClientQuotas (with a session)
 
@@ -173,7 +181,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._update_reading()
 
     def _update_reading(self) -> None:
-        want = not (self._paused or self._out_of_memory or self.closed or self._draining or self._throttled)
+        want = not (self._paused or self._out_of_memory or self.closed or self._draining or self._throttled
+                    or self._sliced)
         if want != self._reading and self.transport is not None:
             self._reading = want
             if want:
@@ -210,6 +219,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
     def _process(self) -> None:
         conn = self.conn
         release = self._pool.release
+        if self._sliced:  # a slice is scheduled: the frames wait for it, in order
+            return
+        end = perf_counter() + SLICE_S
         try:
             while not self.closed:
                 frame = conn.next_frame()
@@ -226,10 +238,31 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 finally:
                     if not owned:  # the frame is done with: its pool memory comes back
                         release(size)
+                if perf_counter() >= end and self._yield_slice():
+                    break
         except FrameError as e:
             self.abort(str(e))
             return
         self._flush()
+
+    def _yield_slice(self) -> bool:
+        """The slice is used up: read nothing more and go on after the callbacks queued meanwhile
+        (the Fetch answers this slice's appends woke among them). False outside a running loop
+        (frames fed directly by a tool): everything is handled at once."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        self._sliced = True
+        self._update_reading()
+        loop.call_soon(self._next_slice)
+        return True
+
+    def _next_slice(self) -> None:
+        self._sliced = False
+        if not self.closed:
+            self._process()
+            self._update_reading()
 
     def close(self) -> None:
         """Close gracefully (idle connection): what is queued is still sent."""
