@@ -102,7 +102,7 @@ def _serve(argv: list[str]) -> int:
         logging.getLogger("kwire.config").warning(
             "kwire accepts and reports these Kafka configs but does not act on them: %s",
             ", ".join(inert))
-    from kwire.cluster.zk_store import ZooKeeperConnectError
+    from kwire.cluster.errors import ZooKeeperConnectError  # not zk_store: kazoo only in cluster mode
     from kwire.log import AllLogDirsOffline
     from kwire.protocol.errors import KafkaError
     from kwire.server.app import serve

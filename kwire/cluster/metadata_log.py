@@ -60,7 +60,7 @@ import os
 import struct
 import threading
 
-from crc32c import crc32c
+from kwire.records.crc import crc32c
 
 from kwire.cluster.image import MetadataImage
 from kwire.log import faults

@@ -50,6 +50,7 @@ from kazoo.handlers import utils as kazoo_utils
 from kazoo.handlers.threading import KazooTimeoutError, SequentialThreadingHandler
 
 from kwire.clock import sleep
+from kwire.cluster.errors import ZooKeeperConnectError
 from kwire.cluster.zk_layout import parse_connect
 from kwire.protocol.errors import ErrorCode, KafkaError
 
@@ -88,10 +89,6 @@ class _Handler(SequentialThreadingHandler):
 
 # kazoo's connection retry: forever, backing off to at most a second
 _CONNECTION_RETRY = {"max_tries": -1, "delay": 0.05, "backoff": 1.5, "max_delay": 1.0, "sleep_func": _sleep}
-
-
-class ZooKeeperConnectError(Exception):
-    """ZooKeeper could not be reached within ``zookeeper.connection.timeout.ms`` (start-up)."""
 
 
 class ZooKeeperUnavailable(KafkaError):

@@ -6,6 +6,11 @@ What it does
 an empty host for all interfaces) into ``Listener`` tuples and applies Kafka's
 uniqueness rules; it is also the validator of both listener configs.
 ``_parse_protocol_map`` reads ``LISTENER_NAME:SECURITY_PROTOCOL`` pairs.
+``http_listeners`` reads where an HTTP endpoint (metrics, console, Schema Registry) listens:
+``<prefix>.listeners`` (``HTTP://host:port,...``) or, when that is unset, ``<prefix>.port``
+(``127.0.0.1:<port>``); an empty list means the endpoint is off. It lives here, not beside the
+HTTP server (``kwire.metrics.http``), so that a broker without those endpoints never imports
+``http.server``.
 
 It is a module of its own, rather than part of ``broker``, because the config
 tables in ``definitions`` use ``parse_listeners`` as a validator while
@@ -101,3 +106,14 @@ def _parse_protocol_map(text: str) -> dict[str, str]:
                            f"listener {name.strip()} appears more than once")
         out[name.strip().upper()] = proto.strip().upper()
     return out
+
+
+def http_listeners(config, prefix: str) -> list[tuple[str, int]]:
+    """(host, port) of each listener of the HTTP endpoint ``prefix``; [] when it is off."""
+    listeners = config.get(f"{prefix}.listeners")
+    if listeners:
+        return [(lst.host, lst.port) for lst in parse_listeners(listeners, f"{prefix}.listeners")]
+    port = config.get(f"{prefix}.port")
+    if port is None or port < 0:
+        return []
+    return [("127.0.0.1", port)]

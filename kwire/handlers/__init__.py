@@ -4,7 +4,7 @@ Every handler module defines ``API_KEY``, ``MIN_VERSION``, ``MAX_VERSION`` and
 ``handle(ctx, request)``, which returns the response object (or None for a
 request that gets no response, such as an acks=0 produce) — either directly or
 as a coroutine when it must wait (long-poll fetch, acks=all). ``REGISTRY`` is
-built from the modules listed in ``MODULES``; ApiVersions answers from it, so
+built from the modules listed in ``MODULES`` (each imported at its API's first request); ApiVersions answers from it, so
 the broker never advertises an API it does not implement. A module may set
 ``ADVERTISED_MIN_VERSION`` below ``MIN_VERSION`` where Kafka itself advertises
 versions it no longer serves (Produce, for older librdkafka: KAFKA-18659).
@@ -23,6 +23,8 @@ This package does not read sockets, frames or files: handlers work through
 from __future__ import annotations
 
 import importlib
+import os
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -120,14 +122,63 @@ class RequestContext:
     session: Any = None  # kwire.security.session.Session (principal, listener); None outside a server
 
 
+#: The declarations ``_declared`` reads from a handler module's source: ``NAME = <integer>`` at
+#: the start of a line (every handler writes its version range so; a test checks each module).
+_DECLARATION = re.compile(r"^(API_KEY|MIN_VERSION|MAX_VERSION|ADVERTISED_MIN_VERSION) = (\d+)\s*(?:#.*)?$",
+                          re.MULTILINE)
+
+
+def _declared(name: str) -> dict[str, int] | None:
+    """A handler module's API_KEY / MIN_VERSION / MAX_VERSION [/ ADVERTISED_MIN_VERSION], read from
+    its source without importing it; None if the source cannot be read or lacks one of them."""
+    try:
+        with open(os.path.join(os.path.dirname(__file__), name + ".py"), encoding="utf-8") as f:
+            found = dict((k, int(v)) for k, v in _DECLARATION.findall(f.read()))
+    except OSError:
+        return None
+    return found if {"API_KEY", "MIN_VERSION", "MAX_VERSION"} <= found.keys() else None
+
+
+def _entry(name: str, mod: Any) -> HandlerEntry:
+    return HandlerEntry(mod.API_KEY, mod.MIN_VERSION, mod.MAX_VERSION, mod.handle, name,
+                        getattr(mod, "ADVERTISED_MIN_VERSION", mod.MIN_VERSION))
+
+
+def _first_call(name: str, api_key: int) -> Callable:
+    """The ``handle`` of a handler not imported yet: imports it, puts its entry in ``REGISTRY``
+    in place of this one (later requests call the handler directly) unless the entry was
+    replaced meanwhile (a test wrapping it: the wrapper keeps calling this), and answers."""
+    real: Callable | None = None
+
+    def handle(ctx: RequestContext, request: Any) -> Any:
+        nonlocal real
+        if real is None:
+            entry = _entry(name, importlib.import_module(f"kwire.handlers.{name}"))
+            current = REGISTRY.get(api_key)
+            if current is not None and current.handle is handle:
+                REGISTRY[api_key] = entry
+            real = entry.handle
+        return real(ctx, request)
+
+    return handle
+
+
 def _load() -> dict[int, HandlerEntry]:
+    """Every handler's entry. A handler module (and the generated codec modules, coordinators and
+    so on that it imports) is imported at its API's first request, not here: a broker serves a
+    handful of the 65 APIs, and importing them all was a fifth of a ``kwire serve`` start's CPU.
+    The version ranges come from the modules' sources (``_declared``); a module whose source
+    cannot be read that way is imported now."""
     reg: dict[int, HandlerEntry] = {}
     for name in MODULES:
-        mod = importlib.import_module(f"kwire.handlers.{name}")
-        reg[mod.API_KEY] = HandlerEntry(
-            mod.API_KEY, mod.MIN_VERSION, mod.MAX_VERSION, mod.handle, name,
-            getattr(mod, "ADVERTISED_MIN_VERSION", mod.MIN_VERSION),
-        )
+        d = _declared(name)
+        if d is None:
+            entry = _entry(name, importlib.import_module(f"kwire.handlers.{name}"))
+        else:
+            key = d["API_KEY"]
+            entry = HandlerEntry(key, d["MIN_VERSION"], d["MAX_VERSION"], _first_call(name, key), name,
+                                 d.get("ADVERTISED_MIN_VERSION", d["MIN_VERSION"]))
+        reg[entry.api_key] = entry
     return reg
 
 

@@ -75,8 +75,7 @@ ordinary pass finds them again).
 
 from __future__ import annotations
 
-import concurrent.futures
-import concurrent.futures.process
+import concurrent.futures  # its process/thread pools are imported when the first pass starts
 import logging
 import os
 
@@ -327,7 +326,8 @@ class LogCleaner:
         self._job = None
         try:
             result = fut.result()
-        except concurrent.futures.process.BrokenProcessPool as e:
+        except concurrent.futures.BrokenExecutor as e:  # BrokenProcessPool (a thread pool with no
+            # initializer never breaks); named so, concurrent.futures.process is not imported at start
             log.warning("the log cleaner process died (%s); cleaning in a thread from now on", e)
             self._executor.shutdown(wait=False)
             self._executor = None

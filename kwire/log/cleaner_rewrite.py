@@ -91,7 +91,7 @@ import struct
 import time
 from dataclasses import dataclass, field
 
-from crc32c import crc32c
+from kwire.records.crc import crc32c
 
 from kwire.records.batch import (
     CONTROL_MASK,

@@ -74,7 +74,7 @@ import struct
 from collections import deque
 from typing import NamedTuple
 
-from crc32c import crc32c
+from kwire.records.crc import crc32c
 
 from kwire.protocol.errors import ErrorCode, KafkaError
 

@@ -17,9 +17,8 @@ browser every few seconds and a scrape every 15 s the per-request cost
 including a new TCP connection) is irrelevant. What it does not do: TLS, authentication, HTTP/2, keep-alive
 beyond what ``BaseHTTPRequestHandler`` offers.
 
-``http_listeners(config, prefix)`` reads ``<prefix>.listeners``
-(``HTTP://host:port,...``) or, when that is unset, ``<prefix>.port``
-(``127.0.0.1:<port>``); an empty list means the endpoint is off.
+Where an endpoint listens is read by ``kwire.config.listeners.http_listeners`` (a broker
+without HTTP endpoints imports nothing of this module).
 """
 
 from __future__ import annotations
@@ -33,18 +32,6 @@ log = logging.getLogger("kwire.http")
 
 MAX_CONNECTIONS = 32
 TIMEOUT_S = 30
-
-
-def http_listeners(config, prefix: str) -> list[tuple[str, int]]:
-    from kwire.config.listeners import parse_listeners
-
-    listeners = config.get(f"{prefix}.listeners")
-    if listeners:
-        return [(lst.host, lst.port) for lst in parse_listeners(listeners, f"{prefix}.listeners")]
-    port = config.get(f"{prefix}.port")
-    if port is None or port < 0:
-        return []
-    return [("127.0.0.1", port)]
 
 
 class _Server(ThreadingHTTPServer):

@@ -335,7 +335,7 @@ done:
 }
 
 
-static PyObject *crc32c_fn = NULL; /* crc32c.crc32c, looked up at import */
+static PyObject *crc32c_fn = NULL; /* kwire.records.crc.crc32c, looked up at import */
 
 /* check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None
  *
@@ -453,7 +453,7 @@ PyInit__scan(void)
     CorruptRecordError = import_attr("kwire.records.errors", "CorruptRecordError");
     if (CorruptRecordError == NULL)
         return NULL;
-    crc32c_fn = import_attr("crc32c", "crc32c");
+    crc32c_fn = import_attr("kwire.records.crc", "crc32c");
     if (crc32c_fn == NULL)
         return NULL;
     return PyModule_Create(&module);

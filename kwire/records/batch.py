@@ -36,7 +36,7 @@ from __future__ import annotations
 import struct
 from typing import Iterator, NamedTuple
 
-from crc32c import crc32c
+from kwire.records.crc import crc32c
 
 HEADER_SIZE = 61
 LOG_OVERHEAD = 12  # base_offset + batch_length

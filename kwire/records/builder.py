@@ -29,7 +29,7 @@ import struct
 import time
 from typing import Any, Iterable
 
-from crc32c import crc32c
+from kwire.records.crc import crc32c
 
 from . import batch
 from .compression import NONE, compress

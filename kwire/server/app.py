@@ -148,7 +148,7 @@ class KafkaServer:
         self._stopping: asyncio.Event | None = None
         self.bound: list[tuple[str, int]] = []
         # issue 15: Prometheus endpoint and web console, each off unless configured
-        from kwire.metrics.http import http_listeners
+        from kwire.config.listeners import http_listeners  # not kwire.metrics.http: no http.server
 
         self._metrics_listeners = http_listeners(config, "metrics")
         self._console_listeners = http_listeners(config, "console")
