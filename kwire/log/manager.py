@@ -180,10 +180,10 @@ class LogManager:
         starts = self._read_checkpoint(os.path.join(d, LOG_START_FILE))
         hws = self._read_checkpoint(os.path.join(d, HIGH_WATERMARK_FILE))
         loaded = 0
-        for name in sorted(os.listdir(d)):
-            path = os.path.join(d, name)
-            if not os.path.isdir(path):
-                continue
+        # scandir: the entry type comes with the listing, no stat per partition directory
+        with os.scandir(d) as it:
+            dirs = sorted((e.name, e.path) for e in it if e.is_dir())
+        for name, path in dirs:
             if name.endswith(DELETE_SUFFIX):
                 log.info("finishing the deletion of %s", path)
                 shutil.rmtree(path, ignore_errors=True)
@@ -198,7 +198,7 @@ class LogManager:
             plog = PartitionLog.open(
                 d, key[0], key[1], topic_configs.get(key[0], self.default_config), now_ms,
                 recovery_point=recovery_points.get(key, 0), log_start_offset=starts.get(key, 0),
-                high_watermark=hws.get(key), clean_shutdown=clean)
+                high_watermark=hws.get(key), clean_shutdown=clean, existing=True)
             self._add(key, plog, d)
             loaded += 1
         if loaded or clean:

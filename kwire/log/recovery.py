@@ -50,12 +50,14 @@ _INDEX_RE = re.compile(r"^(\d{20})\.(index|timeindex)$")
 _STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap", ".cleanend")
 
 
-def remove_stray_files(dir: str) -> list[str]:
+def remove_stray_files(dir: str, names: list[str] | None = None) -> list[str]:
     """Finish an interrupted cleaner swap, remove stray files; returns the names left in ``dir``.
 
-    The directory is listed once (twice only after a swap was finished): with tens of
-    thousands of partitions, listing each directory is a large part of start-up."""
-    names = os.listdir(dir)
+    The directory is listed once (twice only after a swap was finished), or not at all
+    when the caller passes its listing ``names``: with tens of thousands of partitions,
+    listing each directory is a large part of start-up."""
+    if names is None:
+        names = os.listdir(dir)
     if cleaner_swap.recover(dir, names):
         names = os.listdir(dir)
     logs = {m.group(1) for m in map(_LOG_RE.match, names) if m}
@@ -80,16 +82,20 @@ def segment_bases(dir: str, names: list[str] | None = None) -> list[int]:
 
 
 def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: int,
-                  clean_shutdown: bool, epochs=None) -> list[LogSegment]:
+                  clean_shutdown: bool, epochs=None,
+                  names: list[str] | None = None) -> tuple[list[LogSegment], list[str]]:
     """Open, check and (if needed) recover every segment in ``dir``, oldest first.
 
-    An OSError (an unreadable file or directory, EIO) propagates: the log
-    manager then starts the whole log dir offline."""
+    Returns the segments and the directory's names after the stray files went (for
+    the producer snapshots and transaction indexes: one listing per partition).
+    ``names``: the directory's listing, if the caller has it. An OSError (an
+    unreadable file or directory, EIO) propagates: the log manager then starts the
+    whole log dir offline."""
     faults.check("load", dir)  # before anything is touched: a failed load changes no file
-    names = remove_stray_files(dir)
+    names = remove_stray_files(dir, names)
     segments = [LogSegment(dir, base, config, now_ms) for base in segment_bases(dir, names)]
     if not segments:
-        return segments
+        return segments, names
     if clean_shutdown:
         first_unsafe = len(segments)
     else:
@@ -108,9 +114,9 @@ def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: i
             truncated = recover_segment(seg, epochs)
             if truncated and not last:
                 _delete_after(segments, i)
-                return segments[: i + 1]
+                return segments[: i + 1], names
         expected = seg.next_offset
-    return segments
+    return segments, names
 
 
 def _delete_after(segments: list[LogSegment], i: int) -> None:

@@ -200,10 +200,11 @@ def test_manager_flush_due_and_unclean_restart(tmp_path):
     assert lg.recovery_point == 9
 
 
-def test_opening_a_partition_lists_its_directory_once_for_recovery(tmp_path, monkeypatch):
+def test_opening_a_partition_lists_its_directory_once(tmp_path, monkeypatch):
     """Start-up with tens of thousands of partitions pays per directory listing: the swap
-    recovery, the stray-file sweep and the segment list share one listing of the partition
-    directory (the producer snapshots and the transaction index list it once more each)."""
+    recovery, the stray-file sweep, the segment list, the producer snapshots, the
+    transaction index and the leader-epoch checkpoint share one listing of the partition
+    directory."""
     lg = filled(tmp_path, batches=4, segment_bytes=300)
     assert len(lg.segments) > 1
     lg.close()
@@ -219,7 +220,30 @@ def test_opening_a_partition_lists_its_directory_once_for_recovery(tmp_path, mon
     lg = PartitionLog.open(str(tmp_path), "t", 0, LogConfig(segment_bytes=300), NOW)
     monkeypatch.undo()
     lg.update_high_watermark(lg.log_end_offset)
-    assert listed.count("t-0") == 3, listed
+    assert listed.count("t-0") == 1, listed
     assert not (tmp_path / "t-0" / "00000000000000000000.index.tmp").exists()  # still swept
     assert offsets(lg) == list(range(12))
     lg.close()
+
+
+def test_clean_restart_from_one_listing_keeps_producers_epochs_and_timestamps(tmp_path):
+    """After a clean shutdown the start-up reads each partition's files from one listing
+    (no directory listed again, no replay past the snapshot at the LEO): the idempotent
+    producer's retry is still answered as a duplicate, the leader epochs are the ones
+    written, and segment.ms still sees the first batch's timestamp."""
+    m = LogManager(str(tmp_path), NOW)
+    lg = m.get_or_create("t", 0)
+    lg.append_as_leader(mk(ts=NOW - 5000), 3, NOW)  # epoch 3, first batch 5 s old
+    idem = bytes(build_batch([(b"k", b"v", [], NOW)], now_ms=NOW, producer_id=77,
+                             producer_epoch=0, base_sequence=0))
+    first = lg.append_as_leader(bytearray(idem), 4, NOW)
+    m.close()
+    assert (tmp_path / ".kwire_cleanshutdown").exists()
+    m = LogManager(str(tmp_path), NOW)
+    lg = m.get("t", 0)
+    assert lg.leader_epochs.entries == [(3, 0), (4, 3)]
+    retry = lg.append_as_leader(bytearray(idem), 4, NOW)
+    assert retry.duplicate and retry.base_offset == first.base_offset == 3
+    assert lg.active_segment.first_batch_timestamp == NOW - 5000 + 2
+    assert lg.log_end_offset == 4
+    m.close()
