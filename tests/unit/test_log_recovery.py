@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 
@@ -240,6 +241,7 @@ def test_clean_restart_from_one_listing_keeps_producers_epochs_and_timestamps(tm
     m.close()
     assert (tmp_path / ".kwire_cleanshutdown").exists()
     m = LogManager(str(tmp_path), NOW)
+    assert gc.isenabled()  # paused while loading only
     lg = m.get("t", 0)
     assert lg.leader_epochs.entries == [(3, 0), (4, 3)]
     retry = lg.append_as_leader(bytearray(idem), 4, NOW)
