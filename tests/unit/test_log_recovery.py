@@ -249,3 +249,15 @@ def test_clean_restart_from_one_listing_keeps_producers_epochs_and_timestamps(tm
     assert lg.active_segment.first_batch_timestamp == NOW - 5000 + 2
     assert lg.log_end_offset == 4
     m.close()
+
+
+def test_offset_checkpoint_bytes_are_kafkas_format(tmp_path):
+    """write_offsets formats its lines itself (start-up writes 50,000 of them): Kafka's
+    layout exactly, sorted by topic and partition, and read back unchanged."""
+    path = str(tmp_path / "recovery-point-offset-checkpoint")
+    offsets_in = {("b", 0): 7, ("a", 10): 0, ("a", 2): 123456789012}
+    ck.write_offsets(path, offsets_in)
+    assert open(path, "rb").read() == b"0\n3\na 2 123456789012\na 10 0\nb 0 7\n"
+    assert ck.read_offsets(path) == offsets_in
+    ck.write_offsets(path, {})
+    assert open(path, "rb").read() == b"0\n0\n"
