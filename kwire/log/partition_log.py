@@ -253,9 +253,13 @@ class PartitionLog:
         self._log_start_offset = min(max(log_start_offset, segments[0].base_offset), leo)
         epochs.truncate_from_end(leo)
         epochs.truncate_from_start(self._log_start_offset)
-        for seg in segments:  # make recovered (possibly truncated) segments durable
-            seg.flush()
-        self.recovery_point = leo
+        # Nothing is fsynced here, and after an unclean shutdown the recovery point stays
+        # where the checkpoint had it (Kafka's LogLoader): the recovered segments are marked
+        # dirty, and the next flush, which covers every segment from the recovery point,
+        # makes them durable. Advancing it to the LEO now would let a crash before that
+        # flush skip the check of segments whose bytes were never fsynced.
+        self.recovery_point = leo if clean_shutdown else \
+            min(max(recovery_point, self._log_start_offset), leo)
         self.txn_index.load(self._bases, leo, names)
         self._load_producer_state(names)
         hw = self._log_start_offset if high_watermark is None else high_watermark

@@ -16,7 +16,10 @@
   checked -- complete header, magic 2, sane length, offsets increasing, CRC-32C
   over the batch -- and the indexes are rebuilt. At the first bad batch the
   segment is truncated there and every later segment is deleted, each logged
-  at WARNING with file, position and byte count.
+  at WARNING with file, position and byte count. As in Kafka's ``LogLoader``,
+  nothing recovered is fsynced here and the partition log leaves its recovery
+  point where the checkpoint had it: the next flush makes the recovered
+  segments durable and moves it.
 
 After a clean shutdown (the log manager's ``.kwire_cleanshutdown`` marker) no
 segment is CRC-checked; the last one is still scanned from its last index
@@ -180,9 +183,11 @@ def recover_segment(seg: LogSegment, epochs=None) -> int:
                     "at offset %d", seg.log_path, removed, pos, problem, seg.next_offset)
         os.ftruncate(fd, pos)
         seg.size = pos
-    seg._dirty = True  # fsynced by the partition log once loading is done
-    seg.offset_index.flush()
-    seg.time_index.flush()
+    # Nothing is fsynced during the load (Kafka's LogLoader neither): the segment and its
+    # rebuilt indexes stay dirty, the recovery point stays below them, and the log's next
+    # flush (from the recovery point on) makes them durable; a crash before it recovers
+    # them again.
+    seg._dirty = True
     for idx in (seg.offset_index, seg.time_index):  # an empty index is still a file
         if not os.path.exists(idx.path):
             open(idx.path, "wb").close()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import os
 
 import pytest
 
-from kwire.log import LogConfig, LogManager, PartitionLog
+from kwire.log import LogConfig, LogManager, PartitionLog, faults
 from kwire.log import checkpoint as ck
 from kwire.records import batch as B
 from kwire.records.builder import build_batch
@@ -195,10 +196,54 @@ def test_manager_flush_due_and_unclean_restart(tmp_path):
         f.write(b"\x00" * 17)
     m = LogManager(str(tmp_path), NOW)  # no marker: recovery from the checkpointed point
     lg = m.get("t", 0)
-    assert lg.log_end_offset == 6 and lg.recovery_point == 6
+    # Kafka's LogLoader: the recovery point stays where the checkpoint had it (3, the flush
+    # above) until a flush makes the recovered segment durable
+    assert lg.log_end_offset == 6 and lg.recovery_point == 3
     m.update_config("t", LogConfig(flush_messages=1))
     lg.append_as_leader(mk(), 0, NOW)
     assert lg.recovery_point == 9
+
+
+def test_unclean_restart_recovers_from_the_recovery_point_only_and_fsyncs_nothing(tmp_path, caplog):
+    """Kafka's LogLoader after kill -9: segments below the checkpointed recovery point are
+    trusted (not CRC-checked: a flipped value byte there survives), the segment holding it
+    and later ones are checked and a torn tail is cut, nothing is fsynced while loading
+    (an armed ``flush`` fault would take the dir offline), and the recovery point stays
+    where the checkpoint had it until the next flush."""
+    size = len(mk())
+    cfg = LogConfig(segment_bytes=3 * size)
+    m = LogManager(str(tmp_path), NOW)
+    lg = m.get_or_create("t", 0, cfg, NOW)
+    for _ in range(8):  # 3 batches (9 offsets) per segment: bases 0, 9, 18; the LEO is 24
+        lg.append_as_leader(mk(), 0, NOW)
+    assert [s.base_offset for s in lg.segments] == [0, 9, 18] and lg.recovery_point == 18
+    m.checkpoint()  # the crash comes after: no clean-shutdown marker, rolls fsynced up to 18
+    first, active = lg.segments[0].log_path, lg.active_segment.log_path
+    with open(first, "r+b") as f:  # a value byte of the first batch: a CRC check would cut
+        f.seek(70)
+        b = f.read(1)
+        f.seek(70)
+        f.write(bytes([b[0] ^ 0x55]))
+    good = os.path.getsize(active)
+    with open(active, "ab") as f:  # a torn write above the recovery point
+        f.write(bytes(mk())[:45])
+    faults.arm("flush", errno.EIO)  # any segment or index fsync during the load fails it
+    try:
+        with caplog.at_level(logging.WARNING, logger="kwire.log"):
+            m = LogManager(str(tmp_path), NOW, default_config=cfg)
+    finally:
+        faults.disarm("flush")
+    assert not m.offline_dirs
+    lg = m.get("t", 0)
+    assert os.path.getsize(active) == good and lg.log_end_offset == 24
+    assert os.path.getsize(first) == 3 * size and lg.segments[0].next_offset == 9
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and active in warnings[0] and "truncating 45 bytes" in warnings[0]
+    assert lg.recovery_point == 18
+    lg.flush()  # the recovered segment becomes durable; only now does the point move
+    assert lg.recovery_point == 24
+    assert lg.append_as_leader(mk(), 0, NOW).base_offset == 24
+    m.close()
 
 
 def test_opening_a_partition_lists_its_directory_once(tmp_path, monkeypatch):
