@@ -44,6 +44,11 @@ FIGURES = ["create_s", "create_cpu_s", "produce_first_s", "produce_first_us_per_
            "restart_after_kill_cpu_s"]
 
 
+# librdkafka gives up on a request after socket.timeout.ms (60 s) whatever the admin call's
+# own timeout: creating 5,000 partitions takes longer than that on a loaded machine
+_PATIENT = {"socket.timeout.ms": 1_800_000}
+
+
 def parse(spec: str) -> tuple[int, int]:
     """'10x5000' -> (10, 5000)."""
     t, _, p = spec.lower().partition("x")
@@ -62,7 +67,7 @@ def _open_fds(pid: int) -> int | None:
 
 def _wait_all_led(ck, bootstrap: str, total: int, deadline_s: float) -> float:
     """Seconds until Metadata lists ``total`` partitions with leaders (raises past the deadline)."""
-    admin = ck.admin.AdminClient({"bootstrap.servers": bootstrap, "log_level": 0})
+    admin = ck.admin.AdminClient({"bootstrap.servers": bootstrap, "log_level": 0, **_PATIENT})
     t0 = time.monotonic()
     while True:
         try:
@@ -118,7 +123,7 @@ def run_one(ck, spec: dict, workdir: str, topics: int, partitions: int) -> dict:
     b = brokers.start_kwire(workdir, [], spec["name"], spec.get("root"), timeout_s=120)
     data = b.data_dir
     try:
-        admin = ck.admin.AdminClient({"bootstrap.servers": b.bootstrap, "log_level": 0})
+        admin = ck.admin.AdminClient({"bootstrap.servers": b.bootstrap, "log_level": 0, **_PATIENT})
         names = [f"scale{i}" for i in range(topics)]
         t0 = time.monotonic()
         for n in names:
