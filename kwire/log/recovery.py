@@ -174,7 +174,9 @@ def recover_segment(seg: LogSegment, epochs=None) -> int:
             break
         seg.track(pos, bsize, last_offset, h.max_timestamp)
         if epochs is not None and h.partition_leader_epoch >= 0:
-            epochs.assign(h.partition_leader_epoch, h.base_offset)
+            # memory only: the log's next flush writes the file before the recovery point
+            # passes these batches (a crash before it recovers them, and their epochs, again)
+            epochs.assign_deferred(((h.partition_leader_epoch, h.base_offset),))
         expected = last_offset + 1
         pos += bsize
     removed = size - pos

@@ -208,14 +208,15 @@ def test_unclean_restart_recovers_from_the_recovery_point_only_and_fsyncs_nothin
     """Kafka's LogLoader after kill -9: segments below the checkpointed recovery point are
     trusted (not CRC-checked: a flipped value byte there survives), the segment holding it
     and later ones are checked and a torn tail is cut, nothing is fsynced while loading
-    (an armed ``flush`` fault would take the dir offline), and the recovery point stays
-    where the checkpoint had it until the next flush."""
+    (an armed ``flush`` or ``leader_epoch`` fault would take the dir offline: the epochs
+    the recovery finds stay in memory), and the recovery point stays where the checkpoint
+    had it until the next flush, which writes those epochs first."""
     size = len(mk())
     cfg = LogConfig(segment_bytes=3 * size)
     m = LogManager(str(tmp_path), NOW)
     lg = m.get_or_create("t", 0, cfg, NOW)
-    for _ in range(8):  # 3 batches (9 offsets) per segment: bases 0, 9, 18; the LEO is 24
-        lg.append_as_leader(mk(), 0, NOW)
+    for i in range(8):  # 3 batches (9 offsets) per segment: bases 0, 9, 18; the LEO is 24
+        lg.append_as_leader(mk(), 0 if i < 6 else 1, NOW)  # epoch 1 from 18: in memory only
     assert [s.base_offset for s in lg.segments] == [0, 9, 18] and lg.recovery_point == 18
     m.checkpoint()  # the crash comes after: no clean-shutdown marker, rolls fsynced up to 18
     first, active = lg.segments[0].log_path, lg.active_segment.log_path
@@ -227,21 +228,24 @@ def test_unclean_restart_recovers_from_the_recovery_point_only_and_fsyncs_nothin
     good = os.path.getsize(active)
     with open(active, "ab") as f:  # a torn write above the recovery point
         f.write(bytes(mk())[:45])
-    faults.arm("flush", errno.EIO)  # any segment or index fsync during the load fails it
+    # any segment or index fsync, or leader-epoch checkpoint write, during the load fails it
+    faults.arm("flush", errno.EIO)
+    faults.arm("leader_epoch", errno.EIO)
     try:
         with caplog.at_level(logging.WARNING, logger="kwire.log"):
             m = LogManager(str(tmp_path), NOW, default_config=cfg)
     finally:
-        faults.disarm("flush")
+        faults.disarm()
     assert not m.offline_dirs
     lg = m.get("t", 0)
     assert os.path.getsize(active) == good and lg.log_end_offset == 24
     assert os.path.getsize(first) == 3 * size and lg.segments[0].next_offset == 9
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1 and active in warnings[0] and "truncating 45 bytes" in warnings[0]
-    assert lg.recovery_point == 18
-    lg.flush()  # the recovered segment becomes durable; only now does the point move
-    assert lg.recovery_point == 24
+    assert lg.recovery_point == 18 and lg.leader_epochs.entries == [(0, 0), (1, 18)]
+    assert ck.read_epochs(lg.leader_epochs.path) == [(0, 0)]  # as the crash left it
+    lg.flush()  # the recovered segment and its epochs become durable; only now does it move
+    assert lg.recovery_point == 24 and ck.read_epochs(lg.leader_epochs.path) == [(0, 0), (1, 18)]
     assert lg.append_as_leader(mk(), 0, NOW).base_offset == 24
     m.close()
 
