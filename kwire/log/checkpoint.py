@@ -35,6 +35,30 @@ class CheckpointError(ValueError):
     """A checkpoint file that does not follow the format above."""
 
 
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+_READ_CHUNK = 1 << 16
+
+
+def read_small(path: str) -> bytes:
+    """The whole (small) file at ``path`` with plain ``os`` calls; OSError as ``os.open`` raises it.
+
+    Start-up reads four or five small files per partition (indexes, checkpoint, producer
+    snapshot): a buffered ``open()`` costs several times the system calls' own time."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        data = os.read(fd, _READ_CHUNK)
+        if len(data) < _READ_CHUNK:  # a regular file reads short only at its end
+            return data
+        chunks = [data]
+        while True:
+            chunk = os.read(fd, _READ_CHUNK)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+
+
 def fsync_dir(path: str) -> None:
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -84,8 +108,7 @@ def write_checkpoint(path: str, rows: list[tuple]) -> None:
 def read_checkpoint(path: str, fields: int) -> list[list[str]] | None:
     """Rows of ``fields`` strings each; None when the file does not exist."""
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+        lines = read_small(path).decode("utf-8").splitlines()
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as e:
@@ -103,9 +126,13 @@ def read_checkpoint(path: str, fields: int) -> list[list[str]] | None:
 
 
 def write_offsets(path: str, offsets: dict[tuple[str, int], int]) -> None:
-    """``recovery-point-offset-checkpoint`` and friends: topic partition offset."""
-    rows = [(t, p, o) for (t, p), o in sorted(offsets.items())]
-    write_checkpoint(path, rows)
+    """``recovery-point-offset-checkpoint`` and friends: topic partition offset.
+
+    The lines are formatted in one pass (the same bytes as ``write_checkpoint``): with
+    50,000 partitions a generic row join was a sixth of the start-up's CPU."""
+    rows = sorted(offsets.items())
+    text = f"{VERSION}\n{len(rows)}\n" + "".join(f"{t} {p} {o}\n" for (t, p), o in rows)
+    atomic_write(path, text.encode("utf-8"))
 
 
 def read_offsets(path: str) -> dict[tuple[str, int], int]:

@@ -38,7 +38,7 @@ from array import array
 from bisect import bisect_right
 
 from . import faults
-from .checkpoint import write_all
+from .checkpoint import read_small, write_all
 from .files import O_APPEND_WO, CachedFile, open_fd
 
 _OFF = struct.Struct(">ii")
@@ -213,8 +213,7 @@ class OffsetIndex(_IndexFile):
     def load(cls, path: str, base_offset: int, max_entries: int, log_size: int):
         """The index stored at ``path``, or None when missing or inconsistent."""
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            data = read_small(path)
         except FileNotFoundError:
             return None
         if len(data) % cls.ENTRY_SIZE:
@@ -288,8 +287,7 @@ class TimeIndex(_IndexFile):
     @classmethod
     def load(cls, path: str, base_offset: int, max_entries: int):
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            data = read_small(path)
         except FileNotFoundError:
             return None
         if len(data) % cls.ENTRY_SIZE:

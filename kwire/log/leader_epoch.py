@@ -68,10 +68,14 @@ def assigned(entries: list[tuple[int, int]], epoch: int, start_offset: int) -> l
 
 
 class LeaderEpochCache:
-    def __init__(self, dir: str) -> None:
+    def __init__(self, dir: str, exists: bool = True) -> None:
+        """The cache of partition directory ``dir``, read from its file (``exists`` False:
+        the caller's listing of ``dir`` shows no file, so none is read)."""
         self.path = os.path.join(dir, FILE_NAME)
         self.entries: list[tuple[int, int]] = []
         self.dirty = False  # memory holds entries the file does not (assign_deferred)
+        if not exists:
+            return
         try:
             self.entries = read_epochs(self.path) or []
         except CheckpointError as e:

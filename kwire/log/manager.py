@@ -75,6 +75,7 @@ deletion, bringing an offline dir back without a restart.
 from __future__ import annotations
 
 import errno
+import gc
 import logging
 import os
 import shutil
@@ -132,14 +133,23 @@ class LogManager:
         self.dirs_with_errors: set[str] = set()  # any I/O error since start-up
         self.on_dir_offline = None  # called with the (topic, partition)s of a dir going offline
         topic_configs = topic_configs or {}
-        for d in self.log_dirs:
-            try:
-                os.makedirs(d, exist_ok=True)
-                self._load_dir(d, now_ms, topic_configs)
-            except OSError as e:
-                if e.errno in (errno.EMFILE, errno.ENFILE):
-                    raise
-                self._load_failed(d, e)
+        # Loading allocates long-lived objects only (a few dozen per partition): the cyclic
+        # collector would scan all of them again at every collection, about a third of the
+        # start-up's CPU at 5,000 partitions. Paused for the load (a no-op if already off).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for d in self.log_dirs:
+                try:
+                    os.makedirs(d, exist_ok=True)
+                    self._load_dir(d, now_ms, topic_configs)
+                except OSError as e:
+                    if e.errno in (errno.EMFILE, errno.ENFILE):
+                        raise
+                    self._load_failed(d, e)
+        finally:
+            if collecting:
+                gc.enable()
         if len(self.offline_dirs) == len(self.log_dirs):
             self.fd_cache.close_all()
             for d in self.log_dirs:
@@ -180,10 +190,10 @@ class LogManager:
         starts = self._read_checkpoint(os.path.join(d, LOG_START_FILE))
         hws = self._read_checkpoint(os.path.join(d, HIGH_WATERMARK_FILE))
         loaded = 0
-        for name in sorted(os.listdir(d)):
-            path = os.path.join(d, name)
-            if not os.path.isdir(path):
-                continue
+        # scandir: the entry type comes with the listing, no stat per partition directory
+        with os.scandir(d) as it:
+            dirs = sorted((e.name, e.path) for e in it if e.is_dir())
+        for name, path in dirs:
             if name.endswith(DELETE_SUFFIX):
                 log.info("finishing the deletion of %s", path)
                 shutil.rmtree(path, ignore_errors=True)
@@ -198,7 +208,7 @@ class LogManager:
             plog = PartitionLog.open(
                 d, key[0], key[1], topic_configs.get(key[0], self.default_config), now_ms,
                 recovery_point=recovery_points.get(key, 0), log_start_offset=starts.get(key, 0),
-                high_watermark=hws.get(key), clean_shutdown=clean)
+                high_watermark=hws.get(key), clean_shutdown=clean, existing=True)
             self._add(key, plog, d)
             loaded += 1
         if loaded or clean:

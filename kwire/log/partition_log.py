@@ -101,7 +101,7 @@ from kwire.records.control import ABORT
 from . import faults, search, truncation
 from .checkpoint import fsync_dir
 from .config import LogConfig
-from .leader_epoch import LeaderEpochCache
+from .leader_epoch import FILE_NAME, LeaderEpochCache
 from .producer_state import ProducerStateManager, list_snapshots, snapshot_path
 from .recovery import load_segments
 from .region import FileRegion
@@ -231,19 +231,25 @@ class PartitionLog:
     @classmethod
     def open(cls, dir: str, topic: str, partition: int, config: LogConfig, now_ms: int, *,
              recovery_point: int = 0, log_start_offset: int = 0,
-             high_watermark: int | None = None, clean_shutdown: bool = False) -> "PartitionLog":
+             high_watermark: int | None = None, clean_shutdown: bool = False,
+             existing: bool = False) -> "PartitionLog":
         """Open (creating if needed) ``<dir>/<topic>-<partition>`` and recover it.
 
         ``recovery_point`` and ``log_start_offset`` come from the log dir's
         checkpoints (0 when unknown: everything is checked); ``high_watermark``
         from ``replication-offset-checkpoint`` (default: the log start offset,
         as Kafka does; on one node the broker then raises it to the LEO).
+        ``existing``: the caller just found the directory (start-up), so it is
+        not created. The directory is listed once, and the listing serves the
+        segments, the producer snapshots and the transaction indexes.
         """
         part_dir = os.path.join(dir, f"{topic}-{partition}")
-        os.makedirs(part_dir, exist_ok=True)
-        epochs = LeaderEpochCache(part_dir)
-        segments = load_segments(part_dir, config, now_ms, recovery_point=recovery_point,
-                                 clean_shutdown=clean_shutdown, epochs=epochs)
+        if not existing:
+            os.makedirs(part_dir, exist_ok=True)
+        names = os.listdir(part_dir)
+        epochs = LeaderEpochCache(part_dir, FILE_NAME in names)
+        segments, names = load_segments(part_dir, config, now_ms, recovery_point=recovery_point,
+                                        clean_shutdown=clean_shutdown, epochs=epochs, names=names)
         if not segments:
             segments = [LogSegment.create(part_dir, max(log_start_offset, 0), config, now_ms)]
         self = cls(part_dir, topic, partition, config, segments, epochs, now_ms)
@@ -251,22 +257,27 @@ class PartitionLog:
         self._log_start_offset = min(max(log_start_offset, segments[0].base_offset), leo)
         epochs.truncate_from_end(leo)
         epochs.truncate_from_start(self._log_start_offset)
-        for seg in segments:  # make recovered (possibly truncated) segments durable
-            seg.flush()
-        self.recovery_point = leo
-        self.txn_index.load(self._bases, leo)
-        self._load_producer_state()
+        # Nothing is fsynced here, and after an unclean shutdown the recovery point stays
+        # where the checkpoint had it (Kafka's LogLoader): the recovered segments are marked
+        # dirty, and the next flush, which covers every segment from the recovery point,
+        # makes them durable. Advancing it to the LEO now would let a crash before that
+        # flush skip the check of segments whose bytes were never fsynced.
+        self.recovery_point = leo if clean_shutdown else \
+            min(max(recovery_point, self._log_start_offset), leo)
+        self.txn_index.load(self._bases, leo, names)
+        self._load_producer_state(names)
         hw = self._log_start_offset if high_watermark is None else high_watermark
         self._high_watermark = min(max(hw, self._log_start_offset), leo)
         self.producer_state.on_high_watermark(self._high_watermark)
         return self
 
-    def _load_producer_state(self) -> None:
+    def _load_producer_state(self, names: list[str] | None = None) -> None:
         leo = self.log_end_offset
-        snap = self.producer_state.load_latest_snapshot(leo)
+        snap = self.producer_state.load_latest_snapshot(leo, names)
         start = max(snap if snap is not None else 0, self._segments[0].base_offset)
         scanned = 0
-        for seg, pos, h in self._iter_headers(start):
+        # a snapshot at the LEO (every clean shutdown writes one): no batch to replay, no read
+        for seg, pos, h in self._iter_headers(start) if start < leo else ():
             if h.is_control and h.producer_id >= 0:  # a marker: maybe an aborted transaction
                 batch = seg.read_bytes(pos, LOG_OVERHEAD + h.batch_length)
                 self._end_txn(h, h.base_offset, read_marker(h, batch), seg.base_offset)

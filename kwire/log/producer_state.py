@@ -79,7 +79,7 @@ from kwire.records.crc import crc32c
 from kwire.protocol.errors import ErrorCode, KafkaError
 
 from . import faults
-from .checkpoint import atomic_write
+from .checkpoint import atomic_write, read_small
 
 log = logging.getLogger("kwire.log")
 
@@ -143,10 +143,10 @@ def snapshot_path(dir: str, offset: int) -> str:
     return os.path.join(dir, f"{offset:020d}{SNAPSHOT_SUFFIX}")
 
 
-def list_snapshots(dir: str) -> list[int]:
-    """Offsets of the snapshot files in ``dir``, ascending."""
+def list_snapshots(dir: str, names: list[str] | None = None) -> list[int]:
+    """Offsets of the snapshot files in ``dir`` (``names``: its listing, if known), ascending."""
     out = []
-    for name in os.listdir(dir):
+    for name in os.listdir(dir) if names is None else names:
         m = _SNAPSHOT_RE.match(name)
         if m:
             out.append(int(m.group(1)))
@@ -341,8 +341,7 @@ class ProducerStateManager:
 
     def load_snapshot(self, path: str) -> int:
         """Replace the state with the snapshot's; returns its offset. ValueError if unusable."""
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_small(path)
         if len(data) < _HEAD.size + _BODY_HEAD.size:
             raise ValueError(f"{path}: too short")
         magic, version, crc = _HEAD.unpack_from(data, 0)
@@ -377,13 +376,13 @@ class ProducerStateManager:
                 except FileNotFoundError:
                     pass
 
-    def load_latest_snapshot(self, log_end_offset: int) -> int | None:
+    def load_latest_snapshot(self, log_end_offset: int, names: list[str] | None = None) -> int | None:
         """Load the newest usable snapshot at or below ``log_end_offset``; its offset or None.
 
         Snapshots above the log end (left behind by a truncation) and
-        unreadable ones are deleted.
+        unreadable ones are deleted. ``names``: the directory's listing, if known.
         """
-        for off in reversed(list_snapshots(self.dir)):
+        for off in reversed(list_snapshots(self.dir, names)):
             path = snapshot_path(self.dir, off)
             if off > log_end_offset:
                 os.unlink(path)

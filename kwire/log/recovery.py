@@ -16,7 +16,10 @@
   checked -- complete header, magic 2, sane length, offsets increasing, CRC-32C
   over the batch -- and the indexes are rebuilt. At the first bad batch the
   segment is truncated there and every later segment is deleted, each logged
-  at WARNING with file, position and byte count.
+  at WARNING with file, position and byte count. As in Kafka's ``LogLoader``,
+  nothing recovered is fsynced here and the partition log leaves its recovery
+  point where the checkpoint had it: the next flush makes the recovered
+  segments durable and moves it.
 
 After a clean shutdown (the log manager's ``.kwire_cleanshutdown`` marker) no
 segment is CRC-checked; the last one is still scanned from its last index
@@ -50,12 +53,14 @@ _INDEX_RE = re.compile(r"^(\d{20})\.(index|timeindex)$")
 _STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap", ".cleanend")
 
 
-def remove_stray_files(dir: str) -> list[str]:
+def remove_stray_files(dir: str, names: list[str] | None = None) -> list[str]:
     """Finish an interrupted cleaner swap, remove stray files; returns the names left in ``dir``.
 
-    The directory is listed once (twice only after a swap was finished): with tens of
-    thousands of partitions, listing each directory is a large part of start-up."""
-    names = os.listdir(dir)
+    The directory is listed once (twice only after a swap was finished), or not at all
+    when the caller passes its listing ``names``: with tens of thousands of partitions,
+    listing each directory is a large part of start-up."""
+    if names is None:
+        names = os.listdir(dir)
     if cleaner_swap.recover(dir, names):
         names = os.listdir(dir)
     logs = {m.group(1) for m in map(_LOG_RE.match, names) if m}
@@ -80,16 +85,20 @@ def segment_bases(dir: str, names: list[str] | None = None) -> list[int]:
 
 
 def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: int,
-                  clean_shutdown: bool, epochs=None) -> list[LogSegment]:
+                  clean_shutdown: bool, epochs=None,
+                  names: list[str] | None = None) -> tuple[list[LogSegment], list[str]]:
     """Open, check and (if needed) recover every segment in ``dir``, oldest first.
 
-    An OSError (an unreadable file or directory, EIO) propagates: the log
-    manager then starts the whole log dir offline."""
+    Returns the segments and the directory's names after the stray files went (for
+    the producer snapshots and transaction indexes: one listing per partition).
+    ``names``: the directory's listing, if the caller has it. An OSError (an
+    unreadable file or directory, EIO) propagates: the log manager then starts the
+    whole log dir offline."""
     faults.check("load", dir)  # before anything is touched: a failed load changes no file
-    names = remove_stray_files(dir)
+    names = remove_stray_files(dir, names)
     segments = [LogSegment(dir, base, config, now_ms) for base in segment_bases(dir, names)]
     if not segments:
-        return segments
+        return segments, names
     if clean_shutdown:
         first_unsafe = len(segments)
     else:
@@ -108,9 +117,9 @@ def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: i
             truncated = recover_segment(seg, epochs)
             if truncated and not last:
                 _delete_after(segments, i)
-                return segments[: i + 1]
+                return segments[: i + 1], names
         expected = seg.next_offset
-    return segments
+    return segments, names
 
 
 def _delete_after(segments: list[LogSegment], i: int) -> None:
@@ -165,7 +174,9 @@ def recover_segment(seg: LogSegment, epochs=None) -> int:
             break
         seg.track(pos, bsize, last_offset, h.max_timestamp)
         if epochs is not None and h.partition_leader_epoch >= 0:
-            epochs.assign(h.partition_leader_epoch, h.base_offset)
+            # memory only: the log's next flush writes the file before the recovery point
+            # passes these batches (a crash before it recovers them, and their epochs, again)
+            epochs.assign_deferred(((h.partition_leader_epoch, h.base_offset),))
         expected = last_offset + 1
         pos += bsize
     removed = size - pos
@@ -174,9 +185,11 @@ def recover_segment(seg: LogSegment, epochs=None) -> int:
                     "at offset %d", seg.log_path, removed, pos, problem, seg.next_offset)
         os.ftruncate(fd, pos)
         seg.size = pos
-    seg._dirty = True  # fsynced by the partition log once loading is done
-    seg.offset_index.flush()
-    seg.time_index.flush()
+    # Nothing is fsynced during the load (Kafka's LogLoader neither): the segment and its
+    # rebuilt indexes stay dirty, the recovery point stays below them, and the log's next
+    # flush (from the recovery point on) makes them durable; a crash before it recovers
+    # them again.
+    seg._dirty = True
     for idx in (seg.offset_index, seg.time_index):  # an empty index is still a file
         if not os.path.exists(idx.path):
             open(idx.path, "wb").close()

@@ -280,10 +280,13 @@ class LogSegment:
         self.offset_index, self.time_index = oi, ti
         self.reset_stats()
         self.max_timestamp, self.offset_of_max_timestamp = ti.last_entry if len(ti) else (-1, -1)
-        first = self.read_header_at(0) if self.size else None
-        self.first_batch_timestamp = first.max_timestamp if first else None
         end = start = oi.last_position
+        # the first batch's header: read here unless the scan below starts with it
+        first = self.read_header_at(0) if self.size and start else None
+        self.first_batch_timestamp = first.max_timestamp if first else None
         for pos, h in self.iter_batches(start):
+            if pos == 0:
+                self.first_batch_timestamp = h.max_timestamp
             last_offset = h.base_offset + h.last_offset_delta
             if h.max_timestamp > self.max_timestamp:
                 self.max_timestamp, self.offset_of_max_timestamp = h.max_timestamp, last_offset

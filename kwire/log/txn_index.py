@@ -42,6 +42,8 @@ from kwire.records.batch import HEADER_SIZE
 from kwire.records.control import EndTxnMarker, parse_end_txn_marker
 from kwire.records.decode import parse_records
 
+from .checkpoint import read_small
+
 log = logging.getLogger("kwire.log")
 
 SUFFIX = ".txnindex"
@@ -96,10 +98,13 @@ class TxnIndex:
         return len(self.entries)
 
     # -- loading --------------------------------------------------------------
-    def load(self, segment_bases: list[int], log_end_offset: int) -> None:
+    def load(self, segment_bases: list[int], log_end_offset: int,
+             names: list[str] | None = None) -> None:
+        """Read the ``.txnindex`` files of ``segment_bases`` (``names``: the directory's
+        listing, if known); files of other segments are deleted."""
         bases = set(segment_bases)
         found: list[tuple[AbortedTxn, int]] = []
-        for name in os.listdir(self.dir):
+        for name in os.listdir(self.dir) if names is None else names:
             m = _RE.match(name)
             if not m:
                 continue
@@ -112,8 +117,7 @@ class TxnIndex:
                     pass
                 continue
             try:
-                with open(path, "rb") as f:
-                    data = f.read()
+                data = read_small(path)
             except OSError as e:
                 log.warning("unreadable %s: %s", path, e)
                 continue

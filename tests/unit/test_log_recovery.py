@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import errno
+import gc
 import logging
 import os
 
 import pytest
 
-from kwire.log import LogConfig, LogManager, PartitionLog
+from kwire.log import LogConfig, LogManager, PartitionLog, faults
 from kwire.log import checkpoint as ck
 from kwire.records import batch as B
 from kwire.records.builder import build_batch
@@ -194,16 +196,65 @@ def test_manager_flush_due_and_unclean_restart(tmp_path):
         f.write(b"\x00" * 17)
     m = LogManager(str(tmp_path), NOW)  # no marker: recovery from the checkpointed point
     lg = m.get("t", 0)
-    assert lg.log_end_offset == 6 and lg.recovery_point == 6
+    # Kafka's LogLoader: the recovery point stays where the checkpoint had it (3, the flush
+    # above) until a flush makes the recovered segment durable
+    assert lg.log_end_offset == 6 and lg.recovery_point == 3
     m.update_config("t", LogConfig(flush_messages=1))
     lg.append_as_leader(mk(), 0, NOW)
     assert lg.recovery_point == 9
 
 
-def test_opening_a_partition_lists_its_directory_once_for_recovery(tmp_path, monkeypatch):
+def test_unclean_restart_recovers_from_the_recovery_point_only_and_fsyncs_nothing(tmp_path, caplog):
+    """Kafka's LogLoader after kill -9: segments below the checkpointed recovery point are
+    trusted (not CRC-checked: a flipped value byte there survives), the segment holding it
+    and later ones are checked and a torn tail is cut, nothing is fsynced while loading
+    (an armed ``flush`` or ``leader_epoch`` fault would take the dir offline: the epochs
+    the recovery finds stay in memory), and the recovery point stays where the checkpoint
+    had it until the next flush, which writes those epochs first."""
+    size = len(mk())
+    cfg = LogConfig(segment_bytes=3 * size)
+    m = LogManager(str(tmp_path), NOW)
+    lg = m.get_or_create("t", 0, cfg, NOW)
+    for i in range(8):  # 3 batches (9 offsets) per segment: bases 0, 9, 18; the LEO is 24
+        lg.append_as_leader(mk(), 0 if i < 6 else 1, NOW)  # epoch 1 from 18: in memory only
+    assert [s.base_offset for s in lg.segments] == [0, 9, 18] and lg.recovery_point == 18
+    m.checkpoint()  # the crash comes after: no clean-shutdown marker, rolls fsynced up to 18
+    first, active = lg.segments[0].log_path, lg.active_segment.log_path
+    with open(first, "r+b") as f:  # a value byte of the first batch: a CRC check would cut
+        f.seek(70)
+        b = f.read(1)
+        f.seek(70)
+        f.write(bytes([b[0] ^ 0x55]))
+    good = os.path.getsize(active)
+    with open(active, "ab") as f:  # a torn write above the recovery point
+        f.write(bytes(mk())[:45])
+    # any segment or index fsync, or leader-epoch checkpoint write, during the load fails it
+    faults.arm("flush", errno.EIO)
+    faults.arm("leader_epoch", errno.EIO)
+    try:
+        with caplog.at_level(logging.WARNING, logger="kwire.log"):
+            m = LogManager(str(tmp_path), NOW, default_config=cfg)
+    finally:
+        faults.disarm()
+    assert not m.offline_dirs
+    lg = m.get("t", 0)
+    assert os.path.getsize(active) == good and lg.log_end_offset == 24
+    assert os.path.getsize(first) == 3 * size and lg.segments[0].next_offset == 9
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and active in warnings[0] and "truncating 45 bytes" in warnings[0]
+    assert lg.recovery_point == 18 and lg.leader_epochs.entries == [(0, 0), (1, 18)]
+    assert ck.read_epochs(lg.leader_epochs.path) == [(0, 0)]  # as the crash left it
+    lg.flush()  # the recovered segment and its epochs become durable; only now does it move
+    assert lg.recovery_point == 24 and ck.read_epochs(lg.leader_epochs.path) == [(0, 0), (1, 18)]
+    assert lg.append_as_leader(mk(), 0, NOW).base_offset == 24
+    m.close()
+
+
+def test_opening_a_partition_lists_its_directory_once(tmp_path, monkeypatch):
     """Start-up with tens of thousands of partitions pays per directory listing: the swap
-    recovery, the stray-file sweep and the segment list share one listing of the partition
-    directory (the producer snapshots and the transaction index list it once more each)."""
+    recovery, the stray-file sweep, the segment list, the producer snapshots, the
+    transaction index and the leader-epoch checkpoint share one listing of the partition
+    directory."""
     lg = filled(tmp_path, batches=4, segment_bytes=300)
     assert len(lg.segments) > 1
     lg.close()
@@ -219,7 +270,43 @@ def test_opening_a_partition_lists_its_directory_once_for_recovery(tmp_path, mon
     lg = PartitionLog.open(str(tmp_path), "t", 0, LogConfig(segment_bytes=300), NOW)
     monkeypatch.undo()
     lg.update_high_watermark(lg.log_end_offset)
-    assert listed.count("t-0") == 3, listed
+    assert listed.count("t-0") == 1, listed
     assert not (tmp_path / "t-0" / "00000000000000000000.index.tmp").exists()  # still swept
     assert offsets(lg) == list(range(12))
     lg.close()
+
+
+def test_clean_restart_from_one_listing_keeps_producers_epochs_and_timestamps(tmp_path):
+    """After a clean shutdown the start-up reads each partition's files from one listing
+    (no directory listed again, no replay past the snapshot at the LEO): the idempotent
+    producer's retry is still answered as a duplicate, the leader epochs are the ones
+    written, and segment.ms still sees the first batch's timestamp."""
+    m = LogManager(str(tmp_path), NOW)
+    lg = m.get_or_create("t", 0)
+    lg.append_as_leader(mk(ts=NOW - 5000), 3, NOW)  # epoch 3, first batch 5 s old
+    idem = bytes(build_batch([(b"k", b"v", [], NOW)], now_ms=NOW, producer_id=77,
+                             producer_epoch=0, base_sequence=0))
+    first = lg.append_as_leader(bytearray(idem), 4, NOW)
+    m.close()
+    assert (tmp_path / ".kwire_cleanshutdown").exists()
+    m = LogManager(str(tmp_path), NOW)
+    assert gc.isenabled()  # paused while loading only
+    lg = m.get("t", 0)
+    assert lg.leader_epochs.entries == [(3, 0), (4, 3)]
+    retry = lg.append_as_leader(bytearray(idem), 4, NOW)
+    assert retry.duplicate and retry.base_offset == first.base_offset == 3
+    assert lg.active_segment.first_batch_timestamp == NOW - 5000 + 2
+    assert lg.log_end_offset == 4
+    m.close()
+
+
+def test_offset_checkpoint_bytes_are_kafkas_format(tmp_path):
+    """write_offsets formats its lines itself (start-up writes 50,000 of them): Kafka's
+    layout exactly, sorted by topic and partition, and read back unchanged."""
+    path = str(tmp_path / "recovery-point-offset-checkpoint")
+    offsets_in = {("b", 0): 7, ("a", 10): 0, ("a", 2): 123456789012}
+    ck.write_offsets(path, offsets_in)
+    assert open(path, "rb").read() == b"0\n3\na 2 123456789012\na 10 0\nb 0 7\n"
+    assert ck.read_offsets(path) == offsets_in
+    ck.write_offsets(path, {})
+    assert open(path, "rb").read() == b"0\n0\n"
