@@ -28,7 +28,8 @@ broker with ``-XX:DumpLoadedClassList``, and ``java -Xshare:dump`` archives the
 union (~10 CPU-s, under a file lock so xdist workers make it once). CDS takes
 only jars on the classpath, so the compiled classes are also zipped into a jar.
 When the archive cannot be made, runs go on without it (slower, same
-behaviour); ``KWIRE_TEST_JAVA_CDS=0`` turns it off. The JVM's own warnings go to
+behaviour); ``KWIRE_TEST_JAVA_CDS=0`` turns it off; the quick tier uses it but does
+not make it. The JVM's own warnings go to
 stderr (by default they go to stdout, among the programs' JSON lines).
 """
 
@@ -189,6 +190,8 @@ def class_archive(jars: list[Path]) -> Path | None:
     d = cache_dir() / "cds"
     d.mkdir(parents=True, exist_ok=True)
     archive = d / f"kwire-client-{key}.jsa"
+    if os.environ.get("KWIRE_TEST_QUICK") == "1" and not archive.is_file():
+        return None  # the quick tier's six Java runs would not repay the archive's making
     with open(d / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be making it: wait, then use it
         if not archive.is_file():
