@@ -16,12 +16,27 @@ classes, so concurrent sessions share them safely).
 
 ``run(command, *args)`` runs ``KwireClient <command> <args...>`` and returns its
 JSON lines as dicts; a non-zero exit raises ``JavaClientError`` carrying the
-program's stdout and stderr.
+program's stdout and stderr. ``java_argv(main_class, *args)`` is the command line
+every Java client run of the suite uses.
+
+A JVM start of a client program costs ~1.2 CPU-s, most of it loading and
+verifying the JDK's and kafka-clients' classes; with a class-data-sharing
+archive of those classes it costs ~0.6 CPU-s. The archive is made once per
+machine (per JDK, jars and sources) under ``${KWIRE_CACHE:-~/.cache/kwire}/cds``:
+``KwireClient`` creates a topic, produces and consumes against an in-process
+broker with ``-XX:DumpLoadedClassList``, and ``java -Xshare:dump`` archives the
+union (~10 CPU-s, under a file lock so xdist workers make it once). CDS takes
+only jars on the classpath, so the compiled classes are also zipped into a jar.
+When the archive cannot be made, runs go on without it (slower, same
+behaviour); ``KWIRE_TEST_JAVA_CDS=0`` turns it off; the quick tier uses it but does
+not make it. The JVM's own warnings go to
+stderr (by default they go to stdout, among the programs' JSON lines).
 """
 
 from __future__ import annotations
 
 import base64
+import fcntl
 import hashlib
 import json
 import os
@@ -29,6 +44,9 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
+import warnings
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -37,8 +55,13 @@ KAFKA_CLIENTS_JAR = "kafka-clients-4.3.0.jar"
 MAIN_CLASS = "KwireClient"
 JAVA_SOURCES = Path(__file__).resolve().parent.parent / "java"
 RUNTIME_DEPS = ("slf4j-api", "lz4-java", "snappy-java", "zstd-jni")
+# short-lived client programs: C1 only; JVM warnings (a stale archive, say) to stderr, not stdout
+JVM_FLAGS = ("-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Xlog:disable", "-Xlog:all=warning:stderr",
+             "-Djava.net.preferIPv4Stack=true")
+CLASSES_JAR = "kwire-classes.jar"
 
 _compiled: dict[str, Path] = {}
+_archives: dict[str, Path | None] = {}
 
 
 class JavaClientError(AssertionError):
@@ -55,10 +78,13 @@ def candidate_jar_dirs() -> list[Path]:
     dirs = []
     if os.environ.get("KWIRE_JAVA_JARS"):
         dirs.append(Path(os.environ["KWIRE_JAVA_JARS"]))
-    cache = os.environ.get("KWIRE_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "kwire")
-    dirs.append(Path(cache) / "jars")
+    dirs.append(cache_dir() / "jars")
     dirs.append(Path("/tmp/wheels/jars"))
     return dirs
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("KWIRE_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "kwire"))
 
 
 def jar_dir() -> Path | None:
@@ -124,12 +150,100 @@ def compiled_classes(cp: list[Path]) -> Path:
     return out
 
 
+def classes_jar(cp: list[Path]) -> Path:
+    """The compiled classes as a jar (class-data sharing archives classes from jars only)."""
+    classes = compiled_classes(cp)
+    jar = classes / CLASSES_JAR
+    if not jar.is_file():
+        fd, tmp = tempfile.mkstemp(dir=classes, suffix=".tmp")
+        os.close(fd)
+        with zipfile.ZipFile(tmp, "w") as z:
+            for cls in sorted(classes.glob("*.class")):
+                z.write(cls, cls.name)
+        os.replace(tmp, jar)  # atomic: a concurrent maker writes the same classes
+    return jar
+
+
+def java_argv(main_class: str, *args: str) -> list[str]:
+    """The command line that runs ``main_class`` of tests/java (skips the test without the jars)."""
+    cp = require_java()
+    jars = [classes_jar(cp)] + cp
+    argv = ["java", *JVM_FLAGS]
+    archive = class_archive(jars)
+    if archive is not None:
+        argv.append(f"-XX:SharedArchiveFile={archive}")
+    return argv + ["-cp", os.pathsep.join(map(str, jars)), main_class, *args]
+
+
+def class_archive(jars: list[Path]) -> Path | None:
+    """The class-data-sharing archive for this classpath, made once per machine (None: none)."""
+    if os.environ.get("KWIRE_TEST_JAVA_CDS", "1") == "0":
+        return None
+    java = os.path.realpath(shutil.which("java") or "java")
+    h = hashlib.sha256(f"{java}\0{os.stat(java).st_mtime_ns}".encode())
+    for jar in jars:  # CDS checks each jar's size and mtime: a changed jar needs a new archive
+        st = jar.stat()
+        h.update(f"\0{jar}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    key = h.hexdigest()[:16]
+    if key in _archives:
+        return _archives[key]
+    d = cache_dir() / "cds"
+    d.mkdir(parents=True, exist_ok=True)
+    archive = d / f"kwire-client-{key}.jsa"
+    if os.environ.get("KWIRE_TEST_QUICK") == "1" and not archive.is_file():
+        return None  # the quick tier's six Java runs would not repay the archive's making
+    with open(d / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be making it: wait, then use it
+        if not archive.is_file():
+            try:
+                _make_archive(jars, archive)
+            except (OSError, subprocess.SubprocessError, RuntimeError) as e:
+                warnings.warn(f"no class-data archive, Java runs go on without it: {e}")
+                archive = None
+    _archives[key] = archive
+    return archive
+
+
+def _make_archive(jars: list[Path], archive: Path) -> None:
+    from kwire.config import BrokerConfig
+    from kwire.server.app import ThreadedBroker
+
+    cp = os.pathsep.join(map(str, jars))
+    with tempfile.TemporaryDirectory(prefix="kwire-cds-") as tmp:
+        broker = ThreadedBroker(BrokerConfig.load(None, {"listeners": "PLAINTEXT://127.0.0.1:0",
+                                                         "log.dirs": tmp}))
+        try:
+            inp = write_produce_input(Path(tmp) / "records", [(b"k", b"v", [("h", b"x")], 1000)] * 3)
+            runs = (["create-topic", broker.bootstrap, "warm", "1"],
+                    ["produce", broker.bootstrap, "warm", "lz4", str(inp)],
+                    ["consume", broker.bootstrap, "warm", "read_committed", "0=b:3"])
+            classes: dict[str, None] = {}
+            for i, run_args in enumerate(runs):
+                listing = Path(tmp) / f"classes-{i}.lst"
+                proc = subprocess.run(["java", *JVM_FLAGS, f"-XX:DumpLoadedClassList={listing}", "-cp", cp,
+                                       MAIN_CLASS, *run_args], capture_output=True, text=True, timeout=120)
+                if proc.returncode != 0:
+                    raise RuntimeError(f"{run_args[0]} exited {proc.returncode}: {proc.stdout[-500:]}")
+                classes.update(dict.fromkeys(listing.read_text().splitlines()))
+        finally:
+            broker.stop()
+        listing = Path(tmp) / "classes.lst"
+        listing.write_text("\n".join(classes) + "\n")
+        staging = Path(tmp) / "archive.jsa"
+        proc = subprocess.run(["java", "-Xshare:dump", "-Xlog:disable", f"-XX:SharedClassListFile={listing}",
+                               f"-XX:SharedArchiveFile={staging}", "-cp", cp],
+                              capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0 or not staging.is_file():
+            raise RuntimeError(f"java -Xshare:dump exited {proc.returncode}: {proc.stderr[-500:]}")
+        for old in archive.parent.glob("kwire-client-*.jsa"):  # of other jars or sources, unused a week
+            if time.time() - old.stat().st_atime > 7 * 86400:
+                old.unlink(missing_ok=True)
+        shutil.move(str(staging), archive)
+
+
 def run(command: str, *args: str, timeout: float = 120) -> list[dict]:
     """Run one KwireClient subcommand; return its JSON lines (raise JavaClientError on failure)."""
-    cp = require_java()
-    classes = compiled_classes(cp)
-    argv = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
-            "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), MAIN_CLASS, command, *args]
+    argv = java_argv(MAIN_CLASS, command, *args)
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
@@ -144,11 +258,7 @@ def run_class(main_class: str, *args: str, timeout: float = 120, check: bool = F
 
     ``check``: fail the test, with the program's stderr, unless it exits 0 (without it the
     caller asserts on the lines, which carry the program's own outcome)."""
-    cp = require_java()
-    classes = compiled_classes(cp)
-    argv = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
-            "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), main_class, *args]
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(java_argv(main_class, *args), capture_output=True, text=True, timeout=timeout)
     out = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     if check and proc.returncode != 0:
         pytest.fail(f"{main_class} exited {proc.returncode}: {out}\n{proc.stderr[-2000:]}")

@@ -39,7 +39,6 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import json
-import os
 import queue
 import re
 import subprocess
@@ -91,10 +90,7 @@ def stop_leftover_members():
 
 
 def _java_argv(*args: str) -> list[str]:
-    cp = javaclient.require_java()
-    classes = javaclient.compiled_classes(cp)
-    return ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
-            "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), "KwireGroups", *args]
+    return javaclient.java_argv("KwireGroups", *args)
 
 
 def admin(bootstrap: str, *args: str) -> list[dict]:

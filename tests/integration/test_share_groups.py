@@ -168,12 +168,7 @@ class JavaConsumer:
     """A KwireShare consume run in the background, its JSON lines collected as they come."""
 
     def __init__(self, *args: str) -> None:
-        import os
-
-        cp = javaclient.require_java()
-        classes = javaclient.compiled_classes(cp)
-        self._start(["java", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true",
-                     "-cp", os.pathsep.join([str(classes)] + [str(j) for j in cp]), "KwireShare", "consume", *args])
+        self._start(javaclient.java_argv("KwireShare", "consume", *args))
 
     def _start(self, argv: list[str]) -> None:
         """Run ``argv``, collecting its JSON lines (any program that prints them)."""
