@@ -20,6 +20,7 @@ installs it with scripts/setup-test-env.sh.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -48,8 +49,39 @@ def zookeeper_jar() -> str | None:
     return None
 
 
+def _ephemeral_low() -> int:
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+_PORTS = random.Random()
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as s:
+    """A port free now, chosen BELOW the kernel's ephemeral range.
+
+    A port from ``bind(host, 0)`` is an ephemeral one: every outgoing connection of the
+    machine (clients, replica fetchers, ZooKeeper sessions) draws from the same range, so
+    between the choice and the broker's bind (or while a broker of a restart test is down)
+    a connection could take it: "Address already in use". Below the range only listeners
+    bind. Each xdist worker draws from its own slice, so workers never race each other."""
+    low = _ephemeral_low()
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    base, span = 15000, max(1000, (low - 15000) // 8)
+    start = base + (index % 8) * span
+    for _ in range(200):
+        port = _PORTS.randrange(start, min(start + span, low))
+        with socket.socket() as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as s:  # the slice is full: fall back to the kernel's choice
         s.bind((host, 0))
         return s.getsockname()[1]
 

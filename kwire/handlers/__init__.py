@@ -23,6 +23,7 @@ This package does not read sockets, frames or files: handlers work through
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import re
 from dataclasses import dataclass
@@ -126,16 +127,23 @@ class RequestContext:
 #: the start of a line (every handler writes its version range so; a test checks each module).
 _DECLARATION = re.compile(r"^(API_KEY|MIN_VERSION|MAX_VERSION|ADVERTISED_MIN_VERSION) = (\d+)\s*(?:#.*)?$",
                           re.MULTILINE)
+#: A module-level logger of a handler (``log = logging.getLogger("kwire....")``).
+_LOGGER = re.compile(r"^\w+ = logging\.getLogger\(\"([\w.]+)\"\)", re.MULTILINE)
 
 
 def _declared(name: str) -> dict[str, int] | None:
     """A handler module's API_KEY / MIN_VERSION / MAX_VERSION [/ ADVERTISED_MIN_VERSION], read from
-    its source without importing it; None if the source cannot be read or lacks one of them."""
+    its source without importing it; None if the source cannot be read or lacks one of them.
+    The module's logger is made now (BROKER_LOGGER lists it and can set its level before the
+    API's first request, as when every handler was imported at start)."""
     try:
         with open(os.path.join(os.path.dirname(__file__), name + ".py"), encoding="utf-8") as f:
-            found = dict((k, int(v)) for k, v in _DECLARATION.findall(f.read()))
+            source = f.read()
     except OSError:
         return None
+    found = dict((k, int(v)) for k, v in _DECLARATION.findall(source))
+    for logger_name in _LOGGER.findall(source):
+        logging.getLogger(logger_name)
     return found if {"API_KEY", "MIN_VERSION", "MAX_VERSION"} <= found.keys() else None
 
 
@@ -168,7 +176,9 @@ def _load() -> dict[int, HandlerEntry]:
     so on that it imports) is imported at its API's first request, not here: a broker serves a
     handful of the 65 APIs, and importing them all was a fifth of a ``kwire serve`` start's CPU.
     The version ranges come from the modules' sources (``_declared``); a module whose source
-    cannot be read that way is imported now."""
+    cannot be read that way is imported now. Each handler's logger is made here all the same,
+    so that BROKER_LOGGER (DescribeConfigs, IncrementalAlterConfigs) lists it and sets its
+    level before the API's first request, as it did when every handler was imported."""
     reg: dict[int, HandlerEntry] = {}
     for name in MODULES:
         d = _declared(name)

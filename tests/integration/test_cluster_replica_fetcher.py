@@ -20,7 +20,7 @@ import urllib.request
 
 import pytest
 from cluster_fixtures import free_port, make_cluster, zookeeper  # noqa: F401 (fixtures)
-from kwire.client import KafkaClient
+from kwire.client import KafkaClient, KafkaClientError
 from kwire.records.builder import build_batch
 
 RECORDS = 10_000
@@ -164,8 +164,17 @@ def test_a_deposed_leader_truncates_its_unreplicated_tail(make_cluster, ibp):
     assert b"never-replicated" in _log_bytes(old.data_dir, "div", 0)
     c.wait_until(lambda md: md.topics["div"].partitions[0].leader in
                  {b.node_id for b in followers}, timeout=60, what="a new leader")
-    with KafkaClient(c.bootstrap) as client:
-        client.produce("div", 0, build_batch([(b"k", b"new", [])] * 20), acks=-1)
+    # every broker learns the new leader a moment apart: a Produce through one that has not yet
+    # is answered NOT_LEADER_OR_FOLLOWER (a Kafka client refreshes its metadata and retries)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with KafkaClient(c.bootstrap) as client:
+                client.produce("div", 0, build_batch([(b"k", b"new", [])] * 20), acks=-1)
+            break
+        except KafkaClientError as e:
+            assert e.code == 6 and time.monotonic() < deadline, e
+            time.sleep(0.2)
     mark = len(old.lines)
     old.start()
     deadline = time.monotonic() + 60
