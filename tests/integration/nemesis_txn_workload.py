@@ -38,7 +38,8 @@ records whose transaction has a COMMIT marker (and non-transactional ones):
 what a read_committed reader of that replica would see.
 
 A worker stuck in librdkafka's ``send_offsets_to_transaction`` past the stop
-deadline is left behind (``stuck``), its open transaction settled as ``info``:
+deadline is left behind (``stuck``), and its open transaction aborted by a new producer of
+its ``transactional.id`` (``info`` if that fails):
 librdkafka 2.x never checks that call's timeout (confluentinc/librdkafka#5456)
 and, when the cached group coordinator left the metadata (a broker whose
 ZooKeeper session expired, as Kafka's ZooKeeper mode drops it), waits for a
@@ -311,7 +312,7 @@ class TxnWorkload:
                 for m in msgs:
                     positions[m.partition()] = m.offset() + 1
                 with self._lock:
-                    self._open[name] = (txn, values, offsets)
+                    self._open[name] = (txn, values, offsets, txn_id)
                 try:
                     p.begin_transaction()
                     for m in msgs:
@@ -412,8 +413,17 @@ class TxnWorkload:
             return
         self.stuck.append(name)
         if open_txn is not None:
-            txn, values, offsets = open_txn
-            self._settle(name, txn, INFO, values, offsets)
+            # A new producer with the worker's transactional.id fences it and has the coordinator
+            # abort its open transaction now (InitProducerId), as a restarted application would:
+            # commit was never asked, so it ends aborted, and read_committed readers and the
+            # group's offsets stop waiting for its timeout (60 s).
+            txn, values, offsets, txn_id = open_txn
+            try:
+                self._producer(txn_id)
+                outcome = ABORTED
+            except self.ck.KafkaException:
+                outcome = INFO
+            self._settle(name, txn, outcome, values, offsets)
 
     def read_group_offsets(self) -> None:
         """The group's committed offsets once everything stopped, recorded as reads."""
