@@ -655,9 +655,25 @@ def admin_delete_topics(c: Client, ctx: Context) -> None:
             if "exist" not in str(e).lower() or time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
-    check(c.list_offsets(t, [0, 1], "earliest") == {0: 0, 1: 0}, "earliest of the re-created topic is not 0")
-    latest = c.list_offsets(t, [0, 1], "latest")
+    check(_offsets_once_led(c, t, "earliest") == {0: 0, 1: 0}, "earliest of the re-created topic is not 0")
+    latest = _offsets_once_led(c, t, "latest")
     check(latest == {0: 0, 1: 0}, f"latest of the re-created topic {latest}, want {{0: 0, 1: 0}}")
+
+
+def _offsets_once_led(c: Client, t: str, spec: str, timeout: float = 10.0) -> dict:
+    """ListOffsets of a topic just created, retried while a client's metadata still names a
+    broker that does not lead the partition yet (NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE:
+    in a cluster the brokers learn a new partition's leader a moment apart, and some clients'
+    ListOffsets calls answer that error instead of refreshing and retrying)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return c.list_offsets(t, [0, 1], spec)
+        except Exception as e:  # noqa: BLE001 - the library's own type
+            text = str(e).lower()
+            if "leader" not in text or time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
 
 
 UNKNOWN_TOPIC_OR_PARTITION = 3
