@@ -39,7 +39,7 @@ log = logging.getLogger("kwire.server.heap")
 M_TRIM_THRESHOLD = -1  # glibc's malloc.h
 M_MMAP_THRESHOLD = -3
 MMAP_THRESHOLD = 32 * 1024 * 1024  # glibc's own ceiling for its moving threshold (64-bit)
-TRIM_THRESHOLD = 128 * 1024 * 1024
+TRIM_THRESHOLD = 64 * 1024 * 1024
 
 
 def tune_malloc() -> bool:
