@@ -29,10 +29,8 @@ host's malloc and are left alone.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
-import platform
 
 log = logging.getLogger("kwire.server.heap")
 
@@ -44,10 +42,15 @@ TRIM_THRESHOLD = 64 * 1024 * 1024
 
 def tune_malloc() -> bool:
     """Set the thresholds above; True if glibc took them."""
-    if platform.libc_ver()[0] != "glibc":
+    try:
+        if not (os.confstr("CS_GNU_LIBC_VERSION") or "").startswith("glibc"):
+            return False
+    except (ValueError, OSError):  # no such name here: not glibc
         return False
     if "MALLOC_MMAP_THRESHOLD_" in os.environ or "MALLOC_TRIM_THRESHOLD_" in os.environ:
         return False
+    import ctypes  # here, not at import: only ``kwire serve`` pays for it (a few ms)
+
     try:
         mallopt = ctypes.CDLL(None).mallopt
     except (OSError, AttributeError):
