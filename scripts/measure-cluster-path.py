@@ -63,7 +63,8 @@ if os.environ.get("KWIRE_PATH_TRACE") and "serve" in sys.argv:
     import kwire.replication.fetcher as F
     import kwire.replication.manager as M
 
-    _ff, _ap, _wr = M.ReplicaManager.follower_fetch, M.ReplicaManager.append, M.ReplicaManager.wait_all_replicated
+    RM = M.ReplicaManager
+    _ff, _ap, _wr = RM.follower_fetch, RM.append, RM.wait_all_replicated
     _fetch, _read = F._LeaderFetcher._fetch, F._LeaderFetcher._read
 
     def follower_fetch(self, topic, partition, replica_id, fetch_offset, log_start_offset, plog):

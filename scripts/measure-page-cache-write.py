@@ -53,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
                 os.close(fd)
             if args.unlink:
                 os.unlink(path)
-            print(json.dumps({"round": r + 1, "sys_ms_per_MB": round((after.ru_stime - before.ru_stime) / mb * 1000, 3),
+            sys_ms = (after.ru_stime - before.ru_stime) / mb * 1000
+            print(json.dumps({"round": r + 1, "sys_ms_per_MB": round(sys_ms, 3),
                               "unlink": args.unlink, "load_1min": round(os.getloadavg()[0], 1)}), flush=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
