@@ -48,7 +48,8 @@ any Kafka listener opens) and served by threads of their own
 (``kwire.metrics.http``), never on this loop; they are closed first on
 shutdown (off the loop: a server thread's shutdown blocks briefly).
 
-Once the listeners are up, ``serve`` moves everything allocated so far
+``serve`` first tunes glibc's malloc for large request buffers
+(``kwire.server.heap``). Once the listeners are up, it moves everything allocated so far
 (modules, config, metadata, open logs) out of the garbage collector's sight
 with ``gc.freeze()``: those objects live as long as the process, and a full
 collection that no longer walks them is a shorter pause on the request path.
@@ -522,6 +523,9 @@ def _new_loop() -> asyncio.AbstractEventLoop:
 
 
 def serve(config: BrokerConfig) -> int:
+    from kwire.server.heap import tune_malloc
+
+    tune_malloc()  # large request buffers reused, not faulted in again (kwire.server.heap)
     loop = _new_loop()
     asyncio.set_event_loop(loop)
     server = KafkaServer(config)  # cluster mode: connects to ZooKeeper (ZooKeeperConnectError)
