@@ -63,7 +63,7 @@ from nemesis_txn_workload import TxnWorkload, final_committed_reads
 from nemesis_workload import (SESSION_MS, Prober, QueueWorkload, final_reads, longest_gap,  # noqa: F401 (fixture)
                               nemesis_cluster)
 
-from kwire.nemesis.availability import fault_figures
+from kwire.nemesis.availability import fault_figures, new_leader_probe_s
 from kwire.nemesis.checker import check
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
@@ -239,6 +239,10 @@ def _assert_available(fault: dict) -> None:
     kind = fault["kind"]
     assert fault["after_heal_s"] is not None and fault["after_heal_s"] <= bound, (
         f"{kind}: acks=all writes taken again {fault['after_heal_s']} s after the heal (bound {bound} s)")
+    # (c) on the broker side: a probe on a fresh connection to the new leader (every kind that moved it)
+    if fault["moved_s"] is not None:
+        assert fault["probe_to_new_leader_s"] is not None and fault["probe_to_new_leader_s"] <= bound, (
+            f"{kind}: the new leader took acks=all probes {fault['probe_to_new_leader_s']} s after the cut")
     # a paused leader: the idempotent producer does not move a partition's in-flight requests to the
     # new leader before the stopped broker answers them (after SIGCONT) or their request.timeout.ms
     # passes, so "resumed on the new leader" is the pause's length plus the after-heal figure there
@@ -282,6 +286,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
             break
         leader = _leader(c, topic)
         victim = _victim(kind, c, leader)
+        probe_leader = c.leader_of(probe_topic, 0)  # (c) is probed where the probe topic moves with it
         print(f"nemesis fault {len(faults) + 1}: {kind} (leader {leader}) at {time.strftime('%H:%M:%S')}",
               flush=True)
         started = time.monotonic()
@@ -305,6 +310,8 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
         _wait_progress(f"no committed transaction after healing {kind}", lambda: t.commits, 3)
         gap, tgap = longest_gap(w.ack_times, started), longest_gap(t.commit_times, started)
         q, tq = fault_figures(w.ack_times, started, healed, moved), fault_figures(t.commit_times, started, healed, moved)
+        probe_new = (new_leader_probe_s(probe.acks(exclude=leader), started)
+                     if moved is not None and probe_leader == leader else None)
         paused = frozenset({leader}) if kind.startswith("pause") else frozenset()
         req = probe.figures(started, time.monotonic(), skip=paused)
         client_req = w.request_figures(started, skip=paused)
@@ -313,6 +320,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
                        "after_heal_s": _r(q["after_heal_s"]), "txn_after_heal_s": _r(tq["after_heal_s"]),
                        "moved_s": _r(None if moved is None else moved - started),
                        "to_new_leader_s": _r(q["to_new_leader_s"]), "txn_to_new_leader_s": _r(tq["to_new_leader_s"]),
+                       "probe_to_new_leader_s": _r(probe_new),
                        "restart_s": round(restart, 1), "recovery_s": round(took, 1),
                        "longest_request_s": round(req["longest_request_s"], 1), "probes": req["requests"],
                        "request_timeout_s": req["request_timeout_s"],
@@ -381,6 +389,7 @@ def test_fault_kind_loses_nothing_and_recovers(nemesis_cluster, kind):  # noqa: 
 # the per-fault figures whose worst a long run reports per kind ((a) during, (b) after the heal, (c) to
 # the new leader, (d) recovery, (e) the longest acks=all request; queue, then the txn commits)
 WORST = ("during_s", "txn_during_s", "after_heal_s", "txn_after_heal_s", "to_new_leader_s", "txn_to_new_leader_s",
+         "probe_to_new_leader_s",
          "recovery_s", "longest_request_s", "client_longest_rtt_s", "gap_s", "txn_gap_s")
 
 
