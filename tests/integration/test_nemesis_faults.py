@@ -73,7 +73,14 @@ confluent_kafka = pytest.importorskip("confluent_kafka")
 pytestmark = pytest.mark.timeout(180)
 
 FAULT_S = 10.0
-RECOVERY_S = 30.0  # bound on the ISR being full again after the heal (after a restart: from its return)
+# bound on the ISR being full again after the heal (after a restart: from its return): issue 23's 10 s
+# on a quiet machine; under load (the 1-minute load average above 2 per core at the heal) 30 s, as
+# shared 2-core machines at load 35-118 took 8.9-54.9 s (docs/partitions.md has the figures)
+RECOVERY_S, RECOVERY_LOADED_S = 10.0, 30.0
+
+
+def _recovery_bound() -> float:
+    return RECOVERY_S if os.getloadavg()[0] <= 2 * (os.cpu_count() or 1) else RECOVERY_LOADED_S
 # issue 23's availability goals: acks=all writes taken again within the session timeout + 2 s of the
 # heal, and (when the fault moved the leadership) of the fault's start, on the new leader; every
 # acks=all request answered by its timeout. LOAD_MARGIN_S is what a 2-core CI machine at load ~40 adds
@@ -296,7 +303,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
             undo()
             undo = None
         fw.heal()
-        healed = time.monotonic()
+        healed, recovery_bound = time.monotonic(), _recovery_bound()
         restart = 0.0
         if undo is not None:  # a killed broker or ZooKeeper member restarts: recovery counts from its return
             undo()
@@ -321,7 +328,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
                        "moved_s": _r(None if moved is None else moved - started),
                        "to_new_leader_s": _r(q["to_new_leader_s"]), "txn_to_new_leader_s": _r(tq["to_new_leader_s"]),
                        "probe_to_new_leader_s": _r(probe_new),
-                       "restart_s": round(restart, 1), "recovery_s": round(took, 1),
+                       "restart_s": round(restart, 1), "recovery_s": round(took, 1), "recovery_bound_s": recovery_bound,
                        "longest_request_s": round(req["longest_request_s"], 1), "probes": req["requests"],
                        "request_timeout_s": req["request_timeout_s"],
                        "client_longest_rtt_s": round(client_req["longest_request_s"], 1),
@@ -368,7 +375,8 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
     assert not short, f"partitions short of their ISR {all_isrs_s:.0f} s after the last fault: {short}"
     assert not t.errors, t.errors
     assert t.aborts > 0 and tresult.acknowledged > 0 and t.ctp_commits > 0 and tresult.wr_edges > 0
-    assert recovery <= RECOVERY_S
+    slow = [(f["kind"], f["recovery_s"], f["recovery_bound_s"]) for f in faults if f["recovery_s"] > f["recovery_bound_s"]]
+    assert not slow, f"recovered later than the bound (kind, s, bound): {slow}"
     if bounds:
         for fault in faults:
             _assert_available(fault)
