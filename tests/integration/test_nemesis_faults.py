@@ -13,7 +13,7 @@ whole test: one cluster for both is cheaper than two runs. The fault lasts
 ``FAULT_S`` seconds, then heals; the test asserts
 
 * recovery: every broker's Metadata showing the same leader and the full ISR
-  again within ``RECOVERY_S`` of the heal (and, once the producers stop, every
+  again within ``_recovery_bound()`` (10 s; 30 s under load) of the heal (and, once the producers stop, every
   replica's log end offset equal to the high watermark: the final reads of the
   three replicas are identical);
 * ``kwire.nemesis.checker``: no lost, unseen, duplicated, inconsistent,
