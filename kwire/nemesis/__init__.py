@@ -18,6 +18,7 @@ What it does
 * ``checker``: the Jepsen-named anomalies of a queue history (sans-I/O).
 * ``availability``: a fault's unavailability from acknowledgement times, split as
   issue 23 bounds it: during the fault, after the heal, until the new leader (sans-I/O).
+* ``report``: one table of several long runs' reports (``scripts/nemesis-long-runs.sh``).
 * ``command``: ``kwire nemesis``, the same faults against a running cluster
   (e.g. one from ``kwire cluster up`` whose brokers listen on their own
   loopback addresses).

@@ -18,6 +18,13 @@ unavailability into the parts issue 23 bounds separately, all in seconds:
   the new leader within the session timeout + 2 s". ``None`` when the
   leadership did not move or no acknowledgement came after it.
 
+``new_leader_probe_s(probe_acks, started)``: (c) measured on the broker side,
+from a probe that writes acks=all on a fresh connection to each broker but
+the old leader (a topic the old leader led): from the fault's start to the
+first probe acknowledged. It leaves out what a workload's client waits for
+(its requests in flight to a stopped leader, its metadata refresh), so it
+is what the new leader itself offers. ``None``: no probe was acknowledged.
+
 ``longest_gap(times, since)``: the longest time without an event after
 ``since`` (the whole run's worst unavailability, fault and heal together).
 
@@ -46,6 +53,12 @@ def longest_gap(event_times: Iterable[float], since: float) -> float:
 def _first_at_or_after(times: list[float], moment: float) -> float | None:
     i = bisect_left(times, moment)
     return times[i] if i < len(times) else None
+
+
+def new_leader_probe_s(probe_acks: Iterable[float], started: float) -> float | None:
+    """(c) from the broker side: the fault's start to the first probe acknowledged after it."""
+    first = _first_at_or_after(sorted(probe_acks), started)
+    return None if first is None else first - started
 
 
 def fault_figures(acks: Iterable[float], started: float, healed: float,

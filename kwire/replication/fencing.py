@@ -24,6 +24,15 @@ kwire's ZooKeeper mode does the broker's half of that itself:
   followers went away (isolated from them, or deposed by a controller it
   cannot hear from).
 
+* ``stalled(gap_s)``: the broker itself stood still (SIGSTOP, a paused VM, a
+  loop starved) for longer than the session timeout. ZooKeeper heard nothing
+  from it meanwhile, so another broker may lead its partitions already; the
+  broker resigns them all at once, before answering the requests that waited
+  (they would otherwise be answered from a leadership that is gone: librdkafka
+  took 1.3 s of such answers after a 10 s SIGSTOP before it moved on). A
+  starved loop whose session in fact survived costs a moment of
+  NOT_LEADER_OR_FOLLOWER, until ZooKeeper confirms the leadership.
+
 The replica manager acts on the answers: a resigned partition answers
 NOT_LEADER_OR_FOLLOWER to Produce and Fetch, acks=all waiters are answered at
 once, Metadata shows it without a leader, and the leadership comes back only
@@ -75,6 +84,10 @@ class SessionFence:
     def expired(self, now: float) -> bool:
         at = self.expires_at()
         return at is not None and now >= at
+
+    def stalled(self, gap_s: float) -> bool:
+        """This broker stood still for ``gap_s`` seconds: long enough for its session to be gone?"""
+        return gap_s > self.session_timeout_s
 
     def should_resign(self, isr, leader_id: int, last_fetch_ms, now_ms: int) -> bool:
         """Resign a led partition now? ``last_fetch_ms(replica)``: when that follower last fetched

@@ -110,6 +110,8 @@ class ReplicaManager:
                                   max(1000, 2 * int(self.config["replica.fetch.wait.max.ms"])))
         self._fenced: dict[tuple[str, int], int] = {}
         self._fence_task: asyncio.Task | None = None
+        self._tick_at = 0.0  # the loop's last tick (0: not ticking): a stall since (SessionFence.stalled)
+        self._tick_handle: asyncio.TimerHandle | None = None
 
     # -- start-up ------------------------------------------------------------------------
     def sync_logs(self) -> None:
@@ -162,12 +164,17 @@ class ReplicaManager:
             add_session_listener(self._on_session)
         self.sync()
         self._report_offline()  # a dir that failed to load at start-up
+        if self._loop is not None:
+            self._tick()
 
     async def close(self) -> None:
         """Stop fetching (before the logs close)."""
         task, self._fence_task = self._fence_task, None
         if task is not None:
             task.cancel()
+        handle, self._tick_handle, self._tick_at = self._tick_handle, None, 0.0
+        if handle is not None:
+            handle.cancel()
         if self.fetchers is not None:
             fetchers, self.fetchers = self.fetchers, None
             await fetchers.close()
@@ -511,12 +518,41 @@ class ReplicaManager:
     # -- fencing (kwire.replication.fencing) ------------------------------------------------
     def is_fenced(self, topic: str, partition: int) -> bool:
         """Resigned while the ZooKeeper session was gone (Metadata shows it without a leader)."""
+        self._check_stall()
         return (topic, partition) in self._fenced
 
     def self_fenced(self) -> bool:
         """Resigned partitions, its session still gone, and leading nothing: Metadata leaves this
         broker out of the brokers, as KRaft leaves out a fenced one."""
+        self._check_stall()
         return bool(self._fenced) and not self.fence.connected and not self.leaders
+
+    def _tick(self) -> None:
+        self._check_stall()
+        self._tick_at = time.monotonic()
+        self._tick_handle = self._loop.call_later(0.25, self._tick)
+
+    def _check_stall(self) -> None:
+        """In the loop's tick and before answering as leader (Produce, Metadata): if the loop has not
+        ticked for longer than the session timeout, this broker was stopped. Woken from its wait for
+        I/O, the loop runs its timers first (the wait ends with no event when its deadline passed
+        meanwhile), else the requests read on waking come first: the check is in both places."""
+        if not self._tick_at:
+            return
+        now = time.monotonic()
+        if not self.fence.stalled(now - self._tick_at):
+            return
+        gap, self._tick_at = now - self._tick_at, now
+        if self.leaders:
+            log.warning("this broker stood still for %.1f s, longer than the ZooKeeper session timeout: "
+                        "resigning the %d partitions it leads until ZooKeeper confirms them", gap, len(self.leaders))
+        for key, st in list(self.leaders.items()):
+            plog = self.broker.logs.get(*key)
+            if plog is not None:
+                self._fenced[key] = st.leader_epoch
+                self._become_follower(key, plog, -1, st.leader_epoch)
+        if self._fenced:  # a session that survived (kazoo never dropped it) is confirmed from here
+            self._loop.call_later(1.0, self._confirm_again)
 
     def _on_session(self, state: str) -> None:
         """From kazoo's thread: handled on the loop."""
@@ -609,6 +645,7 @@ class ReplicaManager:
     def append(self, plog, records, now: int, **kw):
         """Append as leader (NOT_LEADER_OR_FOLLOWER if not); wake followers; maybe move the HW."""
         key = (plog.topic, plog.partition)
+        self._check_stall()
         st = self.leaders.get(key)
         if st is None:
             raise self.broker.not_leader_error(*key)

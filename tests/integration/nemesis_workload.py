@@ -11,8 +11,13 @@
   once the cluster has recovered, for ``kwire.nemesis.checker.check``.
 
 ``nemesis_cluster``: the fixture making a 3-broker cluster whose ZooKeeper and
-brokers each listen on an address of their own (a random /24 of 127/8), with a
-``kwire.nemesis`` firewall removed at the end.
+brokers each listen on an address of their own (a random /24 of 127/8, or
+``KWIRE_NEMESIS_BLOCK``), with a ``kwire.nemesis`` firewall removed at the end.
+Every port is bound on those addresses, and the firewall's chain is the
+process's own, so runs in separate processes do not interfere.
+
+``Prober``: acks=all Produce requests to every broker on a fresh connection
+each, so what a broker answers is measured apart from the workload's clients.
 
 The clients run on 127.0.0.1, an address no fault cuts: they always reach
 every broker, as clients outside a partitioned cluster do.
@@ -20,6 +25,7 @@ every broker, as clients outside a partitioned cluster do.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -35,6 +41,13 @@ from kwire.nemesis.checker import INFO, OK, Poll, Reset, Send
 SESSION_MS = 6000  # zookeeper.session.timeout.ms of the nemesis clusters
 REQUEST_TIMEOUT_MS = 10000  # the queue producers' request.timeout.ms: the timeout of their acks=all Produce requests
 
+
+
+def _client_debug() -> dict:
+    """``KWIRE_NEMESIS_CLIENT_DEBUG`` (e.g. ``broker,topic,msg,eos``): librdkafka's debug contexts for
+    the queue producers, logged to stderr with the time (what a producer waits for after a fault)."""
+    contexts = os.environ.get("KWIRE_NEMESIS_CLIENT_DEBUG")
+    return {"debug": contexts, "log.thread.name": True} if contexts else {}
 
 
 class _Recorded:
@@ -93,7 +106,7 @@ class QueueWorkload(_Recorded):
                               "topic.metadata.refresh.interval.ms": 1000,
                               "retry.backoff.ms": 100, "retry.backoff.max.ms": 500,
                               "request.timeout.ms": REQUEST_TIMEOUT_MS, "statistics.interval.ms": 1000,
-                              "stats_cb": self._stats, **self.producer_config})
+                              "stats_cb": self._stats, **_client_debug(), **self.producer_config})
 
         def report(err, msg) -> None:
             if err is None:
@@ -212,7 +225,8 @@ class Prober:
 
     def __init__(self, brokers: dict[int, str], topic: str) -> None:
         self.topic = topic
-        self.probes: list[tuple[float, int, float | None]] = []  # (sent, broker, seconds to the answer)
+        # (sent, broker, seconds to the answer or None, the partition's error code or None)
+        self.probes: list[tuple[float, int, float | None, int | None]] = []
         self._pending: dict[int, float] = {}  # broker -> when its outstanding probe was sent
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._loop, args=(b, addr), daemon=True)
@@ -232,10 +246,10 @@ class Prober:
             sent, took = time.monotonic(), []
             self._pending[broker] = sent
             try:
-                produce_pinned(bootstrap, self.topic, b"probe-%d-%d" % (broker, n), REQUEST_TIMEOUT_MS, took)
-                self.probes.append((sent, broker, took[0]))
+                code = produce_pinned(bootstrap, self.topic, b"probe-%d-%d" % (broker, n), REQUEST_TIMEOUT_MS, took)
+                self.probes.append((sent, broker, took[0], code))
             except Exception:  # a broker down, killed or restarting: not an answer, and not a late one
-                self.probes.append((sent, broker, None))
+                self.probes.append((sent, broker, None, None))
             self._pending.pop(broker, None)
             n += 1
             self._stop.wait(0.5)
@@ -244,11 +258,17 @@ class Prober:
         """The longest time an acks=all probe sent in ``[since, until]`` took to be answered (one still
         unanswered counts with its age), brokers in ``skip`` (a paused one) left out."""
         now = time.monotonic()
-        took = [d for t, b, d in list(self.probes) if since <= t <= until and b not in skip and d is not None]
+        took = [d for t, b, d, _code in list(self.probes) if since <= t <= until and b not in skip and d is not None]
         # one still waiting (its connection's set-up included)
         took += [now - t for b, t in list(self._pending.items()) if since <= t <= until and b not in skip]
         return {"longest_request_s": max(took, default=0.0), "requests": len(took),
                 "request_timeout_s": REQUEST_TIMEOUT_MS / 1000}
+
+
+    def acks(self, exclude: int) -> list[float]:
+        """When each acks=all probe answered by a broker other than ``exclude`` was acknowledged
+        (error code 0): the writes the probe topic's leaders took, each on a fresh connection."""
+        return [t + d for t, b, d, code in list(self.probes) if b != exclude and code == 0]
 
 
 def final_reads(cluster, topic: str) -> dict:
@@ -302,7 +322,8 @@ def nemesis_cluster(tmp_path, request):
     broker id -> overrides of that broker alone, given ``(block)`` -> dict, ``block`` the /24)."""
     _need_zookeeper()
     fw = _firewall()
-    block = f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
+    # KWIRE_NEMESIS_BLOCK (e.g. 127.201.7): runs at the same time on one machine kept apart for sure
+    block = os.environ.get("KWIRE_NEMESIS_BLOCK") or f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
     made: list = []
     failed_before = request.session.testsfailed
 

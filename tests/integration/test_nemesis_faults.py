@@ -13,7 +13,7 @@ whole test: one cluster for both is cheaper than two runs. The fault lasts
 ``FAULT_S`` seconds, then heals; the test asserts
 
 * recovery: every broker's Metadata showing the same leader and the full ISR
-  again within ``RECOVERY_S`` of the heal (and, once the producers stop, every
+  again within ``_recovery_bound()`` (10 s; 30 s under load) of the heal (and, once the producers stop, every
   replica's log end offset equal to the high watermark: the final reads of the
   three replicas are identical);
 * ``kwire.nemesis.checker``: no lost, unseen, duplicated, inconsistent,
@@ -63,7 +63,7 @@ from nemesis_txn_workload import TxnWorkload, final_committed_reads
 from nemesis_workload import (SESSION_MS, Prober, QueueWorkload, final_reads, longest_gap,  # noqa: F401 (fixture)
                               nemesis_cluster)
 
-from kwire.nemesis.availability import fault_figures
+from kwire.nemesis.availability import fault_figures, new_leader_probe_s
 from kwire.nemesis.checker import check
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
@@ -73,7 +73,14 @@ confluent_kafka = pytest.importorskip("confluent_kafka")
 pytestmark = pytest.mark.timeout(180)
 
 FAULT_S = 10.0
-RECOVERY_S = 30.0  # bound on the ISR being full again after the heal (after a restart: from its return)
+# bound on the ISR being full again after the heal (after a restart: from its return): issue 23's 10 s
+# on a quiet machine; under load (the 1-minute load average above 2 per core at the heal) 30 s, as
+# shared 2-core machines at load 35-118 took 8.9-54.9 s (docs/partitions.md has the figures)
+RECOVERY_S, RECOVERY_LOADED_S = 10.0, 30.0
+
+
+def _recovery_bound() -> float:
+    return RECOVERY_S if os.getloadavg()[0] <= 2 * (os.cpu_count() or 1) else RECOVERY_LOADED_S
 # issue 23's availability goals: acks=all writes taken again within the session timeout + 2 s of the
 # heal, and (when the fault moved the leadership) of the fault's start, on the new leader; every
 # acks=all request answered by its timeout. LOAD_MARGIN_S is what a 2-core CI machine at load ~40 adds
@@ -239,6 +246,10 @@ def _assert_available(fault: dict) -> None:
     kind = fault["kind"]
     assert fault["after_heal_s"] is not None and fault["after_heal_s"] <= bound, (
         f"{kind}: acks=all writes taken again {fault['after_heal_s']} s after the heal (bound {bound} s)")
+    # (c) on the broker side: a probe on a fresh connection to the new leader (every kind that moved it)
+    if fault["moved_s"] is not None:
+        assert fault["probe_to_new_leader_s"] is not None and fault["probe_to_new_leader_s"] <= bound, (
+            f"{kind}: the new leader took acks=all probes {fault['probe_to_new_leader_s']} s after the cut")
     # a paused leader: the idempotent producer does not move a partition's in-flight requests to the
     # new leader before the stopped broker answers them (after SIGCONT) or their request.timeout.ms
     # passes, so "resumed on the new leader" is the pause's length plus the after-heal figure there
@@ -282,6 +293,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
             break
         leader = _leader(c, topic)
         victim = _victim(kind, c, leader)
+        probe_leader = c.leader_of(probe_topic, 0)  # (c) is probed where the probe topic moves with it
         print(f"nemesis fault {len(faults) + 1}: {kind} (leader {leader}) at {time.strftime('%H:%M:%S')}",
               flush=True)
         started = time.monotonic()
@@ -291,7 +303,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
             undo()
             undo = None
         fw.heal()
-        healed = time.monotonic()
+        healed, recovery_bound = time.monotonic(), _recovery_bound()
         restart = 0.0
         if undo is not None:  # a killed broker or ZooKeeper member restarts: recovery counts from its return
             undo()
@@ -305,6 +317,8 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
         _wait_progress(f"no committed transaction after healing {kind}", lambda: t.commits, 3)
         gap, tgap = longest_gap(w.ack_times, started), longest_gap(t.commit_times, started)
         q, tq = fault_figures(w.ack_times, started, healed, moved), fault_figures(t.commit_times, started, healed, moved)
+        probe_new = (new_leader_probe_s(probe.acks(exclude=leader), started)
+                     if moved is not None and probe_leader == leader else None)
         paused = frozenset({leader}) if kind.startswith("pause") else frozenset()
         req = probe.figures(started, time.monotonic(), skip=paused)
         client_req = w.request_figures(started, skip=paused)
@@ -313,7 +327,8 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
                        "after_heal_s": _r(q["after_heal_s"]), "txn_after_heal_s": _r(tq["after_heal_s"]),
                        "moved_s": _r(None if moved is None else moved - started),
                        "to_new_leader_s": _r(q["to_new_leader_s"]), "txn_to_new_leader_s": _r(tq["to_new_leader_s"]),
-                       "restart_s": round(restart, 1), "recovery_s": round(took, 1),
+                       "probe_to_new_leader_s": _r(probe_new),
+                       "restart_s": round(restart, 1), "recovery_s": round(took, 1), "recovery_bound_s": recovery_bound,
                        "longest_request_s": round(req["longest_request_s"], 1), "probes": req["requests"],
                        "request_timeout_s": req["request_timeout_s"],
                        "client_longest_rtt_s": round(client_req["longest_request_s"], 1),
@@ -360,7 +375,8 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
     assert not short, f"partitions short of their ISR {all_isrs_s:.0f} s after the last fault: {short}"
     assert not t.errors, t.errors
     assert t.aborts > 0 and tresult.acknowledged > 0 and t.ctp_commits > 0 and tresult.wr_edges > 0
-    assert recovery <= RECOVERY_S
+    slow = [(f["kind"], f["recovery_s"], f["recovery_bound_s"]) for f in faults if f["recovery_s"] > f["recovery_bound_s"]]
+    assert not slow, f"recovered later than the bound (kind, s, bound): {slow}"
     if bounds:
         for fault in faults:
             _assert_available(fault)
@@ -381,6 +397,7 @@ def test_fault_kind_loses_nothing_and_recovers(nemesis_cluster, kind):  # noqa: 
 # the per-fault figures whose worst a long run reports per kind ((a) during, (b) after the heal, (c) to
 # the new leader, (d) recovery, (e) the longest acks=all request; queue, then the txn commits)
 WORST = ("during_s", "txn_during_s", "after_heal_s", "txn_after_heal_s", "to_new_leader_s", "txn_to_new_leader_s",
+         "probe_to_new_leader_s",
          "recovery_s", "longest_request_s", "client_longest_rtt_s", "gap_s", "txn_gap_s")
 
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from kwire.nemesis.availability import fault_figures, longest_gap
+from kwire.nemesis.availability import fault_figures, longest_gap, new_leader_probe_s
 
 
 def test_split_leader_refusing_until_the_heal():
@@ -45,3 +45,8 @@ def test_longest_gap_counts_from_since():
     assert longest_gap([1.0, 5.0, 6.0], 0.0) == pytest.approx(4.0)
     assert longest_gap([3.0], 0.0) == pytest.approx(3.0)
     assert math.isinf(longest_gap([1.0], 2.0))
+
+
+def test_new_leader_probe_counts_the_first_probe_acknowledged_after_the_start():
+    assert new_leader_probe_s([99.0, 106.4, 107.0], 100.0) == pytest.approx(6.4)
+    assert new_leader_probe_s([99.0], 100.0) is None

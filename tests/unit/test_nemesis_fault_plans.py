@@ -62,3 +62,8 @@ def test_resign_only_when_an_isr_follower_stopped_fetching():
     assert f.should_resign([1, 2, 3], 1, fetched.get, 11_200)  # 2 silent for 1.2 s
     assert not f.should_resign([1, 3], 1, fetched.get, 11_200)  # 2 is not in the ISR
     assert not f.should_resign([1], 1, fetched.get, 99_000)  # no follower to have moved away
+
+
+def test_a_stall_longer_than_the_session_timeout_counts_as_a_lost_session():
+    f = SessionFence(6000, 1000)
+    assert not f.stalled(0.3) and not f.stalled(6.0) and f.stalled(6.1)
