@@ -517,7 +517,9 @@ class Broker:
         pstate = self.metadata.partition(topic, partition)
         if pstate is None:  # the topic is being deleted
             raise KafkaError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-        result = plog.append_as_leader(records, pstate.leader_epoch, now, **kw)
+        # a plain produce passes no keywords: a call without ``**{}`` is the cheaper one
+        result = plog.append_as_leader(records, pstate.leader_epoch, now, **kw) if kw else \
+            plog.append_as_leader(records, pstate.leader_epoch, now)
         if not result.duplicate:
             plog.update_high_watermark(result.last_offset + 1)  # the new LEO
             self.purgatory.notify((topic, partition), len(records))

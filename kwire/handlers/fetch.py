@@ -21,10 +21,13 @@
   fetch is a ``kwire.delayed.Later`` (the purgatory's future and the answer to
   build when it is done), not a coroutine: no Task per long-poll.
 * Incremental fetch sessions (KIP-227, v7+) through ``broker.fetch_sessions``;
-  a consumer's incremental fetch does not read the session's partitions it
-  does not name that are caught up with offsets the client already has (one
-  log lookup each, no read, nothing in the response; still watched when it
-  waits), so a fetch over thousands of idle partitions costs little; topic ids instead of names from v13 (UNKNOWN_TOPIC_ID); leader epoch checks
+  a consumer's incremental fetch looks only at the partitions it names and the
+  session's dirty ones (whose HW, LSO, log start, leadership, log dir or topic
+  changed since the session last answered them, or that were not caught up
+  then); the others are not visited at all (still watched when it waits), so
+  a fetch over thousands of idle partitions costs per changed partition.
+  Followers' incremental fetches read every partition of the session. Topic
+  ids instead of names from v13 (UNKNOWN_TOPIC_ID); leader epoch checks
   (v9+: FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH).
 * Diverging epochs (v12+, KIP-595; what Kafka's replica fetchers use since 2.7
   instead of a separate OffsetForLeaderEpoch round trip, and valid for

@@ -387,7 +387,8 @@ class PartitionLog:
     def update_high_watermark(self, offset: int) -> int:
         """Set the HW, clamped to [log start, LEO]; returns the new value."""
         before = self._high_watermark
-        self._high_watermark = hw = min(max(offset, self._log_start_offset), self.log_end_offset)
+        leo = self._segments[-1].next_offset  # log_end_offset without the property call
+        self._high_watermark = hw = min(max(offset, self._log_start_offset), leo)
         self.producer_state.on_high_watermark(hw)
         if hw != before and self.on_offsets_moved is not None:
             self.on_offsets_moved(self.topic, self.partition)
