@@ -178,7 +178,9 @@ def handle(ctx, req):
     # name that are caught up and whose offsets the client already has
     idle_check = session.unchanged if changed is not None else None
     named = {w[0] for w in wanted} if idle_check is not None else ()
-    watch = session.watch if session is not None and session.session is not None else None
+    # consumers' sessions learn their partitions' topic names (followers read them all anyway)
+    watch = session.watch if session is not None and session.session is not None and replica_id < 0 \
+        else None
 
     az = authorizer_active(ctx)  # kwire.security: READ on each topic (CLUSTER_ACTION: followers)
     calls = []
