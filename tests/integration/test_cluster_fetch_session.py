@@ -69,9 +69,15 @@ def test_leader_change_of_an_idle_partition_is_reported_by_an_incremental_fetch(
         c.wait_until(lambda md: md.topics[t].partitions[0].leader == 2, 60, "broker 2 leading p0",
                      topics=[t], bootstrap=b1)
 
-        # broker 1 learned it (its metadata says so): the incremental fetch naming nothing
-        # reports p0 (no longer led here, with its new leader), and not the idle p1
-        _resp, parts = fetch({}, sid)
+        # broker 1's metadata says so; its replica manager may take a moment more to step down:
+        # the incremental fetch naming nothing then reports p0 (no longer led here, with its
+        # new leader), and never the idle p1
+        deadline = time.monotonic() + 30
+        while True:
+            _resp, parts = fetch({}, sid)
+            if parts or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         assert sorted(parts) == [0], parts
         assert parts[0].error_code == NOT_LEADER_OR_FOLLOWER, parts[0]
         assert parts[0].current_leader.leader_id == 2, parts[0]
