@@ -21,10 +21,13 @@
   fetch is a ``kwire.delayed.Later`` (the purgatory's future and the answer to
   build when it is done), not a coroutine: no Task per long-poll.
 * Incremental fetch sessions (KIP-227, v7+) through ``broker.fetch_sessions``;
-  a consumer's incremental fetch does not read the session's partitions it
-  does not name that are caught up with offsets the client already has (one
-  log lookup each, no read, nothing in the response; still watched when it
-  waits), so a fetch over thousands of idle partitions costs little; topic ids instead of names from v13 (UNKNOWN_TOPIC_ID); leader epoch checks
+  a consumer's incremental fetch looks only at the partitions it names and the
+  session's dirty ones (whose HW, LSO, log start, leadership, log dir or topic
+  changed since the session last answered them, or that were not caught up
+  then); the others are not visited at all (still watched when it waits), so
+  a fetch over thousands of idle partitions costs per changed partition.
+  Followers' incremental fetches read every partition of the session. Topic
+  ids instead of names from v13 (UNKNOWN_TOPIC_ID); leader epoch checks
   (v9+: FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH).
 * Diverging epochs (v12+, KIP-595; what Kafka's replica fetchers use since 2.7
   instead of a separate OffsetForLeaderEpoch round trip, and valid for
@@ -157,39 +160,57 @@ def handle(ctx, req):
         session = None
     if session is None or session.session is None:
         reads = wanted  # no session: exactly the request's partitions, in its order
+        changed = None
     else:  # a session may read partitions this request did not name (their epoch is unknown)
         epochs = {w[0]: w[3] for w in wanted}
-        reads = [(k, o, m, epochs.get(k, -1)) for k, o, m in session.reads]
-    # KIP-227: an incremental fetch skips, before reading, the session's partitions it does not
-    # name that are caught up and whose offsets the client already has (consumers only: a
-    # follower's every fetch counts for the ISR)
-    idle_check = (session.unchanged if session is not None and session.incremental and replica_id < 0
-                  else None)
+        if session.incremental and replica_id < 0:
+            # KIP-227, consumers: only the partitions named, or dirty (something moved since the
+            # session last answered them, or not caught up then): O(those), not O(session);
+            # followers read everything (each fetch counts for the ISR)
+            def changed():
+                return [(k, o, m, epochs.get(k, -1)) for k, o, m in session.changed_reads(epochs)]
+            reads = changed()
+        else:
+            changed = None
+            reads = [(k, o, m, epochs.get(k, -1)) for k, o, m in
+                     (session.all_reads() if session.incremental else session.reads)]
+    # an incremental consumer fetch skips, before reading, the dirty partitions it does not
+    # name that are caught up and whose offsets the client already has
+    idle_check = session.unchanged if changed is not None else None
     named = {w[0] for w in wanted} if idle_check is not None else ()
-    idle = []  # (topic, partition) skipped as idle by the last read_all: watched when waiting
+    # consumers' sessions learn their partitions' topic names (followers read them all anyway)
+    watch = session.watch if session is not None and session.session is not None and replica_id < 0 \
+        else None
 
     az = authorizer_active(ctx)  # kwire.security: READ on each topic (CLUSTER_ACTION: followers)
+    calls = []
 
     def read_all(previous=None):
         """Read every partition; ``previous`` (key -> _Read of the read before the wait, or
         None): its caught-up partitions whose log has not moved since are taken as they are."""
         remaining = req.max_bytes
         out = []
-        idle.clear()
         first = True
         isolation = req.isolation_level
         last_ref = t = None
         denied = False
-        for key, offset, part_max, epoch in reads:
+        if changed is not None and calls:  # woken: what is dirty now (a move since, too)
+            todo = changed()
+        else:
+            todo = reads
+        calls.append(1)
+        for key, offset, part_max, epoch in todo:
             ref = key[0]
             if ref is not last_ref:  # one metadata lookup per topic, not per partition
                 t = md.topic_by_id(ref) if by_id else md.topic(ref)
                 last_ref = ref
                 denied = az is not None and _denied(ctx, az, t.name if t else None if by_id else ref,
                                                     replica_id)
+            if t is not None and watch is not None:
+                watch(key, t.name)  # from now on, its moves make it dirty in the session
             if idle_check is not None and t is not None and not denied and key not in named and \
                     _idle(broker, t.name, key, offset, isolation, idle_check):
-                idle.append((t.name, key[1]))
+                session.settled(key)
                 continue
             if previous is not None:
                 r = previous.get((t.name, key[1])) if t is not None else None
@@ -209,7 +230,9 @@ def handle(ctx, req):
 
     results = read_all()
     total = 0
-    at_once = req.max_wait_ms <= 0 or not reads  # Kafka answers errors and divergence at once too
+    # Kafka answers errors and divergence at once too; an incremental session with nothing
+    # changed waits (on all its partitions) like one whose partitions were all read
+    at_once = req.max_wait_ms <= 0 or not (reads or changed is not None and session.session.partitions)
     leaders = False
     for r in results:
         total += r.size
@@ -220,6 +243,10 @@ def handle(ctx, req):
     if at_once or total >= req.min_bytes:
         return _response(results, session, version,
                          _endpoints(broker, results) if leaders and version >= 16 else None)
+    idle = ()
+    if changed is not None:  # the session's partitions not read: watched too while waiting
+        read = {r.key for r in results}
+        idle = [nk for k, nk in session.session.names.items() if k not in read]
     return _wait_then_respond(broker, req, version, results, total, read_all, session, replica_id,
                               idle, az is None)
 
@@ -411,7 +438,7 @@ def _response(results, session, version: int, endpoints=None) -> FetchResponse:
     for r in results:
         if session is not None and not session.include(r.key, r.hw, r.lso, r.log_start,
                                                         r.size > 0 or r.diverging is not None,
-                                                        r.error != 0):
+                                                        r.error != 0, r.log is None):
             continue
         ref = r.key[0]
         if ref is not last_ref and ref != last_ref:  # identity first: UUID.__eq__ is Python

@@ -132,6 +132,7 @@ class LogManager:
         self.offline_dirs: dict[str, str] = {}  # log dir -> why it went offline
         self.dirs_with_errors: set[str] = set()  # any I/O error since start-up
         self.on_dir_offline = None  # called with the (topic, partition)s of a dir going offline
+        self.on_offsets_moved = None  # every log's ``on_offsets_moved`` (see ``watch_offsets``)
         topic_configs = topic_configs or {}
         # Loading allocates long-lived objects only (a few dozen per partition): the cyclic
         # collector would scan all of them again at every collection, about a third of the
@@ -280,6 +281,14 @@ class LogManager:
         self._dir_of[key] = d
         plog.on_dir_failure = self.dir_failed
         plog.on_io_error = self.dirs_with_errors.add
+        plog.on_offsets_moved = self.on_offsets_moved
+
+    def watch_offsets(self, fn) -> None:
+        """``fn(topic, partition)`` is called, from now on, whenever a log's high watermark,
+        last stable offset or log start moves (its logs now and the ones added later)."""
+        self.on_offsets_moved = fn
+        for plog in self._logs.values():
+            plog.on_offsets_moved = fn
 
     # -- log dir failure ------------------------------------------------------
     def dir_failed(self, d: str, reason: str) -> None:

@@ -192,6 +192,9 @@ class PartitionLog:
         self.offline = False
         self.on_dir_failure = None
         self.on_io_error = None  # called with the log dir on every undone write failure
+        # called with (topic, partition) when the HW, LSO or log start moves (set by the log
+        # manager: the broker's incremental fetch sessions learn which partitions changed)
+        self.on_offsets_moved = None
 
     # -- topic id (Kafka's partition.metadata, KIP-516) ------------------------
     def topic_id(self) -> uuid.UUID | None:
@@ -383,9 +386,18 @@ class PartitionLog:
 
     def update_high_watermark(self, offset: int) -> int:
         """Set the HW, clamped to [log start, LEO]; returns the new value."""
-        self._high_watermark = min(max(offset, self._log_start_offset), self.log_end_offset)
-        self.producer_state.on_high_watermark(self._high_watermark)
-        return self._high_watermark
+        before = self._high_watermark
+        leo = self._segments[-1].next_offset  # log_end_offset without the property call
+        self._high_watermark = hw = min(max(offset, self._log_start_offset), leo)
+        self.producer_state.on_high_watermark(hw)
+        if hw != before and self.on_offsets_moved is not None:
+            self.on_offsets_moved(self.topic, self.partition)
+        return hw
+
+    def offsets_moved(self) -> None:
+        """Tell ``on_offsets_moved`` (if set) that the HW, LSO or log start may have moved."""
+        if self.on_offsets_moved is not None:
+            self.on_offsets_moved(self.topic, self.partition)
 
     def update_config(self, config: LogConfig) -> None:
         """New settings apply from now on (index sizes only to segments created later)."""
@@ -661,6 +673,7 @@ class PartitionLog:
                       self.topic, self.partition, self.dir, e)
             if self.on_dir_failure is not None:
                 self.on_dir_failure(os.path.dirname(self.dir), f"{self.topic}-{self.partition}: {e}")
+            self.offsets_moved()  # fetch sessions look at it again (and answer the error)
         return self._offline_error()
 
     # -- rolling and flushing -------------------------------------------------
@@ -867,6 +880,7 @@ class PartitionLog:
             self.leader_epochs.truncate_from_start(self._log_start_offset)
         self._high_watermark = max(self._high_watermark, self._log_start_offset)
         self.producer_state.on_high_watermark(self._high_watermark)
+        self.offsets_moved()
         self.recovery_point = max(self.recovery_point, self._log_start_offset)
         self.txn_index.drop_segments([s.base_offset for s in doomed], self._log_start_offset)
         return len(doomed)
@@ -889,6 +903,7 @@ class PartitionLog:
         if offset > self._log_start_offset:
             self._log_start_offset = offset
             self.leader_epochs.truncate_from_start(offset)
+            self.offsets_moved()
             self._delete_log_start_breached()
         return self._log_start_offset
 

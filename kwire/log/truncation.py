@@ -124,6 +124,7 @@ def truncate_to(plog, offset: int) -> int:
     plog._log_start_offset = min(plog._log_start_offset, offset, new_leo)
     plog._high_watermark = min(max(plog._high_watermark, plog._log_start_offset), new_leo)
     plog.producer_state.on_high_watermark(plog._high_watermark)
+    plog.offsets_moved()
     plog.recovery_point = min(plog.recovery_point, new_leo)
     log.info("%s-%d: truncated to offset %d (%d bytes removed from segment %d, %d later "
              "segments deleted)", plog.topic, plog.partition, new_leo, removed,
@@ -162,6 +163,7 @@ def truncate_fully_and_start_at(plog, offset: int) -> int:
     fsync_dir(plog.dir)
     plog._log_start_offset = plog._high_watermark = plog.recovery_point = offset
     plog.producer_state.clear()
+    plog.offsets_moved()
     log.info("%s-%d: truncated fully; the log now starts at offset %d", plog.topic,
              plog.partition, offset)
     return offset

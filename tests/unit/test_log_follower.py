@@ -316,3 +316,26 @@ def test_truncate_below_the_log_start_keeps_segments_and_lowers_the_start(tmp_pa
     assert (lg.log_start_offset, lg.high_watermark, lg.log_end_offset) == (3, 3, 3)
     assert lg.leader_epochs.entries == []  # DeleteRecords had cut them to start at 7
     assert_files_match_memory(lg)
+
+
+def test_offset_moves_are_reported_to_on_offsets_moved(tmp_path):
+    """What feeds the fetch sessions' dirty sets: every move of the HW or the log start
+    (append + HW, DeleteRecords, truncation, full truncation) calls ``on_offsets_moved``
+    with the partition; an HW set to the value it has does not."""
+    lg = leader_with(tmp_path / "p")
+    moved = []
+    lg.on_offsets_moved = lambda topic, partition: moved.append((topic, partition))
+    me = (lg.topic, lg.partition)
+    lg.update_high_watermark(lg.high_watermark)
+    assert moved == []
+    lg.append_as_leader(mk(0, pid=PID + 1), 3, NOW)
+    lg.update_high_watermark(lg.log_end_offset)
+    assert moved == [me]
+    lg.delete_records_before(lg.log_start_offset + 1)
+    assert moved == [me] * 2
+    lg.truncate_to(lg.log_end_offset - 1)
+    assert len(moved) >= 3 and set(moved) == {me}
+    n = len(moved)
+    lg.truncate_fully_and_start_at(500)
+    assert len(moved) > n and (lg.high_watermark, lg.log_start_offset) == (500, 500)
+    lg.close()
