@@ -30,6 +30,7 @@ import uuid
 
 import pytest
 from heavy_starts import heavy_start
+from zk_cds import zk_archive_flags
 
 JAR_DIRS = ("/usr/share/java", "/usr/share/zookeeper/lib", "/usr/share/zookeeper")
 MAIN = "org.apache.zookeeper.server.quorum.QuorumPeerMain"
@@ -124,9 +125,11 @@ class ZooKeeperServer:
     def spawn(self) -> None:
         """Start the process (not waiting for it: an ensemble member answers once a quorum is up)."""
         jar = zookeeper_jar()
+        jvm = [*ZK_JVM_FLAGS, "-Dzookeeper.jmx.log4j.disable=true", "-cp", jar]
+        cds = () if self.uid is not None else zk_archive_flags("java", jar, jvm, MAIN)  # tests/zk_cds.py
         self._log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
-            ["java", *ZK_JVM_FLAGS, "-Dzookeeper.jmx.log4j.disable=true", "-cp", jar, MAIN, self.cfg],
+            ["java", *jvm, *cds, MAIN, self.cfg],
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
             user=self.uid, group=self.uid)
 

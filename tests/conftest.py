@@ -84,6 +84,7 @@ SMOKE = (
 # summed test time in the parallel run of 2026-11-28 (4 workers, load average 13-20), go first:
 # a two-minute module handed out last would be the run's tail, alone on one worker.
 HEAVY_FIRST = (
+    "tests/integration/test_failover_verifier.py",       # 278 s, one test: a unit this long goes first
     "tests/integration/test_compat.py",                  # 12 compat runs, one xdist group each
     "tests/integration/test_nemesis_faults.py",          # 13 fault runs, 25-45 s each
     "tests/integration/test_clock_skew.py",              # 5 skewed-cluster runs
@@ -91,7 +92,6 @@ HEAVY_FIRST = (
     "tests/integration/test_java_client.py",             # 571 s
     "tests/integration/test_sensor_pipeline_spark.py",   # 402 s
     "tests/integration/test_groups_java.py",             # 296 s
-    "tests/integration/test_failover_verifier.py",       # 278 s
     "tests/integration/test_testing_plugin.py",          # 223 s
     "tests/integration/test_bench_smoke.py",             # 220 s
     "tests/integration/test_security_authz_more.py",     # 206 s
