@@ -380,14 +380,27 @@ def write_compact_records(out: bytearray, parts: list, v) -> None:
 
 # -- uuid ----------------------------------------------------------------------
 
+# the UUIDs decoded lately, by their 16 bytes: a topic id comes in every Fetch and Produce of a
+# client, and ``UUID(bytes=...)`` is Python code (a dozen lines) while a UUID never changes, so
+# the same object can be handed out again; bounded: cleared when it reaches _UUIDS_MAX
+_UUIDS: dict[bytes, UUID] = {}
+_UUIDS_MAX = 4096
+
+
 def read_uuid(buf, pos: int):
     end = pos + 16
     if end > len(buf):
         raise _short("uuid", 16, len(buf) - pos)
     raw = bytes(buf[pos:end])
+    u = _UUIDS.get(raw)
+    if u is not None:
+        return u, end
     if raw == _ZERO16:
         return ZERO_UUID, end
-    return UUID(bytes=raw), end
+    if len(_UUIDS) >= _UUIDS_MAX:
+        _UUIDS.clear()
+    u = _UUIDS[raw] = UUID(bytes=raw)
+    return u, end
 
 
 # -- arrays ----------------------------------------------------------------------
