@@ -295,6 +295,9 @@ def read_compact_nullable_bytes(buf, pos: int):
     return bytes(buf[pos:end]), end
 
 
+_ZERO32 = b"\x00\x00\x00\x00"
+
+
 def _blen(b) -> int:
     return b.nbytes if b.__class__ is memoryview else len(b)
 
@@ -366,6 +369,9 @@ def write_records(out: bytearray, parts: list, v) -> None:
     if v is None:
         out += _NULL32
         return
+    if v.__class__ is bytes and not v:  # a caught-up Fetch partition: no records, most often
+        out += _ZERO32
+        return
     out += _p32(_blen(v))
     _append_records(out, parts, v)
 
@@ -373,6 +379,9 @@ def write_records(out: bytearray, parts: list, v) -> None:
 def write_compact_records(out: bytearray, parts: list, v) -> None:
     if v is None:
         out.append(0)
+        return
+    if v.__class__ is bytes and not v:  # a caught-up Fetch partition: length 0, as a uvarint 1
+        out.append(1)
         return
     write_uvarint(out, _blen(v) + 1)
     _append_records(out, parts, v)

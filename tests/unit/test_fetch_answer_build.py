@@ -215,3 +215,20 @@ def test_caught_up_read_is_the_full_read_or_defers_to_it(tmp_path):
             b.close()
 
     asyncio.run(main())
+
+
+def test_empty_records_are_written_as_any_empty_record_set():
+    """The shortcut for ``b""`` (a caught-up partition) writes what the general path writes for
+    an empty buffer of another type, in both the compact and the int32-length form."""
+    for write in (primitives.write_records, primitives.write_compact_records):
+        short, general = bytearray(b"h"), bytearray(b"h")
+        parts_short, parts_general = [], []
+        write(short, parts_short, b"")
+        write(general, parts_general, bytearray())
+        assert short == general and parts_short == parts_general == []
+    out = bytearray()
+    primitives.write_compact_records(out, [], b"")
+    assert primitives.read_compact_records(bytes(out), 0)[0] == b""
+    out = bytearray()
+    primitives.write_records(out, [], b"")
+    assert bytes(primitives.read_records(bytes(out), 0)[0]) == b""
