@@ -76,6 +76,7 @@ from kwire.broker.fetch_sessions import FINAL_EPOCH
 from kwire.replication.joining import JOIN_WAIT_MS
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
 from kwire.protocol.generated import fetch_response as _wire
+from kwire.protocol.primitives import ZERO_UUID as _ZERO_UUID
 from kwire.protocol.generated.fetch_response import (
     AbortedTransaction,
     EpochEndOffset,
@@ -100,6 +101,8 @@ EMPTY = b""
 _NO_DIVERGING = getattr(_wire, "_DEF_EpochEndOffset", None) or EpochEndOffset()
 _NO_LEADER = getattr(_wire, "_DEF_LeaderIdAndEpoch", None) or LeaderIdAndEpoch()
 _NO_SNAPSHOT = getattr(_wire, "_DEF_SnapshotId", None) or SnapshotId()
+_NO_TAGS: dict = {}  # a partition answer's tagged fields: none, shared, only read by the encoder
+_new = object.__new__
 
 
 class _Read:
@@ -184,6 +187,9 @@ def handle(ctx, req):
 
     az = authorizer_active(ctx)  # kwire.security: READ on each topic (CLUSTER_ACTION: followers)
     calls = []
+    # a one-node consumer without an authorizer: a caught-up partition is recognised before
+    # _read_partition (the same _Read, from one log lookup and its offsets: _caught_up)
+    logs_get = broker.logs.get if not broker.cluster_mode and replica_id < 0 and az is None else None
 
     def read_all(previous=None):
         """Read every partition; ``previous`` (key -> _Read of the read before the wait, or
@@ -217,6 +223,11 @@ def handle(ctx, req):
                 if r is not None and _unmoved(r):
                     out.append(r)  # caught up before and still: reading again gives the same
                     continue
+            if logs_get is not None and t is not None and (not last_epochs or key not in last_epochs):
+                r = _caught_up(logs_get, t, key, offset, epoch, isolation)
+                if r is not None:
+                    out.append(r)
+                    continue
             r = _unauthorized(key, t) if denied else _read_partition(
                 broker, t, by_id, key, offset, min(part_max, max(remaining, 0)),
                                 first, isolation, epoch, version,
@@ -249,6 +260,27 @@ def handle(ctx, req):
         idle = [nk for k, nk in session.session.names.items() if k not in read]
     return _wait_then_respond(broker, req, version, results, total, read_all, session, replica_id,
                               idle, az is None)
+
+
+def _caught_up(logs_get, t, key, offset: int, epoch: int, isolation: int) -> _Read | None:
+    """One node, a consumer: the read ``_read_partition`` would make of a partition that has
+    nothing to read at ``offset`` (its log online, the leader epoch current or not given, no
+    diverging-epoch check asked), or None when it is not that case and the full read decides."""
+    partition = key[1]
+    if not 0 <= partition < len(t.partitions):
+        return None
+    plog = logs_get(t.name, partition)
+    if plog is None or plog.offline or (epoch >= 0 and epoch != t.partitions[partition].leader_epoch):
+        return None
+    hw, lso, log_start = plog.fetch_offsets()
+    if offset != (lso if isolation == READ_COMMITTED else hw):
+        return None
+    r = _Read(key, t.name, partition)
+    r.hw = hw
+    r.lso = lso
+    r.log_start = log_start
+    r.log = plog
+    return r
 
 
 def _idle(broker, topic: str, key, offset: int, isolation: int, unchanged) -> bool:
@@ -431,10 +463,16 @@ def _diverged(plog, r: _Read, offset: int, last_fetched_epoch: int) -> bool:
 
 def _response(results, session, version: int, endpoints=None) -> FetchResponse:
     """The answer; ``current_leader`` only from v12, the first version that has the field (an older
-    follower or client is told NOT_LEADER_OR_FOLLOWER alone and finds the leader in Metadata)."""
+    follower or client is told NOT_LEADER_OR_FOLLOWER alone and finds the leader in Metadata).
+
+    The generated structs are made with ``object.__new__`` and their slots set here, not with
+    their keyword-argument constructors (four times the cost per partition; the answer is the
+    same object, ``tests/unit/test_fetch_answer_build.py``). Every slot is set; the per-partition
+    empty tagged fields are one shared dict, which the encoder only reads."""
     with_leader = version >= 12
     topics: list[FetchableTopicResponse] = []
     last_ref = object()
+    partitions = None
     for r in results:
         if session is not None and not session.include(r.key, r.hw, r.lso, r.log_start,
                                                         r.size > 0 or r.diverging is not None,
@@ -442,26 +480,33 @@ def _response(results, session, version: int, endpoints=None) -> FetchResponse:
             continue
         ref = r.key[0]
         if ref is not last_ref and ref != last_ref:  # identity first: UUID.__eq__ is Python
+            tr = _new(FetchableTopicResponse)
             if isinstance(ref, str):
-                topics.append(FetchableTopicResponse(topic=ref, partitions=[]))
+                tr.topic = ref
+                tr.topic_id = _ZERO_UUID
             else:
-                topics.append(FetchableTopicResponse(topic=r.topic or "", topic_id=ref, partitions=[]))
+                tr.topic = r.topic or ""
+                tr.topic_id = ref
+            tr.partitions = partitions = []
+            tr.unknown_tagged_fields = {}
+            topics.append(tr)
             last_ref = ref
-        topics[-1].partitions.append(PartitionData(
-            partition_index=r.partition,
-            error_code=r.error,
-            high_watermark=r.hw,
-            last_stable_offset=r.lso,
-            log_start_offset=r.log_start,
-            aborted_transactions=r.aborted,
-            preferred_read_replica=-1,
-            records=r.records,
-            diverging_epoch=_NO_DIVERGING if r.diverging is None else EpochEndOffset(
-                epoch=r.diverging[0], end_offset=r.diverging[1]),
-            current_leader=_NO_LEADER if r.leader is None or not with_leader else LeaderIdAndEpoch(
-                leader_id=r.leader[0], leader_epoch=r.leader[1]),
-            snapshot_id=_NO_SNAPSHOT,
-        ))
+        pd = _new(PartitionData)
+        pd.partition_index = r.partition
+        pd.error_code = r.error
+        pd.high_watermark = r.hw
+        pd.last_stable_offset = r.lso
+        pd.log_start_offset = r.log_start
+        pd.aborted_transactions = r.aborted
+        pd.preferred_read_replica = -1
+        pd.records = r.records
+        pd.diverging_epoch = _NO_DIVERGING if r.diverging is None else EpochEndOffset(
+            epoch=r.diverging[0], end_offset=r.diverging[1])
+        pd.current_leader = _NO_LEADER if r.leader is None or not with_leader else LeaderIdAndEpoch(
+            leader_id=r.leader[0], leader_epoch=r.leader[1])
+        pd.snapshot_id = _NO_SNAPSHOT
+        pd.unknown_tagged_fields = _NO_TAGS
+        partitions.append(pd)
     resp = FetchResponse(error_code=0, session_id=session.session_id if session else 0, responses=topics)
     if endpoints:
         resp.node_endpoints = endpoints

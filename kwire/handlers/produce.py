@@ -90,6 +90,7 @@ _NO_LEADER = getattr(_wire, "_DEF_LeaderIdAndEpoch", None) or LeaderIdAndEpoch()
 
 _NO_RECORD_ERRORS: list = []
 _NO_TAGS: dict = {}
+_new = object.__new__
 
 
 def _error(index: int, code: ErrorCode, message: str | None = None) -> PartitionProduceResponse:
@@ -166,8 +167,12 @@ def _handle(ctx, req):
             for pd in td.partition_data:
                 parts.append(_append(broker, t, pd, acks, now, ctx.api_version,
                                      tid=req.transactional_id))
-        responses.append(TopicProduceResponse(name=td.name if not by_id else t.name if t else "",
-                                              topic_id=td.topic_id, partition_responses=parts))
+        tr = _new(TopicProduceResponse)  # every slot, as in _append
+        tr.name = td.name if not by_id else t.name if t else ""
+        tr.topic_id = td.topic_id
+        tr.partition_responses = parts
+        tr.unknown_tagged_fields = {}
+        responses.append(tr)
     if acks == 0:
         failed = [f"{tr.name}-{pr.index}: {ErrorCode(pr.error_code).name}" for tr in responses
                   for pr in tr.partition_responses if pr.error_code]
@@ -306,18 +311,20 @@ def _append(broker, t, pd, acks: int, now: int, version: int = 13, *,
         if plog is not None:
             r.log_start_offset = plog.log_start_offset
         return r
-    r = PartitionProduceResponse(
-        index=index,
-        error_code=0,
-        base_offset=result.base_offset,
-        log_append_time_ms=result.log_append_time,
-        log_start_offset=result.log_start_offset,
-        # shared empty defaults: three objects fewer per partition; never mutated in place
-        # (a response that needs them assigns new ones, as _error's callers do)
-        record_errors=_NO_RECORD_ERRORS,
-        current_leader=_NO_LEADER,
-        unknown_tagged_fields=_NO_TAGS,
-    )
+    # every slot set on a bare object: the keyword-argument constructor costs four times as
+    # much (tests/unit/test_fetch_answer_build.py checks the two are equal). The empty defaults
+    # are shared, three objects fewer per partition; never mutated in place (a response that
+    # needs them assigns new ones, as _error's callers do)
+    r = _new(PartitionProduceResponse)
+    r.index = index
+    r.error_code = 0
+    r.base_offset = result.base_offset
+    r.log_append_time_ms = result.log_append_time
+    r.log_start_offset = result.log_start_offset
+    r.record_errors = _NO_RECORD_ERRORS
+    r.error_message = None
+    r.current_leader = _NO_LEADER
+    r.unknown_tagged_fields = _NO_TAGS
     if ends is not None:
         ends[index] = result.last_offset + 1
     return r

@@ -295,6 +295,9 @@ def read_compact_nullable_bytes(buf, pos: int):
     return bytes(buf[pos:end]), end
 
 
+_ZERO32 = b"\x00\x00\x00\x00"
+
+
 def _blen(b) -> int:
     return b.nbytes if b.__class__ is memoryview else len(b)
 
@@ -366,6 +369,9 @@ def write_records(out: bytearray, parts: list, v) -> None:
     if v is None:
         out += _NULL32
         return
+    if v.__class__ is bytes and not v:  # a caught-up Fetch partition: no records, most often
+        out += _ZERO32
+        return
     out += _p32(_blen(v))
     _append_records(out, parts, v)
 
@@ -374,20 +380,36 @@ def write_compact_records(out: bytearray, parts: list, v) -> None:
     if v is None:
         out.append(0)
         return
+    if v.__class__ is bytes and not v:  # a caught-up Fetch partition: length 0, as a uvarint 1
+        out.append(1)
+        return
     write_uvarint(out, _blen(v) + 1)
     _append_records(out, parts, v)
 
 
 # -- uuid ----------------------------------------------------------------------
 
+# the UUIDs decoded lately, by their 16 bytes: a topic id comes in every Fetch and Produce of a
+# client, and ``UUID(bytes=...)`` is Python code (a dozen lines) while a UUID never changes, so
+# the same object can be handed out again; bounded: cleared when it reaches _UUIDS_MAX
+_UUIDS: dict[bytes, UUID] = {}
+_UUIDS_MAX = 4096
+
+
 def read_uuid(buf, pos: int):
     end = pos + 16
     if end > len(buf):
         raise _short("uuid", 16, len(buf) - pos)
     raw = bytes(buf[pos:end])
+    u = _UUIDS.get(raw)
+    if u is not None:
+        return u, end
     if raw == _ZERO16:
         return ZERO_UUID, end
-    return UUID(bytes=raw), end
+    if len(_UUIDS) >= _UUIDS_MAX:
+        _UUIDS.clear()
+    u = _UUIDS[raw] = UUID(bytes=raw)
+    return u, end
 
 
 # -- arrays ----------------------------------------------------------------------
