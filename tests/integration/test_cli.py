@@ -1,7 +1,10 @@
 """The command-line tools as a user runs them: ``python -m kwire topics|produce|consume``.
 
-Every tool runs as a subprocess against the module's in-process broker (the
-``broker`` fixture); every test uses its own topic. What is checked:
+The tools run against the module's in-process broker (the ``broker`` fixture),
+through ``kwire.cli.main`` in this process with stdin/stdout/stderr swapped (see
+``kwire()``), and as real ``python -m kwire`` subprocesses where the process is the
+point (signals, interactive stdin) and at least once per tool; every test uses its own
+topic. What is checked:
 
 * topics: create (partitions, configs), list (regex, internal), describe
   (partition lines with leader/leader epoch/replicas/isr, non-default configs
@@ -44,15 +47,62 @@ pytestmark = pytest.mark.timeout(120)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def kwire(*args, input: bytes | str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run ``python -m kwire ARGS``; stdout as bytes, stderr as text."""
+def kwire(*args, input: bytes | str | None = None, timeout: float = 60,
+          real: bool = False) -> subprocess.CompletedProcess:
+    """Run ``kwire ARGS``; stdout as bytes, stderr as text.
+
+    In this process (``kwire.cli.main`` with stdin, stdout and stderr swapped for the call)
+    unless ``real``: these tests are about what the tools print and exit with, and an
+    interpreter start per call cost most of this module's CPU. A real ``python -m kwire``
+    subprocess still runs each family here: topics (``test_unreachable_broker``, one
+    ``test_help``), produce (``test_interactive_producer_sends_before_eof``) and consume
+    (``test_default_start_is_the_end``, ``test_unbounded_consume_stops_on_signal``).
+    """
     if isinstance(input, str):
         input = input.encode()
+    if not real:
+        return _in_process([str(a) for a in args], input or b"")
     proc = subprocess.run([sys.executable, "-m", "kwire", *map(str, args)], input=input,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     proc.stderr = proc.stderr.decode("utf-8", "replace")
     return proc
+
+
+class _Stdin:
+    """What ``kwire produce`` needs of ``sys.stdin``: a file descriptor to read lines from."""
+
+    def __init__(self, fd: int):
+        self._fd = fd
+
+    def fileno(self) -> int:
+        return self._fd
+
+
+def _in_process(argv: list[str], stdin: bytes) -> subprocess.CompletedProcess:
+    """``kwire.cli.main(argv)`` with stdin from a file holding ``stdin``, the output captured,
+    and the SIGTERM handler the tools install (``stop_on_sigterm``) put back afterwards."""
+    import io
+    import tempfile
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from kwire import cli
+
+    out, err = io.BytesIO(), io.StringIO()
+    text_out = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    saved_stdin, saved_term = sys.stdin, signal.getsignal(signal.SIGTERM)
+    with tempfile.TemporaryFile() as f:
+        f.write(stdin)
+        f.seek(0)
+        sys.stdin = _Stdin(f.fileno())
+        try:
+            with redirect_stdout(text_out), redirect_stderr(err):
+                rc = cli.main(argv)
+        finally:
+            sys.stdin = saved_stdin
+            signal.signal(signal.SIGTERM, saved_term)
+    text_out.flush()
+    return subprocess.CompletedProcess(["kwire", *argv], rc, out.getvalue(), err.getvalue())
 
 
 def ok(proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
@@ -522,7 +572,7 @@ def _closed_port() -> int:
 
 def test_unreachable_broker():
     bootstrap = f"127.0.0.1:{_closed_port()}"
-    p = kwire("topics", "list", "--bootstrap-server", bootstrap)
+    p = kwire("topics", "list", "--bootstrap-server", bootstrap, real=True)
     assert p.returncode == 1
     assert f"cannot connect to {bootstrap}" in p.stderr
     assert "Traceback" not in p.stderr
@@ -562,5 +612,5 @@ def test_usage_errors_exit_2(args):
                                   ["topics", "describe"], ["topics", "alter"], ["topics", "delete"],
                                   ["produce"], ["consume"]])
 def test_help(tool):
-    p = ok(kwire(*tool, "--help"))
+    p = ok(kwire(*tool, "--help", real=tool == ["topics"]))
     assert b"usage: kwire " in p.stdout
