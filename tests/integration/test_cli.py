@@ -40,6 +40,7 @@ from pathlib import Path
 import pytest
 
 from kwire.tools.produce import default_partition, murmur2
+from cli_inproc import in_process
 from procs import sigint_default
 
 pytestmark = pytest.mark.timeout(120)
@@ -61,48 +62,12 @@ def kwire(*args, input: bytes | str | None = None, timeout: float = 60,
     if isinstance(input, str):
         input = input.encode()
     if not real:
-        return _in_process([str(a) for a in args], input or b"")
+        return in_process([str(a) for a in args], input or b"")
     proc = subprocess.run([sys.executable, "-m", "kwire", *map(str, args)], input=input,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
     proc.stderr = proc.stderr.decode("utf-8", "replace")
     return proc
-
-
-class _Stdin:
-    """What ``kwire produce`` needs of ``sys.stdin``: a file descriptor to read lines from."""
-
-    def __init__(self, fd: int):
-        self._fd = fd
-
-    def fileno(self) -> int:
-        return self._fd
-
-
-def _in_process(argv: list[str], stdin: bytes) -> subprocess.CompletedProcess:
-    """``kwire.cli.main(argv)`` with stdin from a file holding ``stdin``, the output captured,
-    and the SIGTERM handler the tools install (``stop_on_sigterm``) put back afterwards."""
-    import io
-    import tempfile
-    from contextlib import redirect_stderr, redirect_stdout
-
-    from kwire import cli
-
-    out, err = io.BytesIO(), io.StringIO()
-    text_out = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-    saved_stdin, saved_term = sys.stdin, signal.getsignal(signal.SIGTERM)
-    with tempfile.TemporaryFile() as f:
-        f.write(stdin)
-        f.seek(0)
-        sys.stdin = _Stdin(f.fileno())
-        try:
-            with redirect_stdout(text_out), redirect_stderr(err):
-                rc = cli.main(argv)
-        finally:
-            sys.stdin = saved_stdin
-            signal.signal(signal.SIGTERM, saved_term)
-    text_out.flush()
-    return subprocess.CompletedProcess(["kwire", *argv], rc, out.getvalue(), err.getvalue())
 
 
 def ok(proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:

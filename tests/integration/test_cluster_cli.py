@@ -35,6 +35,7 @@ import yaml
 from cluster_fixtures import free_port, zookeeper, zookeeper_jar  # noqa: F401 (fixture)
 
 import clients
+from cli_inproc import in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION_MS = 6000
@@ -43,9 +44,19 @@ pytestmark = pytest.mark.timeout(240)
 
 
 def kwire(*args, timeout: float = 60, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``python -m kwire ARGS`` as a subprocess (stdout and stderr as text)."""
     return subprocess.run([sys.executable, "-m", "kwire", *map(str, args)], capture_output=True,
                           text=True, timeout=timeout, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def kwire_here(*args) -> subprocess.CompletedProcess:
+    """``kwire ARGS`` through ``kwire.cli.main`` in this process (tests/cli_inproc.py): for the
+    usage, help and no-cluster answers, which are about output and exit code; every command
+    still runs as a real subprocess elsewhere in this module."""
+    p = in_process([str(a) for a in args], b"")
+    p.stdout = p.stdout.decode("utf-8", "replace")
+    return p
 
 
 def ok(proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
@@ -284,15 +295,15 @@ def test_zookeeper_missing_is_exit_2(tmp_path):
     ["down"],
 ])
 def test_usage_errors(args):
-    p = kwire("cluster", *args)
+    p = kwire_here("cluster", *args)
     assert p.returncode == 2, (p.returncode, p.stderr)
     assert "error" in p.stderr and "Traceback" not in p.stderr
 
 
 def test_status_without_cluster(tmp_path):
-    p = kwire("cluster", "status", "--dir", tmp_path)
+    p = kwire_here("cluster", "status", "--dir", tmp_path)
     assert p.returncode == 1 and "no cluster.json" in p.stderr
-    p = kwire("cluster", "status", "-b", f"127.0.0.1:{free_port()}", "--request-timeout-ms", 2000)
+    p = kwire_here("cluster", "status", "-b", f"127.0.0.1:{free_port()}", "--request-timeout-ms", 2000)
     assert p.returncode == 1 and "no broker answered" in p.stderr
 
 
@@ -370,6 +381,6 @@ def test_compose_file_is_consistent():
 
 @pytest.mark.parametrize("args", [["--help"], ["up", "--help"], ["status", "--help"], ["down", "--help"]])
 def test_help(args):
-    p = ok(kwire("cluster", *args))
+    p = ok(kwire_here("cluster", *args))
     assert "usage: kwire cluster" in p.stdout
-    assert "cluster " in ok(kwire("--help")).stdout
+    assert "cluster " in ok(kwire_here("--help")).stdout
