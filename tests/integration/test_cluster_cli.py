@@ -52,8 +52,9 @@ def kwire(*args, timeout: float = 60, env: dict | None = None) -> subprocess.Com
 
 def kwire_here(*args) -> subprocess.CompletedProcess:
     """``kwire ARGS`` through ``kwire.cli.main`` in this process (tests/cli_inproc.py): for the
-    usage, help and no-cluster answers, which are about output and exit code; every command
-    still runs as a real subprocess elsewhere in this module."""
+    usage, help and no-cluster answers and the polls that wait for a cluster state (an
+    interpreter start every 0.5 s cost more CPU than the cluster); ``cluster up|status|down``
+    and ``topics create|describe`` still run as real subprocesses in this module."""
     p = in_process([str(a) for a in args], b"")
     p.stdout = p.stdout.decode("utf-8", "replace")
     return p
@@ -173,7 +174,7 @@ def test_up_status_describe_and_stop(cluster_dir):
         ok(kwire("topics", "create", "-b", bootstrap, "--topic", topic, "--partitions", 2,
                  "--replication-factor", 3))
         lines = clients.wait_until(
-            lambda: [ln for ln in ok(kwire("topics", "describe", "-b", bootstrap, topic)).stdout.splitlines()
+            lambda: [ln for ln in ok(kwire_here("topics", "describe", "-b", bootstrap, topic)).stdout.splitlines()
                      if "\tPartition: " in ln and "\tLeader: none" not in ln and "Isr: " in ln
                      and len(ln.split("Isr: ")[1].split()[0].split(",")) == 3] or None,
             timeout=60, interval=0.5, what="every partition with a leader and 3 in-sync replicas")
@@ -206,8 +207,8 @@ def test_up_status_describe_and_stop(cluster_dir):
         victim = next(b for b in state["brokers"] if b["id"] != controller)
         os.kill(victim["pid"], signal.SIGKILL)
         under = clients.wait_until(
-            lambda: ok(kwire("topics", "describe", "-b", bootstrap, topic,
-                             "--under-replicated-partitions")).stdout.strip() or None,
+            lambda: ok(kwire_here("topics", "describe", "-b", bootstrap, topic,
+                                  "--under-replicated-partitions")).stdout.strip() or None,
             timeout=SESSION_MS / 1000 + 60, interval=0.5, what="under-replicated partitions after kill -9")
         under_lines = under.splitlines()
         assert len(under_lines) == 2 and all("UnderReplicated: true" in ln for ln in under_lines), under
@@ -219,7 +220,7 @@ def test_up_status_describe_and_stop(cluster_dir):
         gone = f"\tId: {victim['id']}\tAddress: 127.0.0.1:{victim['port']}\tRack: -\tAlive: no"
         status = clients.wait_until(
             lambda: (lambda out: out if gone in out else None)(
-                ok(kwire("cluster", "status", "--dir", cluster_dir)).stdout),
+                ok(kwire_here("cluster", "status", "--dir", cluster_dir)).stdout),
             timeout=SESSION_MS / 1000 + 60, interval=0.5, what="the killed broker shown as not alive")
         assert "UnderReplicatedPartitions: 0" not in status and f"\tTopic: {topic}\tPartition: " in status
         up.wait_for(f"kwire cluster: broker {victim['id']} (exit")
