@@ -1,7 +1,10 @@
 """The command-line tools as a user runs them: ``python -m kwire topics|produce|consume``.
 
-Every tool runs as a subprocess against the module's in-process broker (the
-``broker`` fixture); every test uses its own topic. What is checked:
+The tools run against the module's in-process broker (the ``broker`` fixture),
+through ``kwire.cli.main`` in this process with stdin/stdout/stderr swapped (see
+``kwire()``), and as real ``python -m kwire`` subprocesses where the process is the
+point (signals, interactive stdin) and at least once per tool; every test uses its own
+topic. What is checked:
 
 * topics: create (partitions, configs), list (regex, internal), describe
   (partition lines with leader/leader epoch/replicas/isr, non-default configs
@@ -37,6 +40,7 @@ from pathlib import Path
 import pytest
 
 from kwire.tools.produce import default_partition, murmur2
+from cli_inproc import in_process
 from procs import sigint_default
 
 pytestmark = pytest.mark.timeout(120)
@@ -44,10 +48,21 @@ pytestmark = pytest.mark.timeout(120)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def kwire(*args, input: bytes | str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run ``python -m kwire ARGS``; stdout as bytes, stderr as text."""
+def kwire(*args, input: bytes | str | None = None, timeout: float = 60,
+          real: bool = False) -> subprocess.CompletedProcess:
+    """Run ``kwire ARGS``; stdout as bytes, stderr as text.
+
+    In this process (``kwire.cli.main`` with stdin, stdout and stderr swapped for the call)
+    unless ``real``: these tests are about what the tools print and exit with, and an
+    interpreter start per call cost most of this module's CPU. A real ``python -m kwire``
+    subprocess still runs each family here: topics (``test_unreachable_broker``, one
+    ``test_help``), produce (``test_interactive_producer_sends_before_eof``) and consume
+    (``test_default_start_is_the_end``, ``test_unbounded_consume_stops_on_signal``).
+    """
     if isinstance(input, str):
         input = input.encode()
+    if not real:
+        return in_process([str(a) for a in args], input or b"")
     proc = subprocess.run([sys.executable, "-m", "kwire", *map(str, args)], input=input,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -522,7 +537,7 @@ def _closed_port() -> int:
 
 def test_unreachable_broker():
     bootstrap = f"127.0.0.1:{_closed_port()}"
-    p = kwire("topics", "list", "--bootstrap-server", bootstrap)
+    p = kwire("topics", "list", "--bootstrap-server", bootstrap, real=True)
     assert p.returncode == 1
     assert f"cannot connect to {bootstrap}" in p.stderr
     assert "Traceback" not in p.stderr
@@ -562,5 +577,5 @@ def test_usage_errors_exit_2(args):
                                   ["topics", "describe"], ["topics", "alter"], ["topics", "delete"],
                                   ["produce"], ["consume"]])
 def test_help(tool):
-    p = ok(kwire(*tool, "--help"))
+    p = ok(kwire(*tool, "--help", real=tool == ["topics"]))
     assert b"usage: kwire " in p.stdout

@@ -35,6 +35,7 @@ import yaml
 from cluster_fixtures import free_port, zookeeper, zookeeper_jar  # noqa: F401 (fixture)
 
 import clients
+from cli_inproc import in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSION_MS = 6000
@@ -43,9 +44,20 @@ pytestmark = pytest.mark.timeout(240)
 
 
 def kwire(*args, timeout: float = 60, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``python -m kwire ARGS`` as a subprocess (stdout and stderr as text)."""
     return subprocess.run([sys.executable, "-m", "kwire", *map(str, args)], capture_output=True,
                           text=True, timeout=timeout, cwd=ROOT,
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def kwire_here(*args) -> subprocess.CompletedProcess:
+    """``kwire ARGS`` through ``kwire.cli.main`` in this process (tests/cli_inproc.py): for the
+    usage, help and no-cluster answers and the polls that wait for a cluster state (an
+    interpreter start every 0.5 s cost more CPU than the cluster); ``cluster up|status|down``
+    and ``topics create|describe`` still run as real subprocesses in this module."""
+    p = in_process([str(a) for a in args], b"")
+    p.stdout = p.stdout.decode("utf-8", "replace")
+    return p
 
 
 def ok(proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
@@ -162,7 +174,7 @@ def test_up_status_describe_and_stop(cluster_dir):
         ok(kwire("topics", "create", "-b", bootstrap, "--topic", topic, "--partitions", 2,
                  "--replication-factor", 3))
         lines = clients.wait_until(
-            lambda: [ln for ln in ok(kwire("topics", "describe", "-b", bootstrap, topic)).stdout.splitlines()
+            lambda: [ln for ln in ok(kwire_here("topics", "describe", "-b", bootstrap, topic)).stdout.splitlines()
                      if "\tPartition: " in ln and "\tLeader: none" not in ln and "Isr: " in ln
                      and len(ln.split("Isr: ")[1].split()[0].split(",")) == 3] or None,
             timeout=60, interval=0.5, what="every partition with a leader and 3 in-sync replicas")
@@ -195,8 +207,8 @@ def test_up_status_describe_and_stop(cluster_dir):
         victim = next(b for b in state["brokers"] if b["id"] != controller)
         os.kill(victim["pid"], signal.SIGKILL)
         under = clients.wait_until(
-            lambda: ok(kwire("topics", "describe", "-b", bootstrap, topic,
-                             "--under-replicated-partitions")).stdout.strip() or None,
+            lambda: ok(kwire_here("topics", "describe", "-b", bootstrap, topic,
+                                  "--under-replicated-partitions")).stdout.strip() or None,
             timeout=SESSION_MS / 1000 + 60, interval=0.5, what="under-replicated partitions after kill -9")
         under_lines = under.splitlines()
         assert len(under_lines) == 2 and all("UnderReplicated: true" in ln for ln in under_lines), under
@@ -208,7 +220,7 @@ def test_up_status_describe_and_stop(cluster_dir):
         gone = f"\tId: {victim['id']}\tAddress: 127.0.0.1:{victim['port']}\tRack: -\tAlive: no"
         status = clients.wait_until(
             lambda: (lambda out: out if gone in out else None)(
-                ok(kwire("cluster", "status", "--dir", cluster_dir)).stdout),
+                ok(kwire_here("cluster", "status", "--dir", cluster_dir)).stdout),
             timeout=SESSION_MS / 1000 + 60, interval=0.5, what="the killed broker shown as not alive")
         assert "UnderReplicatedPartitions: 0" not in status and f"\tTopic: {topic}\tPartition: " in status
         up.wait_for(f"kwire cluster: broker {victim['id']} (exit")
@@ -284,15 +296,15 @@ def test_zookeeper_missing_is_exit_2(tmp_path):
     ["down"],
 ])
 def test_usage_errors(args):
-    p = kwire("cluster", *args)
+    p = kwire_here("cluster", *args)
     assert p.returncode == 2, (p.returncode, p.stderr)
     assert "error" in p.stderr and "Traceback" not in p.stderr
 
 
 def test_status_without_cluster(tmp_path):
-    p = kwire("cluster", "status", "--dir", tmp_path)
+    p = kwire_here("cluster", "status", "--dir", tmp_path)
     assert p.returncode == 1 and "no cluster.json" in p.stderr
-    p = kwire("cluster", "status", "-b", f"127.0.0.1:{free_port()}", "--request-timeout-ms", 2000)
+    p = kwire_here("cluster", "status", "-b", f"127.0.0.1:{free_port()}", "--request-timeout-ms", 2000)
     assert p.returncode == 1 and "no broker answered" in p.stderr
 
 
@@ -370,6 +382,6 @@ def test_compose_file_is_consistent():
 
 @pytest.mark.parametrize("args", [["--help"], ["up", "--help"], ["status", "--help"], ["down", "--help"]])
 def test_help(args):
-    p = ok(kwire("cluster", *args))
+    p = ok(kwire_here("cluster", *args))
     assert "usage: kwire cluster" in p.stdout
-    assert "cluster " in ok(kwire("--help")).stdout
+    assert "cluster " in ok(kwire_here("--help")).stdout

@@ -347,29 +347,39 @@ _ops = mutation_ops(400)
 
 
 @needs_c
-@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ops=_ops, count_shift=st.integers(-1, 1))
-def test_fuzz_walkers_agree_on_mutated_sections(ops, count_shift):
+@settings(max_examples=examples(600), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=_ops)
+def test_fuzz_walkers_agree_on_mutated_sections(ops):
+    """Each mutation checked with every record count around the true one (3): Hypothesis's own
+    drawing costs far more than a walk, so one draw serves all three (600 draws, 1,800 walks)."""
     data = mutate(build_batch(SAMPLE, now_ms=NOW)[batch.HEADER_SIZE:], ops)
-    _same(data, 3 + count_shift)
+    for count in (2, 3, 4):
+        _same(data, count)
 
 
 @needs_c
-@settings(max_examples=examples(1000), deadline=None)
-@given(data=st.binary(max_size=120), count=st.integers(-1, 8))
-def test_fuzz_walkers_agree_on_random_bytes(data, count):
-    _same(data, count)
+@settings(max_examples=examples(300), deadline=None)
+@given(data=st.binary(max_size=120))
+def test_fuzz_walkers_agree_on_random_bytes(data):
+    """Each byte string walked with every count from -1 to 8 (300 draws, 3,000 walks)."""
+    for count in range(-1, 9):
+        _same(data, count)
 
 
 @pytest.mark.parametrize("codec", CODECS)
-@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ops=_ops, compacted=st.booleans())
-def test_fuzz_accepted_means_decodable(codec, ops, compacted):
-    """Record-level mutations with the CRC recomputed: refused with a code, or decodable."""
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=_ops)
+def test_fuzz_accepted_means_decodable(codec, ops):
+    """Record-level mutations with the CRC recomputed: refused with a code, or decodable; each
+    mutation under both cleanup policies (150 draws, 300 checks per codec)."""
     good = build_batch(SAMPLE, compression=codec, now_ms=NOW)
     section = mutate(good[batch.HEADER_SIZE:], ops)
     buf = _fix(bytearray(good[: batch.HEADER_SIZE]) + section)
-    cfg = LogConfig(cleanup_policy="compact" if compacted else "delete")
+    for compacted in (False, True):
+        _accepted_means_decodable(buf, LogConfig(cleanup_policy="compact" if compacted else "delete"))
+
+
+def _accepted_means_decodable(buf, cfg):
     results = []
     for fn, check in ((scan.py_scan_records, scan.py_check_batch),
                       (scan.c_scan_records, scan.c_check_batch)):
@@ -467,15 +477,18 @@ def test_check_batch_leaves_the_rest_to_the_full_checks(case):
 
 
 @needs_c
-@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ops=mutation_ops(260), fix_crc=st.booleans(), compacted=st.booleans())
-def test_fuzz_check_batch_twins_agree(ops, fix_crc, compacted):
-    """Mutations anywhere in the batch (header too), with or without a recomputed CRC."""
-    buf = mutate(build_batch(SAMPLE, now_ms=NOW), ops)
-    if fix_crc and len(buf) > batch.ATTRIBUTES:
-        buf = bytearray(buf)
-        struct.pack_into(">I", buf, batch.CRC, crc32c(bytes(buf[batch.ATTRIBUTES:])))
-    _same_check(bytes(buf), 0, LogConfig(cleanup_policy="compact" if compacted else "delete"))
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=mutation_ops(260))
+def test_fuzz_check_batch_twins_agree(ops):
+    """Mutations anywhere in the batch (header too), each with and without a recomputed CRC and
+    under both cleanup policies (500 draws, 2,000 checks)."""
+    raw = mutate(build_batch(SAMPLE, now_ms=NOW), ops)
+    fixed = bytearray(raw)
+    if len(fixed) > batch.ATTRIBUTES:
+        struct.pack_into(">I", fixed, batch.CRC, crc32c(bytes(fixed[batch.ATTRIBUTES:])))
+    for buf in (raw, bytes(fixed)):
+        for policy in ("delete", "compact"):
+            _same_check(buf, 0, LogConfig(cleanup_policy=policy))
 
 
 def test_env_switch_forces_pure_python():
