@@ -38,6 +38,7 @@ def sbroker(tmp_path_factory):
     d = tmp_path_factory.mktemp("kwire-share")
     b = InProcessBroker(d, _overrides(d, FAST, {}))
     yield b
+    javaclient.close_sessions(ADMIN_SESSIONS)
     b.stop()
 
 
@@ -201,8 +202,12 @@ class JavaConsumer:
             self.proc.wait()
 
 
+ADMIN_SESSIONS: dict = {}  # javaclient.Session by arguments; closed with the module's broker
+
+
 def admin(bootstrap, *args):
-    return javaclient.run_class("KwireShare", "admin", bootstrap, *args, timeout=90, check=True)
+    """The output lines of ``KwireShare admin <bootstrap> ARGS``, run in the broker's admin session."""
+    return javaclient.session(ADMIN_SESSIONS, "KwireShare", "admin-session", bootstrap).run(*args, timeout=90)
 
 
 def test_admin_share_groups(sbroker):
