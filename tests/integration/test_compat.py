@@ -1,8 +1,8 @@
 """The compatibility suite (compat/) against kwire, as a user runs it.
 
-``python -m compat --clients C --no-cross --out DIR`` runs as a subprocess: it
-starts its own kwire broker, runs client C's column of the scenario matrix and
-writes DIR/compat.json. The matrix is run in parts, a client (Java with PySpark)
+``python -m compat --clients C --no-cross --workers-per-client 3 --out DIR`` runs
+as a subprocess: it starts its own kwire broker, runs client C's column of the
+scenario matrix (its scenarios on three workers at once) and writes DIR/compat.json. The matrix is run in parts, a client (Java with PySpark)
 per part and the cross-client matrix (``--cross-only``) as one more, each part
 its own xdist group, so the parts run in parallel on different workers and no
 single test waits minutes for the whole matrix; ``SCENARIO_PARTS`` together name
