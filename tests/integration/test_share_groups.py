@@ -229,6 +229,9 @@ def test_admin_share_groups(sbroker):
     member = JavaConsumer(b, topic, group, "accept", "100", "60000", "max-poll=1")
     try:
         wait_until(lambda: member.has("polling"), 60, "a member polling")
+        # its first poll's heartbeat joins it: until the group lists it, it is still empty
+        wait_until(lambda: [l for l in admin(b, "describe", group) if l["type"] == "describe"][0]["members"] == 1,
+                   60, "the member in the group")
         assert [l["class"] for l in admin(b, "alter", group, topic, "0:1")] == \
             ["org.apache.kafka.common.errors.GroupNotEmptyException"]
         assert [l["class"] for l in admin(b, "delete", group)] == \
