@@ -37,7 +37,9 @@ def sbroker(tmp_path_factory):
 
     d = tmp_path_factory.mktemp("kwire-share")
     b = InProcessBroker(d, _overrides(d, FAST, {}))
+    SESSION_BOOTSTRAPS.add(b.bootstrap)
     yield b
+    SESSION_BOOTSTRAPS.discard(b.bootstrap)
     javaclient.close_sessions(ADMIN_SESSIONS)
     b.stop()
 
@@ -203,10 +205,13 @@ class JavaConsumer:
 
 
 ADMIN_SESSIONS: dict = {}  # javaclient.Session by arguments; closed with the module's broker
+SESSION_BOOTSTRAPS: set = set()  # sbroker's: other modules' brokers get a JVM per call (no session outlives them)
 
 
 def admin(bootstrap, *args):
-    """The output lines of ``KwireShare admin <bootstrap> ARGS``, run in the broker's admin session."""
+    """The output lines of ``KwireShare admin <bootstrap> ARGS``: in sbroker's admin session, else one JVM."""
+    if bootstrap not in SESSION_BOOTSTRAPS:
+        return javaclient.run_class("KwireShare", "admin", bootstrap, *args, timeout=90, check=True)
     return javaclient.session(ADMIN_SESSIONS, "KwireShare", "admin-session", bootstrap).run(*args, timeout=90)
 
 
