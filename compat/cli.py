@@ -163,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout-factor", type=float, default=1.0,
                     help="multiply every scenario's time limit (default 1.0)")
     ap.add_argument("--jobs", type=int, default=1, help="clients run in parallel (default 1)")
+    ap.add_argument("--workers-per-client", type=int, default=1, metavar="N",
+                    help="split each client's scenarios over N workers that run at once (default 1)")
     ap.add_argument("--java-jars", metavar="DIR", help="directory with kafka-clients-4.3.0.jar")
     ap.add_argument("--broker-override", action="append", default=[], metavar="KEY=VALUE",
                     help="extra --override for the kwire broker compat starts (repeatable)")
@@ -274,9 +276,14 @@ def main(argv: list[str] | None = None) -> int:
                 jobs.append(job)
 
         janitor = Janitor(bootstrap)
+        def run_client(job: Job) -> None:
+            shards = job.split(max(1, args.workers_per_client))
+            with ThreadPoolExecutor(max_workers=len(shards)) as shard_pool:
+                list(shard_pool.map(lambda j: run_job(j, timeout_factor=args.timeout_factor, janitor=janitor,
+                                                      log_dir=log_dir, on_result=record), shards))
+
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            list(pool.map(lambda j: run_job(j, timeout_factor=args.timeout_factor, janitor=janitor,
-                                            log_dir=log_dir, on_result=record), jobs))
+            list(pool.map(run_client, jobs))
         cross_results: list[cross.CrossResult] = []
         cross_seconds = 0.0
         if cross_clients:

@@ -45,6 +45,17 @@ class Job:
     info: dict = field(default_factory=dict)    # filled from the worker's "hello"
     # Limits (s) for items that are not scenarios of the matrix (compat/cross.py's CODEC=TOPIC).
     limits: dict[str, float] = field(default_factory=dict)
+    shard: int = 0                              # >0: one of several workers of this client at once
+
+    def split(self, n: int) -> list["Job"]:
+        """This job as up to ``n`` jobs that run at once, each a share of the scenarios (dealt
+        out in turn, longest limit first); every scenario makes its own topics and groups."""
+        order = sorted(self.scenarios, key=lambda s: -(self.limits.get(s) or SCENARIO_BY_ID[s].timeout))
+        shares = [order[i::n] for i in range(min(n, len(order)))]
+        if len(shares) <= 1:
+            return [self]
+        return [Job(self.client, share, self.argv, self.env, self.cwd, self.info, self.limits, i + 1)
+                for i, share in enumerate(shares)]
 
 
 class Janitor:
@@ -148,7 +159,8 @@ def run_job(job: Job, *, timeout_factor: float, janitor: Janitor, log_dir: Path,
 
     while remaining:
         attempt += 1
-        err_path = log_dir / f"{job.client}.{attempt}.stderr"
+        err_path = log_dir / (f"{job.client}.{attempt}.stderr" if not job.shard
+                              else f"{job.client}.w{job.shard}.{attempt}.stderr")
         err = open(err_path, "wb")
         proc = subprocess.Popen(job.argv(list(remaining)), stdout=subprocess.PIPE, stderr=err,
                                 stdin=subprocess.DEVNULL, env=job.env, cwd=job.cwd,

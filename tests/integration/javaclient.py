@@ -40,10 +40,12 @@ import fcntl
 import hashlib
 import json
 import os
+import queue
 import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 import warnings
 import zipfile
@@ -251,6 +253,74 @@ def run(command: str, *args: str, timeout: float = 120) -> list[dict]:
     if proc.returncode != 0:
         raise JavaClientError(argv, proc.returncode, proc.stdout, proc.stderr)
     return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+class Session:
+    """One JVM of a program's session mode (``KwireGroups admin-session``, ``KwireShare
+    admin-session``): it reads a command a line from stdin and answers with its JSON lines and
+    then ``{"type":"end"}``, so a module pays one JVM start (~1 CPU-s, seconds on a loaded
+    machine) instead of one per command. An ``error`` line among the answer raises
+    ``JavaClientError`` with the program's stderr; so does its exit or ``timeout``."""
+
+    def __init__(self, main_class: str, *args: str) -> None:
+        self.argv = java_argv(main_class, *args)
+        self.stderr = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self.stderr, text=True, bufsize=1)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def _fail(self, what: str, out: list[str]):
+        self.stderr.seek(0)
+        return JavaClientError([*self.argv, what], self.proc.poll(), "".join(out), self.stderr.read())
+
+    def run(self, *args: str, timeout: float = 120) -> list[dict]:
+        self.proc.stdin.write(" ".join(args) + "\n")
+        self.proc.stdin.flush()
+        out: list[str] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise self._fail(" ".join(args), out) from None
+            if line is None:
+                raise self._fail(" ".join(args), out)
+            out.append(line)
+            if line.startswith("{") and json.loads(line).get("type") == "end":
+                docs = [json.loads(x) for x in out if x.startswith("{")][:-1]
+                if any(d.get("type") == "error" for d in docs):
+                    raise self._fail(" ".join(args), out)
+                return docs
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(30)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        self.stderr.close()
+
+
+def session(sessions: dict, main_class: str, *args: str) -> Session:
+    """The live ``Session`` of ``main_class args`` in ``sessions`` (keyed by the args), started if
+    there is none or it exited. The caller closes them (``close_sessions``) with its broker."""
+    s = sessions.get(args)
+    if s is None or s.proc.poll() is not None:
+        s = sessions[args] = Session(main_class, *args)
+    return s
+
+
+def close_sessions(sessions: dict) -> None:
+    for s in sessions.values():
+        s.close()
+    sessions.clear()
 
 
 def run_class(main_class: str, *args: str, timeout: float = 120, check: bool = False) -> list[dict]:

@@ -1,8 +1,8 @@
 """The compatibility suite (compat/) against kwire, as a user runs it.
 
-``python -m compat --clients C --no-cross --out DIR`` runs as a subprocess: it
-starts its own kwire broker, runs client C's column of the scenario matrix and
-writes DIR/compat.json. The matrix is run in parts, a client (Java with PySpark)
+``python -m compat --clients C --no-cross --workers-per-client 3 --out DIR`` runs
+as a subprocess: it starts its own kwire broker, runs client C's column of the
+scenario matrix (its scenarios on three workers at once) and writes DIR/compat.json. The matrix is run in parts, a client (Java with PySpark)
 per part and the cross-client matrix (``--cross-only``) as one more, each part
 its own xdist group, so the parts run in parallel on different workers and no
 single test waits minutes for the whole matrix; ``SCENARIO_PARTS`` together name
@@ -55,6 +55,11 @@ from compat.cross import CROSS_CLIENTS, CROSS_CODECS  # noqa: E402
 from compat.matrix import CLIENTS, NA, SCENARIOS, SKIP, applicable  # noqa: E402
 
 RUN_TIMEOUT_S = 900
+# A part's scenarios run on this many workers of its client at once: each scenario mostly waits
+# on the broker, its client's timeouts and rebalances (a kcat part: ~7 CPU-s over ~60 s), and
+# each makes its own topics and groups, so the part's wall time drops to about its longest
+# share; a worker more costs one client start (a JVM for Java, ~1 CPU-s).
+WORKERS_PER_CLIENT = 3
 
 # The scenario matrix in parts, one ``python -m compat --clients ...`` run each (PySpark only
 # SKIPs here unless its connector jars are given, so it rides with Java); the cross-client
@@ -81,7 +86,8 @@ class PartRun:
 
 
 def run_part(name: str, out: Path, *extra: str) -> PartRun:
-    args = ["--cross-only"] if name == CROSS else ["--clients", name.replace("+", ","), "--no-cross"]
+    args = ["--cross-only"] if name == CROSS else ["--clients", name.replace("+", ","), "--no-cross",
+                                                   "--workers-per-client", str(WORKERS_PER_CLIENT)]
     proc = run_compat(*extra, *args, "--out", str(out))
     js = out / "compat.json"
     assert js.is_file(), f"python -m compat {' '.join(args)} wrote no compat.json (exit {proc.returncode}):\n" \
@@ -274,11 +280,12 @@ def test_cross_matrix(cross_run):
 
 @pytest.mark.timeout(150)
 def test_unreachable_broker_fails_with_reason(tmp_path):
-    # Nothing listens on port 1: each cell must FAIL with a reason, within its (scaled) limit.
+    # Nothing listens on port 1: each cell must FAIL with a reason, within its (scaled) limit
+    # (the clients keep retrying, so the runner's limit, 60 s x 0.1, ends each; both at once).
     # No --out: the reports go to ./compat-results/<run id>/ under the working directory.
     proc = run_compat("--bootstrap", "127.0.0.1:1", "--clients", "kafka-python,confluent-kafka",
-                      "--scenarios", "metadata", "--timeout-factor", "0.25", "--run-id", "unreach",
-                      timeout=120, cwd=tmp_path)
+                      "--scenarios", "metadata", "--timeout-factor", "0.1", "--jobs", "2",
+                      "--run-id", "unreach", timeout=120, cwd=tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     out = tmp_path.resolve() / "compat-results" / "unreach"
     assert (out / "compat.md").is_file() and (out / "logs").is_dir(), proc.stdout + proc.stderr

@@ -71,6 +71,7 @@ def jbroker(tmp_path_factory, pytestconfig):
     d = tmp_path_factory.mktemp("kwire-groups-java")
     b = InProcessBroker(d, _overrides(d, FAST, {}))
     yield b
+    javaclient.close_sessions(ADMIN_SESSIONS)
     b.stop()
     if TIMINGS:
         capture = pytestconfig.pluginmanager.getplugin("capturemanager")
@@ -93,11 +94,12 @@ def _java_argv(*args: str) -> list[str]:
     return javaclient.java_argv("KwireGroups", *args)
 
 
+ADMIN_SESSIONS: dict = {}  # javaclient.Session by arguments; closed with the module's broker
+
+
 def admin(bootstrap: str, *args: str) -> list[dict]:
-    argv = _java_argv("admin", bootstrap, *args)
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        raise javaclient.JavaClientError(argv, proc.returncode, proc.stdout, proc.stderr)
+    """The output lines of ``KwireGroups admin <bootstrap> ARGS``, run in the broker's admin session."""
+    return javaclient.session(ADMIN_SESSIONS, "KwireGroups", "admin-session", bootstrap).run(*args)
     return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
 
 

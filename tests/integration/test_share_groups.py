@@ -37,7 +37,10 @@ def sbroker(tmp_path_factory):
 
     d = tmp_path_factory.mktemp("kwire-share")
     b = InProcessBroker(d, _overrides(d, FAST, {}))
+    SESSION_BOOTSTRAPS.add(b.bootstrap)
     yield b
+    SESSION_BOOTSTRAPS.discard(b.bootstrap)
+    javaclient.close_sessions(ADMIN_SESSIONS)
     b.stop()
 
 
@@ -201,8 +204,15 @@ class JavaConsumer:
             self.proc.wait()
 
 
+ADMIN_SESSIONS: dict = {}  # javaclient.Session by arguments; closed with the module's broker
+SESSION_BOOTSTRAPS: set = set()  # sbroker's: other modules' brokers get a JVM per call (no session outlives them)
+
+
 def admin(bootstrap, *args):
-    return javaclient.run_class("KwireShare", "admin", bootstrap, *args, timeout=90, check=True)
+    """The output lines of ``KwireShare admin <bootstrap> ARGS``: in sbroker's admin session, else one JVM."""
+    if bootstrap not in SESSION_BOOTSTRAPS:
+        return javaclient.run_class("KwireShare", "admin", bootstrap, *args, timeout=90, check=True)
+    return javaclient.session(ADMIN_SESSIONS, "KwireShare", "admin-session", bootstrap).run(*args, timeout=90)
 
 
 def test_admin_share_groups(sbroker):
@@ -224,6 +234,9 @@ def test_admin_share_groups(sbroker):
     member = JavaConsumer(b, topic, group, "accept", "100", "60000", "max-poll=1")
     try:
         wait_until(lambda: member.has("polling"), 60, "a member polling")
+        # its first poll's heartbeat joins it: until the group lists it, it is still empty
+        wait_until(lambda: [l for l in admin(b, "describe", group) if l["type"] == "describe"][0]["members"] == 1,
+                   60, "the member in the group")
         assert [l["class"] for l in admin(b, "alter", group, topic, "0:1")] == \
             ["org.apache.kafka.common.errors.GroupNotEmptyException"]
         assert [l["class"] for l in admin(b, "delete", group)] == \

@@ -46,6 +46,11 @@
  *   admin <bootstrap> delete <group>
  *   admin <bootstrap> delete-offsets <group> <topic> <P,P,...>
  *       Errors of the operation itself are printed (class name), not raised.
+ *   admin-session <bootstrap>
+ *       One Admin for many of the admin commands above (one JVM start instead of
+ *       one each): reads "<command> [arg ...]" lines from stdin, prints each
+ *       command's lines and then {"type":"end"}; an exception prints the
+ *       "error" line (then "end") and the session goes on. Ends at end of input.
  */
 
 import java.io.BufferedReader;
@@ -99,6 +104,7 @@ public final class KwireGroups {
             switch (args[0]) {
                 case "member": new Member(args).run(); break;
                 case "admin": admin(args); break;
+                case "admin-session": adminSession(args[1]); break;
                 default: throw new IllegalArgumentException("unknown command " + args[0]);
             }
         } catch (Throwable t) {
@@ -373,17 +379,44 @@ public final class KwireGroups {
 
     // -- admin -----------------------------------------------------------------------------
 
-    private static void admin(String[] args) throws Exception {
+    private static Admin adminClient(String bootstrap) {
         Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args[1]);
-        try (Admin admin = Admin.create(p)) {
-            switch (args[2]) {
-                case "list-groups": listGroups(admin); break;
-                case "describe": describe(admin, args[3]); break;
-                case "offsets": offsetsAndLag(admin, args[3]); break;
-                case "delete": delete(admin, args[3]); break;
-                case "delete-offsets": deleteOffsets(admin, args[3], args[4], args[5]); break;
-                default: throw new IllegalArgumentException("unknown admin command " + args[2]);
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        return Admin.create(p);
+    }
+
+    private static void admin(String[] args) throws Exception {
+        try (Admin admin = adminClient(args[1])) {
+            adminCommand(admin, args, 2);
+        }
+    }
+
+    /** The admin command at {@code args[at]}, its arguments after it. */
+    private static void adminCommand(Admin admin, String[] args, int at) throws Exception {
+        switch (args[at]) {
+            case "list-groups": listGroups(admin); break;
+            case "describe": describe(admin, args[at + 1]); break;
+            case "offsets": offsetsAndLag(admin, args[at + 1]); break;
+            case "delete": delete(admin, args[at + 1]); break;
+            case "delete-offsets": deleteOffsets(admin, args[at + 1], args[at + 2], args[at + 3]); break;
+            default: throw new IllegalArgumentException("unknown admin command " + args[at]);
+        }
+    }
+
+    private static void adminSession(String bootstrap) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (Admin admin = adminClient(bootstrap)) {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    adminCommand(admin, line.trim().split("\\s+"), 0);
+                } catch (Exception e) {
+                    emit(new KwireClient.Json().put("type", "error")
+                            .put("exception", e.getClass().getName()).put("message", String.valueOf(e.getMessage())));
+                }
+                emit(new KwireClient.Json().put("type", "end"));
             }
         }
     }

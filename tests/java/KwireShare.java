@@ -35,9 +35,16 @@
  *   admin <bootstrap> delete-offsets <group> <topic>         deleteShareGroupOffsets
  *   admin <bootstrap> delete <group>            deleteShareGroups
  *       An error of the operation is printed as {"type":"admin_error","class":...}
+ *   admin-session <bootstrap>
+ *       One Admin for many admin commands (one JVM start): reads "<command> [arg ...]"
+ *       lines from stdin, prints each one's lines and then {"type":"end"}; another
+ *       exception prints an "error" line (then "end") and the session goes on.
  *       (the root cause's class), not raised; success prints {"type":"ok"}.
  */
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -68,6 +75,8 @@ public final class KwireShare {
                 consume(args);
             } else if (args[0].equals("admin")) {
                 admin(args);
+            } else if (args[0].equals("admin-session")) {
+                adminSession(args[1]);
             } else {
                 throw new IllegalArgumentException("unknown command " + args[0]);
             }
@@ -80,10 +89,42 @@ public final class KwireShare {
         System.exit(0);
     }
 
-    static void admin(String[] args) throws Exception {
+    static Admin adminClient(String bootstrap) {
         Properties props = new Properties();
-        props.put("bootstrap.servers", args[1]);
-        try (Admin admin = Admin.create(props)) {
+        props.put("bootstrap.servers", bootstrap);
+        return Admin.create(props);
+    }
+
+    static void admin(String[] args) throws Exception {
+        try (Admin admin = adminClient(args[1])) {
+            adminCommand(admin, args);
+        }
+    }
+
+    static void adminSession(String bootstrap) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (Admin admin = adminClient(bootstrap)) {
+            for (String line; (line = in.readLine()) != null; ) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                // the command's words where admin's would be: args[2] is the command
+                String[] words = ("admin " + bootstrap + " " + line.trim()).split("\\s+");
+                try {
+                    adminCommand(admin, words);
+                } catch (Exception e) {
+                    System.out.println(new KwireClient.Json().put("type", "error")
+                            .put("class", e.getClass().getName()).put("message", String.valueOf(e.getMessage())));
+                }
+                System.out.println(new KwireClient.Json().put("type", "end"));
+                System.out.flush();
+            }
+        }
+    }
+
+    /** One admin command, {@code args} as admin's: the command at args[2], its arguments after it. */
+    static void adminCommand(Admin admin, String[] args) throws Exception {
+        {
             try {
                 switch (args[2]) {
                     case "list":
