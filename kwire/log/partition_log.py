@@ -255,8 +255,7 @@ class PartitionLog:
         self = cls(part_dir, topic, partition, config, segments, epochs, now_ms)
         leo = self.log_end_offset
         self._log_start_offset = min(max(log_start_offset, segments[0].base_offset), leo)
-        epochs.truncate_from_end(leo)
-        epochs.truncate_from_start(self._log_start_offset)
+        epochs.bound(self._log_start_offset, leo)  # applied when first read (leader_epoch.py)
         # Nothing is fsynced here, and after an unclean shutdown the recovery point stays
         # where the checkpoint had it (Kafka's LogLoader): the recovered segments are marked
         # dirty, and the next flush, which covers every segment from the recovery point,

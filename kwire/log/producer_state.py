@@ -69,7 +69,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import struct
 from collections import deque
 from typing import NamedTuple
@@ -79,14 +78,13 @@ from kwire.records.crc import crc32c
 from kwire.protocol.errors import ErrorCode, KafkaError
 
 from . import faults
-from .checkpoint import atomic_write, read_small
+from .checkpoint import atomic_write, offsets_named, read_small
 
 log = logging.getLogger("kwire.log")
 
 NUM_BATCHES_TO_RETAIN = 5
 INT32_MAX = (1 << 31) - 1
 SNAPSHOT_SUFFIX = ".snapshot"
-_SNAPSHOT_RE = re.compile(r"^(\d{20})\.snapshot$")
 _MAGIC = b"KWPS"
 _VERSION = 1
 _HEAD = struct.Struct(">4shI")
@@ -140,17 +138,12 @@ def in_sequence(last_seq: int, next_seq: int) -> bool:
 
 
 def snapshot_path(dir: str, offset: int) -> str:
-    return os.path.join(dir, f"{offset:020d}{SNAPSHOT_SUFFIX}")
+    return f"{dir}/{offset:020d}{SNAPSHOT_SUFFIX}"  # not os.path.join: start-up calls it per partition
 
 
 def list_snapshots(dir: str, names: list[str] | None = None) -> list[int]:
     """Offsets of the snapshot files in ``dir`` (``names``: its listing, if known), ascending."""
-    out = []
-    for name in os.listdir(dir) if names is None else names:
-        m = _SNAPSHOT_RE.match(name)
-        if m:
-            out.append(int(m.group(1)))
-    return sorted(out)
+    return offsets_named(os.listdir(dir) if names is None else names, SNAPSHOT_SUFFIX)
 
 
 class ProducerStateManager:
