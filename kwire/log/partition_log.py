@@ -192,6 +192,7 @@ class PartitionLog:
         self.offline = False
         self.on_dir_failure = None
         self.on_io_error = None  # called with the log dir on every undone write failure
+        self.on_config = None  # called with the log after update_config (the log manager's sets)
 
     # -- topic id (Kafka's partition.metadata, KIP-516) ------------------------
     def topic_id(self) -> uuid.UUID | None:
@@ -390,6 +391,8 @@ class PartitionLog:
         """New settings apply from now on (index sizes only to segments created later)."""
         self.config = config
         self.producer_state.expiration_ms = config.producer_id_expiration_ms
+        if self.on_config is not None:
+            self.on_config(self)
 
     def _segment_index(self, offset: int) -> int:
         return max(bisect_right(self._bases, offset) - 1, 0)
