@@ -963,7 +963,8 @@ class PartitionLog:
                 raise self._offline_error()
             self.flush()
             try:
-                self._take_snapshot(self.log_end_offset)
+                if not self.producer_state.has_snapshot(self.log_end_offset):
+                    self._take_snapshot(self.log_end_offset)
             except OSError as e:
                 raise self._storage_error(f"producer snapshot at close of {self.dir}", e) from e
         finally:

@@ -137,3 +137,20 @@ def test_checkpoint_rewrites_only_changed_files(tmp_path):
     assert [os.stat(p).st_ino for p in paths] == closed
     assert ck.read_offsets(paths[0]) == {("t", 0): 3} and m.get("t", 0).log_end_offset == 3
     m.close()
+
+
+def test_clean_close_of_an_unchanged_log_rewrites_no_producer_snapshot(tmp_path):
+    lg = small_log(tmp_path)
+    lg.close()
+    snap = os.path.join(str(tmp_path), "t-0", f"{30:020d}.snapshot")
+    inode = os.stat(snap).st_ino
+    reopen(tmp_path).close()  # opened and closed, nothing appended
+    assert os.stat(snap).st_ino == inode
+    lg = reopen(tmp_path)
+    lg.producer_state.replay(7, 0, 0, 2, 27, 29, NOW)  # the state changed: written again
+    lg.close()
+    assert os.stat(snap).st_ino != inode
+    lg = reopen(tmp_path)
+    lg.append_as_leader(mk(), 3, NOW)
+    lg.close()  # a new log end: a new snapshot there
+    assert os.path.exists(os.path.join(str(tmp_path), "t-0", f"{33:020d}.snapshot"))
