@@ -25,6 +25,12 @@ Housekeeping the server drives: ``flush_due`` (flush.ms, and a tick of the
 log cleaner ``cleaner``, see ``cleaner.py``), ``run_retention``
 (retention.ms / retention.bytes / log start offset, plus idle-producer expiry),
 ``checkpoint`` (log.flush.offset.checkpoint.interval.ms) and ``close``.
+What runs every second visits only the logs it concerns, never all of them:
+``flush_due`` the logs with a finite flush.ms, the cleaner the compacted logs
+(two sets kept up to date as configs change, ``_config_changed``); a
+checkpoint file is rewritten only when its offsets changed, so an idle broker
+with 50,000 partitions does almost nothing. Retention walks every log, at
+log.retention.check.interval.ms (Kafka's default, 5 minutes).
 
 File descriptors: segment and index files of all the dirs share one bounded
 cache (``fd_cache``, see ``files.py``): at start-up the soft RLIMIT_NOFILE is

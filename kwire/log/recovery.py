@@ -8,10 +8,12 @@
   / ``*.cleaned`` / ``*.swap``, the cleaner's ``*.cleanend`` markers, and
   indexes whose ``.log`` is gone;
 * segments below the recovery point (everything there was fsynced together
-  with its indexes, see ``PartitionLog.flush``) are trusted: their indexes are
-  loaded from disk, sanity-checked, and rebuilt from batch headers when missing
-  or inconsistent; only the tail after the last index entry is scanned to find
-  the segment's end offset and largest timestamp;
+  with its indexes, see ``PartitionLog.flush``) are trusted
+  (``LogSegment.load_trusted``): their indexes are loaded from disk,
+  sanity-checked, and rebuilt from batch headers when missing or
+  inconsistent; only the tail after the last index entry is scanned to find
+  the segment's end offset and largest timestamp (a small segment is scanned
+  whole from one read and its indexes wait for their first use);
 * from the segment holding the recovery point to the end, every batch is
   checked -- complete header, magic 2, sane length, offsets increasing, CRC-32C
   over the batch -- and the indexes are rebuilt. At the first bad batch the

@@ -27,6 +27,14 @@ truncates torn tails before a segment is used); ``next_offset`` is one past the
 last batch's last offset (``base_offset`` when empty); every index position is
 a batch start. The file is opened O_APPEND, so writes always land at the end.
 
+Opening (``load_trusted``): a segment of at most ``SMALL_SEGMENT_BYTES`` is read
+once and scanned whole in memory; its indexes are read on first use
+(``offset_index`` / ``time_index``, Kafka's LazyIndex), checked against the log
+then and rebuilt if missing or inconsistent. Every path that changes the
+segment uses them first, so they are checked against the log that was
+scanned. With 50,000 one-segment partitions this keeps two file reads per
+partition off the start-up.
+
 Descriptors: the ``.log`` file and the indexes' append descriptors are
 ``CachedFile``s (``files.py``), opened on first use through the broker's
 bounded file cache and closed by it when they have been idle longest, so an
