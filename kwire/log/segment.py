@@ -87,18 +87,6 @@ def _fsync(fd: int) -> None:
     (getattr(os, "fdatasync", None) or os.fsync)(fd)
 
 
-def _headers_in(buf: bytes, pos: int, end: int) -> Iterator[tuple[int, BatchHeader]]:
-    """(position, header) of each complete batch of ``buf`` in [pos, end), as
-    ``LogSegment.iter_batches`` reads them from the file."""
-    while end - pos >= HEADER_SIZE:
-        h = read_header(buf, pos)
-        size = LOG_OVERHEAD + h.batch_length
-        if h.batch_length < HEADER_SIZE - LOG_OVERHEAD or pos + size > end:
-            return
-        yield pos, h
-        pos += size
-
-
 class LogDirFailure(Exception):
     """A write failed and undoing it failed too: files and memory may disagree.
 
@@ -373,7 +361,7 @@ class LogSegment:
         if self.size <= SMALL_SEGMENT_BYTES:
             for name in ("offset_index", "time_index"):
                 self.__dict__.pop(name, None)  # read on first use
-            return self._scan(_headers_in(head, 0, self.size), 0) == self.size
+            return self._scan(self.iter_batches(0, self.size, head), 0) == self.size
         oi = OffsetIndex.load(self.index_path, self.base_offset, self.max_index_entries, self.size)
         ti = TimeIndex.load(self.timeindex_path, self.base_offset, self.max_time_index_entries)
         if oi is None or ti is None:
@@ -411,17 +399,19 @@ class LogSegment:
         return end
 
     # -- reading --------------------------------------------------------------
-    def iter_batches(self, start: int, end: int | None = None) -> Iterator[tuple[int, BatchHeader]]:
+    def iter_batches(self, start: int, end: int | None = None,
+                     head: bytes = b"") -> Iterator[tuple[int, BatchHeader]]:
         """(position, header) of each complete batch in [start, end), by header reads only.
 
         Stops at the first batch that does not fit or has an impossible length.
         Reads ahead ``READ_AHEAD`` bytes while batches are small, so scanning
-        many small batches costs few system calls.
+        many small batches costs few system calls. ``head``: the file's first bytes, if
+        the caller read them (nothing they cover is read again).
         """
         if end is None:
             end = self.size
         pos = start
-        buf = b""
+        buf = head  # the caller's read of the file's first bytes, if any
         buf_start = 0
         last_size = 0
         while end - pos >= HEADER_SIZE:
