@@ -20,6 +20,9 @@ directory is fsynced, so a crash leaves either the old or the new file, never a
 torn one. A reader that finds a malformed file raises ``CheckpointError``; the
 caller decides whether to ignore it (recovery then scans more) or fail.
 
+Also here, for the start-up of many partitions: ``read_small`` (a small file in one
+read) and ``offsets_named`` (the offsets in a partition directory's file names).
+
 Topic names cannot contain spaces in Kafka (legal characters are
 ``[a-zA-Z0-9._-]``), so a space-separated line is unambiguous.
 """
@@ -57,6 +60,17 @@ def read_small(path: str) -> bytes:
             chunks.append(chunk)
     finally:
         os.close(fd)
+
+
+def offsets_named(names, suffix: str) -> list[int]:
+    """Sorted offsets of the names ``<20-digit offset><suffix>`` among ``names`` (a partition
+    directory's listing). String tests rather than a regular expression: start-up runs this
+    a few times per partition directory."""
+    n = 20 + len(suffix)
+    out = [int(name[:20]) for name in names
+           if name.endswith(suffix) and len(name) == n and name[:20].isdigit()]
+    out.sort()
+    return out
 
 
 def fsync_dir(path: str) -> None:

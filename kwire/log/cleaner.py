@@ -54,8 +54,9 @@ marks it uncleanable until restart; kwire retries later) and an OSError
 counts as an I/O error of its dir (no clean-shutdown marker). A failed swap
 is undone by ``swap_in``; a failed undo takes the dir offline.
 
-Cost on the loop: a tick with no job runs one Python loop over the logs
-(a config check each; the segment sizes of compacted ones) at most every
+Cost on the loop: a tick with no job runs one Python loop over the compacted
+logs (the log manager keeps their set as configs change; the segment sizes of
+each) at most every
 ``backoff_ms`` (default 1 s, where
 Kafka's ``log.cleaner.backoff.ms`` is 15 s: kwire's tick is cheap, and the
 lower value lets tests and small deployments see compaction quickly); the
@@ -237,9 +238,8 @@ class LogCleaner:
         return swapped
 
     def _candidates(self, now_ms: int):
-        m = self.manager
         best = None
-        for plog in m:
+        for plog in self.manager.compacted_logs():  # not every log: most are not compacted
             cfg = plog.config
             key = (plog.topic, plog.partition)
             if not cfg.compact_enabled or plog.offline or plog.closed:

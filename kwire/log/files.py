@@ -315,7 +315,11 @@ def unregister(log_dir: str, cache: FdCache) -> None:
 def cache_for(path: str) -> FdCache:
     """The cache of the log dir holding ``path`` (a file in a partition directory)."""
     if _by_dir:
-        c = _by_dir.get(os.path.dirname(os.path.dirname(os.path.abspath(path))))
+        # the log manager builds absolute, normalized paths: no abspath for those (start-up
+        # makes a CachedFile per partition)
+        d = path.rsplit("/", 2)[0] if path.startswith("/") and "/." not in path and "//" not in path \
+            else os.path.dirname(os.path.dirname(os.path.abspath(path)))
+        c = _by_dir.get(d)
         if c is not None:
             return c
     return _default

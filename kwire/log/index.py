@@ -26,7 +26,8 @@ memory as it was, and memory never holds an entry the file lacks.
 ``truncate_entries`` undoes appends (the segment's rollback).
 
 Not here: deciding consistency with the log beyond "positions inside the
-file" (recovery's job), memory-mapping, lazy loading.
+file" (recovery's job), memory-mapping, lazy loading (the segment decides
+when to ``load``).
 """
 
 from __future__ import annotations

@@ -30,6 +30,13 @@ file is rebuilt from the records it describes, and a record that did not
 survive needs no entry. It keeps two fsyncs (file and directory) off the
 first append to every partition: with 50,000 partitions those were most of
 the time of writing one record to each.
+
+Opening a log reads nothing here: the file is read at the first use of
+``entries`` (most of 50,000 partitions need theirs only at their first
+append), and the bounds of the log just opened (``bound``: entries past its
+end dropped, the first one moved up to its start) apply in memory then, the
+file following at the next flush, as for ``assign_deferred``.
+
 Replication uses ``end_offset_for`` (OffsetForLeaderEpoch, Fetch's diverging
 epoch) and the truncation helpers.
 
@@ -40,8 +47,8 @@ partition's current epoch).
 from __future__ import annotations
 
 import logging
-import os
 from bisect import bisect_right
+from functools import cached_property
 
 from . import faults
 from .checkpoint import CheckpointError, read_epochs, write_epochs
@@ -67,19 +74,57 @@ def assigned(entries: list[tuple[int, int]], epoch: int, start_offset: int) -> l
     return out
 
 
+def bounded(entries: list[tuple[int, int]], start: int, end: int) -> list[tuple[int, int]]:
+    """``entries`` of a log holding [start, end): ``truncate_from_end(end)`` then
+    ``truncate_from_start(start)``, in memory (the same list if unchanged)."""
+    if entries and entries[-1][1] >= end:
+        entries = [e for e in entries if e[1] < end]
+    i = bisect_right([o for _, o in entries], start)
+    if i == 0 or (i == 1 and entries[0][1] == start):
+        return entries
+    return [(entries[i - 1][0], start)] + entries[i:]
+
+
 class LeaderEpochCache:
     def __init__(self, dir: str, exists: bool = True) -> None:
-        """The cache of partition directory ``dir``, read from its file (``exists`` False:
-        the caller's listing of ``dir`` shows no file, so none is read)."""
-        self.path = os.path.join(dir, FILE_NAME)
-        self.entries: list[tuple[int, int]] = []
+        """The cache of partition directory ``dir``; its file is read on first use of
+        ``entries`` (``exists`` False: the caller's listing of ``dir`` shows no file, so none
+        is read)."""
+        self.path = f"{dir}/{FILE_NAME}"
         self.dirty = False  # memory holds entries the file does not (assign_deferred)
-        if not exists:
+        self._exists = exists
+        self._bounds: tuple[int, int] | None = None  # see bound()
+
+    @cached_property
+    def entries(self) -> list[tuple[int, int]]:
+        """The entries, read from the file on first use: at start-up most partitions never
+        need theirs before their first append. (Once read, a plain attribute.)"""
+        entries: list[tuple[int, int]] = []
+        if self._exists:
+            try:
+                entries = read_epochs(self.path) or []
+            except CheckpointError as e:
+                log.warning("ignoring unreadable leader epoch checkpoint: %s", e)
+        if self._bounds is not None:
+            kept = bounded(entries, *self._bounds)
+            if kept != entries:
+                entries = kept
+                self.dirty = True
+        return entries
+
+    def bound(self, log_start_offset: int, log_end_offset: int) -> None:
+        """The log now holds [``log_start_offset``, ``log_end_offset``) (a log just opened):
+        drop the entries at or after its end and start the one covering its start there.
+        In memory, when the entries are first read if they have not been yet; the file is
+        rewritten by the next flush (as ``assign_deferred``: recovery applies the same
+        bounds again if a crash comes first)."""
+        if "entries" not in self.__dict__:
+            self._bounds = (log_start_offset, log_end_offset)
             return
-        try:
-            self.entries = read_epochs(self.path) or []
-        except CheckpointError as e:
-            log.warning("ignoring unreadable leader epoch checkpoint: %s", e)
+        kept = bounded(self.entries, log_start_offset, log_end_offset)
+        if kept != self.entries:
+            self.entries = kept
+            self.dirty = True
 
     @property
     def latest_epoch(self) -> int:

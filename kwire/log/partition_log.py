@@ -195,6 +195,7 @@ class PartitionLog:
         # called with (topic, partition) when the HW, LSO or log start moves (set by the log
         # manager: the broker's incremental fetch sessions learn which partitions changed)
         self.on_offsets_moved = None
+        self.on_config = None  # called with the log after update_config (the log manager's sets)
 
     # -- topic id (Kafka's partition.metadata, KIP-516) ------------------------
     def topic_id(self) -> uuid.UUID | None:
@@ -258,8 +259,7 @@ class PartitionLog:
         self = cls(part_dir, topic, partition, config, segments, epochs, now_ms)
         leo = self.log_end_offset
         self._log_start_offset = min(max(log_start_offset, segments[0].base_offset), leo)
-        epochs.truncate_from_end(leo)
-        epochs.truncate_from_start(self._log_start_offset)
+        epochs.bound(self._log_start_offset, leo)  # applied when first read (leader_epoch.py)
         # Nothing is fsynced here, and after an unclean shutdown the recovery point stays
         # where the checkpoint had it (Kafka's LogLoader): the recovered segments are marked
         # dirty, and the next flush, which covers every segment from the recovery point,
@@ -403,6 +403,8 @@ class PartitionLog:
         """New settings apply from now on (index sizes only to segments created later)."""
         self.config = config
         self.producer_state.expiration_ms = config.producer_id_expiration_ms
+        if self.on_config is not None:
+            self.on_config(self)
 
     def _segment_index(self, offset: int) -> int:
         return max(bisect_right(self._bases, offset) - 1, 0)
@@ -976,7 +978,8 @@ class PartitionLog:
                 raise self._offline_error()
             self.flush()
             try:
-                self._take_snapshot(self.log_end_offset)
+                if not self.producer_state.has_snapshot(self.log_end_offset):
+                    self._take_snapshot(self.log_end_offset)
             except OSError as e:
                 raise self._storage_error(f"producer snapshot at close of {self.dir}", e) from e
         finally:

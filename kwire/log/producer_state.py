@@ -69,7 +69,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import struct
 from collections import deque
 from typing import NamedTuple
@@ -79,14 +78,13 @@ from kwire.records.crc import crc32c
 from kwire.protocol.errors import ErrorCode, KafkaError
 
 from . import faults
-from .checkpoint import atomic_write, read_small
+from .checkpoint import atomic_write, offsets_named, read_small
 
 log = logging.getLogger("kwire.log")
 
 NUM_BATCHES_TO_RETAIN = 5
 INT32_MAX = (1 << 31) - 1
 SNAPSHOT_SUFFIX = ".snapshot"
-_SNAPSHOT_RE = re.compile(r"^(\d{20})\.snapshot$")
 _MAGIC = b"KWPS"
 _VERSION = 1
 _HEAD = struct.Struct(">4shI")
@@ -140,17 +138,12 @@ def in_sequence(last_seq: int, next_seq: int) -> bool:
 
 
 def snapshot_path(dir: str, offset: int) -> str:
-    return os.path.join(dir, f"{offset:020d}{SNAPSHOT_SUFFIX}")
+    return f"{dir}/{offset:020d}{SNAPSHOT_SUFFIX}"  # not os.path.join: start-up calls it per partition
 
 
 def list_snapshots(dir: str, names: list[str] | None = None) -> list[int]:
     """Offsets of the snapshot files in ``dir`` (``names``: its listing, if known), ascending."""
-    out = []
-    for name in os.listdir(dir) if names is None else names:
-        m = _SNAPSHOT_RE.match(name)
-        if m:
-            out.append(int(m.group(1)))
-    return sorted(out)
+    return offsets_named(os.listdir(dir) if names is None else names, SNAPSHOT_SUFFIX)
 
 
 class ProducerStateManager:
@@ -163,6 +156,7 @@ class ProducerStateManager:
         # ABORT marker is not yet below the high watermark; it stays unstable (holds the LSO) until
         # then, or a read_committed reader could see a commit that a leader change then loses
         self.unreplicated: dict[int, int] = {}
+        self._on_disk: tuple[int, bytes] | None = None  # (offset, bytes) of the last snapshot file
 
     @property
     def producers(self) -> dict[int, ProducerStateEntry]:
@@ -336,11 +330,23 @@ class ProducerStateManager:
     def take_snapshot(self, offset: int) -> str:
         path = snapshot_path(self.dir, offset)
         faults.check("producer_snapshot")
-        atomic_write(path, self.encode(offset))
+        data = self.encode(offset)
+        self._on_disk = None
+        atomic_write(path, data)
+        self._on_disk = (offset, data)
         return path
+
+    def has_snapshot(self, offset: int) -> bool:
+        """True when the snapshot file at ``offset`` that this manager last read or wrote
+        still exists and holds the state as it is now: a clean shutdown of a partition that
+        did not change since it was opened writes no new one."""
+        on_disk = self._on_disk
+        return on_disk is not None and on_disk[0] == offset and on_disk[1] == self.encode(offset) \
+            and os.path.exists(snapshot_path(self.dir, offset))
 
     def load_snapshot(self, path: str) -> int:
         """Replace the state with the snapshot's; returns its offset. ValueError if unusable."""
+        self._on_disk = None
         data = read_small(path)
         if len(data) < _HEAD.size + _BODY_HEAD.size:
             raise ValueError(f"{path}: too short")
@@ -366,6 +372,7 @@ class ProducerStateManager:
         except struct.error as exc:
             raise ValueError(f"{path}: truncated ({exc})") from None
         self.producers = producers
+        self._on_disk = (offset, bytes(data))
         return offset
 
     def delete_snapshots(self, keep=lambda offset: False) -> None:

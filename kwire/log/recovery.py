@@ -8,10 +8,12 @@
   / ``*.cleaned`` / ``*.swap``, the cleaner's ``*.cleanend`` markers, and
   indexes whose ``.log`` is gone;
 * segments below the recovery point (everything there was fsynced together
-  with its indexes, see ``PartitionLog.flush``) are trusted: their indexes are
-  loaded from disk, sanity-checked, and rebuilt from batch headers when missing
-  or inconsistent; only the tail after the last index entry is scanned to find
-  the segment's end offset and largest timestamp;
+  with its indexes, see ``PartitionLog.flush``) are trusted
+  (``LogSegment.load_trusted``): their indexes are loaded from disk,
+  sanity-checked, and rebuilt from batch headers when missing or
+  inconsistent; only the tail after the last index entry is scanned to find
+  the segment's end offset and largest timestamp (a small segment is scanned
+  whole from one read and its indexes wait for their first use);
 * from the segment holding the recovery point to the end, every batch is
   checked -- complete header, magic 2, sane length, offsets increasing, CRC-32C
   over the batch -- and the indexes are rebuilt. At the first bad batch the
@@ -42,15 +44,31 @@ import re
 from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, crc_is_valid, read_header
 
 from . import cleaner_swap, faults
+from .checkpoint import offsets_named
 from .config import LogConfig
 from .segment import INT32_MAX, LogSegment
 
 log = logging.getLogger("kwire.log")
 
 CHUNK = 1 << 20
-_LOG_RE = re.compile(r"^(\d{20})\.log$")
 _INDEX_RE = re.compile(r"^(\d{20})\.(index|timeindex)$")
 _STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap", ".cleanend")
+_INDEX_SUFFIXES = (".index", ".timeindex")
+
+
+def _strays(names: list[str]) -> list[str]:
+    """The names of ``names`` that ``remove_stray_files`` removes."""
+    present = None
+    out = []
+    for name in names:
+        if name.endswith(_STRAY_SUFFIXES):
+            out.append(name)
+        elif name.endswith(_INDEX_SUFFIXES) and _INDEX_RE.match(name):
+            if present is None:
+                present = set(names)
+            if name[:20] + ".log" not in present:  # an index whose segment is gone
+                out.append(name)
+    return out
 
 
 def remove_stray_files(dir: str, names: list[str] | None = None) -> list[str]:
@@ -61,27 +79,26 @@ def remove_stray_files(dir: str, names: list[str] | None = None) -> list[str]:
     listing each directory is a large part of start-up."""
     if names is None:
         names = os.listdir(dir)
-    if cleaner_swap.recover(dir, names):
+    strays = _strays(names)
+    if not strays:  # the usual case: one pass over the names
+        return names
+    if any(name.endswith(".swap") for name in strays) and cleaner_swap.recover(dir, names):
         names = os.listdir(dir)
-    logs = {m.group(1) for m in map(_LOG_RE.match, names) if m}
-    kept = []
-    for name in names:
-        m = _INDEX_RE.match(name)
-        if name.endswith(_STRAY_SUFFIXES) or (m and m.group(1) not in logs):
-            log.info("removing stray file %s", os.path.join(dir, name))
-            try:
-                os.unlink(os.path.join(dir, name))
-            except (FileNotFoundError, IsADirectoryError):
-                kept.append(name)
-        else:
-            kept.append(name)
-    return kept
+        strays = _strays(names)
+    kept = set()
+    for name in strays:
+        log.info("removing stray file %s", os.path.join(dir, name))
+        try:
+            os.unlink(os.path.join(dir, name))
+        except (FileNotFoundError, IsADirectoryError):
+            kept.add(name)
+    gone = set(strays) - kept
+    return [name for name in names if name not in gone]
 
 
 def segment_bases(dir: str, names: list[str] | None = None) -> list[int]:
     """Base offsets of the ``.log`` files in ``dir`` (``names``: its listing, if known)."""
-    listing = os.listdir(dir) if names is None else names
-    return sorted(int(m.group(1)) for m in map(_LOG_RE.match, listing) if m)
+    return offsets_named(os.listdir(dir) if names is None else names, ".log")
 
 
 def load_segments(dir: str, config: LogConfig, now_ms: int, *, recovery_point: int,

@@ -27,6 +27,14 @@ truncates torn tails before a segment is used); ``next_offset`` is one past the
 last batch's last offset (``base_offset`` when empty); every index position is
 a batch start. The file is opened O_APPEND, so writes always land at the end.
 
+Opening (``load_trusted``): a segment of at most ``SMALL_SEGMENT_BYTES`` is read
+once and scanned whole in memory; its indexes are read on first use
+(``offset_index`` / ``time_index``, Kafka's LazyIndex), checked against the log
+then and rebuilt if missing or inconsistent. Every path that changes the
+segment uses them first, so they are checked against the log that was
+scanned. With 50,000 one-segment partitions this keeps two file reads per
+partition off the start-up.
+
 Descriptors: the ``.log`` file and the indexes' append descriptors are
 ``CachedFile``s (``files.py``), opened on first use through the broker's
 bounded file cache and closed by it when they have been idle longest, so an
@@ -49,6 +57,7 @@ import logging
 import os
 from bisect import bisect_left
 from collections import deque
+from functools import cached_property
 from typing import Iterator
 
 from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, BatchHeader, read_header
@@ -64,6 +73,9 @@ log = logging.getLogger("kwire.log")
 INT32_MAX = (1 << 31) - 1
 READ_AHEAD = 8192  # bytes fetched per pread while scanning small batches
 TAIL_BATCHES = 32  # recently appended batch headers kept for find_batch
+# a segment up to this size is scanned whole at start-up and its indexes read on first use
+SMALL_SEGMENT_BYTES = READ_AHEAD
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 
 
 def file_name(base_offset: int, suffix: str) -> str:
@@ -89,17 +101,19 @@ class LogDirFailure(Exception):
 
 class LogSegment:
     def __init__(self, dir: str, base_offset: int, config: LogConfig, created_ms: int) -> None:
+        """A segment by name; nothing is opened or read (``create``, ``load_trusted`` or
+        ``recovery.recover_segment`` set ``size`` and the stats)."""
         self.dir = dir
         self.base_offset = base_offset
-        self.log_path = os.path.join(dir, file_name(base_offset, ".log"))
+        self._stem = stem = f"{dir}/{base_offset:020d}"  # no os.path.join: start-up makes 50,000
+        self.log_path = stem + ".log"
         self.file = SegmentFile(self.log_path, "a+b")
-        self.offset_index = OffsetIndex(os.path.join(dir, file_name(base_offset, ".index")),
-                                        base_offset, config.max_index_entries)
-        self.time_index = TimeIndex(os.path.join(dir, file_name(base_offset, ".timeindex")),
-                                    base_offset, config.max_time_index_entries)
+        self.max_index_entries = config.max_index_entries
+        self.max_time_index_entries = config.max_time_index_entries
+        # offset_index / time_index: loaded on first use (``_load_indexes``) unless set here
         self.index_interval_bytes = config.index_interval_bytes
         self.created_ms = created_ms
-        self.size = os.fstat(self.file.fileno()).st_size
+        self.size = 0
         self.next_offset = base_offset
         self.max_timestamp = -1
         self.offset_of_max_timestamp = -1
@@ -108,6 +122,55 @@ class LogSegment:
         self._dirty = False
         # (last offset, position, header) of the latest appended batches, oldest first
         self._tail: deque = deque(maxlen=TAIL_BATCHES)
+
+    @property
+    def index_path(self) -> str:
+        return self._stem + ".index"
+
+    @property
+    def timeindex_path(self) -> str:
+        return self._stem + ".timeindex"
+
+    # -- the indexes, read on first use (Kafka's LazyIndex) ----------------------
+    # functools.cached_property: once set, the attribute is a plain instance attribute (no
+    # cost on the append path); until then the first access reads both files.
+    @cached_property
+    def offset_index(self) -> OffsetIndex:
+        self._load_indexes()
+        return self.__dict__["offset_index"]
+
+    @cached_property
+    def time_index(self) -> TimeIndex:
+        self._load_indexes()
+        return self.__dict__["time_index"]
+
+    @property
+    def indexes_loaded(self) -> bool:
+        return "offset_index" in self.__dict__
+
+    def _loaded_indexes(self) -> tuple:
+        """The index objects already in memory (none of a segment whose indexes were not used)."""
+        d = self.__dict__
+        return tuple(x for x in (d.get("offset_index"), d.get("time_index")) if x is not None)
+
+    def _new_indexes(self) -> None:
+        self.offset_index = OffsetIndex(self.index_path, self.base_offset, self.max_index_entries)
+        self.time_index = TimeIndex(self.timeindex_path, self.base_offset, self.max_time_index_entries)
+
+    def _load_indexes(self) -> None:
+        """First use of indexes left on disk by ``load_trusted``: read and check them against
+        the log (positions inside it, no entry past its end), else rebuild them from the batch
+        headers. Runs before anything changes the segment (every write path uses them first),
+        so the log is still the one ``load_trusted`` scanned."""
+        oi = OffsetIndex.load(self.index_path, self.base_offset, self.max_index_entries, self.size)
+        ti = TimeIndex.load(self.timeindex_path, self.base_offset, self.max_time_index_entries)
+        if oi is None or ti is None or (len(oi) and oi.base_offset + oi.rel[-1] >= self.next_offset) \
+                or (len(ti) and ti.last_entry[1] >= self.next_offset):
+            log.info("rebuilding indexes of %s (missing or inconsistent)", self.log_path)
+            self.rebuild()
+            return
+        self.offset_index, self.time_index = oi, ti
+        self.bytes_since_last_index_entry = self.size - oi.last_position
 
     # -- creation -------------------------------------------------------------
     @classmethod
@@ -127,7 +190,9 @@ class LogSegment:
         try:
             faults.check("segment_create")
             seg = cls(dir, base_offset, config, now_ms)
-            for path in (seg.offset_index.path, seg.time_index.path):
+            seg.size = os.fstat(seg.file.fileno()).st_size  # creates the .log file
+            seg._new_indexes()
+            for path in (seg.index_path, seg.timeindex_path):
                 create_empty(path)  # empty indexes are valid; reopening need not rebuild
         except OSError:
             if seg is not None:
@@ -187,9 +252,10 @@ class LogSegment:
 
     def mark(self) -> tuple:
         """What an append or a roll changes here, for ``rollback``."""
+        oi, ti = self.offset_index, self.time_index  # first: loading them sets the byte count
         return (self.size, self.next_offset, self.max_timestamp, self.offset_of_max_timestamp,
                 self.first_batch_timestamp, self.bytes_since_last_index_entry,
-                len(self.offset_index.rel), len(self.time_index.ts))  # their entry counts
+                len(oi.rel), len(ti.ts))  # their entry counts
 
     def rollback(self, mark: tuple, cause: BaseException | None = None) -> None:
         """Return to ``mark``: cut the .log and both index files back, restore the stats.
@@ -243,13 +309,18 @@ class LogSegment:
         self.bytes_since_last_index_entry = 0
 
     def reset_indexes(self) -> None:
-        """Forget both indexes and their files (before a rebuild)."""
-        self.offset_index.delete()
-        self.time_index.delete()
-        self.offset_index = OffsetIndex(self.offset_index.path, self.base_offset,
-                                        self.offset_index.max_entries)
-        self.time_index = TimeIndex(self.time_index.path, self.base_offset,
-                                    self.time_index.max_entries)
+        """Forget both indexes and their files (before a rebuild); unread ones are not read."""
+        self._delete_index_files()
+        self._new_indexes()
+
+    def _delete_index_files(self) -> None:
+        for idx in self._loaded_indexes():
+            idx.close()
+        for path in (self.index_path, self.timeindex_path):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
 
     def rebuild(self) -> int:
         """Recompute stats and both indexes from batch headers (no CRC check).
@@ -270,28 +341,38 @@ class LogSegment:
         return end
 
     def load_trusted(self) -> bool:
-        """Use the on-disk indexes of a segment believed intact; False if it needs recovery."""
-        oi = OffsetIndex.load(self.offset_index.path, self.base_offset, self.offset_index.max_entries,
-                              self.size)
-        ti = TimeIndex.load(self.time_index.path, self.base_offset, self.time_index.max_entries)
+        """Open a segment believed intact; False if it needs recovery (``recover_segment``).
+
+        The size and the first ``SMALL_SEGMENT_BYTES`` come from one read. A segment that
+        small (every partition with little data: the common case with many partitions) is
+        scanned from its first batch in memory, and its indexes stay on disk until first
+        use (``_load_indexes``), as Kafka's LazyIndex. A larger one loads its indexes now,
+        and only the batches after the last offset-index entry are scanned. Either way the
+        headers scanned fill the header cache, so a reader of the latest batches needs no
+        index. The segment must end on a batch boundary, or it goes to recovery."""
+        fd = os.open(self.log_path, _READ_FLAGS)
+        try:
+            head = os.read(fd, SMALL_SEGMENT_BYTES + 1)
+            # a regular file reads short only at its end
+            self.size = len(head) if len(head) <= SMALL_SEGMENT_BYTES else os.fstat(fd).st_size
+        finally:
+            os.close(fd)
+        self.reset_stats()
+        if self.size <= SMALL_SEGMENT_BYTES:
+            for name in ("offset_index", "time_index"):
+                self.__dict__.pop(name, None)  # read on first use
+            return self._scan(self.iter_batches(0, self.size, head), 0) == self.size
+        oi = OffsetIndex.load(self.index_path, self.base_offset, self.max_index_entries, self.size)
+        ti = TimeIndex.load(self.timeindex_path, self.base_offset, self.max_time_index_entries)
         if oi is None or ti is None:
             log.info("rebuilding indexes of %s (missing or inconsistent)", self.log_path)
             return self.rebuild() == self.size
         self.offset_index, self.time_index = oi, ti
-        self.reset_stats()
         self.max_timestamp, self.offset_of_max_timestamp = ti.last_entry if len(ti) else (-1, -1)
-        end = start = oi.last_position
-        # the first batch's header: read here unless the scan below starts with it
-        first = self.read_header_at(0) if self.size and start else None
-        self.first_batch_timestamp = first.max_timestamp if first else None
-        for pos, h in self.iter_batches(start):
-            if pos == 0:
-                self.first_batch_timestamp = h.max_timestamp
-            last_offset = h.base_offset + h.last_offset_delta
-            if h.max_timestamp > self.max_timestamp:
-                self.max_timestamp, self.offset_of_max_timestamp = h.max_timestamp, last_offset
-            self.next_offset = last_offset + 1
-            end = pos + h.size
+        start = oi.last_position
+        if start and len(head) >= HEADER_SIZE:  # the first batch: for segment.ms
+            self.first_batch_timestamp = read_header(head).max_timestamp
+        end = self._scan(self.iter_batches(start), start)
         self.bytes_since_last_index_entry = end - start
         if end != self.size:
             return False
@@ -301,18 +382,36 @@ class LogSegment:
             self.rebuild()
         return True
 
+    def _scan(self, batches, start: int) -> int:
+        """Stats and header cache from ``batches`` ((position, header) from ``start`` to the
+        end); returns where the last whole batch ends."""
+        end = start
+        tail = self._tail
+        for pos, h in batches:
+            if pos == 0:
+                self.first_batch_timestamp = h.max_timestamp
+            last_offset = h.base_offset + h.last_offset_delta
+            if h.max_timestamp > self.max_timestamp:
+                self.max_timestamp, self.offset_of_max_timestamp = h.max_timestamp, last_offset
+            self.next_offset = last_offset + 1
+            end = pos + LOG_OVERHEAD + h.batch_length
+            tail.append((last_offset, pos, h))
+        return end
+
     # -- reading --------------------------------------------------------------
-    def iter_batches(self, start: int, end: int | None = None) -> Iterator[tuple[int, BatchHeader]]:
+    def iter_batches(self, start: int, end: int | None = None,
+                     head: bytes = b"") -> Iterator[tuple[int, BatchHeader]]:
         """(position, header) of each complete batch in [start, end), by header reads only.
 
         Stops at the first batch that does not fit or has an impossible length.
         Reads ahead ``READ_AHEAD`` bytes while batches are small, so scanning
-        many small batches costs few system calls.
+        many small batches costs few system calls. ``head``: the file's first bytes, if
+        the caller read them (nothing they cover is read again).
         """
         if end is None:
             end = self.size
         pos = start
-        buf = b""
+        buf = head  # the caller's read of the file's first bytes, if any
         buf_start = 0
         last_size = 0
         while end - pos >= HEADER_SIZE:
@@ -429,8 +528,8 @@ class LogSegment:
         if self._dirty:
             _fsync(self.file.fileno())
             self._dirty = False
-        self.offset_index.flush()
-        self.time_index.flush()
+        for idx in self._loaded_indexes():  # an index never loaded has nothing unwritten
+            idx.flush()
 
     def truncation_mark(self, offset: int) -> tuple:
         """The ``mark()`` this segment would have had if it ended before the batch holding
@@ -468,14 +567,13 @@ class LogSegment:
 
     def close(self) -> None:
         """Close the descriptors (the .log one once no region pins it); used again, they reopen."""
-        self.offset_index.close()
-        self.time_index.close()
+        for idx in self._loaded_indexes():
+            idx.close()
         self.file.release()
 
     def delete(self) -> None:
         """Unlink all files. Outstanding ``FileRegion``s keep reading the unlinked file."""
-        self.offset_index.delete()
-        self.time_index.delete()
+        self._delete_index_files()
         self.file.close()  # for good: a pinned descriptor closes when its last region goes
         try:
             os.unlink(self.log_path)

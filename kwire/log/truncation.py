@@ -222,7 +222,7 @@ def _delete_snapshots(plog, doomed) -> None:
 
 
 def _segment_paths(seg: LogSegment) -> list[str]:
-    return [seg.log_path, seg.offset_index.path, seg.time_index.path]
+    return [seg.log_path, seg.index_path, seg.timeindex_path]
 
 
 def _rename_for_deletion(plog, segments) -> list[tuple[LogSegment, list[str]]]:
@@ -262,8 +262,7 @@ def _forget_renamed(plog, renamed) -> None:
     that cannot be unlinked is removed at the next start (recovery's stray files)."""
     for seg, done in renamed:
         # closed for good, not seg.delete(): a new segment may have taken its old paths
-        seg.offset_index.close()
-        seg.time_index.close()
+        seg.close()  # indexes never read stay unread
         seg.file.close()
         for path in done:
             try:

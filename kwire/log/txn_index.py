@@ -102,9 +102,13 @@ class TxnIndex:
              names: list[str] | None = None) -> None:
         """Read the ``.txnindex`` files of ``segment_bases`` (``names``: the directory's
         listing, if known); files of other segments are deleted."""
+        files = [name for name in (os.listdir(self.dir) if names is None else names)
+                 if name.endswith(SUFFIX)]
+        if not files and not self.entries:  # the usual case: no aborted transaction
+            return
         bases = set(segment_bases)
         found: list[tuple[AbortedTxn, int]] = []
-        for name in os.listdir(self.dir) if names is None else names:
+        for name in files:
             m = _RE.match(name)
             if not m:
                 continue
