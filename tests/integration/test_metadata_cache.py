@@ -24,7 +24,6 @@ from __future__ import annotations
 import time
 import uuid
 
-import pytest
 from cluster_fixtures import free_port, make_cluster, zookeeper  # noqa: F401 (fixtures)
 from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
 
@@ -136,7 +135,6 @@ def test_one_broker_partitions_added_topic_deleted_and_recreated(make_broker, to
         kp.close()
 
 
-@pytest.mark.xdist_group("metadata-cache-cluster")
 def test_cluster_leader_isr_and_endpoint_changes_reach_clients_through_the_cache(make_cluster, topic_name):
     c = make_cluster(3)
     name = topic_name
