@@ -8,7 +8,9 @@ client's CPU seconds for the whole run)``:
 * ``java`` (the default): the Java producer (kafka-clients 4.3) in a JVM of its own,
   ``kwire/bench/java/ScaleWrite.java``: ``linger.ms`` 100 and ``batch.size`` 256, so
   every partition's record is queued before the first request and each Produce
-  request carries thousands of partitions (up to ``max.request.size`` 8 MiB). Needs
+  request carries many partitions (up to ``max.request.size`` 8 MiB); one producer
+  per 1,000 partitions of a topic, each on a thread (one producer's sender walks all
+  its partitions on every new batch: quadratic in its partitions). Needs
   ``java``/``javac`` and the jars where the test suite finds them
   (``$KWIRE_JAVA_JARS``, ``${KWIRE_CACHE:-~/.cache/kwire}/jars``, ``/tmp/wheels/jars``;
   ``scripts/fetch-java-jars.py`` fills the cache). Its CPU includes the JVM's start.
