@@ -101,6 +101,11 @@ def parser() -> argparse.ArgumentParser:
                    help="instead of the workloads: many partitions on one broker (create, one "
                         "record to each, Metadata, RSS, fds, restart clean and after kill -9), "
                         "e.g. 10x5000 (kwire/bench/scale.py)")
+    p.add_argument("--scale-writer", choices=("java", "aiokafka", "librdkafka"), default="java",
+                   help="the client that writes one record to each partition for --scale: the Java "
+                        "producer (default; many partitions per request; needs a JDK and the "
+                        "kafka-clients jars), aiokafka, or librdkafka (one partition per request: "
+                        "client-bound) (kwire/bench/scale_writers.py)")
     return p
 
 
@@ -338,10 +343,10 @@ def _run_scale(args, ck, specs: list[dict], workdir: str, left_out: list[dict]) 
         if s["kind"] == "kwire" and not s["external"]:
             brokers.precompile_kwire(s.get("root"))
     load = [os.getloadavg()[0]]
-    results = scale.run(ck, specs, workdir, args.scale, args.runs)
+    results = scale.run(ck, specs, workdir, args.scale, args.runs, args.scale_writer)
     load.append(os.getloadavg()[0])
     names = list(results)
-    doc = {"meta": {"scale": args.scale, "runs": args.runs, "cpus": os.cpu_count(),
+    doc = {"meta": {"scale": args.scale, "writer": args.scale_writer, "runs": args.runs, "cpus": os.cpu_count(),
                     "loadavg_1min_before_after": [round(x, 2) for x in load],
                     "python": platform.python_version(), "left_out": left_out,
                     "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")},
@@ -357,7 +362,8 @@ def _run_scale(args, ck, specs: list[dict], workdir: str, left_out: list[dict]) 
             cells.append("n/a" if m is None else f"{m:,.3g}" if m < 1000 else f"{m:,.0f}")
         lines.append("| " + " | ".join([f] + cells) + " |")
     lines.append("")
-    lines.append(f"- {args.scale} (topics x partitions, one replica), medians of {args.runs} run(s); "
+    lines.append(f"- {args.scale} (topics x partitions, one replica), written with {args.scale_writer}, "
+                 f"medians of {args.runs} run(s); "
                  f"{os.cpu_count()} CPUs, 1-min load average before/after {doc['meta']['loadavg_1min_before_after']}")
     for lo in left_out:
         lines.append(f"- LEFT OUT: {lo['peer']}: {lo['reason']}")

@@ -143,7 +143,7 @@ def _group(topics_cls, n: int):
 def _errors(resp) -> int:
     """Partition-level error codes in a response (any nesting), counted."""
     bad = 0
-    stack = [resp]
+    stack = [resp.materialize() if hasattr(resp, "materialize") else resp]  # Metadata: cached blocks
     while stack:
         o = stack.pop()
         if isinstance(o, list):

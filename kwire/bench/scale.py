@@ -6,14 +6,16 @@ measured here), on a fresh data dir, in this order:
 
 * ``create_s``: create TOPICS topics of PARTITIONS partitions (one replica);
 * ``produce_first_s`` / ``produce_first_us_per_partition``: one 100-byte
-  record to every partition with aiokafka (``linger_ms=20``, acks=all; many
-  partitions per ProduceRequest, see ``_produce_each``), the
-  clock stopping when every record is acknowledged; broker CPU per
-  partition. The first record of a partition is its first write (segment
-  files opened, leader epoch recorded);
+  record to every partition (acks=all) with the ``--scale-writer`` client
+  (``scale_writers.py``; default the Java producer, many partitions per
+  ProduceRequest), the clock stopping when every record is acknowledged;
+  broker CPU per partition, and the writer's own CPU (``_client_cpu_s``). The
+  first record of a partition is its first write (segment files opened, leader
+  epoch recorded);
 * ``produce_again_*``: the same once more: the steady per-partition cost;
-* ``metadata_all_s``: a Metadata request for every topic (librdkafka's
-  ``list_topics``);
+* ``metadata_all_s`` / ``metadata_all_cpu_s``: a Metadata request for every
+  topic (librdkafka's ``list_topics``: the wall time includes the client's
+  parsing of the answer) and the broker CPU it cost;
 * ``rss_mb`` and ``open_fds`` after the writes (the fd cache bounds the
   latter);
 * ``stop_s``: SIGTERM to exit (flush, checkpoints); ``restart_clean_s``: start
@@ -36,10 +38,11 @@ import signal
 import sys
 import time
 
-from . import brokers
+from . import brokers, scale_writers
 
 FIGURES = ["create_s", "create_cpu_s", "produce_first_s", "produce_first_us_per_partition",
-           "produce_again_s", "produce_again_us_per_partition", "metadata_all_s", "rss_mb",
+           "produce_first_client_cpu_s", "produce_again_s", "produce_again_us_per_partition",
+           "produce_again_client_cpu_s", "metadata_all_s", "metadata_all_cpu_s", "rss_mb",
            "open_fds", "stop_s", "restart_clean_s", "restart_clean_cpu_s", "restart_after_kill_s",
            "restart_after_kill_cpu_s"]
 
@@ -83,43 +86,12 @@ def _wait_all_led(ck, bootstrap: str, total: int, deadline_s: float) -> float:
         time.sleep(0.2)
 
 
-def _produce_each(bootstrap: str, names: list[str], partitions: int) -> float:
-    """Seconds to write one 100-byte record to every partition and have each acknowledged.
-
-    aiokafka, not librdkafka: librdkafka puts one partition in each ProduceRequest
-    (confluentinc/librdkafka#1700), and its broker thread walks every partition it
-    holds for each request, so at 50,000 partitions it spends ~15 ms of its own CPU per
-    partition (measured 2026-11-28) and the figure would be the client's. aiokafka, like
-    the Java client, sends every ready batch for a broker in one request."""
-    import asyncio
-
-    from aiokafka import AIOKafkaProducer
-
-    async def go() -> float:
-        p = AIOKafkaProducer(bootstrap_servers=bootstrap, acks="all", linger_ms=20,
-                             enable_idempotence=False, request_timeout_ms=600_000,
-                             metadata_max_age_ms=3_600_000)
-        await p.start()
-        try:
-            for n in names:  # metadata for every topic before the clock starts
-                await p.partitions_for(n)
-            t0 = time.monotonic()
-            futures = [await p.send(n, b"x" * 100, partition=i)
-                       for n in names for i in range(partitions)]
-            await asyncio.gather(*futures)
-            return time.monotonic() - t0
-        finally:
-            await p.stop()
-
-    return asyncio.run(go())
-
-
-def run_one(ck, spec: dict, workdir: str, topics: int, partitions: int) -> dict:
+def run_one(ck, spec: dict, workdir: str, topics: int, partitions: int, writer: str = "java") -> dict:
     """Every figure of the module docstring for one kwire broker (its ``spec`` from command.py)."""
     from confluent_kafka.admin import NewTopic
 
     total = topics * partitions
-    out: dict = {"partitions": total}
+    out: dict = {"partitions": total, "writer": writer}
     b = brokers.start_kwire(workdir, [], spec["name"], spec.get("root"), timeout_s=120)
     data = b.data_dir
     try:
@@ -134,11 +106,14 @@ def run_one(ck, spec: dict, workdir: str, topics: int, partitions: int) -> dict:
         out["create_cpu_s"] = b.cpu_seconds()  # the broker's whole life so far: start + create
         for tag in ("first", "again"):
             c0 = b.cpu_seconds()
-            out[f"produce_{tag}_s"] = _produce_each(b.bootstrap, names, partitions)
+            out[f"produce_{tag}_s"], out[f"produce_{tag}_client_cpu_s"] = scale_writers.write(
+                writer, b.bootstrap, "scale", topics, partitions)
             out[f"produce_{tag}_us_per_partition"] = (b.cpu_seconds() - c0) / total * 1e6
-        t0 = time.monotonic()
+        admin.list_topics(timeout=120)  # the client's connection and the broker's cache warm
+        c0, t0 = b.cpu_seconds(), time.monotonic()
         md = admin.list_topics(timeout=120)
         out["metadata_all_s"] = time.monotonic() - t0
+        out["metadata_all_cpu_s"] = b.cpu_seconds() - c0
         if sum(len(md.topics[n].partitions) for n in names) != total:
             raise RuntimeError("Metadata did not list every partition")
         out["rss_mb"] = b.rss_mb()
@@ -164,7 +139,7 @@ def run_one(ck, spec: dict, workdir: str, topics: int, partitions: int) -> dict:
     return out
 
 
-def run(ck, specs: list[dict], workdir: str, spec_text: str, runs: int) -> dict:
+def run(ck, specs: list[dict], workdir: str, spec_text: str, runs: int, writer: str = "java") -> dict:
     """``{broker name: [figures per run]}`` for every self-started kwire broker in ``specs``."""
     topics, partitions = parse(spec_text)
     results: dict = {}
@@ -173,7 +148,7 @@ def run(ck, specs: list[dict], workdir: str, spec_text: str, runs: int) -> dict:
             if spec["kind"] != "kwire" or spec.get("external") or spec.get("failed"):
                 continue
             try:
-                r = run_one(ck, spec, workdir, topics, partitions)
+                r = run_one(ck, spec, workdir, topics, partitions, writer)
             except Exception as e:
                 print(f"kwire bench --scale: {spec['name']} run {run_no + 1} failed: {e}",
                       file=sys.stderr, flush=True)

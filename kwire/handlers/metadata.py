@@ -42,6 +42,7 @@ LEADER_NOT_AVAILABLE until it is there, as Kafka does.
 from __future__ import annotations
 
 from kwire.handlers.common import AUTHORIZED_OPERATIONS_OMITTED, authorized_operations
+from kwire.handlers.metadata_blocks import CachedTopic, SplicedMetadataResponse, cached_topic
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
 from kwire.security.manager import listener_brokers
@@ -64,35 +65,32 @@ def topic_response(t, include_ops: bool, offline=None, live=None, node_id: int =
     (cluster mode) is the set of live brokers; ``reported`` (cluster mode) maps (topic,
     partition) to the brokers whose replica is in an offline log dir; ``fenced(topic, partition)``
     (cluster mode) whether this broker resigned that partition's leadership (fencing)."""
+    rows = _rows(t, offline, live, node_id, reported, fenced)
+    return CachedTopic((t.name, t.internal, _topic_ops(include_ops)), rows, t.topic_id).topic()
+
+
+def _topic_ops(include_ops: bool) -> int:
+    return authorized_operations("topic") if include_ops else AUTHORIZED_OPERATIONS_OMITTED
+
+
+def _rows(t, offline, live, node_id: int, reported, fenced) -> list[tuple]:
+    """One tuple per partition: (error, index, leader, leader epoch, replicas, isr, offline
+    replicas), what the answer says of it (``kwire.handlers.metadata_blocks``)."""
     if live is not None:
-        return _cluster_topic_response(t, include_ops, offline, live, node_id, reported or {}, fenced)
-    dead = [offline is not None and offline(t.name, p.partition) for p in t.partitions]
-    return MetadataResponseTopic(
-        error_code=0,
-        name=t.name,
-        topic_id=t.topic_id,
-        is_internal=t.internal,
-        partitions=[
-            MetadataResponsePartition(
-                error_code=ErrorCode.KAFKA_STORAGE_ERROR if off else 0,
-                partition_index=p.partition,
-                leader_id=p.leader,
-                leader_epoch=p.leader_epoch,
-                replica_nodes=list(p.replicas),
-                isr_nodes=list(p.isr),
-                offline_replicas=[p.leader] if off else [],
-            )
-            for p, off in zip(t.partitions, dead)
-        ],
-        topic_authorized_operations=(
-            authorized_operations("topic") if include_ops else AUTHORIZED_OPERATIONS_OMITTED
-        ),
-    )
+        return _cluster_rows(t, offline, live, node_id, reported or {}, fenced)
+    if offline is None:
+        return [(0, p.partition, p.leader, p.leader_epoch, tuple(p.replicas), tuple(p.isr), ())
+                for p in t.partitions]
+    rows = []
+    for p in t.partitions:
+        off = offline(t.name, p.partition)
+        rows.append((ErrorCode.KAFKA_STORAGE_ERROR if off else 0, p.partition, p.leader, p.leader_epoch,
+                     tuple(p.replicas), tuple(p.isr), (p.leader,) if off else ()))
+    return rows
 
 
-def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int,
-                            reported, fenced=None) -> MetadataResponseTopic:
-    partitions = []
+def _cluster_rows(t, offline, live, node_id: int, reported, fenced=None) -> list[tuple]:
+    rows = []
     for p in t.partitions:
         gone = reported.get((t.name, p.partition), ())
         off = [r for r in p.replicas if r not in live or r in gone]
@@ -101,14 +99,9 @@ def _cluster_topic_response(t, include_ops: bool, offline, live, node_id: int,
         leader = p.leader if p.leader in live and p.leader not in off else -1
         if leader == node_id and fenced is not None and fenced(t.name, p.partition):
             leader = -1
-        partitions.append(MetadataResponsePartition(
-            error_code=ErrorCode.LEADER_NOT_AVAILABLE if leader < 0 else 0,
-            partition_index=p.partition, leader_id=leader, leader_epoch=p.leader_epoch,
-            replica_nodes=list(p.replicas), isr_nodes=list(p.isr), offline_replicas=off))
-    return MetadataResponseTopic(
-        error_code=0, name=t.name, topic_id=t.topic_id, is_internal=t.internal, partitions=partitions,
-        topic_authorized_operations=(
-            authorized_operations("topic") if include_ops else AUTHORIZED_OPERATIONS_OMITTED))
+        rows.append((ErrorCode.LEADER_NOT_AVAILABLE if leader < 0 else 0, p.partition, leader,
+                     p.leader_epoch, tuple(p.replicas), tuple(p.isr), tuple(off)))
+    return rows
 
 
 def _self_fenced(broker) -> bool:
@@ -145,8 +138,16 @@ def _answer(ctx, req):
     fenced = getattr(replicas, "is_fenced", None)
     requested = req.topics
     az = authorizer_active(ctx)  # kwire.security: only topics the principal may DESCRIBE
+    if az is None:  # the answer is the same for every principal: per-topic blocks, cached
+        ops = _topic_ops(include_ops)
+
+        def answer_topic(t, include_ops, offline, live, node_id, reported, fenced):
+            return cached_topic(broker, t.topic_id, (t.name, t.internal, ops),
+                                _rows(t, offline, live, node_id, reported, fenced))
+    else:
+        answer_topic = topic_response
     if requested is None or (ctx.api_version == 0 and not requested):
-        topics = [topic_response(t, include_ops, offline, live, broker.node_id, reported, fenced) for t in md.topics.values()
+        topics = [answer_topic(t, include_ops, offline, live, broker.node_id, reported, fenced) for t in md.topics.values()
                   if (not cluster or md.topic_ready(t.name))
                   and (az is None or authorizer_allowed(ctx, az, acl.DESCRIBE, acl.TOPIC, t.name))]
     else:
@@ -194,7 +195,7 @@ def _answer(ctx, req):
                                                             name=rt.name))
                         continue
                     created.append(len(topics))
-            topics.append(topic_response(t, include_ops, offline, live, broker.node_id, reported, fenced))
+            topics.append(answer_topic(t, include_ops, offline, live, broker.node_id, reported, fenced))
         fut = md.durable() if created else None
         if fut is not None:
             return _when_durable(fut, created, _response(ctx, req, md, topics))
@@ -246,7 +247,8 @@ def _response(ctx, req, md, topics) -> MetadataResponse:
         for t in topics:
             if t.error_code == 0 and t.topic_authorized_operations != AUTHORIZED_OPERATIONS_OMITTED:
                 t.topic_authorized_operations = authorized_operations("topic", ctx, t.name)
-    return MetadataResponse(
+    cls = MetadataResponse if authorizer_active(ctx) is not None else SplicedMetadataResponse
+    return cls(
         brokers=[MetadataResponseBroker(node_id=b.node_id, host=b.host, port=b.port, rack=b.rack)
                  for b in listener_brokers(ctx, md.brokers)  # kwire.security: per listener
                  if not (b.node_id == ctx.broker.node_id and _self_fenced(ctx.broker))],

@@ -64,8 +64,20 @@ __all__ = [
     "request_header_version", "response_header_version",
     "decode_request_header", "decode_request", "encode_request", "encode_request_body",
     "encode_response", "encode_response_body", "decode_response", "decode_response_body",
-    "message_module",
+    "message_module", "SelfEncoding",
 ]
+
+
+class SelfEncoding:
+    """A response object that writes its own body: ``encode_body(version, out, parts)`` in
+    place of the generated encoder (the Metadata handler splices cached per-topic blocks
+    this way, see ``kwire.handlers.metadata_blocks``). It must write exactly what the
+    generated encoder would."""
+
+    __slots__ = ()
+
+    def encode_body(self, version: int, out: bytearray, parts: list) -> None:
+        raise NotImplementedError
 
 _GENERATED = "kwire.protocol.generated."
 _API_VERSIONS = 18
@@ -255,7 +267,10 @@ def encode_response_body(api_key: int, api_version: int, obj) -> list:
     """Response body alone as a list of chunks (bytes-like or regions)."""
     out = bytearray()
     parts: list = []
-    _spec(api_key, api_version).response_module.ENCODERS[api_version](obj, out, parts)
+    if isinstance(obj, SelfEncoding):
+        obj.encode_body(api_version, out, parts)
+    else:
+        _spec(api_key, api_version).response_module.ENCODERS[api_version](obj, out, parts)
     if out or not parts:
         parts.append(out)
     return parts
@@ -302,7 +317,10 @@ def encode_response(api_key: int, api_version: int, correlation_id: int, obj) ->
     if response_header_version(api_key, api_version) >= 1:
         out.append(0)
     parts: list = []
-    encode(obj, out, parts)
+    if isinstance(obj, SelfEncoding):
+        obj.encode_body(api_version, out, parts)
+    else:
+        encode(obj, out, parts)
     if not parts:
         _pack_into(">i", out, 0, len(out) - 4)
         return [out]

@@ -315,3 +315,29 @@ def test_bench_roundtrip_reports_broker_cpu_per_round_trip_at_the_niceness_asked
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
                          timeout=60)
     assert bad.returncode == 2 and "--roundtrips" in bad.stderr
+
+
+def test_bench_scale_writes_every_partition_with_the_java_producer(tmp_path):
+    """``--scale 2x20``: every figure reported, one record to each of the 40 partitions written
+    by the Java producer (the default writer), the broker's and the writer's CPU."""
+    from javaclient import require_java
+
+    require_java()  # skips only when the kafka-clients jar is missing
+    writer = "java"
+    out = tmp_path / "scale.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "kwire", "bench", "--scale", "2x20", "--runs", "1", "--scale-writer", writer,
+         "--json", str(out), "--workdir", str(tmp_path / "work")],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=220)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert doc["meta"]["writer"] == writer and doc["meta"]["scale"] == "2x20"
+    run = doc["runs"]["kwire"][0]
+    assert run["partitions"] == 40 and run["writer"] == writer
+    for f in ("produce_first_s", "produce_again_s", "produce_first_us_per_partition",
+              "produce_again_us_per_partition", "metadata_all_s", "create_s", "restart_clean_s"):
+        assert run[f] > 0, (f, run)
+    for f in ("produce_first_client_cpu_s", "produce_again_client_cpu_s", "metadata_all_cpu_s"):
+        assert run[f] >= 0, (f, run)
+    assert f"written with {writer}" in proc.stdout
