@@ -19,6 +19,7 @@ installs it with scripts/setup-test-env.sh.
 
 from __future__ import annotations
 
+import collections
 import os
 import random
 import shutil
@@ -59,6 +60,10 @@ def _ephemeral_low() -> int:
 
 
 _PORTS = random.Random()
+# Ports this process handed out lately: a port chosen but not bound yet (the second broker
+# of a cluster while the first starts) or let go for a while (a broker stopped by a restart
+# test) is free to ``bind`` but taken: it is never handed out twice in a row.
+_HANDED: collections.deque[int] = collections.deque(maxlen=1000)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -76,11 +81,14 @@ def free_port(host: str = "127.0.0.1") -> int:
     start = base + (index % 8) * span
     for _ in range(200):
         port = _PORTS.randrange(start, min(start + span, low))
+        if port in _HANDED:
+            continue
         with socket.socket() as s:
             try:
                 s.bind((host, port))
             except OSError:
                 continue
+            _HANDED.append(port)
             return port
     with socket.socket() as s:  # the slice is full: fall back to the kernel's choice
         s.bind((host, 0))

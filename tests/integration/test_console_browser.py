@@ -98,11 +98,25 @@ def rows(driver, css: str) -> list[list[str]]:
     raise AssertionError(f"{css}: the table kept being replaced while it was read")
 
 
+def click(driver, by, value: str) -> None:
+    """Find and click, again if the console re-rendered the element in between (its periodic
+    refresh replaces the DOM nodes: the element found a moment ago is then stale)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def attempt(drv):
+        try:
+            drv.find_element(by, value).click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    WebDriverWait(driver, WAIT_S).until(attempt)
+
+
 def confirm(driver, name: str) -> None:
     WebDriverWait(driver, WAIT_S).until(EC.visibility_of_element_located((By.ID, "modal")))
     driver.snap("confirm-dialog")
     driver.find_element(By.ID, "modal-input").send_keys(name)
-    driver.find_element(By.ID, "modal-ok").click()
+    click(driver, By.ID, "modal-ok")
 
 
 @pytest.fixture
@@ -134,7 +148,7 @@ def test_click_through_the_console(live, browser, topic_name):
     assert d.find_element(By.ID, "card-brokers").text == "1"
     d.snap("cluster")
 
-    d.find_element(By.ID, "nav-topics").click()
+    click(d, By.ID, "nav-topics")
     row = wait_text(d, "#topics", topic_name)
     d.snap("topics")
     row.find_element(By.LINK_TEXT, topic_name).click()
@@ -144,7 +158,7 @@ def test_click_through_the_console(live, browser, topic_name):
                                                       ["1", "0", "0", "0", "0", "20", "20"]]
     d.snap("topic")
 
-    d.find_element(By.ID, "browse").click()
+    click(d, By.ID, "browse")
     wait_text(d, "#records tbody", "book")
     d.snap("records-newest")
     d.find_element(By.ID, "rec-partition").clear()
@@ -153,7 +167,7 @@ def test_click_through_the_console(live, browser, topic_name):
     d.find_element(By.ID, "rec-at").send_keys("3")
     d.find_element(By.ID, "rec-limit").clear()
     d.find_element(By.ID, "rec-limit").send_keys("4")
-    d.find_element(By.ID, "rec-go").click()
+    click(d, By.ID, "rec-go")
     wait_text(d, "#rec-range", "partition 1")
     recs = rows(d, "#records")
     assert [r[0] for r in recs] == ["3", "4", "5", "6"]
@@ -163,7 +177,7 @@ def test_click_through_the_console(live, browser, topic_name):
     d.snap("records-binary-hex")
     d.find_element(By.ID, "rec-partition").clear()
     d.find_element(By.ID, "rec-partition").send_keys("0")
-    d.find_element(By.ID, "rec-go").click()
+    click(d, By.ID, "rec-go")
     wait_text(d, "#rec-range", "partition 0")
     value = d.find_element(By.CSS_SELECTOR, "#records tbody tr td.value pre.json").text
     assert json.loads(value) == {"order": 6, "item": "book"} and "\n" in value
@@ -171,11 +185,11 @@ def test_click_through_the_console(live, browser, topic_name):
     wait_text(d, "#records tbody", "7b 22")  # '{"' as hex
     d.snap("records-json-as-hex")
 
-    d.find_element(By.ID, "nav-groups").click()
+    click(d, By.ID, "nav-groups")
     wait_text(d, "#groups", "shop")
     assert ["shop", "Empty", "classic", "0", "15"] in rows(d, "#groups")
     d.snap("groups")
-    d.find_element(By.LINK_TEXT, "shop").click()
+    click(d, By.LINK_TEXT, "shop")
     wait_text(d, "#offsets tbody", topic_name)
     assert [r[1:5] for r in rows(d, "#offsets")] == [["0", "5", "20", "15"], ["1", "20", "20", "0"]]
     assert d.find_element(By.ID, "group-lag").text == "15"
@@ -190,7 +204,7 @@ def test_click_through_the_console(live, browser, topic_name):
     # reset offsets behind the confirmation
     Select(d.find_element(By.ID, "reset-topic")).select_by_visible_text(topic_name)
     Select(d.find_element(By.ID, "reset-to")).select_by_value("latest")
-    d.find_element(By.ID, "reset-button").click()
+    click(d, By.ID, "reset-button")
     confirm(d, "shop")
     wait_text(d, "#flash", "Offsets of shop reset")
     wait_text(d, "#group-lag", "0")
@@ -205,28 +219,28 @@ def test_create_delete_and_errors(live, browser, topic_name):
     d.find_element(By.ID, "new-topic-name").send_keys("from-the-browser")
     d.find_element(By.ID, "new-topic-partitions").clear()
     d.find_element(By.ID, "new-topic-partitions").send_keys("4")
-    d.find_element(By.ID, "create-topic-button").click()
+    click(d, By.ID, "create-topic-button")
     wait_text(d, "#flash", "Topic from-the-browser created")
     wait_text(d, "#topics", "from-the-browser")
     d.snap("topic-created")
     # the same name again: Kafka's error is shown
     d.find_element(By.ID, "new-topic-name").send_keys("from-the-browser")
-    d.find_element(By.ID, "create-topic-button").click()
+    click(d, By.ID, "create-topic-button")
     wait_text(d, "#flash", "TOPIC_ALREADY_EXISTS")
     d.snap("create-error")
 
     d.get(url + "#/topic/from-the-browser")
     wait_text(d, "#partitions tbody", "3")
     WebDriverWait(d, WAIT_S).until(lambda drv: len(rows(drv, "#partitions")) == 4)
-    d.find_element(By.ID, "delete-topic").click()
+    click(d, By.ID, "delete-topic")
     # a wrong confirmation keeps the dialog open and deletes nothing
     WebDriverWait(d, WAIT_S).until(EC.visibility_of_element_located((By.ID, "modal")))
     d.find_element(By.ID, "modal-input").send_keys("wrong")
-    d.find_element(By.ID, "modal-ok").click()
+    click(d, By.ID, "modal-ok")
     wait_text(d, "#modal-hint", "Type exactly")
     d.find_element(By.ID, "modal-input").clear()
     d.find_element(By.ID, "modal-input").send_keys("from-the-browser")
-    d.find_element(By.ID, "modal-ok").click()
+    click(d, By.ID, "modal-ok")
     wait_text(d, "#flash", "Topic from-the-browser deleted")
     WebDriverWait(d, WAIT_S).until(lambda drv: "from-the-browser" not in drv.find_element(By.ID, "topics").text)
     d.snap("topic-deleted")
@@ -253,6 +267,6 @@ def test_read_only_console_hides_changes(make_broker, browser, topic_name):
     d.get(f"http://{host}:{port}/#/topic/{topic_name}")
     wait_text(d, "#partitions tbody", "1")
     assert not d.find_elements(By.ID, "delete-topic")
-    d.find_element(By.ID, "browse").click()
+    click(d, By.ID, "browse")
     wait_text(d, "#records tbody", "00 01 02")
     d.snap("read-only-records")
