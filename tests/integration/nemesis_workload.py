@@ -40,6 +40,10 @@ from kwire.nemesis.checker import INFO, OK, Poll, Reset, Send
 
 SESSION_MS = 6000  # zookeeper.session.timeout.ms of the nemesis clusters
 REQUEST_TIMEOUT_MS = 10000  # the queue producers' request.timeout.ms: the timeout of their acks=all Produce requests
+# records/s per queue producer in the CI tests (``QueueWorkload(rate=...)``): ~250 writes each through a
+# 10-15 s fault, before, during and after it, are what the checker needs; unpaced (~60/s each, what the
+# long runs keep) the brokers' CPU is about twice as much
+CI_RATE = 25.0
 
 
 
@@ -80,9 +84,13 @@ class _Recorded:
 
 
 class QueueWorkload(_Recorded):
-    def __init__(self, bootstrap: str, topic: str, producers: int = 2, producer_config: dict | None = None) -> None:
+    def __init__(self, bootstrap: str, topic: str, producers: int = 2, producer_config: dict | None = None,
+                 rate: float | None = None) -> None:
         super().__init__(bootstrap, topic)
         self.producer_config = dict(producer_config or {})  # over the defaults, e.g. acks=1
+        # records/s per producer (None: as fast as a produce and a 20 ms poll allow, ~60/s each, the
+        # long runs' pace); the per-kind CI tests pace their writers: the brokers' CPU follows it
+        self.rate = rate
         self._stop_consumers = threading.Event()
         self.ack_times: list[float] = []
         # librdkafka's statistics, once a second per producer: (time, client, broker id, the longest round
@@ -116,13 +124,22 @@ class QueueWorkload(_Recorded):
                 self.record(Send(name, msg.partition() if msg.partition() >= 0 else 0, msg.value(), INFO))
 
         n = 0
+        interval = 1.0 / self.rate if self.rate else None
+        due = time.monotonic()
         while not self._stop.is_set():
+            if interval is not None:  # paced: serve delivery reports until the next record is due
+                while (left := due - time.monotonic()) > 0 and not self._stop.is_set():
+                    p.poll(left)
+                due = max(due + interval, time.monotonic() - interval)  # no burst after a stall
+                if self._stop.is_set():
+                    break
             try:
                 p.produce(self.topic, b"%s-%d" % (name.encode(), n), partition=0, on_delivery=report)
                 n += 1
             except BufferError:
                 pass
-            p.poll(0.02)
+            if interval is None:
+                p.poll(0.02)
         if p.flush(150) != 0:
             self.errors.append(f"{name}: messages still unanswered after 150 s")
 
@@ -315,6 +332,51 @@ def _firewall():
         pytest.skip(f"the partition nemesis cannot run here: {e}")
 
 
+class _Maker:
+    """Clusters (and their ZooKeeper) on one loopback /24, all behind one firewall; ``close`` stops
+    them (the links healed first: brokers then stop quickly), printing their logs if asked."""
+
+    def __init__(self, base_dir: str, fw, block: str) -> None:
+        self.base_dir, self.fw, self.block = base_dir, fw, block
+        self.made: list = []
+
+    def __call__(self, overrides: dict | None = None, env: dict | None = None, ensemble: int = 1,
+                 per_broker=None):
+        _need_zookeeper()
+        block, base = self.block, os.path.join(self.base_dir, uuid.uuid4().hex[:6])
+        if ensemble == 1:
+            zk = ZooKeeperServer(os.path.join(base, "zookeeper"), host=f"{block}.10")
+            self.made.append(zk)
+            zk.start()
+        else:  # members on .7, .8, ...; the cluster connects to all of them
+            members = start_ensemble(base, [f"{block}.{7 + i}" for i in range(ensemble)], self.made)
+            zk = _EnsembleView(members)
+        hosts = {i: f"{block}.{10 + i}" for i in (1, 2, 3)}
+        c = Cluster(zk, os.path.join(base, "cluster"), 3, overrides, SESSION_MS, hosts=hosts, env=env,
+                    per_broker=per_broker(block) if per_broker else None)
+        self.made.append(c)
+        c.start()
+        topo = Topology({"zk": f"{block}.10", **{str(i): h for i, h in hosts.items()}})
+        c.zk_members = getattr(zk, "members", [zk])
+        return c, self.fw, topo
+
+    def close(self, logs: bool = False) -> None:
+        self.fw.heal()
+        made, self.made = self.made, []
+        for thing in reversed(made):
+            if isinstance(thing, Cluster):
+                thing.close()
+                if logs:
+                    print(thing.log_text())
+            else:
+                thing.stop()
+
+
+def _block() -> str:
+    # KWIRE_NEMESIS_BLOCK (e.g. 127.201.7): runs at the same time on one machine kept apart for sure
+    return os.environ.get("KWIRE_NEMESIS_BLOCK") or f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
+
+
 @pytest.fixture
 def nemesis_cluster(tmp_path, request):
     """``make(overrides, env)``: (cluster, firewall, topology) on a loopback /24 of the test's own
@@ -322,39 +384,62 @@ def nemesis_cluster(tmp_path, request):
     broker id -> overrides of that broker alone, given ``(block)`` -> dict, ``block`` the /24)."""
     _need_zookeeper()
     fw = _firewall()
-    # KWIRE_NEMESIS_BLOCK (e.g. 127.201.7): runs at the same time on one machine kept apart for sure
-    block = os.environ.get("KWIRE_NEMESIS_BLOCK") or f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
-    made: list = []
+    make = _Maker(str(tmp_path), fw, _block())
     failed_before = request.session.testsfailed
+    try:
+        yield make
+    finally:
+        try:
+            make.close(logs=request.session.testsfailed > failed_before)
+        finally:
+            fw.close()
 
-    def make(overrides: dict | None = None, env: dict | None = None, ensemble: int = 1, per_broker=None):
-        if ensemble == 1:
-            zk = ZooKeeperServer(str(tmp_path / "zookeeper"), host=f"{block}.10")
-            made.append(zk)
-            zk.start()
-        else:  # members on .7, .8, ...; the cluster connects to all of them
-            members = start_ensemble(str(tmp_path), [f"{block}.{7 + i}" for i in range(ensemble)], made)
-            zk = _EnsembleView(members)
-        hosts = {i: f"{block}.{10 + i}" for i in (1, 2, 3)}
-        c = Cluster(zk, str(tmp_path / "cluster"), 3, overrides, SESSION_MS, hosts=hosts, env=env,
-                    per_broker=per_broker(block) if per_broker else None)
-        made.append(c)
-        c.start()
-        topo = Topology({"zk": f"{block}.10", **{str(i): h for i, h in hosts.items()}})
-        c.zk_members = getattr(zk, "members", [zk])
-        return c, fw, topo
+
+@pytest.fixture(scope="module")
+def _nemesis_pool(tmp_path_factory):
+    """The module's firewall and its one live shared cluster (``shared_nemesis_cluster``)."""
+    _need_zookeeper()
+    fw = _firewall()
+    pool = {"make": _Maker(str(tmp_path_factory.mktemp("nemesis")), fw, _block()), "key": None, "made": None}
+    try:
+        yield pool
+    finally:
+        try:
+            pool["make"].close()
+        finally:
+            fw.close()
+
+
+@pytest.fixture
+def shared_nemesis_cluster(_nemesis_pool, request):
+    """``nemesis_cluster``'s ``make``, but the cluster outlives the test: the module's next test asking
+    for the same (overrides, env, ensemble) gets it again, as the last test left it (healed: the
+    firewall is emptied after every test). Asking for another kind of cluster stops the one kept; a
+    test that fails stops it too (its logs printed), so the next test starts a fresh one. A test
+    reusing a cluster must check it is healthy first (every broker up, every ISR full)."""
+    pool, failed_before = _nemesis_pool, request.session.testsfailed
+
+    def make(overrides: dict | None = None, env: dict | None = None, ensemble: int = 1):
+        key = repr((sorted((overrides or {}).items()), sorted((env or {}).items()), ensemble))
+        if pool["key"] != key:
+            pool["make"].close()
+            pool["key"], pool["made"] = None, None
+            pool["made"] = pool["make"](overrides, env, ensemble)
+            pool["key"] = key
+            pool["made"][0].reused = 0
+        else:
+            pool["made"][0].reused += 1
+        return pool["made"]
 
     try:
         yield make
     finally:
-        fw.close()  # the links first: brokers then stop quickly
-        for thing in reversed(made):
-            if isinstance(thing, Cluster):
-                thing.close()
-                if request.session.testsfailed > failed_before:
-                    print(thing.log_text())
-            else:
-                thing.stop()
+        failed = request.session.testsfailed > failed_before
+        if failed or pool["key"] is None:
+            pool["make"].close(logs=failed)
+            pool["key"], pool["made"] = None, None
+        else:
+            pool["make"].fw.heal()
 
 
 class _EnsembleView:

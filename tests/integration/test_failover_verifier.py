@@ -6,16 +6,21 @@ issue's figure uses 6000 ms) serves one topic with 3 partitions. Two
 idempotent acks=all writers run throughout: librdkafka (confluent-kafka,
 ``enable.idempotence=True``) and kafka-python (``enable_idempotence=True``),
 each writing unique values round robin to the partitions and recording every
-acknowledgement with its offset (``tests/verifier.py``). Fifteen rounds,
-mixed: kill -9 of a partition's leader, kill -9 of the controller, SIGSTOP of
-a leader (and once of the controller) past the session timeout then SIGCONT,
+acknowledgement with its offset (``tests/verifier.py``). Eleven rounds,
+mixed, every kind at least once: kill -9 of a partition's leader, kill -9 of
+the controller, SIGSTOP of a leader (and once of the controller) past the
+session timeout then SIGCONT,
 SIGTERM (controlled shutdown) of a leader, a broker left down for the next
 round, two brokers down at once (acks=all must then wait:
 ``min.insync.replicas``), a follower paused past ``replica.lag.time.max.ms``
 (2000 ms here) but within its session (the ISR shrinks, acks=all goes on with
 two replicas, the ISR grows back), and a rolling restart (SIGTERM and restart
 of every broker in turn). Killed or stopped brokers are restarted and a round
-ends once every partition's ISR is full again. Producers must see retries
+ends once every partition's ISR is full again. (Until 2026-11-29 four more rounds
+repeated kinds on other partitions -- kill -9 of the controller, SIGTERM, kill -9
+and SIGSTOP of a leader -- a third of the test's time and CPU for no kind not
+already run: every round reads every partition back from offset 0, so a later
+round still checks every earlier round's records.) Producers must see retries
 only: no failed delivery, no fatal idempotence error.
 
 After each round every partition is read from the beginning (read_committed)
@@ -53,9 +58,9 @@ PARTITIONS = 3
 SESSION_MS = 4000
 LAG_MS = 2000  # replica.lag.time.max.ms: a follower paused for longer leaves the ISR within its session
 # records/s per writer; KWIRE_VERIFIER_RATE_SCALE=4 (say) for a harsher run by hand. The writers are most
-# of the test's CPU (brokers and clients); at 75 + 30 (150 + 60 until 2026-11-28) each partition still
-# has ~35 records/s in flight through every round
-RATE = {k: v * float(os.environ.get("KWIRE_VERIFIER_RATE_SCALE", "1")) for k, v in {"ck": 75, "kp": 30}.items()}
+# of the test's CPU (brokers and clients); at 40 + 15 (150 + 60 until 2026-11-28, then 75 + 30 until
+# 2026-11-29) each partition still has ~18 records/s in flight through every round
+RATE = {k: v * float(os.environ.get("KWIRE_VERIFIER_RATE_SCALE", "1")) for k, v in {"ck": 40, "kp": 15}.items()}
 
 
 class Summary:
@@ -316,11 +321,7 @@ def test_acknowledged_records_survive_failover_rounds(make_cluster, request, cap
             lambda: h.kill_leader(1, restart=False),
             lambda: h.term_leader(0),  # restarts the broker left down by the previous round first
             h.kill_two,
-            lambda: h.pause_leader(0),
-            h.kill_controller,
-            lambda: h.term_leader(1),
-            lambda: h.kill_leader(2),
-            lambda: h.pause_leader(2),
+            lambda: h.pause_leader(0),  # after kill_two: most often the one broker leading everything
             h.pause_controller,
             lambda: h.pause_follower(1),
             h.rolling_restart,
@@ -342,4 +343,4 @@ def test_acknowledged_records_survive_failover_rounds(make_cluster, request, cap
     h.finish_round("end, writers stopped and flushed", time.monotonic(), writing=False)
     total = h.results[-1][1]
     assert total.acked > 1000, "the writers barely wrote anything"
-    assert len(h.results) >= 11
+    assert len(h.results) == 12, [name for name, _r, _u in h.results]  # 11 rounds and the end

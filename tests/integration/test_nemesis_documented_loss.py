@@ -32,7 +32,7 @@ import time
 import uuid
 
 import pytest
-from nemesis_workload import SESSION_MS, QueueWorkload, nemesis_cluster, stopped_and_checked  # noqa: F401
+from nemesis_workload import CI_RATE, SESSION_MS, QueueWorkload, nemesis_cluster, stopped_and_checked  # noqa: F401
 from verifier import report, wait_for
 from zk_ensemble import isr_full
 
@@ -58,7 +58,7 @@ def _topic(c, prefix: str, configs: dict) -> str:
 
 def _running(c, topics_configs: dict) -> dict:
     """{topic: workload} started, each with 100 acknowledged writes."""
-    out = {t: QueueWorkload(c.bootstrap, t, producer_config=cfg).start() for t, cfg in topics_configs.items()}
+    out = {t: QueueWorkload(c.bootstrap, t, producer_config=cfg, rate=CI_RATE).start() for t, cfg in topics_configs.items()}
     for t, w in out.items():
         wait_for(lambda w=w: w.acknowledged >= 100, 60, f"100 acknowledged writes to {t}")
     return out

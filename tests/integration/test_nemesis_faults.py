@@ -60,8 +60,8 @@ import uuid
 import pytest
 from cluster_fixtures import _metadata
 from nemesis_txn_workload import TxnWorkload, final_committed_reads
-from nemesis_workload import (SESSION_MS, Prober, QueueWorkload, final_reads, longest_gap,  # noqa: F401 (fixture)
-                              nemesis_cluster)
+from nemesis_workload import (CI_RATE, SESSION_MS, Prober, QueueWorkload, _nemesis_pool,  # noqa: F401 (fixtures)
+                              final_reads, longest_gap, shared_nemesis_cluster)
 
 from kwire.nemesis.availability import fault_figures, new_leader_probe_s
 from kwire.nemesis.checker import check
@@ -73,6 +73,7 @@ confluent_kafka = pytest.importorskip("confluent_kafka")
 pytestmark = pytest.mark.timeout(180)
 
 FAULT_S = 10.0
+RATE = CI_RATE  # the queue producers' records/s each (the long run: unpaced)
 # bound on the ISR being full again after the heal (after a restart: from its return): issue 23's 10 s
 # on a quiet machine; under load (the 1-minute load average above 2 per core at the heal) 30 s, as
 # shared 2-core machines at load 35-118 took 8.9-54.9 s (docs/partitions.md has the figures)
@@ -261,12 +262,29 @@ def _assert_available(fault: dict) -> None:
         f"{kind}: an acks=all request took {fault['longest_request_s']} s (timeout {fault['request_timeout_s']} s)")
 
 
+def assert_healthy(c, fw) -> None:
+    """The state every fault starts from, on a cluster a previous test of the module left: no link
+    cut, every broker and ZooKeeper member running (none paused), all brokers registered with a
+    live controller, and every partition of every topic (internal ones too) led with its full ISR."""
+    assert fw.rules() == [], f"links still cut: {fw.rules()}"
+    assert all(b.alive and not b.paused for b in c.brokers), [(b.node_id, b.alive, b.paused) for b in c.brokers]
+    assert all(m.proc is not None and m.proc.poll() is None for m in c.zk_members), "a ZooKeeper member is down"
+    md = c.wait_until(lambda md: set(md.brokers) == {1, 2, 3} and md.controller_id in (1, 2, 3), 60,
+                      "all 3 brokers registered and a controller")
+    took, short = _wait_all_isrs_full(c)
+    assert not short, f"partitions short of their ISR {took:.0f} s before the fault: {short}"
+    print(f"nemesis healthy start (cluster used {getattr(c, 'reused', 0)} time(s) before, controller "
+          f"{md.controller_id}, {len(md.topics)} topics)", flush=True)
+
+
 def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duration: float | None = None,
-         bounds: bool = False) -> dict:
+         bounds: bool = False, rate: float | None = None) -> dict:
     """The queue and transactional workloads together through ``kinds`` one after the other (no
     new fault once ``duration`` seconds have passed, if given); ``report(figures, results)`` is
     called before the assertions (so a failing run's figures are kept too); ``bounds``: assert
-    ``_assert_available`` on every fault."""
+    ``_assert_available`` on every fault; ``rate``: the queue producers' records/s each (None: their
+    unpaced ~60/s, the long runs')."""
+    assert_healthy(c, fw)
     t0 = time.monotonic()
 
     def phase(what: str) -> None:
@@ -277,7 +295,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
     c.create_topic(txn_topic, partitions=2, replication_factor=3, assignment={0: [1, 2, 3], 1: [2, 3, 1]})
     probe_topic = f"probe-{uuid.uuid4().hex[:8]}"
     c.create_topic(probe_topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
-    w = QueueWorkload(c.bootstrap, topic).start()
+    w = QueueWorkload(c.bootstrap, topic, rate=rate).start()
     t = TxnWorkload(c.bootstrap, txn_topic, seed).start()
     probe = Prober({b.node_id: b.bootstrap for b in c.brokers}, probe_topic).start()
     deadline = time.monotonic() + 90
@@ -388,10 +406,13 @@ KINDS = ["leader-isolated", "leader-zk-only", "controller-isolated", "split-one"
          "pause-during-partition", "kill-during-partition"]
 
 
+@pytest.mark.xdist_group("nemesis-faults-kinds")
 @pytest.mark.parametrize("kind", KINDS)
-def test_fault_kind_loses_nothing_and_recovers(nemesis_cluster, kind):  # noqa: F811
-    c, fw, topo = nemesis_cluster(OVERRIDES)
-    _run(c, fw, topo, [kind], FAULT_S, bounds=True)
+def test_fault_kind_loses_nothing_and_recovers(shared_nemesis_cluster, kind):  # noqa: F811
+    """One cluster for every kind (the module's xdist group), each kind started from a healthy,
+    checked state (``assert_healthy``) on topics of its own."""
+    c, fw, topo = shared_nemesis_cluster(OVERRIDES)
+    _run(c, fw, topo, [kind], FAULT_S, bounds=True, rate=RATE)
 
 
 # the per-fault figures whose worst a long run reports per kind ((a) during, (b) after the heal, (c) to
@@ -441,13 +462,14 @@ def long_schedule(seed: int, count: int = 200) -> list[str]:
 
 @pytest.mark.nemesis_long
 @pytest.mark.timeout(3600)
-def test_mixed_faults_long_run(nemesis_cluster, request, tmp_path):  # noqa: F811
+def test_mixed_faults_long_run(shared_nemesis_cluster, request, tmp_path):  # noqa: F811
     """Random faults, one after another, until ``KWIRE_NEMESIS_LONG_S`` seconds have passed;
     ``KWIRE_NEMESIS_SEED`` replays a run's schedule (printed and written, with the figures, to
     ``KWIRE_NEMESIS_REPORT``, a JSON path)."""
     if "nemesis_long" not in (request.config.getoption("markexpr") or ""):
         pytest.skip("a long run: select it with -m nemesis_long (KWIRE_NEMESIS_LONG_S seconds, default 300)")
-    c, fw, topo = nemesis_cluster(OVERRIDES)
+    # (the module's one firewall; selected alone, -m nemesis_long, it gets a cluster of its own)
+    c, fw, topo = shared_nemesis_cluster(OVERRIDES)
     total = float(os.environ.get("KWIRE_NEMESIS_LONG_S", "300"))
     seed = int(os.environ.get("KWIRE_NEMESIS_SEED") or random.SystemRandom().randrange(1 << 31))
     kinds = long_schedule(seed)
@@ -473,24 +495,25 @@ def _log_skew_s(broker) -> float:
     raise AssertionError(f"no timestamped log line from broker {broker.node_id}")
 
 
-def test_clock_skewed_brokers_lose_nothing(nemesis_cluster):  # noqa: F811
+def test_clock_skewed_brokers_lose_nothing(shared_nemesis_cluster):  # noqa: F811
     if not os.path.exists(FAKETIME_LIB):
         pytest.skip("libfaketime is not installed: apt-get install faketime (scripts/setup-test-env.sh)")
     skew = {2: "+5m", 3: "-5m"}
     env = {b: {"LD_PRELOAD": FAKETIME_LIB, "FAKETIME": s}
            for b, s in skew.items()}
-    c, fw, topo = nemesis_cluster(OVERRIDES, env)
+    c, fw, topo = shared_nemesis_cluster(OVERRIDES, env)
     assert 280 < _log_skew_s(c.broker(2)) < 320 and -320 < _log_skew_s(c.broker(3)) < -280  # really skewed
     assert abs(_log_skew_s(c.broker(1))) < 20
-    figures = _run(c, fw, topo, ["leader-isolated"], FAULT_S)
+    figures = _run(c, fw, topo, ["leader-isolated"], FAULT_S, rate=RATE)
     assert figures["leader"] in (1, 2, 3)
 
 
+@pytest.mark.xdist_group("nemesis-faults-zk")
 @pytest.mark.parametrize("kind", ["zk-member-killed", "zk-quorum-killed"])
-def test_zookeeper_ensemble_members_killed(nemesis_cluster, kind):  # noqa: F811
+def test_zookeeper_ensemble_members_killed(shared_nemesis_cluster, kind):  # noqa: F811
     """A 3-node ZooKeeper ensemble: one member killed (the quorum stays; sessions move to the
     others), or two (no quorum: every broker loses ZooKeeper, followers keep fetching, so no
     leader fences itself), for 10 s, then restarted."""
-    c, fw, topo = nemesis_cluster(OVERRIDES, ensemble=3)
+    c, fw, topo = shared_nemesis_cluster(OVERRIDES, ensemble=3)
     assert len(c.zk_members) == 3 and c.connect.count(",") == 2
-    _run(c, fw, topo, [kind], FAULT_S)
+    _run(c, fw, topo, [kind], FAULT_S, rate=RATE)

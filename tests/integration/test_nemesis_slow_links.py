@@ -24,7 +24,7 @@ import time
 import uuid
 
 import pytest
-from nemesis_workload import QueueWorkload, longest_gap, nemesis_cluster, stopped_and_checked  # noqa: F401 (fixture)
+from nemesis_workload import CI_RATE, QueueWorkload, longest_gap, nemesis_cluster, stopped_and_checked  # noqa: F401 (fixture)
 from verifier import report, wait_for
 from zk_ensemble import isr_full
 
@@ -43,7 +43,7 @@ CLIENTS = "127.0.0.1"  # where the workload's clients connect from
 def _queue_under(c, fault, heal, request, capsys, what: str) -> None:
     topic = f"slow-{uuid.uuid4().hex[:8]}"
     c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
-    w = QueueWorkload(c.bootstrap, topic).start()
+    w = QueueWorkload(c.bootstrap, topic, rate=CI_RATE).start()
     wait_for(lambda: w.acknowledged >= 100, 60, "100 acknowledged writes before the fault")
     t0 = time.monotonic()
     before = w.acknowledged

@@ -37,7 +37,7 @@ import uuid
 
 import pytest
 from cluster_fixtures import Cluster, _need_zookeeper
-from nemesis_workload import QueueWorkload, longest_gap, stopped_and_checked
+from nemesis_workload import CI_RATE, QueueWorkload, longest_gap, stopped_and_checked
 from verifier import report, wait_for
 from zk_ensemble import ZooKeeperEnsemble, isr_full
 
@@ -47,7 +47,8 @@ from kwire.nemesis import NemesisError, Topology
 pytest.importorskip("confluent_kafka")
 pytest.importorskip("kazoo")
 
-pytestmark = [pytest.mark.ensemble, pytest.mark.timeout(300)]
+# one ensemble and cluster for the module's tests (``zk_partition_cluster``): one xdist unit
+pytestmark = [pytest.mark.ensemble, pytest.mark.timeout(300), pytest.mark.xdist_group("nemesis-zookeeper")]
 
 SESSION_MS = 6000
 OVERRIDES = {"min.insync.replicas": "2", "unclean.leader.election.enable": "false",
@@ -57,10 +58,54 @@ ZK_UIDS = (61001, 61002, 61003)  # no account needed; only the owner match tells
 BROKERS = ("1", "2", "3")
 
 
-@pytest.fixture
-def zk_partition_cluster(tmp_path, request):
-    """(cluster, ensemble, firewall, topology): members on .7-.9, brokers on .11-.13 of a random
-    127/8 /24; the firewall's chain, the cluster and the ensemble removed at the end."""
+class _ZkPartitionCluster:
+    """The ensemble and cluster of the module, with the firewall (``close`` removes them all)."""
+
+    def __init__(self, base_dir: str, fw) -> None:
+        self.fw, self.ens, self.c = fw, None, None
+        block = f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
+        # the members run as uids of their own (their quorum links leave from 127.0.0.1: cut by owner),
+        # in a directory those uids can reach (pytest's tmp_path is root's alone)
+        self.zk_dir = tempfile.mkdtemp(prefix="kwire-zk-partition-")
+        os.chmod(self.zk_dir, 0o755)
+        self.ens = ZooKeeperEnsemble(self.zk_dir, hosts=[f"{block}.{7 + i}" for i in range(3)], uids=list(ZK_UIDS))
+        self.ens.start()
+        hosts = {i: f"{block}.{10 + i}" for i in (1, 2, 3)}
+        self.c = Cluster(self.ens, os.path.join(base_dir, "cluster"), 3, OVERRIDES, SESSION_MS, hosts=hosts)
+        self.c.start()
+        self.topo = Topology({**{f"zk{m.myid}": m.host for m in self.ens.members},
+                              **{str(i): h for i, h in hosts.items()}})
+
+    def assert_healthy(self) -> None:
+        """What each test starts from (also on the ensemble and cluster the module's previous test
+        left): no link cut, the three members serving with a quorum, the three brokers running and
+        registered (seen by every broker), every partition led with its full ISR."""
+        assert self.fw.rules() == [], f"links still cut: {self.fw.rules()}"
+        self.ens.wait_serving([1, 2, 3], 60)
+        self.ens.wait_quorum(60)
+        assert all(b.alive and not b.paused for b in self.c.brokers)
+        wait_for(lambda: all(_registered(self.c, b) == {1, 2, 3} for b in (1, 2, 3)), 60,
+                 "every broker registered, seen by every broker, before the fault")
+        wait_for(lambda: all(p.leader > 0 and sorted(p.isr) == sorted(p.replicas)
+                             for t in self.c.metadata(None).topics.values() for p in t.partitions.values()),
+                 60, "every partition led with its full ISR before the fault")
+
+    def close(self, logs: bool) -> None:
+        self.fw.heal()
+        if self.c is not None:
+            self.c.close()
+            if logs:
+                print(self.c.log_text())
+        if self.ens is not None:
+            self.ens.stop()
+            if logs:
+                print(self.ens.tail())
+        shutil.rmtree(self.zk_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def _zk_partition_pool(tmp_path_factory):
+    """The module's firewall and the ensemble + cluster its tests share (one start for both)."""
     _need_zookeeper()
     from kwire.nemesis.firewall import Firewall
 
@@ -68,33 +113,35 @@ def zk_partition_cluster(tmp_path, request):
         fw = Firewall().install()
     except NemesisError as e:
         pytest.skip(f"the partition nemesis cannot run here: {e}")
-    block = f"127.{random.randint(100, 250)}.{random.randint(0, 255)}"
-    ens = c = None
-    failed_before = request.session.testsfailed
-    # the members run as uids of their own (their quorum links leave from 127.0.0.1: cut by owner),
-    # in a directory those uids can reach (pytest's tmp_path is root's alone)
-    zk_dir = tempfile.mkdtemp(prefix="kwire-zk-partition-")
-    os.chmod(zk_dir, 0o755)
+    pool = {"fw": fw, "made": None, "dir": tmp_path_factory.mktemp("zk-partition")}
     try:
-        ens = ZooKeeperEnsemble(zk_dir, hosts=[f"{block}.{7 + i}" for i in range(3)], uids=list(ZK_UIDS))
-        ens.start()
-        hosts = {i: f"{block}.{10 + i}" for i in (1, 2, 3)}
-        c = Cluster(ens, str(tmp_path / "cluster"), 3, OVERRIDES, SESSION_MS, hosts=hosts)
-        c.start()
-        topo = Topology({**{f"zk{m.myid}": m.host for m in ens.members},
-                         **{str(i): h for i, h in hosts.items()}})
-        yield c, ens, fw, topo
+        yield pool
     finally:
-        fw.close()
-        if c is not None:
-            c.close()
-            if request.session.testsfailed > failed_before:
-                print(c.log_text())
-        if ens is not None:
-            ens.stop()
-            if request.session.testsfailed > failed_before:
-                print(ens.tail())
-        shutil.rmtree(zk_dir, ignore_errors=True)
+        try:
+            if pool["made"] is not None:
+                pool["made"].close(logs=False)
+        finally:
+            fw.close()
+
+
+@pytest.fixture
+def zk_partition_cluster(_zk_partition_pool, request):
+    """(cluster, ensemble, firewall, topology): members on .7-.9, brokers on .11-.13 of a random
+    127/8 /24, shared by the module's tests (asserted healthy before each); the firewall healed
+    after each test; a test that fails takes them down (logs printed): the next starts afresh."""
+    pool, failed_before = _zk_partition_pool, request.session.testsfailed
+    if pool["made"] is None:
+        pool["made"] = _ZkPartitionCluster(str(pool["dir"] / uuid.uuid4().hex[:6]), pool["fw"])
+    made = pool["made"]
+    try:
+        made.assert_healthy()
+        yield made.c, made.ens, made.fw, made.topo
+    finally:
+        if request.session.testsfailed > failed_before:
+            pool["made"] = None
+            made.close(logs=True)
+        else:
+            made.fw.heal()
 
 
 def _cut_member(fw, topo, name: str) -> None:
@@ -115,7 +162,7 @@ def _registered(c, via: int) -> set[int]:
 def _start_workload(c) -> tuple[QueueWorkload, str]:
     topic = f"zkq-{uuid.uuid4().hex[:8]}"
     c.create_topic(topic, partitions=1, replication_factor=3, assignment={0: [1, 2, 3]})
-    w = QueueWorkload(c.bootstrap, topic).start()
+    w = QueueWorkload(c.bootstrap, topic, rate=CI_RATE).start()
     wait_for(lambda: w.acknowledged >= 100, 60, "100 acknowledged writes before the fault")
     return w, topic
 
