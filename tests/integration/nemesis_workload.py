@@ -323,6 +323,35 @@ def stopped_and_checked(cluster, workload: "QueueWorkload", topic: str, consumer
     return check(workload.history, wait_for(equal, 60, f"every replica of {topic} equal after the heal"))
 
 
+def wait_all_isrs_full(c, timeout: float = 60.0) -> tuple[float, dict]:
+    """Until every partition of every topic, the internal ones included, has a leader and its full
+    ISR (idle ones too: nothing but follower fetches brings those back). Returns the seconds taken
+    and the partitions still short at the end ({} when all are full)."""
+    started = time.monotonic()
+    while True:
+        md = c.metadata(None)
+        short = {f"{t.name}-{p.partition}": (p.leader, sorted(p.isr)) for t in md.topics.values()
+                 for p in t.partitions.values() if p.leader < 0 or sorted(p.isr) != sorted(p.replicas)}
+        if not short or time.monotonic() - started > timeout:
+            return time.monotonic() - started, short
+        time.sleep(0.5)
+
+
+def assert_healthy(c, fw) -> None:
+    """The state every fault starts from, on a cluster a previous test of the module left: no link
+    cut, every broker and ZooKeeper member running (none paused), all brokers registered with a
+    live controller, and every partition of every topic (internal ones too) led with its full ISR."""
+    assert fw.rules() == [], f"links still cut: {fw.rules()}"
+    assert all(b.alive and not b.paused for b in c.brokers), [(b.node_id, b.alive, b.paused) for b in c.brokers]
+    assert all(m.proc is not None and m.proc.poll() is None for m in c.zk_members), "a ZooKeeper member is down"
+    md = c.wait_until(lambda md: set(md.brokers) == {1, 2, 3} and md.controller_id in (1, 2, 3), 60,
+                      "all 3 brokers registered and a controller")
+    took, short = wait_all_isrs_full(c)
+    assert not short, f"partitions short of their ISR {took:.0f} s before the fault: {short}"
+    print(f"nemesis healthy start (cluster used {getattr(c, 'reused', 0)} time(s) before, controller "
+          f"{md.controller_id}, {len(md.topics)} topics)", flush=True)
+
+
 def _firewall():
     from kwire.nemesis.firewall import Firewall
 

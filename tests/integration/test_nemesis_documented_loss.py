@@ -1,7 +1,9 @@
 """Where Kafka documents a loss, kwire loses what Kafka would, and nothing in the safe setting.
 
-Each test runs two topics on one 3-broker cluster (``nemesis_workload.nemesis_cluster``:
-ZooKeeper and brokers on their own loopback addresses), both led by broker 1,
+Each test runs two topics of its own on a 3-broker cluster the module's tests share
+(``nemesis_workload.shared_nemesis_cluster``: ZooKeeper and brokers on their own loopback
+addresses; each test first asserts it healthy: no link cut, every broker up, every ISR
+full), both topics led by broker 1,
 under one fault schedule: a topic in a configuration where Kafka documents that
 acknowledged records can be lost, and a topic with acks=all,
 ``min.insync.replicas=2`` and unclean election off, which must lose nothing.
@@ -32,14 +34,16 @@ import time
 import uuid
 
 import pytest
-from nemesis_workload import CI_RATE, SESSION_MS, QueueWorkload, nemesis_cluster, stopped_and_checked  # noqa: F401
+from nemesis_workload import (CI_RATE, SESSION_MS, QueueWorkload, _nemesis_pool, assert_healthy,  # noqa: F401
+                              shared_nemesis_cluster, stopped_and_checked)
 from verifier import report, wait_for
 from zk_ensemble import isr_full
 
 
 pytest.importorskip("confluent_kafka")
 
-pytestmark = pytest.mark.timeout(300)
+# the two tests share one cluster (``shared_nemesis_cluster``, each asserting it healthy first): one xdist unit
+pytestmark = [pytest.mark.timeout(300), pytest.mark.xdist_group("nemesis-documented-loss")]
 
 OVERRIDES = {"unclean.leader.election.enable": "false", "replica.lag.time.max.ms": "4000",
              "offsets.topic.replication.factor": "3"}
@@ -71,8 +75,9 @@ def _checked(c, workloads: dict) -> dict:
     return {t: stopped_and_checked(c, w, t, consumer_timeout=30) for t, w in workloads.items()}
 
 
-def test_acks_1_leader_partitioned_away_loses_only_acks_1_writes(nemesis_cluster, request, capsys):  # noqa: F811
-    c, fw, topo = nemesis_cluster(OVERRIDES)
+def test_acks_1_leader_partitioned_away_loses_only_acks_1_writes(shared_nemesis_cluster, request, capsys):  # noqa: F811
+    c, fw, topo = shared_nemesis_cluster(OVERRIDES)
+    assert_healthy(c, fw)
     lossy, safe = _topic(c, "acks1", {"min.insync.replicas": "1"}), _topic(c, "acksall", SAFE)
     ws = _running(c, {lossy: ACKS_1, safe: {}})
     t0 = time.monotonic()
@@ -96,8 +101,9 @@ def test_acks_1_leader_partitioned_away_loses_only_acks_1_writes(nemesis_cluster
     assert r[lossy].counts()["duplicated"] == 0 and r[lossy].counts()["inconsistent_offsets"] == 0, r[lossy].summary()
 
 
-def test_unclean_election_with_the_isr_gone_loses_only_there(nemesis_cluster, request, capsys):  # noqa: F811
-    c, fw, topo = nemesis_cluster(OVERRIDES)
+def test_unclean_election_with_the_isr_gone_loses_only_there(shared_nemesis_cluster, request, capsys):  # noqa: F811
+    c, fw, topo = shared_nemesis_cluster(OVERRIDES)
+    assert_healthy(c, fw)
     lossy = _topic(c, "unclean", {"min.insync.replicas": "1", "unclean.leader.election.enable": "true"})
     safe = _topic(c, "clean", SAFE)
     ws = _running(c, {lossy: NO_RETRIES, safe: NO_RETRIES})

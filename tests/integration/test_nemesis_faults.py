@@ -61,7 +61,8 @@ import pytest
 from cluster_fixtures import _metadata
 from nemesis_txn_workload import TxnWorkload, final_committed_reads
 from nemesis_workload import (CI_RATE, SESSION_MS, Prober, QueueWorkload, _nemesis_pool,  # noqa: F401 (fixtures)
-                              final_reads, longest_gap, shared_nemesis_cluster)
+                              assert_healthy, final_reads, longest_gap, shared_nemesis_cluster,
+                              wait_all_isrs_full)
 
 from kwire.nemesis.availability import fault_figures, new_leader_probe_s
 from kwire.nemesis.checker import check
@@ -186,20 +187,6 @@ def _wait_equal_replicas(read, what: str) -> dict:
         time.sleep(0.5)
 
 
-def _wait_all_isrs_full(c, timeout: float = 60.0) -> tuple[float, dict]:
-    """Until every partition of every topic, the internal ones included, has a leader and its full
-    ISR (idle ones too: nothing but follower fetches brings those back). Returns the seconds taken
-    and the partitions still short at the end ({} when all are full)."""
-    started = time.monotonic()
-    while True:
-        md = c.metadata(None)
-        short = {f"{t.name}-{p.partition}": (p.leader, sorted(p.isr)) for t in md.topics.values()
-                 for p in t.partitions.values() if p.leader < 0 or sorted(p.isr) != sorted(p.replicas)}
-        if not short or time.monotonic() - started > timeout:
-            return time.monotonic() - started, short
-        time.sleep(0.5)
-
-
 def _wait_progress(what: str, count, more: int) -> None:
     before = count()
     deadline = time.monotonic() + 60
@@ -260,21 +247,6 @@ def _assert_available(fault: dict) -> None:
     limit = fault["request_timeout_s"] + REQUEST_MARGIN_S
     assert fault["probes"] > 0 and fault["longest_request_s"] <= limit, (
         f"{kind}: an acks=all request took {fault['longest_request_s']} s (timeout {fault['request_timeout_s']} s)")
-
-
-def assert_healthy(c, fw) -> None:
-    """The state every fault starts from, on a cluster a previous test of the module left: no link
-    cut, every broker and ZooKeeper member running (none paused), all brokers registered with a
-    live controller, and every partition of every topic (internal ones too) led with its full ISR."""
-    assert fw.rules() == [], f"links still cut: {fw.rules()}"
-    assert all(b.alive and not b.paused for b in c.brokers), [(b.node_id, b.alive, b.paused) for b in c.brokers]
-    assert all(m.proc is not None and m.proc.poll() is None for m in c.zk_members), "a ZooKeeper member is down"
-    md = c.wait_until(lambda md: set(md.brokers) == {1, 2, 3} and md.controller_id in (1, 2, 3), 60,
-                      "all 3 brokers registered and a controller")
-    took, short = _wait_all_isrs_full(c)
-    assert not short, f"partitions short of their ISR {took:.0f} s before the fault: {short}"
-    print(f"nemesis healthy start (cluster used {getattr(c, 'reused', 0)} time(s) before, controller "
-          f"{md.controller_id}, {len(md.topics)} topics)", flush=True)
 
 
 def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duration: float | None = None,
@@ -374,7 +346,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
     result = check(w.history, _wait_equal_replicas(lambda: final_reads(c, topic), "queue"))
     tresult = check(t.history, _wait_equal_replicas(lambda: final_committed_reads(c, txn_topic), "txn"))
     phase("checked")
-    all_isrs_s, short = _wait_all_isrs_full(c)
+    all_isrs_s, short = wait_all_isrs_full(c)
     phase("every ISR full")
     figures = {"kinds": [f["kind"] for f in faults], "leader": leader, "acknowledged": result.acknowledged,
                "sends": result.sends, "indeterminate": result.indeterminate, "polled": result.polled,

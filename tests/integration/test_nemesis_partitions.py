@@ -27,6 +27,7 @@ iptables): skipped with the reason otherwise.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import threading
 import time
@@ -245,7 +246,10 @@ def test_kwire_nemesis_against_a_kwire_cluster_up_cluster(tmp_path):
         nem = kwire("nemesis", "-b", first, "--zookeeper", zk.split("/")[0], "--for", 15,
                     "isolate", "1", "--from", "2,3,zk", timeout=120)
         assert nem.returncode == 0, nem.stderr
-        assert f"cut 3 link(s): {base}.11<->{base}.10, " in nem.stdout and "healed after 15" in nem.stdout
+        assert f"cut 3 link(s): {base}.11<->{base}.10, " in nem.stdout, nem.stdout
+        # 15 s, and the heal's iptables calls on top (16.0 s at load 28: no exact figure under load)
+        healed = float(re.search(r"healed after ([0-9.]+) s", nem.stdout).group(1))
+        assert 15 <= healed < 15 + 30, nem.stdout
 
         def moved():
             with KafkaClient(bootstrap.split(",", 1)[1], timeout=10) as client:
