@@ -337,10 +337,25 @@ def wait_all_isrs_full(c, timeout: float = 60.0) -> tuple[float, dict]:
         time.sleep(0.5)
 
 
+def _preferred_leaders(c) -> None:
+    """A preferred leader election of every partition (ElectLeaders), then until every partition
+    (internal ones too) is led by its first replica: the coordinators back where the previous
+    tests' faults moved them from."""
+    from confluent_kafka import ElectionType
+    from confluent_kafka.admin import AdminClient
+
+    admin = AdminClient({"bootstrap.servers": c.bootstrap})  # (kept: a collected client fails its futures)
+    admin.elect_leaders(ElectionType.PREFERRED, None).result(60)
+    c.wait_until(lambda md: all(p.leader == p.replicas[0] and sorted(p.isr) == sorted(p.replicas)
+                                for t in md.topics.values() for p in t.partitions.values()),
+                 60, "every partition led by its preferred replica, with its full ISR")
+
+
 def assert_healthy(c, fw) -> None:
     """The state every fault starts from, on a cluster a previous test of the module left: no link
     cut, every broker and ZooKeeper member running (none paused), all brokers registered with a
-    live controller, and every partition of every topic (internal ones too) led with its full ISR."""
+    live controller, and every partition of every topic (internal ones too) led with its full ISR;
+    on a cluster used before, by its preferred replica (``_preferred_leaders``), as when new."""
     assert fw.rules() == [], f"links still cut: {fw.rules()}"
     assert all(b.alive and not b.paused for b in c.brokers), [(b.node_id, b.alive, b.paused) for b in c.brokers]
     assert all(m.proc is not None and m.proc.poll() is None for m in c.zk_members), "a ZooKeeper member is down"
@@ -348,6 +363,8 @@ def assert_healthy(c, fw) -> None:
                       "all 3 brokers registered and a controller")
     took, short = wait_all_isrs_full(c)
     assert not short, f"partitions short of their ISR {took:.0f} s before the fault: {short}"
+    if getattr(c, "reused", 0):  # the leaderships a fresh cluster has: each partition's preferred replica
+        _preferred_leaders(c)
     print(f"nemesis healthy start (cluster used {getattr(c, 'reused', 0)} time(s) before, controller "
           f"{md.controller_id}, {len(md.topics)} topics)", flush=True)
 

@@ -3,10 +3,7 @@
 A 3-broker cluster in which broker 2 runs with its wall clock 5 minutes ahead
 or behind (``tests/clock_skew.py``: ``LD_PRELOAD`` of libfaketime,
 ``FAKETIME=+5m``/``-5m``, monotonic clock untouched); the others and the
-clients keep the machine's clock. One such cluster per skew serves the
-module's tests (``skewed_cluster``: topics of their own, every broker up and
-every ISR full asserted before each), the ZooKeeper reconnection test one of
-its own (broker 2 reaches ZooKeeper through a proxy).
+clients keep the machine's clock.
 
 * Ordering: idempotent acks=all writers (``tests/verifier.py``) with the
   skewed broker as a leader, then as a follower that becomes leader by a
@@ -48,79 +45,25 @@ ck = pytest.importorskip("confluent_kafka")
 pytest.importorskip("kafka")
 
 from clock_skew import measure_skew, need_faketime, skewed_env  # noqa: E402
-from cluster_fixtures import Cluster, make_cluster, tcp_proxy, zookeeper  # noqa: E402,F401  (fixtures)
+from cluster_fixtures import make_cluster, tcp_proxy, zookeeper  # noqa: E402,F401  (fixtures)
 
 import verifier as V  # noqa: E402
 from kwire.client import KafkaClient  # noqa: E402
 
-# one xdist unit: the tests on a skewed cluster share it (``skewed_cluster``)
-pytestmark = [pytest.mark.ensemble, pytest.mark.timeout(300), pytest.mark.xdist_group("clock-skew")]
+pytestmark = [pytest.mark.ensemble, pytest.mark.timeout(300)]
 
 SKEWED = 2
 SESSION_MS = 6000
 SKEW_S = {"+5m": 300, "-5m": -300}
 
 
-# the settings of every test on a skewed cluster at once: the ordering, retention and transaction
-# tests share one cluster per skew (``skewed_cluster``), each on topics of its own. Retention checks
-# every 300 ms (deletes nothing of a topic without old records); __transaction_state of 3 partitions
-# at RF 3, timed-out transactions aborted every 500 ms
-SKEWED_OVERRIDES = {"min.insync.replicas": "2", "unclean.leader.election.enable": "false",
-                    "log.retention.check.interval.ms": "300",
-                    "transaction.state.log.num.partitions": "3", "transaction.state.log.replication.factor": "3",
-                    "transaction.state.log.min.isr": "2",
-                    "transaction.abort.timed.out.transaction.cleanup.interval.ms": "500"}
-
-
-@pytest.fixture(scope="module")
-def _skewed_clusters(zookeeper, tmp_path_factory):  # noqa: F811
-    """skew -> the module's cluster with broker ``SKEWED`` that far off (stopped at the end)."""
-    made: dict = {}
-    try:
-        yield made, tmp_path_factory.mktemp("skewed")
-    finally:
-        for c in made.values():
-            c.close()
-
-
-@pytest.fixture
-def skewed_cluster(_skewed_clusters, zookeeper, request):  # noqa: F811
-    """``get(skew)``: the module's 3-broker cluster whose broker ``SKEWED`` runs ``skew`` off (started
-    at the first ask; later asks first wait until it is healthy: every broker up and registered, a
-    controller, every partition led with its full ISR). A failing test's clusters are stopped (their
-    logs printed): the next test starts new ones."""
-    made, base = _skewed_clusters
-    used: list = []
-    failed_before = request.session.testsfailed
-
-    def get(skew: str) -> Cluster:
-        c = made.get(skew)
-        if c is None:
-            env = skewed_env(skew)
-            wall, mono = measure_skew(env)
-            assert abs(wall - SKEW_S[skew]) < 30 and abs(mono) < 30, (wall, mono)
-            c = Cluster(zookeeper, str(base / f"cluster{skew}-{len(made)}"), 3, SKEWED_OVERRIDES, SESSION_MS,
-                        env={SKEWED: env})
-            made[skew] = c
-            c.start()
-        else:
-            assert all(b.alive and not b.paused for b in c.brokers), "a broker left down by the previous test"
-            c.wait_until(lambda md: set(md.brokers) == {1, 2, 3} and md.controller_id in (1, 2, 3)
-                         and all(p.leader > 0 and sorted(p.isr) == sorted(p.replicas)
-                                 for t in md.topics.values() for p in t.partitions.values()),
-                         120, "every broker registered and every partition's ISR full before the test")
-        used.append(skew)
-        return c
-
-    try:
-        yield get
-    finally:
-        if request.session.testsfailed > failed_before:
-            for skew in used:
-                c = made.pop(skew, None)
-                if c is not None:
-                    c.close()
-                    print(c.log_text())
+def _skewed_cluster(make_cluster, skew: str, overrides: dict | None = None):  # noqa: F811
+    env = skewed_env(skew)
+    wall, mono = measure_skew(env)
+    assert abs(wall - SKEW_S[skew]) < 30 and abs(mono) < 30, (wall, mono)
+    return make_cluster(3, overrides={"min.insync.replicas": "2", "unclean.leader.election.enable": "false",
+                                      **(overrides or {})},
+                        session_timeout_ms=SESSION_MS, env={SKEWED: env})
 
 
 def _wait_isr_full(c, topic: str) -> None:
@@ -151,15 +94,16 @@ def test_libfaketime_skews_the_wall_clock_and_not_the_monotonic_one():
 
 
 @pytest.mark.parametrize("skew", ["+5m", "-5m"])
-def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(skewed_cluster, skew, request, capsys):
-    c = skewed_cluster(skew)
+def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster, skew, request, capsys):  # noqa: F811
+    c = _skewed_cluster(make_cluster, skew)
     topic, lat = "skew-ordered", "skew-log-append-time"
     # p0 led by the skewed broker; p1 led by broker 1 with the skewed broker next in line
     c.create_topic(topic, assignment={0: [2, 1, 3], 1: [1, 2, 3], 2: [3, 1, 2]})
     c.create_topic(lat, assignment={0: [2, 1, 3]}, configs={"message.timestamp.type": "LogAppendTime"})
     ledger = V.Ledger(3)
-    # records/s per writer: the writers are most of the test's CPU; 28/s over 3 partitions (~9 per
-    # partition through each failover, ~1,000 in all) is plenty (55/s until 2026-11-29)
+    # records/s per writer: 28/s over 3 partitions (~9 per partition through each failover, ~1,000 in
+    # all) is plenty (55/s until 2026-11-29). The module's CPU is mostly its brokers' starts: a broker
+    # under libfaketime takes 3-10 CPU-s to start (about 1 without), on a loaded machine the most
     writers = [V.ConfluentWriter("ck", c.bootstrap, topic, ledger, 20),
                V.KafkaPythonWriter("kp", c.bootstrap, topic, ledger, 8)]
     for w in writers:
@@ -219,7 +163,6 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(skewed_cluste
              f"{r.acked}, read {r.read}, lost {r.lost}, duplicated {r.duplicated}, reordered {r.reordered}, "
              f"longest gap {unavailable:.1f} s; LogAppendTime jumps {jump / 1000:+.0f} s at the failover to "
              f"the sane leader (offsets in order)")
-    c.broker(1).start(timeout=120)  # the cluster whole again for the module's next test on it
 
 
 def test_skewed_broker_reconnects_to_zookeeper(make_cluster, tcp_proxy, zookeeper, request, capsys):  # noqa: F811
@@ -268,8 +211,8 @@ def _log_start(c, node: int, topic: str, partitions) -> dict[int, int]:
     return {rp.partition_index: rp.offset for rp in resp.topics[0].partitions}
 
 
-def test_time_retention_judges_by_each_brokers_clock(skewed_cluster, request, capsys):
-    c = skewed_cluster("+5m")  # log.retention.check.interval.ms 300
+def test_time_retention_judges_by_each_brokers_clock(make_cluster, request, capsys):  # noqa: F811
+    c = _skewed_cluster(make_cluster, "+5m", {"log.retention.check.interval.ms": "300"})
     topic = "skew-retention"
     retention_ms = 10 * 60 * 1000
     # p0 led by the skewed broker, p1 led by broker 1 with the skewed broker a follower
@@ -330,9 +273,11 @@ def _txn_producer(c, tid: str, timeout_ms: int):
     return p
 
 
-def test_transaction_timeouts_with_a_skewed_coordinator(skewed_cluster, request, capsys):
-    # __transaction_state: 3 partitions, RF 3, min.isr 2; timed-out transactions aborted every 500 ms
-    c = skewed_cluster("+5m")
+def test_transaction_timeouts_with_a_skewed_coordinator(make_cluster, request, capsys):  # noqa: F811
+    c = _skewed_cluster(make_cluster, "+5m", {
+        "transaction.state.log.num.partitions": "3", "transaction.state.log.replication.factor": "3",
+        "transaction.state.log.min.isr": "2",
+        "transaction.abort.timed.out.transaction.cleanup.interval.ms": "500"})
     topic = "skew-txn"
     c.create_topic(topic, assignment={0: [1, 2, 3], 1: [3, 1, 2]})
     timeout_ms = 20000
