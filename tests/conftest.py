@@ -44,8 +44,9 @@ def _cache_bytecode() -> None:
     workers and every child process. A run that writes bytecode already is left as it is."""
     if not (sys.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE")):
         return
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    prefix = os.environ.get("PYTHONPYCACHEPREFIX") or os.path.join(base, "kwire", "pycache")
+    from bytecode_cache import prefix as cache_prefix  # scripts/test.sh warms it (tests/bytecode_cache.py)
+
+    prefix = cache_prefix()
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = prefix
     sys.dont_write_bytecode = False

@@ -4,7 +4,8 @@ For every broker API message and version that kio also has: draw a kwire
 object, encode it with kwire, parse the bytes with kio (all bytes must be
 consumed), serialise kio's object again and require identical bytes, then
 decode kio's bytes with kwire and require an equal object.  Unknown tagged
-fields are left out (kio does not keep them).
+fields are left out (kio does not keep them). One test per message, each example drawn once for
+all its versions and projected onto each (``at_version``; a failure names the version).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from kwire.protocol import codec
-from test_codec_strategies import MESSAGES, PAIRS, message_strategy
+from test_codec_strategies import (MESSAGES, PAIRS, all_versions_strategy, at_version,
+                                   naming_version)
 
 # kio is imported by the tests, not at collection: importing a class of every (message, version)
 # to list the cases cost each xdist worker ~4 CPU-s, whether it ran these tests or not.
@@ -76,24 +78,39 @@ def _decode_body(msg, v, data):
     return codec.decode_response_body(msg.api_key, v, data, 0)
 
 
-@pytest.mark.parametrize("msg,v", [pytest.param(m, v, id=f"{m.name}-v{v}") for m, v in COMPARED])
-def test_against_kio(msg, v):
+def _by_message() -> list:
+    """(message, [versions kio has]), in COMPARED's order."""
+    out: dict = {}
+    for msg, v in COMPARED:
+        out.setdefault(msg.name, (msg, []))[1].append(v)
+    return list(out.values())
+
+
+def _kio_codec(msg, v):
     kio_serial = importlib.import_module("kio.serial")
     kcls = _kio_class(msg, v)
     assert kcls is not None, f"kio's module for {msg.name} v{v} has no class of that name"
-    reader = kio_serial.entity_reader(kcls)
-    writer = kio_serial.entity_writer(kcls)
+    return kio_serial.entity_reader(kcls), kio_serial.entity_writer(kcls)
+
+
+@pytest.mark.parametrize("msg,versions", [pytest.param(m, vs, id=m.name) for m, vs in _by_message()])
+def test_against_kio(msg, versions):
+    kio = {v: _kio_codec(msg, v) for v in versions}
 
     @_SETTINGS
-    @given(message_strategy(msg, v, unknown_tags=False, tame=True))
+    @given(all_versions_strategy(msg, unknown_tags=False, tame=True))
     def check(obj):
-        ours = _encode_body(msg, v, obj)
-        theirs, size = reader(ours, 0)
-        assert size == len(ours)
-        buf = io.BytesIO()
-        writer(buf, theirs)
-        assert buf.getvalue() == ours
-        assert _decode_body(msg, v, buf.getvalue()) == obj
+        for v in versions:
+            with naming_version(msg, v):
+                reader, writer = kio[v]
+                obj_v = at_version(msg, obj, v)
+                ours = _encode_body(msg, v, obj_v)
+                theirs, size = reader(ours, 0)
+                assert size == len(ours)
+                buf = io.BytesIO()
+                writer(buf, theirs)
+                assert buf.getvalue() == ours
+                assert _decode_body(msg, v, buf.getvalue()) == obj_v
 
     check()
 
