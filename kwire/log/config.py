@@ -22,8 +22,10 @@ Not here: ``segment.jitter.ms``, ``compression.type``, ``min.insync.replicas``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 LONG_MAX = (1 << 63) - 1
+_BOUND_CAP = 1 << 62  # timestamp bounds of the C produce check stay inside an int64
 
 CREATE_TIME = "CreateTime"
 LOG_APPEND_TIME = "LogAppendTime"
@@ -64,6 +66,20 @@ class LogConfig:
     @property
     def log_append_time(self) -> bool:
         return self.message_timestamp_type == LOG_APPEND_TIME
+
+    @cached_property
+    def client_batch_limits(self) -> tuple[int, int, int, bool]:
+        """(before, after, max size, compacted) for ``kwire.records.scan.check_client_batch``:
+        a record timestamp must lie in [now - before, now + after] (both at most 2**62, so the
+        bounds fit an int64; no bound at all under LogAppendTime), a payload be at most
+        max.message.bytes and segment.bytes. Computed once: nothing assigns these fields after
+        construction (``update_config`` installs a new LogConfig)."""
+        if self.log_append_time:
+            before = after = _BOUND_CAP
+        else:
+            before = min(self.message_timestamp_before_max_ms, _BOUND_CAP)
+            after = min(self.message_timestamp_after_max_ms, _BOUND_CAP)
+        return before, after, min(self.max_message_bytes, self.segment_bytes), self.compact_enabled
 
     @property
     def delete_enabled(self) -> bool:
