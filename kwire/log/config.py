@@ -63,8 +63,8 @@ class LogConfig:
         if self.segment_bytes <= 0 or self.index_interval_bytes < 0 or self.segment_index_bytes < 12:
             raise ValueError("segment_bytes > 0, index_interval_bytes >= 0, segment_index_bytes >= 12")
 
-    @property
-    def log_append_time(self) -> bool:
+    @cached_property
+    def log_append_time(self) -> bool:  # read on every append: computed once (see client_batch_limits)
         return self.message_timestamp_type == LOG_APPEND_TIME
 
     @cached_property
