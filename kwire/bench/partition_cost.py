@@ -7,6 +7,8 @@ returns a coroutine), codec encode of the response. The figure is the
 calling thread's CPU time (``time.thread_time_ns``), which the other
 processes of a loaded machine do not inflate, divided by the partition count;
 the median and best of ``rounds`` runs are printed beside the load average.
+``--calls`` adds one more request of each workload under cProfile and prints its function
+calls per partition (builtins included): a figure the machine's load does not move.
 
 Workloads (Kafka's request versions as current clients send them):
 
@@ -159,7 +161,21 @@ def _errors(resp) -> int:
     return bad
 
 
-async def _measure(n: int, rounds: int, workloads, data_dir: str) -> dict:
+async def _count_calls(broker, api_key: int, version: int, frame) -> int:
+    """Function calls (cProfile's count, builtins included) of one request."""
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    prof.enable()
+    try:
+        await _run_once(broker, api_key, version, frame)
+    finally:
+        prof.disable()
+    return pstats.Stats(prof).total_calls
+
+
+async def _measure(n: int, rounds: int, workloads, data_dir: str, calls: bool = False) -> dict:
     cfg = BrokerConfig.load(None, {"log.dirs": data_dir, "listeners": "PLAINTEXT://127.0.0.1:0",
                                    "offsets.topic.num.partitions": "1"})
     broker = Broker(cfg)
@@ -183,6 +199,9 @@ async def _measure(n: int, rounds: int, workloads, data_dir: str) -> dict:
                     raise RuntimeError(f"{name}: {_errors(resp)} partition errors")
                 runs.append(ns / 1000 / n)
             out[name] = runs
+            if calls:
+                frame = prepare() if prepare else frame_fn()
+                out[name + ":calls"] = await _count_calls(broker, api_key, version, frame) / n
 
         # produce first (it also gives every partition records for the reads below)
         await _run_once(broker, 0, 9, bytearray(produce))  # the first write of each partition is not steady state
@@ -213,22 +232,28 @@ async def _measure(n: int, rounds: int, workloads, data_dir: str) -> dict:
         gc.unfreeze()
 
 
-def run(partitions: int = 5000, rounds: int = 7, workloads=WORKLOADS, parent: str | None = None) -> dict:
-    """Measure and return {workload: [µs per partition of each round]}; the data dir is a
-    temporary dir under ``parent`` (e.g. a tmpfs, so creating the topic does not wait for a disk)."""
+def run(partitions: int = 5000, rounds: int = 7, workloads=WORKLOADS, parent: str | None = None,
+        calls: bool = False) -> dict:
+    """Measure and return {workload: [µs per partition of each round]} (and, with ``calls``,
+    {workload + ":calls": function calls per partition}); the data dir is a temporary dir
+    under ``parent`` (e.g. a tmpfs, so creating the topic does not wait for a disk)."""
     with tempfile.TemporaryDirectory(prefix="kwire-cost-", dir=parent) as d:
-        return asyncio.run(_measure(partitions, rounds, set(workloads), os.path.join(d, "data")))
+        return asyncio.run(_measure(partitions, rounds, set(workloads), os.path.join(d, "data"),
+                                    calls))
 
 
 def report(results: dict, partitions: int) -> str:
     load = os.getloadavg()
     lines = [f"broker CPU per partition, {partitions} partitions, in-process "
              f"(record walker: {IMPLEMENTATION}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})",
-             f"{'workload':<24} {'median µs':>10} {'best µs':>9}"]
+             f"{'workload':<24} {'median µs':>10} {'best µs':>9}"
+             + (f" {'calls':>7}" if any(k.endswith(":calls") for k in results) else "")]
     for name in WORKLOADS:
         if name in results:
             runs = results[name]
-            lines.append(f"{name:<24} {statistics.median(runs):>10.2f} {min(runs):>9.2f}")
+            calls = results.get(name + ":calls")
+            lines.append(f"{name:<24} {statistics.median(runs):>10.2f} {min(runs):>9.2f}"
+                         + (f" {calls:>7.1f}" if calls is not None else ""))
     return "\n".join(lines)
 
 
@@ -340,12 +365,15 @@ def main(argv=None) -> int:
     ap.add_argument("--dir", default=None, help="parent of the temporary data dir (default: the system's)")
     ap.add_argument("--startup", metavar="TOPICSxPARTITIONS", default=None,
                     help="measure create / write one record to each / close / start-up instead")
+    ap.add_argument("--calls", action="store_true",
+                    help="also count function calls per partition (one more request, under cProfile)")
     args = ap.parse_args(argv)
     if args.startup:
         topics, partitions = (int(x) for x in args.startup.lower().split("x"))
         print(startup_report(startup(topics, partitions, args.dir), topics, partitions))
         return 0
-    results = run(args.partitions, args.rounds, [w for w in args.workloads.split(",") if w], args.dir)
+    results = run(args.partitions, args.rounds, [w for w in args.workloads.split(",") if w], args.dir,
+                  args.calls)
     print(report(results, args.partitions))
     return 0
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Union
 
 __all__ = [
@@ -232,6 +233,9 @@ _I = struct.Struct(">i")
 _Q = struct.Struct(">q")
 _VALUE_HEAD = struct.Struct(">hqi")  # offset commit value: version, offset, leader epoch
 _VALUE_TAIL = struct.Struct(">qq")  # commit timestamp, expire timestamp
+# the same value with empty metadata (what every consumer sends): version, offset, leader
+# epoch, metadata length 0, commit and expire timestamps in one pack
+_VALUE_NO_METADATA = struct.Struct(">hqihqq")
 
 
 class _Writer:
@@ -354,9 +358,13 @@ def _string(s: str | None) -> bytes:
     return _H.pack(len(b)) + b
 
 
+# group and topic names repeat in every commit record of a request: encoded once (bounded)
+_name = lru_cache(maxsize=4096)(_string)
+
+
 def _encode_key(key) -> bytes:
     if type(key) is OffsetCommitKey:  # one per committed partition: packed at once, same bytes
-        return _H.pack(key.TYPE) + _string(key.group) + _string(key.topic) + _I.pack(key.partition)
+        return _H.pack(key.TYPE) + _name(key.group) + _name(key.topic) + _I.pack(key.partition)
     w = _Writer().int16(key.TYPE)
     if isinstance(key, OffsetCommitKey):
         w.string(key.group).string(key.topic).int32(key.partition)
@@ -373,6 +381,9 @@ def _encode_key(key) -> bytes:
 
 def _encode_value(v) -> bytes:
     if type(v) is OffsetCommitValue:  # one per committed partition: packed at once, same bytes
+        if v.metadata == "":
+            return _VALUE_NO_METADATA.pack(v.VERSION, v.offset, v.leader_epoch, 0, v.commit_timestamp,
+                                           v.expire_timestamp)
         return (_VALUE_HEAD.pack(v.VERSION, v.offset, v.leader_epoch) + _string(v.metadata)
                 + _VALUE_TAIL.pack(v.commit_timestamp, v.expire_timestamp))
     w = _Writer().int16(v.VERSION)

@@ -43,11 +43,13 @@ def handle(ctx, req) -> OffsetCommitResponse:
     for i, t in enumerate(req.topics):
         topic = md.topic_by_id(t.topic_id) if by_id else md.topic(t.name)
         names.append(topic.name if topic is not None else None)
+        # kwire.security: once per topic, as Kafka filters the request's topics
+        readable = topic is not None and authorize(ctx, acl.READ, acl.TOPIC, topic.name)
         for p in t.partitions:
             if topic is None:
                 early[(i, p.partition_index)] = (ErrorCode.UNKNOWN_TOPIC_ID if by_id
                                                  else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-            elif not authorize(ctx, acl.READ, acl.TOPIC, topic.name):  # kwire.security
+            elif not readable:
                 early[(i, p.partition_index)] = ErrorCode.TOPIC_AUTHORIZATION_FAILED
             elif not 0 <= p.partition_index < len(topic.partitions):
                 early[(i, p.partition_index)] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION

@@ -22,8 +22,10 @@ Not here: ``segment.jitter.ms``, ``compression.type``, ``min.insync.replicas``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 LONG_MAX = (1 << 63) - 1
+_BOUND_CAP = 1 << 62  # timestamp bounds of the C produce check stay inside an int64
 
 CREATE_TIME = "CreateTime"
 LOG_APPEND_TIME = "LogAppendTime"
@@ -61,9 +63,23 @@ class LogConfig:
         if self.segment_bytes <= 0 or self.index_interval_bytes < 0 or self.segment_index_bytes < 12:
             raise ValueError("segment_bytes > 0, index_interval_bytes >= 0, segment_index_bytes >= 12")
 
-    @property
-    def log_append_time(self) -> bool:
+    @cached_property
+    def log_append_time(self) -> bool:  # read on every append: computed once (see client_batch_limits)
         return self.message_timestamp_type == LOG_APPEND_TIME
+
+    @cached_property
+    def client_batch_limits(self) -> tuple[int, int, int, bool]:
+        """(before, after, max size, compacted) for ``kwire.records.scan.check_client_batch``:
+        a record timestamp must lie in [now - before, now + after] (both at most 2**62, so the
+        bounds fit an int64; no bound at all under LogAppendTime), a payload be at most
+        max.message.bytes and segment.bytes. Computed once: nothing assigns these fields after
+        construction (``update_config`` installs a new LogConfig)."""
+        if self.log_append_time:
+            before = after = _BOUND_CAP
+        else:
+            before = min(self.message_timestamp_before_max_ms, _BOUND_CAP)
+            after = min(self.message_timestamp_after_max_ms, _BOUND_CAP)
+        return before, after, min(self.max_message_bytes, self.segment_bytes), self.compact_enabled
 
     @property
     def delete_enabled(self) -> bool:

@@ -90,6 +90,7 @@ from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.records.batch import (
     CONTROL_MASK,
     HEADER_SIZE,
+    BatchHeader,
     LOG_OVERHEAD,
     MAGIC_V2,
     crc_is_valid,
@@ -97,6 +98,7 @@ from kwire.records.batch import (
     set_log_append_time,
 )
 from kwire.records.control import ABORT
+from kwire.records.scan import check_client_batch, stamp_batch
 
 from . import faults, search, truncation
 from .checkpoint import fsync_dir
@@ -448,9 +450,17 @@ class PartitionLog:
         else:
             buf = memoryview(bytearray(records))
         cfg = self.config
-        spans = validate_records(buf, cfg, now_ms, origin, txn_verified=txn_verified)
+        first = None
+        if origin is _CLIENT:  # one C call for a valid one-batch payload (None: the full checks)
+            before, after, max_size, compacted = cfg.client_batch_limits
+            first = check_client_batch(buf, BatchHeader, now_ms - before, now_ms + after, max_size,
+                                       compacted)
+        if first is None:
+            spans = validate_records(buf, cfg, now_ms, origin, txn_verified=txn_verified)
+            first = spans[0].header
+        else:
+            spans = ((0, first),)
         log_append = cfg.log_append_time
-        first = spans[0].header
         # transaction markers (only the coordinator's: validate refuses clients' control batches)
         markers = (self._check_markers(buf, spans, transaction_version)
                    if origin is _COORDINATOR else None)
@@ -484,16 +494,20 @@ class PartitionLog:
         if self._should_roll(len(buf), max_ts, last_offset, now_ms):
             self.roll(now_ms)  # all or nothing itself; KafkaError on failure
         offset = base  # patch in place only now: nothing but the write can fail after this
+        headers = []  # each stamped batch's header, for the segment's tail cache
         for pos, size, last, _ts in infos:
-            # base offset, batch length (as it is) and leader epoch: adjacent, one call
-            _OFFSET_LENGTH_EPOCH.pack_into(buf, pos, offset, size - LOG_OVERHEAD, leader_epoch)
             if log_append:
+                # base offset, batch length (as it is) and leader epoch: adjacent, one call
+                _OFFSET_LENGTH_EPOCH.pack_into(buf, pos, offset, size - LOG_OVERHEAD, leader_epoch)
                 set_log_append_time(buf, pos, size, now_ms)
+                headers.append(read_header(buf, pos))
+            else:  # offset and epoch written, the header read back: one C call
+                headers.append(stamp_batch(buf, pos, offset, leader_epoch, BatchHeader))
             offset = last + 1
         epochs = self.leader_epochs.entries
         new_epochs = ((leader_epoch, base),) if leader_epoch >= 0 and (
             not epochs or leader_epoch > epochs[-1][0]) else ()
-        self._write(buf, infos, new_epochs, last_offset, now_ms)
+        self._write(buf, infos, new_epochs, last_offset, now_ms, headers)
         # memory only from here on: nothing can fail
         if first_span is None or first.producer_id >= 0:  # no producer state for a plain batch
             offset = base
@@ -509,16 +523,18 @@ class PartitionLog:
         return _new_tuple(AppendResult, (base, last_offset, now_ms if log_append else -1,
                                          self._log_start_offset, False))
 
-    def _write(self, buf, infos, new_epochs, last_offset: int, now_ms: int) -> None:
+    def _write(self, buf, infos, new_epochs, last_offset: int, now_ms: int,
+               headers: list | None = None) -> None:
         """The write step of both append paths, all or nothing: the batches (offsets in
         place) to the active segment, then the leader-epoch entries ``new_epochs``
         ((epoch, start offset) pairs, one checkpoint write), then an fsync if
         flush.messages / flush.ms ask for one. Any failure undoes the segment
-        append (KAFKA_STORAGE_ERROR; offline when the undo or the fsync fails)."""
+        append (KAFKA_STORAGE_ERROR; offline when the undo or the fsync fails).
+        ``headers``: the batches' headers as stamped, if the caller has them."""
         seg = self._segments[-1]
         mark = seg.mark()
         try:
-            seg.append(buf, infos, mark)  # undoes itself on OSError
+            seg.append(buf, infos, mark, headers)  # undoes itself on OSError
         except LogDirFailure as e:
             raise self._dir_failed(e) from e
         except OSError as e:

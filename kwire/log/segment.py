@@ -214,11 +214,13 @@ class LogSegment:
         return self.size == 0
 
     # -- appending ------------------------------------------------------------
-    def append(self, data, batches: list[tuple[int, int, int, int]], mark: tuple | None = None) -> int:
+    def append(self, data, batches: list[tuple[int, int, int, int]], mark: tuple | None = None,
+               headers: list | None = None) -> int:
         """Write ``data`` (whole batches, offsets assigned) with one write; index it.
 
         ``batches`` holds (position in data, size, last offset, max timestamp)
-        per batch. Returns the file position the data starts at.
+        per batch; ``headers`` (optional) their ``BatchHeader``s as written, else
+        they are read back from ``data``. Returns the file position the data starts at.
 
         All or nothing: on an OSError from the log or an index write, the log
         and both index files are cut back and every field restored
@@ -242,9 +244,11 @@ class LogSegment:
             self.size = start + len(view)
             self._dirty = True
             tail = self._tail
-            for rel, size, last_offset, max_ts in batches:
+            if headers is None:
+                headers = [read_header(view, b[0]) for b in batches]
+            for (rel, size, last_offset, max_ts), h in zip(batches, headers):
                 self.track(start + rel, size, last_offset, max_ts)
-                tail.append((last_offset, start + rel, read_header(view, rel)))
+                tail.append((last_offset, start + rel, h))
         except Exception as e:  # OSError, or a bug: either way the bytes must not stay
             self.rollback(mark, e)
             raise

@@ -5,12 +5,18 @@
  * tests/unit/test_records_validate.py checks on the same inputs. Read
  * scan.py's docstring for the contract and the record layout. This file only
  * walks already-decompressed bytes: it never allocates per record, never
- * decompresses and never writes to the data.
+ * decompresses and, but for stamp_batch, never writes to the data.
  *
  *   scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)
  *   check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None
  *     (one uncompressed batch's header, CRC and records in one call: the produce fast path;
  *     twin: scan.py's py_check_batch)
+ *   check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None
+ *     (a client's one-batch Produce payload with every client check of the validator in one
+ *     call; twin: scan.py's py_check_client_batch)
+ *   stamp_batch(data, pos, base_offset, leader_epoch, header_type) -> header
+ *     (the leader's base offset and epoch written into a batch, its header read back; the one
+ *     function here that writes to ``data``; twin: scan.py's py_stamp_batch)
  *   schema_ids(data, count, field) -> (ids, unframed)
  *     (the distinct schema-registry ids at the head of every record's key (field 0) or value
  *     (field 1), sorted, and how many non-null ones are not in the wire format: produce-time
@@ -337,13 +343,76 @@ done:
 
 static PyObject *crc32c_fn = NULL; /* kwire.records.crc.crc32c, looked up at import */
 
+/* The ``ht`` (BatchHeader, a tuple subclass) of the 13 header fields of the batch at ``b``. */
+static PyObject *
+new_header(PyTypeObject *ht, const uint8_t *b)
+{
+    PyObject *h = ht->tp_alloc(ht, 13);
+    if (h == NULL)
+        return NULL;
+    PyObject *fields[13] = {
+        PyLong_FromLongLong(be64(b)), PyLong_FromLong(be32(b + 8)), PyLong_FromLong(be32(b + 12)),
+        PyLong_FromLong(b[16]), PyLong_FromUnsignedLong((uint32_t)be32(b + 17)),
+        PyLong_FromLong(be16(b + 21)), PyLong_FromLong(be32(b + 23)), PyLong_FromLongLong(be64(b + 27)),
+        PyLong_FromLongLong(be64(b + 35)), PyLong_FromLongLong(be64(b + 43)),
+        PyLong_FromLong(be16(b + 51)), PyLong_FromLong(be32(b + 53)), PyLong_FromLong(be32(b + 57)),
+    };
+    int ok = 1;
+    for (int i = 0; i < 13; i++) {
+        if (fields[i] == NULL)
+            ok = 0;
+        PyTuple_SET_ITEM(h, i, fields[i] ? fields[i] : Py_NewRef(Py_None));
+    }
+    if (!ok) {
+        Py_DECREF(h);
+        return NULL;
+    }
+    return h;
+}
+
+/* The checks both check functions share, on the batch at ``b`` with ``left`` bytes from it: a
+ * whole 61-byte header, magic 2, batch_length >= 49 that fits, no compression, a valid CRC-32C
+ * and records that scan cleanly. 1 (the scan's figures set), 0 (not such a batch), -1 (an
+ * exception: only from the CRC call). */
+static int
+plain_batch(const uint8_t *b, Py_ssize_t left, Py_ssize_t *size_out, int64_t *min_ts,
+            int64_t *max_ts, Py_ssize_t *null_keys)
+{
+    if (left < 61 || b[16] != 2)
+        return 0;
+    int32_t batch_length = be32(b + 8);
+    if (batch_length < 49 || (Py_ssize_t)batch_length + 12 > left)
+        return 0;
+    Py_ssize_t size = (Py_ssize_t)batch_length + 12;
+    if (be16(b + 21) & 0x07)
+        return 0; /* compressed: the caller decompresses */
+    PyObject *region = PyMemoryView_FromMemory((char *)(b + 21), size - 21, PyBUF_READ);
+    if (region == NULL)
+        return -1;
+    PyObject *crc = PyObject_CallOneArg(crc32c_fn, region);
+    Py_DECREF(region);
+    if (crc == NULL)
+        return -1;
+    unsigned long computed = PyLong_AsUnsignedLong(crc);
+    Py_DECREF(crc);
+    if (computed == (unsigned long)-1 && PyErr_Occurred())
+        return -1;
+    if (computed != (uint32_t)be32(b + 17))
+        return 0;
+    if (walk(b + 61, size - 61, be32(b + 57), NULL, min_ts, max_ts, null_keys) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    *size_out = size;
+    return 1;
+}
+
 /* check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None
  *
  * The fast path of the produce validator for one batch at data[pos:]: it answers only when the
- * batch has a whole 61-byte header, magic 2, batch_length >= 49 that fits in data, a valid CRC-32C,
- * no compression, and a records section that scans cleanly (``walk``). ``header`` is a
- * ``header_type`` (BatchHeader, a tuple subclass) of the 13 header fields. Anything else answers
- * None, raising nothing: the caller then runs its full checks, which name the fault. */
+ * batch passes ``plain_batch``. ``header`` is a ``header_type`` (BatchHeader, a tuple subclass)
+ * of the 13 header fields. Anything else answers None, raising nothing: the caller then runs its
+ * full checks, which name the fault. */
 static PyObject *
 check_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -358,64 +427,136 @@ check_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
         return NULL;
     PyObject *result = NULL;
-    const uint8_t *b = (const uint8_t *)view.buf + pos;
-    Py_ssize_t left = view.len - pos;
-    if (pos < 0 || left < 61 || b[16] != 2)
-        goto none;
-    int32_t batch_length = be32(b + 8);
-    if (batch_length < 49 || (Py_ssize_t)batch_length + 12 > left)
-        goto none;
-    Py_ssize_t size = (Py_ssize_t)batch_length + 12;
-    int16_t attributes = be16(b + 21);
-    if (attributes & 0x07)
-        goto none; /* compressed: the caller decompresses */
-    uint32_t stored = (uint32_t)be32(b + 17);
-    PyObject *region = PyMemoryView_FromMemory((char *)(b + 21), size - 21, PyBUF_READ);
-    if (region == NULL)
-        goto done;
-    PyObject *crc = PyObject_CallOneArg(crc32c_fn, region);
-    Py_DECREF(region);
-    if (crc == NULL)
-        goto done;
-    unsigned long computed = PyLong_AsUnsignedLong(crc);
-    Py_DECREF(crc);
-    if (computed == (unsigned long)-1 && PyErr_Occurred())
-        goto done;
-    if (computed != stored)
-        goto none;
-    int32_t count = be32(b + 57);
+    Py_ssize_t size;
     int64_t min_ts, max_ts;
     Py_ssize_t null_keys;
-    if (walk(b + 61, size - 61, count, NULL, &min_ts, &max_ts, &null_keys) < 0) {
-        PyErr_Clear();
+    int ok = pos < 0 ? 0 : plain_batch((const uint8_t *)view.buf + pos, view.len - pos, &size,
+                                        &min_ts, &max_ts, &null_keys);
+    if (ok == 0) {
+        result = Py_NewRef(Py_None);
+    } else if (ok > 0) {
+        PyObject *h = new_header((PyTypeObject *)args[2], (const uint8_t *)view.buf + pos);
+        if (h != NULL)
+            result = Py_BuildValue("(NLLn)", h, (long long)min_ts, (long long)max_ts, null_keys);
+    }
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None
+ *
+ * A client's whole Produce payload for one partition, accepted in one call: the header (a
+ * ``header_type``) when ``data`` is exactly one batch that passes ``plain_batch`` and every
+ * check ``kwire.log.validate.validate_records`` makes of a client batch: size <= ``max_size``,
+ * base offset 0, records_count > 0 and equal to last_offset_delta + 1, CreateTime, not a control
+ * batch, not transactional (the caller must ask the coordinator), a producer id < 0 or a base
+ * sequence >= 0, every record's timestamp (base timestamp + delta) and the header's max timestamp
+ * (unless -1) within [lower, upper], no null key when ``compacted``. None for anything else (the
+ * caller's full checks then decide, and name the fault), raising nothing but a TypeError for
+ * bad arguments. Twin: scan.py's py_check_client_batch. */
+static PyObject *
+check_client_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !PyType_Check(args[1]) || !PyType_IsSubtype((PyTypeObject *)args[1], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "check_client_batch(data, header_type, lower, upper, max_size, compacted)");
+        return NULL;
+    }
+    long long lower = PyLong_AsLongLong(args[2]);
+    if (lower == -1 && PyErr_Occurred())
+        return NULL;
+    long long upper = PyLong_AsLongLong(args[3]);
+    if (upper == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t max_size = PyLong_AsSsize_t(args[4]);
+    if (max_size == -1 && PyErr_Occurred())
+        return NULL;
+    int compacted = PyObject_IsTrue(args[5]);
+    if (compacted < 0)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const uint8_t *b = (const uint8_t *)view.buf;
+    PyObject *result = NULL;
+    Py_ssize_t size;
+    int64_t min_ts, max_ts;
+    Py_ssize_t null_keys;
+    int ok = plain_batch(b, view.len, &size, &min_ts, &max_ts, &null_keys);
+    if (ok < 0)
+        goto done;
+    if (ok == 0 || size != view.len || size > max_size)
         goto none;
-    }
-    PyTypeObject *ht = (PyTypeObject *)args[2];
-    PyObject *h = ht->tp_alloc(ht, 13);
-    if (h == NULL)
-        goto done;
-    PyObject *fields[13] = {
-        PyLong_FromLongLong(be64(b)), PyLong_FromLong(batch_length), PyLong_FromLong(be32(b + 12)),
-        PyLong_FromLong(2), PyLong_FromUnsignedLong(stored), PyLong_FromLong(attributes),
-        PyLong_FromLong(be32(b + 23)), PyLong_FromLongLong(be64(b + 27)),
-        PyLong_FromLongLong(be64(b + 35)), PyLong_FromLongLong(be64(b + 43)),
-        PyLong_FromLong(be16(b + 51)), PyLong_FromLong(be32(b + 53)), PyLong_FromLong(count),
-    };
-    int ok = 1;
-    for (int i = 0; i < 13; i++) {
-        if (fields[i] == NULL)
-            ok = 0;
-        PyTuple_SET_ITEM(h, i, fields[i] ? fields[i] : Py_NewRef(Py_None));
-    }
-    if (!ok) {
-        Py_DECREF(h);
-        goto done;
-    }
-    result = Py_BuildValue("(NLLn)", h, (long long)min_ts, (long long)max_ts, null_keys);
+    int16_t attributes = be16(b + 21);
+    int32_t last_delta = be32(b + 23), count = be32(b + 57);
+    int64_t base_ts = be64(b + 27), header_max_ts = be64(b + 35), producer_id = be64(b + 43);
+    if (attributes & 0x38) /* LogAppendTime (0x08), transactional (0x10), control (0x20) */
+        goto none;
+    if (be64(b) != 0 || count <= 0 || last_delta != count - 1)
+        goto none;
+    if (producer_id >= 0 && be32(b + 53) < 0)
+        goto none;
+    if (compacted && null_keys)
+        goto none;
+    int64_t first, last;
+    if (__builtin_add_overflow(base_ts, min_ts, &first) || __builtin_add_overflow(base_ts, max_ts, &last))
+        goto none;
+    if (first < lower || last > upper)
+        goto none;
+    if (header_max_ts != -1 && (header_max_ts < lower || header_max_ts > upper))
+        goto none;
+    result = new_header((PyTypeObject *)args[1], b);
     goto done;
 none:
     result = Py_NewRef(Py_None);
 done:
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* stamp_batch(data, pos, base_offset, leader_epoch, header_type) -> header
+ *
+ * The leader's in-place stamp of a batch it appends: base offset (int64 at pos) and partition
+ * leader epoch (int32 at pos + 12) written big-endian into ``data`` (a writable buffer), then
+ * the batch's header read back as a ``header_type``, in one call (the segment caches it). The
+ * CRC does not cover these fields. ValueError when ``data`` holds no 61-byte header at
+ * ``pos``; OverflowError for a value that does not fit. Twin: scan.py's py_stamp_batch. */
+static PyObject *
+stamp_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5 || !PyType_Check(args[4]) || !PyType_IsSubtype((PyTypeObject *)args[4], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "stamp_batch(data, pos, base_offset, leader_epoch, header_type)");
+        return NULL;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred())
+        return NULL;
+    long long base = PyLong_AsLongLong(args[2]);
+    if (base == -1 && PyErr_Occurred())
+        return NULL;
+    long epoch = PyLong_AsLong(args[3]);
+    if (epoch == -1 && PyErr_Occurred())
+        return NULL;
+    if (epoch < INT32_MIN || epoch > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "leader_epoch does not fit an int32");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_WRITABLE) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    if (pos < 0 || view.len - pos < 61) {
+        PyErr_SetString(PyExc_ValueError, "no 61-byte batch header at pos");
+    } else {
+        uint8_t *b = (uint8_t *)view.buf + pos;
+        uint64_t v = (uint64_t)base;
+        for (int i = 7; i >= 0; i--, v >>= 8)
+            b[i] = (uint8_t)v;
+        uint32_t e = (uint32_t)(int32_t)epoch;
+        for (int i = 15; i >= 12; i--, e >>= 8)
+            b[i] = (uint8_t)e;
+        result = new_header((PyTypeObject *)args[4], b);
+    }
     PyBuffer_Release(&view);
     return result;
 }
@@ -425,6 +566,10 @@ static PyMethodDef methods[] = {
      "scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)"},
     {"check_batch", (PyCFunction)(void (*)(void))check_batch, METH_FASTCALL,
      "check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None"},
+    {"check_client_batch", (PyCFunction)(void (*)(void))check_client_batch, METH_FASTCALL,
+     "check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None"},
+    {"stamp_batch", (PyCFunction)(void (*)(void))stamp_batch, METH_FASTCALL,
+     "stamp_batch(data, pos, base_offset, leader_epoch, header_type) -> header"},
     {"schema_ids", (PyCFunction)schema_ids, METH_VARARGS,
      "schema_ids(data, count, field) -> (distinct schema ids, unframed count) of keys (0) or values (1)"},
     {NULL, NULL, 0, NULL},

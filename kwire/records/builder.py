@@ -50,33 +50,40 @@ def encode_record(
     attributes: int = 0,
 ) -> bytes:
     """Encode one record body with its leading varint length."""
-    body = bytearray()
-    body.append(attributes & 0xFF)
-    body += encode_varint(timestamp_delta)
-    body += encode_varint(offset_delta)
-    _put_bytes(body, key)
-    _put_bytes(body, value)
-    headers = list(headers)
-    body += encode_varint(len(headers))
-    for name, hvalue in headers:
-        _put_bytes(body, name.encode("utf-8") if isinstance(name, str) else bytes(name))
-        _put_bytes(body, hvalue)
-    return encode_varint(len(body)) + bytes(body)
+    # the pieces joined once (a coordinator commit encodes one record per partition)
+    parts = [_ATTRIBUTES[attributes & 0xFF], encode_varint(timestamp_delta),
+             encode_varint(offset_delta)]
+    _put(parts, key)
+    _put(parts, value)
+    if headers:
+        headers = list(headers)
+        parts.append(encode_varint(len(headers)))
+        for name, hvalue in headers:
+            _put(parts, name.encode("utf-8") if isinstance(name, str) else bytes(name))
+            _put(parts, hvalue)
+    else:
+        parts.append(b"\x00")  # no headers
+    body = b"".join(parts)
+    return encode_varint(len(body)) + body
 
 
-def _put_bytes(out: bytearray, data) -> None:
+_ATTRIBUTES = [bytes((a,)) for a in range(256)]
+
+
+def _put(parts: list, data) -> None:
     if data is None:
-        out += b"\x01"  # zigzag(-1)
+        parts.append(b"\x01")  # zigzag(-1)
     else:
         if isinstance(data, str):
             data = data.encode("utf-8")
-        out += encode_varint(len(data))
-        out += data
+        parts.append(encode_varint(len(data)))
+        parts.append(data)
 
 
 def _fields(item: Any) -> tuple:
     """(key, value, headers, timestamp, attributes, offset) of one input item."""
-    if hasattr(item, "value") and hasattr(item, "key"):
+    if type(item) is not tuple and hasattr(item, "value") and hasattr(item, "key"):  # a plain
+        # tuple has neither: skipping the two failed lookups is most of this call's cost
         return (
             item.key,
             item.value,

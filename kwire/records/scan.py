@@ -23,6 +23,22 @@ in ``data``), its CRC-32C is valid and it is not compressed. Anything else is
 None and raises nothing: the caller's full checks then name the fault (and
 decompress). It accepts exactly what those checks would accept on that path.
 
+``check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None``
+is a client's whole Produce payload for one partition in one call: the header when ``data``
+is exactly one batch that ``check_batch`` accepts and that passes every check the produce
+validator (``kwire.log.validate``) makes of a client's batch: size <= ``max_size``, base
+offset 0, records_count > 0 and last_offset_delta + 1, CreateTime, neither a control nor a
+transactional batch (those need the coordinator), a base sequence >= 0 for a producer id >= 0,
+every record's timestamp and the header's max timestamp (unless -1) within [lower, upper],
+and no null key when ``compacted``. Anything else is None, raising nothing: the validator's
+full checks then decide and name the fault.
+
+``stamp_batch(data, pos, base_offset, leader_epoch, header_type) -> header`` writes a
+leader's base offset and partition leader epoch into the batch at ``data[pos:]`` (a
+writable buffer; the CRC does not cover them) and returns its header read back, one call
+for what the log's append does to every batch it stamps (ValueError without a whole header
+at ``pos``).
+
 ``schema_ids(data, count, field) -> (ids, unframed)`` walks as ``scan_records``
 does (same errors) and reads one field of every record, the key (``field`` 0)
 or the value (1): ``ids`` is the ascending tuple of the distinct schema ids in
@@ -56,12 +72,14 @@ from __future__ import annotations
 
 import os
 from array import array
+from struct import Struct, error as StructError
 
 from .batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, MIN_BATCH_LENGTH, BatchHeader, crc_is_valid, read_header
 from .errors import CorruptRecordError
 
 __all__ = ["IMPLEMENTATION", "LAYOUT_FIELDS", "scan_records", "py_scan_records", "c_scan_records",
-           "check_batch", "py_check_batch", "c_check_batch", "schema_ids", "py_schema_ids", "c_schema_ids"]
+           "check_batch", "py_check_batch", "c_check_batch", "check_client_batch",
+           "py_check_client_batch", "c_check_client_batch", "stamp_batch", "py_stamp_batch", "c_stamp_batch", "schema_ids", "py_schema_ids", "c_schema_ids"]
 
 LAYOUT_FIELDS = 6
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -197,6 +215,45 @@ def py_check_batch(data, pos: int, header_type=BatchHeader):
     return (h if header_type is BatchHeader else tuple.__new__(header_type, h), *scanned)
 
 
+def py_check_client_batch(data, header_type, lower: int, upper: int, max_size: int, compacted):
+    """Pure-Python ``check_client_batch`` (the reference the C one is tested against)."""
+    checked = py_check_batch(data, 0, header_type)
+    if checked is None:
+        return None
+    h, min_delta, max_delta, null_keys = checked
+    size = LOG_OVERHEAD + h.batch_length
+    if size != len(data) or size > max_size or h.attributes & 0x38:  # LogAppendTime, txn, control
+        return None
+    if h.base_offset != 0 or h.records_count <= 0 or h.last_offset_delta != h.records_count - 1:
+        return None
+    if (h.producer_id >= 0 and h.base_sequence < 0) or (compacted and null_keys):
+        return None
+    first, last = h.base_timestamp + min_delta, h.base_timestamp + max_delta
+    if not (_INT64_MIN <= first and last <= _INT64_MAX) or first < lower or last > upper:
+        return None  # (the C twin cannot add past int64: it says None too)
+    if h.max_timestamp != -1 and not lower <= h.max_timestamp <= upper:
+        return None
+    return h
+
+
+_BASE_OFFSET, _LEADER_EPOCH = Struct(">q"), Struct(">i")
+
+
+def py_stamp_batch(data, pos: int, base_offset: int, leader_epoch: int, header_type=BatchHeader):
+    """Pure-Python ``stamp_batch`` (the reference the C one is tested against)."""
+    if memoryview(data).readonly:
+        raise BufferError("Object is not writable.")
+    if pos < 0 or len(data) - pos < HEADER_SIZE:
+        raise ValueError("no 61-byte batch header at pos")
+    try:
+        _BASE_OFFSET.pack_into(data, pos, base_offset)
+        _LEADER_EPOCH.pack_into(data, pos + 12, leader_epoch)
+    except StructError as e:
+        raise OverflowError(str(e)) from None
+    h = read_header(data, pos)
+    return h if header_type is BatchHeader else tuple.__new__(header_type, h)
+
+
 def py_schema_ids(data, count: int, field: int) -> tuple[tuple[int, ...], int]:
     """Pure-Python ``schema_ids`` (the reference the C one is tested against)."""
     if field not in (0, 1):
@@ -222,20 +279,26 @@ def _load_c():
     try:
         from . import _scan
     except ImportError:
-        return None, None, None
-    # an extension built before check_batch (schema_ids) existed lacks it: the Python one is used
-    return _scan.scan_records, getattr(_scan, "check_batch", None), getattr(_scan, "schema_ids", None)
+        return None, None, None, None, None
+    # an extension built before check_batch (schema_ids, ...) existed lacks it: the Python one is used
+    return (_scan.scan_records, getattr(_scan, "check_batch", None), getattr(_scan, "schema_ids", None),
+            getattr(_scan, "check_client_batch", None), getattr(_scan, "stamp_batch", None))
 
 
-c_scan_records, c_check_batch, c_schema_ids = _load_c()  # None when the extension is not built
+# None when the extension is not built
+c_scan_records, c_check_batch, c_schema_ids, c_check_client_batch, c_stamp_batch = _load_c()
 
 if c_scan_records is not None and os.environ.get("KWIRE_NO_EXTENSIONS", "") in ("", "0"):
     scan_records = c_scan_records
     check_batch = c_check_batch or py_check_batch
     schema_ids = c_schema_ids or py_schema_ids
+    check_client_batch = c_check_client_batch or py_check_client_batch
+    stamp_batch = c_stamp_batch or py_stamp_batch
     IMPLEMENTATION = "c"
 else:
     scan_records = py_scan_records
     check_batch = py_check_batch
     schema_ids = py_schema_ids
+    check_client_batch = py_check_client_batch
+    stamp_batch = py_stamp_batch
     IMPLEMENTATION = "python"

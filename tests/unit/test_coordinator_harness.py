@@ -131,6 +131,12 @@ def test_offset_commit_record_bytes():
     assert k == b"\x00\x01" + b"\x00\x03g\xc3\xa9" + b"\x00\x01t" + b"\x00\x00\x00\x03"
     assert v == (b"\x00\x00" + (42).to_bytes(8, "big") + (7).to_bytes(4, "big") + b"\x00\x01m"
                  + (1000).to_bytes(8, "big") + b"\xff" * 8)
+    # empty metadata (packed in one go) and a null one
+    for meta, field_bytes in (("", b"\x00\x00"), (None, b"\xff\xff")):
+        _k, v = encode_record(CoordinatorRecord(OffsetCommitKey("g", "t", 3),
+                                                OffsetCommitValue(42, -1, meta, 1000, 5000)))
+        assert v == (b"\x00\x00" + (42).to_bytes(8, "big") + b"\xff" * 4 + field_bytes
+                     + (1000).to_bytes(8, "big") + (5000).to_bytes(8, "big"))
 
 
 def test_record_rejects_unknown_versions_and_garbage():
