@@ -128,8 +128,7 @@ class _Topic:
 
 @pytest.mark.parametrize("version", range(P.MIN_VERSION, P.MAX_VERSION + 1))
 def test_produce_answer_equals_the_constructed_one(version):
-    pd = type("PD", (), {"index": 0, "records": b"x"})()
-    got = P._append(_Broker(41), _Topic(), pd, -1, 0, version)
+    got = P._append(_Broker(41), _Topic(), 0, b"x", -1, 0, version)
     want = pr.PartitionProduceResponse(index=0, error_code=0, base_offset=41, log_append_time_ms=-1,
                                        log_start_offset=0)
     assert got == want
