@@ -37,6 +37,7 @@ from kwire.protocol.primitives import (
     ProtocolDecodeError,
     read_compact_records,
     read_compact_string,
+    read_nullable_string,
     read_records,
     read_string,
     read_uuid,
@@ -100,6 +101,30 @@ def decode(buf, pos: int, version: int):
     except (IndexError, StructError, ProtocolDecodeError, UnicodeDecodeError, ValueError):
         return None
     return acks, timeout_ms, topic, partition, records
+
+
+def decode_frame(frame):
+    """A whole Produce frame (no size prefix): ``(version, correlation_id, client_id, acks,
+    timeout_ms, topic, partition, records)``, or None when it is not a single-partition
+    Produce of v3-13 with a header without tagged fields (the generic path decides then,
+    errors included). The request header is read here too, without a ``RequestHeader``."""
+    if frame.__class__ is not memoryview:
+        frame = memoryview(frame)
+    try:
+        api_key, version, correlation_id = _HHI.unpack_from(frame, 0)
+        if api_key != 0 or not MIN_VERSION <= version <= MAX_VERSION:
+            return None
+        client_id, pos = read_nullable_string(frame, 8)
+        if version >= FIRST_FLEXIBLE:  # request header v2: its tagged fields, none
+            if frame[pos]:
+                return None
+            pos += 1
+    except (IndexError, StructError, ProtocolDecodeError, UnicodeDecodeError, ValueError):
+        return None
+    body = decode(frame, pos, version)
+    if body is None:
+        return None
+    return (version, correlation_id, client_id, *body)
 
 
 _prefixes: dict = {}  # (version, topic) -> the response's bytes from its topic array to the partition

@@ -301,6 +301,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if session is not None and session.state != "complete" and session.raw:
             self._raw_sasl_token(session, frame)
             return False
+        if self._fast and len(frame) > 12 and frame[1] == 0 and frame[0] == 0 and metrics is None and not t_quota and (
+                session is None or not session.sasl and session.manager.authorizer is None) and \
+                REGISTRY[0].handle is _produce.handle:
+            single = produce_single.decode_frame(frame)  # Produce (key 0) of one partition, or None
+            if single is not None and self._produce_single(single, frame):
+                return False
         try:
             header, pos = codec.decode_request_header(frame)
         except (codec.ProtocolDecodeError, codec.UnsupportedVersionError) as e:
@@ -329,11 +335,6 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.abort(f"unsupported version {version} of API {entry.name} "
                        f"(supported {entry.min_version}-{entry.max_version})")
             return False
-        if api_key == 0 and self._fast and metrics is None and not t_quota and \
-                entry.handle is _produce.handle and (session is None or session.manager.authorizer is None):
-            single = produce_single.decode(frame, pos, version)
-            if single is not None and self._produce_single(slot, header, version, single, frame, pos):
-                return False
         try:
             request = codec.decode_request(api_key, version, frame, pos)
         except (codec.ProtocolDecodeError, codec.UnsupportedVersionError) as e:
@@ -381,29 +382,33 @@ class KafkaConnection(asyncio.BufferedProtocol):
             metrics.request_done(api_key, monotonic() - t0, request, result)
         return False
 
-    def _produce_single(self, slot: int, header, version: int, single, frame, pos: int) -> bool:
+    def _produce_single(self, single, frame) -> bool:
         """The single-partition Produce without generated objects (``kwire.protocol.produce_single``,
-        ``produce.append_single``); False when the generic path must answer (nothing was done)."""
-        acks, _timeout_ms, topic, index, records = single
+        ``produce.append_single``); False when the generic path must answer (nothing was done).
+        Its slot is opened after the append: nothing else runs in between, so the order holds."""
+        version, correlation_id, client_id, acks, _timeout_ms, topic, index, records = single
         try:
             r = _produce.append_single(self.broker, version, acks, topic, index, records)
         except Exception as e:  # as _dispatch answers a handler's failure
-            ctx = self._context(header, 0, version)
-            self._failed(slot, ctx, REGISTRY[0], codec.decode_request(0, version, frame, pos), e)
+            _header, pos = codec.decode_request_header(frame)
+            self._failed(self.conn.open_slot(), self._context(correlation_id, client_id, version),
+                         REGISTRY[0], codec.decode_request(0, version, frame, pos), e)
             return True
         if r is None:
             return False
+        slot = self.conn.open_slot()
         if r.error_code == 0 and r.current_leader is _produce.NO_LEADER:
             self.conn.complete(slot, [produce_single.encode_ok(
-                version, header.correlation_id, topic, index, r.base_offset, r.log_append_time_ms,
+                version, correlation_id, topic, index, r.base_offset, r.log_append_time_ms,
                 r.log_start_offset)])
         else:
-            self._complete(slot, self._context(header, 0, version),
+            self._complete(slot, self._context(correlation_id, client_id, version),
                            _produce.single_response(self.broker, version, topic, r))
         return True
 
-    def _context(self, header, api_key: int, version: int) -> RequestContext:
-        return RequestContext(self.broker, api_key, version, header.correlation_id, header.client_id,
+    def _context(self, correlation_id: int, client_id, version: int) -> RequestContext:
+        """A Produce's context, for the answers ``_produce_single`` leaves to the generic code."""
+        return RequestContext(self.broker, 0, version, correlation_id, client_id,
                               self.peer[0], self.peer[1], self.session)
 
     def _later_done(self, slot: int, ctx: RequestContext, entry, request, then, t0: float,

@@ -117,3 +117,34 @@ def test_success_template_is_the_generated_encoding(version, offsets):
         resp.responses[0].name = long_name
         want = b"".join(bytes(p) for p in codec.encode_response(0, version, 5, resp))
         assert bytes(S.encode_ok(version, 5, long_name, 3, base, append_time, log_start)) == want
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_whole_frame_decodes_with_its_header(version):
+    frame, pos = _frame(version, _request(version))
+    header, _ = codec.decode_request_header(frame)
+    got = S.decode_frame(frame)
+    assert got is not None
+    assert got[:3] == (version, header.correlation_id, header.client_id) == (version, 7, "client-1")
+    assert got[3:] == S.decode(frame, pos, version)
+    # a null client id, and a header that is not a single-partition Produce v3-13
+    nul = bytearray(codec.encode_request(0, version, 8, None, _request(version))[4:])
+    assert S.decode_frame(nul)[:3] == (version, 8, None)
+    other = bytearray(codec.encode_request(0, version, 9, "c", _request(version, topics=2))[4:])
+    assert S.decode_frame(other) is None
+    assert S.decode_frame(frame[:10]) is None
+    wrong_key = bytearray(frame)
+    wrong_key[1] = 1
+    assert S.decode_frame(wrong_key) is None
+    if version >= S.FIRST_FLEXIBLE:  # header tagged fields: the generic path
+        tagged = bytearray(frame)
+        tagged[pos - 1] = 1
+        assert S.decode_frame(tagged) is None
+
+
+def test_versions_outside_the_range_are_left_to_the_generic_path():
+    frame, _ = _frame(3, _request(3))
+    for v in (0, 1, 2, S.MAX_VERSION + 1):
+        f = bytearray(frame)
+        f[2:4] = v.to_bytes(2, "big")
+        assert S.decode_frame(f) is None
