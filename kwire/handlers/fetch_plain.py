@@ -43,6 +43,7 @@ FIRST_VERSION = 12  # the first flexible version with current_leader: what is wr
 _IHI = Struct(">ihi").pack
 _PARTITION = Struct(">ihqqq").pack
 _MIDDLE = b"\x00\xff\xff\xff\xff"  # aborted_transactions null, preferred_read_replica -1
+_CAUGHT_UP = _MIDDLE + b"\x01\x00"  # ... then no records (compact length 0) and no tagged fields
 _ENCODERS = _wire.ENCODERS
 
 
@@ -122,8 +123,12 @@ class PlainFetchResponse(FetchResponse, SelfEncoding):
             for i in range(1, len(run)):
                 r = run[i]
                 out += _PARTITION(r.partition, 0, r.hw, r.lso, r.log_start)
-                out += _MIDDLE
-                write_compact_records(out, parts, r.records)
-                out.append(0)
+                records = r.records
+                if records.__class__ is bytes and not records:  # caught up: most partitions
+                    out += _CAUGHT_UP
+                else:
+                    out += _MIDDLE
+                    write_compact_records(out, parts, records)
+                    out.append(0)
             out.append(0)
         out.append(0)
