@@ -15,6 +15,10 @@ PYTHONPATH at two source trees, alternating, to compare revisions:
     PYTHONPATH=. python scripts/measure-request-cpu.py 3000
     PYTHONPATH=/tmp/old python scripts/measure-request-cpu.py 3000
 
+``python scripts/measure-request-cpu.py 3000 produce`` sends only the Produce
+requests (v13, by topic id: what the Java client and the ``roundtrip_1KiB``
+bench send) and prints the thread CPU per Produce, loop turns included.
+
 A measuring tool, not a test: the fake transport is the point (nothing but
 the broker is timed).
 """
@@ -68,7 +72,7 @@ class CountingTransport:
     def is_closing(self): return False
 
 
-async def main(n):
+async def main(n, produce_only=False):
     d = tempfile.mkdtemp(prefix="kwire-request-cpu-")
     cfg = BrokerConfig.load(None, ["listeners=PLAINTEXT://127.0.0.1:0", f"log.dirs={d}"])
     srv = KafkaServer(cfg)
@@ -99,9 +103,27 @@ async def main(n):
                          FetchPartition(partition=q, fetch_offset=offsets[q], partition_max_bytes=1048576)
                          for q in range(PARTS)])]))
 
-    def produce_frame(p):
-        return frame(0, 10, ProduceRequest(acks=-1, timeout_ms=30000, topic_data=[
-            TopicProduceData(name="t", partition_data=[PartitionProduceData(index=p, records=batch)])]))
+    def produce_frame(p, version=10):
+        return frame(0, version, ProduceRequest(acks=-1, timeout_ms=30000, topic_data=[
+            TopicProduceData(name="t", topic_id=tid, partition_data=[PartitionProduceData(index=p, records=batch)])]))
+
+    if produce_only:
+        frames = [produce_frame(i % PARTS, 13) for i in range(n + 300)]
+        for f in frames[:300]:
+            pc.data_received(f)
+            await asyncio.sleep(0)
+        gc.collect()
+        t0 = time.thread_time()
+        for f in frames[300:]:
+            pc.data_received(f)
+            await asyncio.sleep(0)
+        cpu = (time.thread_time() - t0) / n * 1e6
+        print(f"{os.path.dirname(os.path.dirname(__import__('kwire').__file__))} n={n} produce_v13={cpu:.1f}us "
+              f"out_bytes={pt.n} load={os.getloadavg()[0]:.1f}", flush=True)
+        await asyncio.sleep(0.05)
+        b.close()
+        shutil.rmtree(d, ignore_errors=True)
+        return
 
     tt = time.thread_time
     acc = [0.0, 0.0, 0.0]
@@ -143,4 +165,4 @@ async def main(n):
 if __name__ == "__main__":
     loop = _new_loop()
     asyncio.set_event_loop(loop)
-    loop.run_until_complete(main(int(sys.argv[1])))
+    loop.run_until_complete(main(int(sys.argv[1]), sys.argv[2:] == ["produce"]))

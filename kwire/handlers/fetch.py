@@ -72,6 +72,7 @@ from functools import partial
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.security import acl
 from kwire.delayed import FETCH, Later, replica_fetch_key, replica_key
+from kwire.handlers.fetch_plain import PlainFetchResponse, plain
 from kwire.broker.fetch_sessions import FINAL_EPOCH
 from kwire.replication.joining import JOIN_WAIT_MS
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
@@ -252,8 +253,8 @@ def handle(ctx, req):
         if r.leader is not None:
             leaders = True
     if at_once or total >= req.min_bytes:
-        return _response(results, session, version,
-                         _endpoints(broker, results) if leaders and version >= 16 else None)
+        return _answer(results, session, version,
+                       _endpoints(broker, results) if leaders and version >= 16 else None)
     idle = ()
     if changed is not None:  # the session's partitions not read: watched too while waiting
         read = {r.key for r in results}
@@ -364,7 +365,7 @@ def _wait_then_respond(broker, req, version, results, total, read_all, session, 
 def _respond_when_woken(acc, total, results, read_all, session, version, woken: bool):
     if woken or acc[0] > total:
         results = read_all(acc[1] or None)
-    return _response(results, session, version)
+    return _answer(results, session, version)
 
 
 def storage_error(version: int) -> ErrorCode:
@@ -459,6 +460,18 @@ def _diverged(plog, r: _Read, offset: int, last_fetched_epoch: int) -> bool:
         r.diverging = (epoch, end_offset)
         return True
     return False
+
+
+def _answer(results, session, version: int, endpoints=None) -> FetchResponse:
+    """The answer: a sessionless plain one written straight from the reads
+    (``kwire.handlers.fetch_plain``), else ``_response``'s."""
+    if session is None and endpoints is None and plain(results, version):
+        return PlainFetchResponse(results, partial(_topic_responses, version))
+    return _response(results, session, version, endpoints)
+
+
+def _topic_responses(version: int, results) -> list:
+    return _response(results, None, version).responses
 
 
 def _response(results, session, version: int, endpoints=None) -> FetchResponse:

@@ -71,6 +71,7 @@ from kwire.protocol.generated.produce_response import (
     ProduceResponse,
     TopicProduceResponse,
 )
+from kwire.protocol.primitives import ZERO_UUID as _ZERO_UUID
 from kwire.records.batch import TRANSACTIONAL_MASK
 
 API_KEY = 0
@@ -85,7 +86,7 @@ log = logging.getLogger("kwire.produce")
 # current_leader at its default, shared by every successful partition answer rather than a new
 # object each: the generated encoder recognises the module's own default by identity, and this
 # module only ever replaces a response's current_leader, never changes it in place
-_NO_LEADER = getattr(_wire, "_DEF_LeaderIdAndEpoch", None) or LeaderIdAndEpoch()
+_NO_LEADER = NO_LEADER = getattr(_wire, "_DEF_LeaderIdAndEpoch", None) or LeaderIdAndEpoch()
 
 
 _NO_RECORD_ERRORS: list = []
@@ -165,7 +166,7 @@ def _handle(ctx, req):
                 parts.append(r)
         else:
             for pd in td.partition_data:
-                parts.append(_append(broker, t, pd, acks, now, ctx.api_version,
+                parts.append(_append(broker, t, pd.index, pd.records, acks, now, ctx.api_version,
                                      tid=req.transactional_id))
         tr = _new(TopicProduceResponse)  # every slot, as in _append
         tr.name = td.name if not by_id else t.name if t else ""
@@ -185,6 +186,37 @@ def _handle(ctx, req):
     if waits:
         return _wait_replicated(broker, resp, waits, req.timeout_ms / 1000)
     return resp
+
+
+def append_single(broker, version: int, acks: int, topic, index: int, records):
+    """The single-partition Produce (``kwire.protocol.produce_single``: one topic, one
+    partition, no transactional id) on a one-node broker, for a connection without an
+    authorizer: the partition's answer, exactly as ``_handle`` makes it, or None when
+    ``_handle`` must decide (cluster mode, acks other than 1 and -1, an unknown topic, a
+    transactional batch). ``topic``: the name, or the topic id from v13."""
+    if broker.cluster_mode or (acks != -1 and acks != 1):
+        return None
+    md = broker.metadata
+    t = md.topic_by_id(topic) if version >= 13 else md.topic(topic)
+    if t is None:
+        return None
+    # _has_transactional_records: such a batch without a transactional id is refused there
+    if len(records) > 22 and records[16] == 2 and records[22] & TRANSACTIONAL_MASK:
+        return None
+    return _append(broker, t, index, records, acks, now_ms(), version)
+
+
+def single_response(broker, version: int, topic, r: PartitionProduceResponse) -> ProduceResponse:
+    """The whole answer around ``append_single``'s partition answer, as ``_handle`` builds it
+    (for an answer the template of ``produce_single.encode_ok`` does not cover)."""
+    by_id = version >= 13
+    t = broker.metadata.topic_by_id(topic) if by_id else None
+    tr = _new(TopicProduceResponse)
+    tr.name = (t.name if t else "") if by_id else topic
+    tr.topic_id = topic if by_id else _ZERO_UUID
+    tr.partition_responses = [r]
+    tr.unknown_tagged_fields = {}
+    return ProduceResponse(responses=[tr], throttle_time_ms=0)
 
 
 async def _wait_replicated(broker, resp, waits, timeout_s: float):
@@ -233,7 +265,7 @@ def _append_replicated(broker, t, pd, acks: int, now: int, version: int, leaders
                           f"the min.isr requirement of {st.min_insync_replicas} for partition "
                           f"{t.name}-{index}"), -1
     ends: dict[int, int] = {}
-    r = _append(broker, t, pd, acks, now, version, check_isr=False, ends=ends, tid=tid)
+    r = _append(broker, t, index, pd.records, acks, now, version, check_isr=False, ends=ends, tid=tid)
     return r, ends.get(index, -1)
 
 
@@ -268,15 +300,13 @@ def _has_transactional_records(req) -> bool:
     return False
 
 
-def _append(broker, t, pd, acks: int, now: int, version: int = 13, *,
+def _append(broker, t, index: int, records, acks: int, now: int, version: int = 13, *,
             check_isr: bool = True, ends: dict | None = None,
             tid: str | None = None) -> PartitionProduceResponse:
     """Append one partition's records; ``ends`` (if given) gets partition -> last offset + 1."""
-    index = pd.index
     pstate = t.partitions[index] if 0 <= index < len(t.partitions) else None
     if pstate is None:
         return _error(index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-    records = pd.records
     if records is None:
         return _error(index, ErrorCode.INVALID_RECORD, "null record set")
     if t.configs and (_KEY_VALIDATION in t.configs or _VALUE_VALIDATION in t.configs):

@@ -18,6 +18,14 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   coroutine that runs as a task (or a ``kwire.delayed.Later``, answered from
   its future's done callback without a task), and its slot keeps later
   responses queued behind it;
+* the single-partition Produce (one topic, one partition, no transactional
+  id: what librdkafka and the Java producer send at low rates) skips the
+  generated request and response objects when the connection has no
+  authorizer, no client quotas and no metrics: ``kwire.protocol.produce_single``
+  reads the body, ``produce.append_single`` appends as the handler would, and a
+  success is written from a per-version template; any other answer, and any
+  other shape, goes the generic way (``KWIRE_FAST_PATHS=0`` or a server's
+  ``fast_paths = False`` turns it off: the reference it is tested against);
 * responses are lists of byte chunks and file regions. Chunks are written
   straight to the transport; a large file region is sent with
   ``loop.sendfile`` (zero-copy ``os.sendfile`` on the standard event loop),
@@ -86,8 +94,9 @@ from types import CoroutineType
 
 from kwire.delayed import Later
 from kwire.handlers import REGISTRY, RequestContext
+from kwire.handlers import produce as _produce
 from kwire.log.region import PIN_MIN_BYTES
-from kwire.protocol import codec
+from kwire.protocol import codec, produce_single
 from kwire.protocol.connection import Connection, FrameError
 from kwire.protocol.errors import CloseConnection
 from kwire.protocol.error_response import error_for, error_response
@@ -101,6 +110,9 @@ API_VERSIONS_KEY = 18
 SENDFILE_MIN_BYTES = PIN_MIN_BYTES
 # a connection handles frames for at most this long (s) before the loop's other callbacks run
 SLICE_S = 0.001
+# the single-partition Produce without generated objects (``_produce_single``); KWIRE_FAST_PATHS=0
+# takes the generic path for every request (the reference the fast path is tested against)
+FAST_PATHS = os.environ.get("KWIRE_FAST_PATHS", "1") != "0"
 
 
 def _is_awaitable(result, _cache: dict = {}) -> bool:
@@ -138,6 +150,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._sliced = False  # its slice of the loop is used up: the rest waits for _next_slice
         self.metrics = getattr(server, "metrics", None)  # kwire.metrics.RequestMetrics, None: off
         self._client_quotas = None  # kwire.security.client_quotas.ClientQuotas (with a session)
+        # the single-partition Produce without generated objects; a server may turn it off
+        self._fast = FAST_PATHS and getattr(server, "fast_paths", True)
 
     # -- asyncio callbacks -------------------------------------------------------
     def connection_made(self, transport) -> None:
@@ -287,6 +301,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if session is not None and session.state != "complete" and session.raw:
             self._raw_sasl_token(session, frame)
             return False
+        if self._fast and len(frame) > 12 and frame[1] == 0 and frame[0] == 0 and metrics is None and not t_quota and (
+                session is None or not session.sasl and session.manager.authorizer is None) and \
+                REGISTRY[0].handle is _produce.handle:
+            single = produce_single.decode_frame(frame)  # Produce (key 0) of one partition, or None
+            if single is not None and self._produce_single(single, frame):
+                return False
         try:
             header, pos = codec.decode_request_header(frame)
         except (codec.ProtocolDecodeError, codec.UnsupportedVersionError) as e:
@@ -361,6 +381,35 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if metrics is not None:
             metrics.request_done(api_key, monotonic() - t0, request, result)
         return False
+
+    def _produce_single(self, single, frame) -> bool:
+        """The single-partition Produce without generated objects (``kwire.protocol.produce_single``,
+        ``produce.append_single``); False when the generic path must answer (nothing was done).
+        Its slot is opened after the append: nothing else runs in between, so the order holds."""
+        version, correlation_id, client_id, acks, _timeout_ms, topic, index, records = single
+        try:
+            r = _produce.append_single(self.broker, version, acks, topic, index, records)
+        except Exception as e:  # as _dispatch answers a handler's failure
+            _header, pos = codec.decode_request_header(frame)
+            self._failed(self.conn.open_slot(), self._context(correlation_id, client_id, version),
+                         REGISTRY[0], codec.decode_request(0, version, frame, pos), e)
+            return True
+        if r is None:
+            return False
+        slot = self.conn.open_slot()
+        if r.error_code == 0 and r.current_leader is _produce.NO_LEADER:
+            self.conn.complete(slot, [produce_single.encode_ok(
+                version, correlation_id, topic, index, r.base_offset, r.log_append_time_ms,
+                r.log_start_offset)])
+        else:
+            self._complete(slot, self._context(correlation_id, client_id, version),
+                           _produce.single_response(self.broker, version, topic, r))
+        return True
+
+    def _context(self, correlation_id: int, client_id, version: int) -> RequestContext:
+        """A Produce's context, for the answers ``_produce_single`` leaves to the generic code."""
+        return RequestContext(self.broker, 0, version, correlation_id, client_id,
+                              self.peer[0], self.peer[1], self.session)
 
     def _later_done(self, slot: int, ctx: RequestContext, entry, request, then, t0: float,
                     future) -> None:

@@ -17,6 +17,7 @@ import uuid
 import pytest
 
 from kwire.handlers import fetch as F
+from kwire.handlers import fetch_plain
 from kwire.handlers import produce as P
 from kwire.protocol import codec, primitives
 from kwire.protocol.generated import fetch_response as fr
@@ -100,6 +101,56 @@ def test_fetch_answer_with_endpoints_and_every_slot_set():
             getattr(obj, slot)  # AttributeError if a slot was left unset
 
 
+def _plain_reads(ref, topic, n=3):
+    """Reads a plain answer is made of: caught up, with records (bytes and a region), empty."""
+    return [
+        _read((ref, 0), topic, 0, hw=10, lso=10, log_start=0),
+        _read((ref, 1), topic, 1, hw=12, lso=11, log_start=2, records=b"\x00" * 70, size=70),
+        _read((ref, 2), topic, 2, hw=300, lso=300, log_start=200, records=b"\x07" * 200, size=200),
+        _read((ref, 7), topic, 7, hw=0, lso=0, log_start=0),
+    ][:n + 1]
+
+
+@pytest.mark.parametrize("version", range(F.MIN_VERSION, F.MAX_VERSION + 1))
+def test_plain_fetch_answer_is_the_generated_encoding(version):
+    if version >= 13:
+        shapes = [_plain_reads(TID, "t"), _plain_reads(TID, "t") + _plain_reads(uuid.UUID(int=5), "u", 1),
+                  _plain_reads(TID, "t", 0), []]
+    else:
+        shapes = [_plain_reads("t", "t"), _plain_reads("t", "t") + _plain_reads("u" * 200, "u" * 200, 2),
+                  []]
+    for results in shapes:
+        got = F._answer(results, None, version)
+        want = _reference(results, None, version)
+        assert isinstance(got, fetch_plain.PlainFetchResponse) == (version >= 12)
+        assert _encoded(1, version, got) == _encoded(1, version, want)
+        assert got == want and want == got  # the responses, built when asked for
+        assert _encoded(1, version, got) == _encoded(1, version, want)  # and after that
+
+
+def test_answers_that_are_not_plain_are_built_as_before():
+    for r in _reads(TID, "t")[2:]:  # not leader, diverging, aborted transactions
+        results = _plain_reads(TID, "t") + [r]
+        got = F._answer(results, None, 16)
+        assert type(got) is fr.FetchResponse
+        assert _encoded(1, 16, got) == _encoded(1, 16, _reference(results, None, 16))
+    ends = [fr.NodeEndpoint(node_id=3, host="h", port=9, rack=None)]
+    assert type(F._answer(_plain_reads(TID, "t"), None, 16, ends)) is fr.FetchResponse
+
+
+def test_plain_answer_throttled_or_reassigned_is_encoded_from_what_it_holds():
+    results = _plain_reads(TID, "t")
+    got = F._answer(results, None, 16)
+    got.throttle_time_ms = 250  # a client quota's throttle (KIP-219), as the connection sets it
+    want = _reference(results, None, 16)
+    want.throttle_time_ms = 250
+    assert _encoded(1, 16, got) == _encoded(1, 16, want)
+    other = _reference(_plain_reads(uuid.UUID(int=9), "v", 1), None, 16)
+    got.responses = other.responses  # no longer the reads: the generated encoder writes it
+    want.responses = other.responses
+    assert _encoded(1, 16, got) == _encoded(1, 16, want)
+
+
 def _append_result(base):
     class R:  # what Broker.append returns, as far as _append reads it
         base_offset = base
@@ -128,8 +179,7 @@ class _Topic:
 
 @pytest.mark.parametrize("version", range(P.MIN_VERSION, P.MAX_VERSION + 1))
 def test_produce_answer_equals_the_constructed_one(version):
-    pd = type("PD", (), {"index": 0, "records": b"x"})()
-    got = P._append(_Broker(41), _Topic(), pd, -1, 0, version)
+    got = P._append(_Broker(41), _Topic(), 0, b"x", -1, 0, version)
     want = pr.PartitionProduceResponse(index=0, error_code=0, base_offset=41, log_append_time_ms=-1,
                                        log_start_offset=0)
     assert got == want
