@@ -524,12 +524,18 @@ class LogSegment:
             self.time_index.maybe_append(self.max_timestamp, self.offset_of_max_timestamp)
         self.flush()
 
-    def flush(self) -> None:
+    def flush(self, batch=None) -> None:
+        """fsync unflushed writes and indexes (``batch``: a clean shutdown's ``SyncBatch``
+        notes them instead, and its commit makes them durable)."""
         if self._dirty:
-            _fsync(self.file.fileno())
+            if batch is not None:
+                faults.check("flush")
+                batch.fsync_later(self.log_path)
+            else:
+                _fsync(self.file.fileno())
             self._dirty = False
         for idx in self._loaded_indexes():  # an index never loaded has nothing unwritten
-            idx.flush()
+            idx.flush(batch)
 
     def truncation_mark(self, offset: int) -> tuple:
         """The ``mark()`` this segment would have had if it ended before the batch holding
