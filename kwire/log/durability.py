@@ -26,7 +26,9 @@ recovery at the next start, which finds the files in one of those two states.
 Where ``syncfs`` is missing (not Linux) every noted file and the directories of the
 renamed ones are fsynced one by one instead: the same guarantee, the old cost. ``syncfs``
 reports write-back errors since Linux 5.8; an error (from either) raises ``OSError`` and
-the caller then does not mark the dir as cleanly shut down.
+the caller then does not mark the dir as cleanly shut down. ``syncfs`` writes back the
+whole file system, other programs' dirty pages included: a log dir on a file system shared
+with busy writers waits for them too.
 
 Not here: anything outside a clean shutdown (flushes while serving fsync each file as
 before), choosing what to write (the partition log decides).
