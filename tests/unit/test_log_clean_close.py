@@ -13,24 +13,10 @@ from kwire.log.leader_epoch import FILE_NAME
 from kwire.log.manager import CLEAN_SHUTDOWN_FILE
 from kwire.log.producer_state import list_snapshots
 from kwire.protocol.errors import ErrorCode, KafkaError
-from kwire.records.builder import build_batch
 
-NOW = 1_700_000_000_000
-PID = 4242
+from test_log_faults import NOW, _no_faults_left, mk  # noqa: F401 (an autouse fixture)
+
 PARTITIONS = 6
-
-
-@pytest.fixture(autouse=True)
-def _no_faults_left():
-    yield
-    faults.disarm()
-
-
-def mk(seq: int, n: int = 2) -> memoryview:
-    """An idempotent batch of ``n`` records with sequences from ``seq``."""
-    recs = [(b"k%d" % (seq + i), b"v%d" % (seq + i), [], NOW + seq + i) for i in range(n)]
-    return memoryview(bytearray(build_batch(recs, producer_id=PID, producer_epoch=0,
-                                            base_sequence=seq, now_ms=NOW)))
 
 
 def written_manager(root) -> LogManager:
