@@ -62,6 +62,7 @@ class BrokerHandle:
     replication_factor: int = 1  # of the topics the bench creates on it
     startup_s: float | None = None
     idle_rss_mb: float | None = None
+    life_cpu_s: float | None = None  # set by a Process's stop
 
     def cpu_seconds(self) -> float | None:
         if self.pid is None:
@@ -128,15 +129,28 @@ class Process(BrokerHandle):
         time.sleep(seconds)
         self.idle_rss_mb = self.rss_mb()
 
-    def stop(self) -> None:
+    def stop(self, timeout_s: float = 15.0) -> bool:
+        """SIGTERM, then SIGKILL after ``timeout_s``; True when it exited by itself with 0.
+
+        ``life_cpu_s`` is then the process's whole CPU (user + system) from ``wait4``."""
+        clean = True
         if self.proc.poll() is None:
             self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(15)
+            deadline = time.monotonic() + timeout_s
+            while True:
+                pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+                if pid:
+                    self.proc.returncode = os.waitstatus_to_exitcode(status)
+                    self.life_cpu_s = usage.ru_utime + usage.ru_stime
+                    break
+                if time.monotonic() > deadline:
+                    clean = False
+                    self.proc.kill()
+                    self.proc.wait(15)
+                    break
+                time.sleep(0.05)
         self._log.close()
+        return clean and self.proc.returncode == 0
 
 
 def _kwire_root() -> str:

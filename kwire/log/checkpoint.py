@@ -93,16 +93,23 @@ def write_all(fd: int, data) -> None:
         view = view[os.write(fd, view):]
 
 
-def atomic_write(path: str, data: bytes) -> None:
-    """Replace ``path`` with ``data`` via temp file + fsync + rename + fsync(dir)."""
+def atomic_write(path: str, data: bytes, batch=None) -> None:
+    """Replace ``path`` with ``data`` via temp file + fsync + rename + fsync(dir).
+
+    With ``batch`` (a clean shutdown's ``durability.SyncBatch``) only the temp file is
+    written here: the batch makes it durable and renames it in its ``commit``."""
     tmp = path + ".tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
         try:
             write_all(fd, data)
-            os.fsync(fd)
+            if batch is None:
+                os.fsync(fd)
         finally:
             os.close(fd)
+        if batch is not None:
+            batch.replace_later(tmp, path)
+            return
         os.replace(tmp, path)
     except OSError:
         try:  # the old file is untouched; do not leave a partial temp file behind
@@ -113,10 +120,10 @@ def atomic_write(path: str, data: bytes) -> None:
     fsync_dir(os.path.dirname(path) or ".")
 
 
-def write_checkpoint(path: str, rows: list[tuple]) -> None:
+def write_checkpoint(path: str, rows: list[tuple], batch=None) -> None:
     lines = [str(VERSION), str(len(rows))]
     lines += [" ".join(str(x) for x in row) for row in rows]
-    atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"), batch)
 
 
 def read_checkpoint(path: str, fields: int) -> list[list[str]] | None:
@@ -159,9 +166,9 @@ def read_offsets(path: str) -> dict[tuple[str, int], int]:
         raise CheckpointError(f"{path}: non-numeric partition or offset") from None
 
 
-def write_epochs(path: str, entries: list[tuple[int, int]]) -> None:
+def write_epochs(path: str, entries: list[tuple[int, int]], batch=None) -> None:
     """``leader-epoch-checkpoint``: epoch start_offset."""
-    write_checkpoint(path, list(entries))
+    write_checkpoint(path, list(entries), batch)
 
 
 def read_epochs(path: str) -> list[tuple[int, int]] | None:

@@ -14,7 +14,8 @@ Sites::
     producer_snapshot  the producer snapshot on roll/close (producer_state.py), and
                      deleting snapshots before a truncation (partition_log.py)
     leader_epoch     the leader-epoch-checkpoint write     (leader_epoch.py)
-    flush            fsync of a segment and its indexes    (segment.py)
+    flush            fsync of a segment and its indexes    (segment.py), and a clean
+                     shutdown's syncfs of a log dir (the dir is the path)  (manager.py)
     truncate         cutting files back (rollback, truncation)  (segment.py, index.py)
     segment_delete   renaming a segment's files to ``.deleted`` (truncation)  (partition_log.py)
     checkpoint       the offset checkpoint files of a log dir   (manager.py)

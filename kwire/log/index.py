@@ -127,11 +127,15 @@ class _IndexFile:
             os.close(fd)
         self._dirty = False
 
-    def flush(self) -> None:
+    def flush(self, batch=None) -> None:
+        """fsync unwritten entries (``batch``: note the file for the clean shutdown's sync)."""
         if self._file is not None and self._dirty:
             faults.check("flush")
-            # reopened if the cache closed it: fsync covers writes made through any descriptor
-            os.fsync(self._file.fileno())
+            if batch is not None:
+                batch.fsync_later(self.path)
+            else:
+                # reopened if the cache closed it: fsync covers writes made through any descriptor
+                os.fsync(self._file.fileno())
             self._dirty = False
 
     def close(self) -> None:

@@ -159,10 +159,12 @@ class LeaderEpochCache:
         """Undo an ``assign_deferred`` whose append was undone (memory only, as it was)."""
         self.entries = entries
 
-    def flush_if_dirty(self) -> None:
-        """Write the entries ``assign_deferred`` left in memory only (OSError: still dirty)."""
+    def flush_if_dirty(self, batch=None) -> None:
+        """Write the entries ``assign_deferred`` left in memory only (OSError: still dirty).
+
+        ``batch``: a clean shutdown's ``SyncBatch``, which makes the file durable later."""
         if self.dirty:
-            self._write(self.entries)
+            self._write(self.entries, batch)
 
     def end_offset_for(self, epoch: int, log_end_offset: int) -> tuple[int, int]:
         """(largest epoch <= ``epoch``, its end offset) as OffsetForLeaderEpoch answers.
@@ -200,10 +202,10 @@ class LeaderEpochCache:
         if self.entries:
             self._write([])
 
-    def _write(self, entries: list[tuple[int, int]]) -> None:
+    def _write(self, entries: list[tuple[int, int]], batch=None) -> None:
         """Make ``entries`` the cache's, file first: on OSError nothing changes."""
         faults.check("leader_epoch")
-        write_epochs(self.path, entries)
+        write_epochs(self.path, entries, batch)
         self.entries = entries
         self.dirty = False
 

@@ -54,7 +54,9 @@ manager halts it then, as Kafka does, so the partitions move to other replicas;
 ``on_dir_offline`` is how it learns of each failure). The dir comes back
 only through a restart, which recovers it.
 
-Clean shutdown: ``close`` writes ``.kwire_cleanshutdown`` only in a dir that
+Clean shutdown: ``close`` closes every log with the fsyncs and atomic renames of a dir
+done together (``durability.SyncBatch``: one ``syncfs`` before the renames, one after),
+then writes the offset checkpoints, then ``.kwire_cleanshutdown``, and that only in a dir that
 saw no I/O error at all since start-up (``dirs_with_errors``), even one that
 was undone successfully: recovery at the next start is cheap (it checks from
 the recovery point on) and certifies nothing that was never checked.
@@ -94,6 +96,7 @@ from . import faults, files
 from .checkpoint import CheckpointError, fsync_dir, read_offsets, write_offsets
 from .config import LogConfig
 from .cleaner import LogCleaner
+from .durability import SyncBatch
 from .partition_log import PartitionLog
 
 log = logging.getLogger("kwire.log")
@@ -453,13 +456,21 @@ class LogManager:
         and leaves that dir to be recovered at the next start.
         """
         self.cleaner.shutdown()
+        # the fsyncs and atomic renames of every close, one syncfs per dir (durability.py)
+        batches = {d: SyncBatch(d) for d in self.log_dirs if d not in self.offline_dirs}
         for plog in self:
             d = self._dir_of.get((plog.topic, plog.partition))
             try:
-                plog.close()
+                plog.close(batches.get(d))
             except KafkaError as e:
                 self.dirs_with_errors.add(d)
                 log.error("%s-%d not closed cleanly: %s", plog.topic, plog.partition, e.message)
+        for d, batch in batches.items():
+            try:
+                faults.check("flush", d)
+                batch.commit()
+            except OSError as e:  # as a failed fsync: the recovery points must not move there
+                self.dir_failed(d, f"making the clean shutdown's writes durable: {e}")
         self.checkpoint()
         for d in self.log_dirs:
             if d in self.offline_dirs or d in self.dirs_with_errors:

@@ -761,16 +761,22 @@ class PartitionLog:
         log.debug("%s-%d: rolled new segment at offset %d", self.topic, self.partition, leo)
         return new
 
-    def _take_snapshot(self, offset: int) -> None:
-        self.producer_state.take_snapshot(offset)
-        self._prune_snapshots()
+    def _take_snapshot(self, offset: int, batch=None) -> None:
+        self.producer_state.take_snapshot(offset, batch)
+        if batch is None:
+            self._prune_snapshots()
+        else:  # the new one is renamed into place at the batch's commit: prune after it
+            batch.after(self._prune_snapshots)
 
     def _prune_snapshots(self) -> None:
         keep = set(list_snapshots(self.dir)[-SNAPSHOTS_TO_KEEP:])
         self.producer_state.delete_snapshots(keep=keep.__contains__)
 
-    def flush(self, now_ms: int | None = None) -> None:
+    def flush(self, now_ms: int | None = None, batch=None) -> None:
         """fsync every segment with unflushed data (and its indexes); recovery point = LEO.
+
+        ``batch``: a clean shutdown's ``durability.SyncBatch``: the fsyncs are noted and done
+        by its commit (before the log manager writes the recovery points).
 
         A failed fsync takes the log dir offline (KafkaError): after it the
         page cache may have dropped data that was acknowledged, so only a
@@ -780,9 +786,9 @@ class PartitionLog:
             raise self._offline_error()
         try:
             # epochs first: an entry must be in the file before the recovery point passes it
-            self.leader_epochs.flush_if_dirty()
+            self.leader_epochs.flush_if_dirty(batch)
             for seg in self._segments[self._segment_index(self.recovery_point):]:
-                seg.flush()  # a no-op for segments without unflushed writes
+                seg.flush(batch)  # a no-op for segments without unflushed writes
         except OSError as e:
             raise self._dir_failed(e) from e
         self.recovery_point = self.log_end_offset
@@ -980,22 +986,24 @@ class PartitionLog:
         return leo
 
     # -- lifecycle ------------------------------------------------------------
-    def close(self) -> None:
+    def close(self, batch=None) -> None:
         """fsync, write the producer snapshot at the LEO, close index files.
 
         Raises KafkaError (KAFKA_STORAGE_ERROR) if the log is offline or the
         flush or snapshot fails; the files are closed either way, and the log
-        manager then does not certify the dir as cleanly shut down.
+        manager then does not certify the dir as cleanly shut down. ``batch``
+        (the log manager's clean shutdown): the fsyncs and renames are left to
+        ``batch.commit()``, see ``durability.py``.
         """
         if self.closed:
             return
         try:
             if self.offline:
                 raise self._offline_error()
-            self.flush()
+            self.flush(batch=batch)
             try:
                 if not self.producer_state.has_snapshot(self.log_end_offset):
-                    self._take_snapshot(self.log_end_offset)
+                    self._take_snapshot(self.log_end_offset, batch)
             except OSError as e:
                 raise self._storage_error(f"producer snapshot at close of {self.dir}", e) from e
         finally:

@@ -327,12 +327,14 @@ class ProducerStateManager:
                 body += _BATCH.pack(*b)
         return _HEAD.pack(_MAGIC, _VERSION, crc32c(bytes(body))) + bytes(body)
 
-    def take_snapshot(self, offset: int) -> str:
+    def take_snapshot(self, offset: int, batch=None) -> str:
+        """Write the snapshot at ``offset`` (``batch``: a clean shutdown's ``SyncBatch``
+        makes it durable and renames it into place at its commit)."""
         path = snapshot_path(self.dir, offset)
         faults.check("producer_snapshot")
         data = self.encode(offset)
         self._on_disk = None
-        atomic_write(path, data)
+        atomic_write(path, data, batch)
         self._on_disk = (offset, data)
         return path
 

@@ -343,4 +343,6 @@ def test_bench_scale_writes_every_partition_with_the_java_producer(tmp_path):
               "produce_first_client_cpu_s", "produce_again_client_cpu_s", "metadata_all_cpu_s"):
         assert run[f] >= 0, (f, run)
     assert run["create_cpu_s"] > 0, run  # the broker's start and the creation: many ticks
+    # the restart measured as clean followed a stop that finished by itself and left the marker
+    assert run["stop_clean"] == 1 and run["stop_cpu_s"] >= 0, run
     assert f"written with {writer}" in proc.stdout

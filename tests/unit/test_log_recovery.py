@@ -310,3 +310,29 @@ def test_offset_checkpoint_bytes_are_kafkas_format(tmp_path):
     assert ck.read_offsets(path) == offsets_in
     ck.write_offsets(path, {})
     assert open(path, "rb").read() == b"0\n0\n"
+
+
+def test_recovery_keeps_empty_index_files_and_rewrites_others(tmp_path):
+    """A one-batch segment has empty indexes: recovery neither unlinks nor re-creates them
+    (descriptors opened before still see linked files); a segment with index entries gets them rebuilt from its batches."""
+    one = filled(tmp_path / "one", batches=1)
+    many = filled(tmp_path / "many", batches=10, index_interval_bytes=1)
+    one_paths = (one.active_segment.index_path, one.active_segment.timeindex_path)
+    many_index = many.active_segment.index_path
+    expected = open(many_index, "rb").read()
+    assert len(expected) > 0 and all(os.path.getsize(p) == 0 for p in one_paths)
+    held = [os.open(p, os.O_RDONLY) for p in one_paths]  # an unlinked file: st_nlink 0
+    for lg in (one, many):  # no close: the next open is a recovery from offset 0
+        for seg in lg.segments:
+            seg.close()
+    with open(many_index, "r+b") as f:  # garbage the rebuild must not keep
+        f.write(b"\xff" * 8)
+    one = reopen(tmp_path / "one")
+    many = reopen(tmp_path / "many", index_interval_bytes=1)
+    try:
+        assert [os.fstat(fd).st_nlink for fd in held] == [1, 1]
+    finally:
+        for fd in held:
+            os.close(fd)
+    assert all(os.path.getsize(p) == 0 for p in one_paths) and offsets(one) == [0, 1, 2]
+    assert open(many_index, "rb").read() == expected and offsets(many) == list(range(30))
