@@ -107,13 +107,13 @@ HEAVY_FIRST = (
 SPREAD = (
     "tests/integration/test_java_client.py",             # 5 codecs, 80-150 s each
     "tests/integration/test_sensor_pipeline_spark.py",   # two JVM starts of their own
-    "tests/integration/test_nemesis_faults.py",          # a cluster of its own per test
+    "tests/integration/test_nemesis_faults.py",          # tests outside its two shared-cluster groups
     "tests/integration/test_clock_skew.py",              # a cluster of its own per test
     "tests/integration/test_zk_ensemble.py",             # an ensemble and cluster per test
-    "tests/integration/test_nemesis_zookeeper.py",       # an ensemble and cluster per test
-    "tests/integration/test_nemesis_documented_loss.py", # a cluster of its own per test
     "tests/integration/test_nemesis_slow_links.py",      # a cluster of its own per test
 )
+# (test_nemesis_zookeeper and test_nemesis_documented_loss share one cluster per module: their
+# own xdist_group markers keep each module on one worker.)
 _UNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit") + os.sep
 
 
