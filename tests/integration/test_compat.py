@@ -30,8 +30,9 @@ here), so a failure names its part:
 
 One run per target, not one per part: a part used to start its own broker or
 cluster, and the six cluster starts (ZooKeeper and three brokers, ~4 CPU-s each)
-and twelve compat processes were a fifth of the module's CPU. A run takes
-40-110 s here, up to ~3 minutes while the whole suite loads the machine.
+and twelve compat processes were a third of the module's CPU (A/B at equal
+load: 155 -> 108 CPU-s). Measured at load averages of 5-28 on 2 cores: the
+one-broker run 94-102 s, the cluster run 108-196 s.
 
 Two quick runs check the runner itself: a broker that is not there gives FAIL
 cells with a reason and exit code 1 within the time limit, and without ``--out``
