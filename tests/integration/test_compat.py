@@ -30,8 +30,8 @@ here), so a failure names its part:
 
 One run per target, not one per part: a part used to start its own broker or
 cluster, and the six cluster starts (ZooKeeper and three brokers, ~4 CPU-s each)
-and twelve compat processes were a third of the module's CPU (A/B at equal
-load: 155 -> 108 CPU-s). Measured at load averages of 5-28 on 2 cores: the
+and twelve compat processes were a fifth of the module's CPU (the old and the
+new module run at once with ``-n 2 --dist loadgroup``: 153 -> 121 CPU-s). Measured at load averages of 5-28 on 2 cores: the
 one-broker run 94-102 s, the cluster run 108-196 s.
 
 Two quick runs check the runner itself: a broker that is not there gives FAIL
