@@ -303,11 +303,14 @@ def worker_consume(client, spec: Path, out_dir: Path, items: list[str], emit: Ca
     count = len(read_spec(spec))
     out_dir.mkdir(parents=True, exist_ok=True)
     todo = _items(items)
+    # Every codec check first, in this thread: it imports the client's codec module, and that
+    # import racing a reader thread's first import of the client (aiokafka) can end in
+    # Python's _DeadlockError (seen under load: "deadlock detected by _ModuleLock('aiokafka.codec')").
+    missing = {item: None if codec == "none" else client.codec_missing(codec) for item, codec, _ in todo}
     with ThreadPoolExecutor(max_workers=CONSUME_THREADS) as pool:
         futs = {}
         for item, codec, topic in todo:
-            missing = None if codec == "none" else client.codec_missing(codec)
-            futs[item] = missing or pool.submit(_read, client, topic, count)
+            futs[item] = missing[item] or pool.submit(_read, client, topic, count)
         for item, codec, topic in todo:
             emit({"event": "start", "scenario": item})
             t0 = time.monotonic()

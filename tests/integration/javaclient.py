@@ -317,6 +317,21 @@ def session(sessions: dict, main_class: str, *args: str) -> Session:
     return s
 
 
+def run_in_session(sessions: dict, main_class: str, session_args: tuple, *args: str,
+                   timeout: float = 120) -> list[dict]:
+    """``args`` run by the session of ``main_class session_args`` (see ``session``); its JSON
+    lines. On a failure (an error line, the JVM's exit, the timeout) the session is killed
+    before ``JavaClientError`` is raised: one still busy with a run must not get the next."""
+    s = session(sessions, main_class, *session_args)
+    try:
+        return s.run(*args, timeout=timeout)
+    except JavaClientError:
+        s.proc.kill()
+        s.close()
+        sessions.pop(session_args, None)
+        raise
+
+
 def close_sessions(sessions: dict) -> None:
     for s in sessions.values():
         s.close()

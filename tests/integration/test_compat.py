@@ -1,33 +1,38 @@
 """The compatibility suite (compat/) against kwire, as a user runs it.
 
-``python -m compat --clients C --no-cross --workers-per-client 3 --out DIR`` runs
-as a subprocess: it starts its own kwire broker, runs client C's column of the
-scenario matrix (its scenarios on three workers at once) and writes DIR/compat.json. The matrix is run in parts, a client (Java with PySpark)
-per part and the cross-client matrix (``--cross-only``) as one more, each part
-its own xdist group, so the parts run in parallel on different workers and no
-single test waits minutes for the whole matrix; ``SCENARIO_PARTS`` together name
-every client once (checked here). The tests read each part's compat.json:
+``python -m compat --jobs 6 --workers-per-client 3 --out DIR`` runs as a
+subprocess: it starts its own kwire broker, runs the whole scenario matrix (every
+client at once, each client's scenarios on three workers at once) and then the
+cross-client matrix, and writes DIR/compat.json. ``python -m compat --cluster 3``
+does the same against ZooKeeper and three kwire brokers it starts, with topics
+of replication factor 3. Each of the two runs is a module-scoped fixture in an
+xdist group of its own, so the two run in parallel on two workers; every
+scenario makes topics and groups named after its run, client and scenario, so
+the clients share a broker (or a cluster) without meeting. The tests read
+compat.json per part of the matrix (a client, Java with PySpark, and the
+cross-client matrix; ``SCENARIO_PARTS`` together name every client once, checked
+here), so a failure names its part:
 
 * no cell FAILs except those listed under "Known failures against kwire" in
   compat/FINDINGS.md (a listed cell that passes is only warned about, so that
   a fix landing elsewhere does not break this test; the list should then be
   trimmed), and the exit code says whether anything failed;
-* the part's columns are complete: every scenario once per client, N/A
+* each part's columns are complete: every scenario once per client, N/A
   exactly where compat says a client has no such feature, SKIP only for
   PySpark and only for a reason it printed (the connector jars are not
   reachable here);
 * the Markdown report has the table, and the run left no topic or group behind;
 * the cross-client matrix (compat/cross.py) is complete, every producer x
   consumer x codec once, and FAILs only where "Known cross-client failures" in
-  compat/FINDINGS.md lists the cell (same rules); compat.md has its tables.
+  compat/FINDINGS.md lists the cell (same rules); compat.md has its tables;
+* against the cluster, the same rules, every broker stopped with exit code 0,
+  and the brokers' logs show the run's topics led with three in-sync replicas.
 
-``python -m compat --cluster 3 ...`` runs the same parts (every client, every
-scenario, and the cross-client matrix) against ZooKeeper and three kwire
-brokers it starts per part, with topics of replication factor 3; the same
-rules apply (only listed failures, complete columns, nothing left behind, every
-broker stopped with exit code 0), and the brokers' logs show the part's topics
-led with three in-sync replicas. A part takes 20-60 s here, up to ~2 minutes
-while the whole suite loads the machine.
+One run per target, not one per part: a part used to start its own broker or
+cluster, and the six cluster starts (ZooKeeper and three brokers, ~4 CPU-s each)
+and twelve compat processes were a fifth of the module's CPU (the old and the
+new module run at once with ``-n 2 --dist loadgroup``: 153 -> 121 CPU-s). Measured at load averages of 5-28 on 2 cores: the
+one-broker run 94-102 s, the cluster run 108-196 s.
 
 Two quick runs check the runner itself: a broker that is not there gives FAIL
 cells with a reason and exit code 1 within the time limit, and without ``--out``
@@ -55,44 +60,49 @@ from compat.cross import CROSS_CLIENTS, CROSS_CODECS  # noqa: E402
 from compat.matrix import CLIENTS, NA, SCENARIOS, SKIP, applicable  # noqa: E402
 
 RUN_TIMEOUT_S = 900
-# A part's scenarios run on this many workers of its client at once: each scenario mostly waits
-# on the broker, its client's timeouts and rebalances (a kcat part: ~7 CPU-s over ~60 s), and
-# each makes its own topics and groups, so the part's wall time drops to about its longest
-# share; a worker more costs one client start (a JVM for Java, ~1 CPU-s).
+# Each client's scenarios run on this many workers of its client at once: each scenario mostly
+# waits on the broker, its client's timeouts and rebalances, and each makes its own topics and
+# groups, so a client's wall time drops to about its longest share; a worker more costs one
+# client start (a JVM for Java, ~1 CPU-s).
 WORKERS_PER_CLIENT = 3
 
-# The scenario matrix in parts, one ``python -m compat --clients ...`` run each (PySpark only
-# SKIPs here unless its connector jars are given, so it rides with Java); the cross-client
-# matrix is one more part. Each part is an xdist group of its own (see _parts).
+# The parts the tests check one by one (PySpark only SKIPs here unless its connector jars are
+# given, so it rides with Java), and the cross-client matrix as one more part.
 SCENARIO_PARTS: tuple[tuple[str, ...], ...] = (
     ("kafka-python",), ("aiokafka",), ("confluent-kafka",), ("kcat",), ("java", "pyspark"))
 CROSS = "cross"
+PARTS = ["+".join(p) for p in SCENARIO_PARTS]
+
+# The two runs' xdist groups: the tests of one run stay on the worker that ran it.
+SINGLE = pytest.mark.xdist_group("compat-single")
+CLUSTER = pytest.mark.xdist_group("compat-cluster")
 
 
-def _parts(group: str, *, cross: bool = False) -> list:
-    names = ["+".join(p) for p in SCENARIO_PARTS] + ([CROSS] if cross else [])
-    return [pytest.param(n, id=n, marks=pytest.mark.xdist_group(f"{group}-{n}")) for n in names]
+class MatrixRun:
+    """One ``python -m compat`` run: the finished process, compat.json, the output dir."""
 
-
-class PartRun:
-    """One part's run: its name, clients, the finished process, compat.json, the output dir."""
-
-    def __init__(self, name: str, proc: subprocess.CompletedProcess, data: dict, out: Path) -> None:
-        self.name, self.proc, self.data, self.out = name, proc, data, out
-        self.clients = () if name == CROSS else tuple(name.split("+"))
+    def __init__(self, proc: subprocess.CompletedProcess, data: dict, out: Path) -> None:
+        self.proc, self.data, self.out = proc, data, out
 
     def __iter__(self):  # proc, data, out: what the tests unpack
         return iter((self.proc, self.data, self.out))
 
+    def failed_cells(self) -> dict[tuple[str, str], str]:
+        return {(r["client"], r["scenario"]): r["reason"] for r in self.data["results"]
+                if r["status"] == "FAIL"}
 
-def run_part(name: str, out: Path, *extra: str) -> PartRun:
-    args = ["--cross-only"] if name == CROSS else ["--clients", name.replace("+", ","), "--no-cross",
-                                                   "--workers-per-client", str(WORKERS_PER_CLIENT)]
+    def failed_cross(self) -> dict[tuple[str, str, str], str]:
+        return {(r["producer"], r["consumer"], r["codec"]): r["reason"] for r in self.data["cross"]
+                if r["status"] == "FAIL"}
+
+
+def run_matrix(out: Path, *extra: str) -> MatrixRun:
+    args = ["--jobs", str(len(CLIENTS)), "--workers-per-client", str(WORKERS_PER_CLIENT)]
     proc = run_compat(*extra, *args, "--out", str(out))
     js = out / "compat.json"
-    assert js.is_file(), f"python -m compat {' '.join(args)} wrote no compat.json (exit {proc.returncode}):\n" \
-                         f"{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
-    return PartRun(name, proc, json.loads(js.read_text()), out)
+    assert js.is_file(), f"python -m compat {' '.join(extra + tuple(args))} wrote no compat.json " \
+                         f"(exit {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    return MatrixRun(proc, json.loads(js.read_text()), out)
 
 
 def test_parts_cover_the_matrix():
@@ -130,93 +140,17 @@ def run_compat(*args: str, timeout: float = RUN_TIMEOUT_S, cwd: Path = ROOT) -> 
                           text=True, timeout=timeout, env=env)
 
 
-@pytest.fixture(scope="module", params=_parts("compat-cluster", cross=True))
-def cluster_run(request, tmp_path_factory):  # first in the file: the heaviest parts start first
-    import shutil
-
-    from cluster_fixtures import zookeeper_jar
-
-    if zookeeper_jar() is None or shutil.which("java") is None:
-        pytest.skip("ZooKeeper (Debian package zookeeper) or java is not installed")
-    return run_part(request.param, tmp_path_factory.mktemp("compat-cluster-out"), "--cluster", "3")
-
-
-@pytest.mark.timeout(RUN_TIMEOUT_S + 60)
-def test_cluster_matrix(cluster_run):
-    proc, data, out = cluster_run
-    target = data["target"]
-    assert target["cluster"] == 3 and target["replication_factor"] == 3 and target["started_by_compat"]
-    assert target["broker_exit_codes"] == {"broker-1": 0, "broker-2": 0, "broker-3": 0}, target
-    assert target["broker_exit_code"] == 0
-    assert data["leftovers"] == [], f"the run left behind: {data['leftovers']}"
-    cells = [(r["client"], r["scenario"]) for r in data["results"]]
-    assert len(cells) == len(set(cells))
-    assert set(cells) == {(c, s.id) for c in cluster_run.clients for s in SCENARIOS}
-    known = known_failures()
-    failed = {(r["client"], r["scenario"]): r["reason"] for r in data["results"] if r["status"] == "FAIL"}
-    unexpected = {k: v for k, v in failed.items() if k not in known}
-    assert not unexpected, (
-        "compat cells failed against a 3-broker cluster that compat/FINDINGS.md does not list:\n"
-        + "\n".join(f"  {c} / {s}: {why}" for (c, s), why in sorted(unexpected.items()))
-        + f"\n\n{proc.stdout[-6000:]}")
-    for r in data["results"]:
-        assert r["status"] != SKIP or r["client"] == "pyspark", r
-    cross_cells = {(r["producer"], r["consumer"], r["codec"]): r for r in data["cross"]}
-    if cluster_run.name == CROSS:
-        assert set(cross_cells) == {(p, q, c) for p in CROSS_CLIENTS for q in CROSS_CLIENTS for c in CROSS_CODECS}
-    else:
-        assert not cross_cells
-    known_cross = known_cross_failures()
-    bad = {k: r["reason"] for k, r in cross_cells.items() if r["status"] != "PASS" and k not in known_cross}
-    assert not bad, f"cross-client cells failed against the cluster: {bad}"
-    cross_failed = [r for r in data["cross"] if r["status"] == "FAIL"]
-    assert proc.returncode == (1 if failed or cross_failed else 0), proc.stderr[-3000:]
-    # Every broker's and ZooKeeper's log is kept, and the part's topics had 3 in-sync replicas.
-    logs = [out / "logs" / f"kwire-broker-{i}.log" for i in (1, 2, 3)]
-    assert all(p.is_file() for p in logs) and (out / "logs" / "zookeeper.log").is_file()
-    run_topic = re.compile(rf"compat-{re.escape(data['run_id'])}-\S+.*\[\d+, \d+, \d+\]")
-    assert all(run_topic.search(p.read_text(errors="replace")) for p in logs), \
-        "no broker log shows a topic of the run with three replicas in its ISR"
-    assert "3 kwire brokers started by `python -m compat --cluster 3`" in (out / "compat.md").read_text()
-
-
-@pytest.fixture(scope="module", params=_parts("compat"))
-def full_run(request, tmp_path_factory):
-    return run_part(request.param, tmp_path_factory.mktemp("compat-out"))
-
-
-@pytest.fixture(scope="module", params=_parts("compat", cross=True)[-1:])
-def cross_run(request, tmp_path_factory):
-    return run_part(request.param, tmp_path_factory.mktemp("compat-cross-out"))
-
-
-@pytest.mark.timeout(RUN_TIMEOUT_S + 60)
-def test_no_failures_but_the_known_ones(full_run):
-    proc, data, _ = full_run
-    known = {k: v for k, v in known_failures().items() if k[0] in full_run.clients}
-    failed = {(r["client"], r["scenario"]): r["reason"] for r in data["results"] if r["status"] == "FAIL"}
-    unexpected = {k: v for k, v in failed.items() if k not in known}
-    assert not unexpected, (
-        "compat cells failed that compat/FINDINGS.md does not list:\n"
-        + "\n".join(f"  {c} / {s}: {why}" for (c, s), why in sorted(unexpected.items()))
-        + f"\n\n{proc.stdout[-6000:]}")
-    fixed = sorted(k for k in known if k not in failed)
-    if fixed:
-        warnings.warn("listed as known failures in compat/FINDINGS.md but did not fail: "
-                      + ", ".join(f"{c}/{s}" for c, s in fixed))
-    assert data["cross"] == []
-    assert proc.returncode == (1 if failed else 0), \
-        f"exit code {proc.returncode} with {len(failed)} failures\n{proc.stderr[-3000:]}"
-    assert data["failed"] == bool(failed)
-
-
-def test_matrix_is_complete(full_run):
-    _, data, _ = full_run
-    cells = [(r["client"], r["scenario"]) for r in data["results"]]
+def check_part(run: MatrixRun, part: str, against: str = "") -> None:
+    """``part``'s cells: complete, N/A and SKIP only where allowed, FAIL only where listed."""
+    proc, data, _ = run
+    clients = part.split("+")
+    cells = [(r["client"], r["scenario"]) for r in data["results"] if r["client"] in clients]
     assert len(cells) == len(set(cells)), "a cell is reported twice"
-    assert set(cells) == {(c, s.id) for c in full_run.clients for s in SCENARIOS}
+    assert set(cells) == {(c, s.id) for c in clients for s in SCENARIOS}
     spark_jars = os.environ.get("KWIRE_SPARK_KAFKA_JARS")
     for r in data["results"]:
+        if r["client"] not in clients:
+            continue
         cell = f"{r['client']} / {r['scenario']}: {r['status']} {r['reason']}"
         assert (r["status"] == NA) == (applicable(r["client"], r["scenario"]) is not None), cell
         if r["status"] == SKIP:
@@ -224,42 +158,36 @@ def test_matrix_is_complete(full_run):
             assert r["reason"], cell
             if not spark_jars:
                 assert "KWIRE_SPARK_KAFKA_JARS is not set" in r["reason"], cell
-    if not spark_jars and "pyspark" in full_run.clients:
+    if not spark_jars and "pyspark" in clients:
         assert {r["status"] for r in data["results"] if r["client"] == "pyspark"} == {NA, SKIP}
-    if "java" in full_run.clients:
+    if "java" in clients:
         assert data["clients"]["java"].get("version", "").startswith("kafka-clients 4.3.0")
+    known = {k: v for k, v in known_failures().items() if k[0] in clients}
+    failed = {k: v for k, v in run.failed_cells().items() if k[0] in clients}
+    unexpected = {k: v for k, v in failed.items() if k not in known}
+    assert not unexpected, (
+        f"compat cells failed{against} that compat/FINDINGS.md does not list:\n"
+        + "\n".join(f"  {c} / {s}: {why}" for (c, s), why in sorted(unexpected.items()))
+        + f"\n\n{proc.stdout[-6000:]}")
+    fixed = sorted(k for k in known if k not in failed)
+    if fixed:
+        warnings.warn("listed as known failures in compat/FINDINGS.md but did not fail: "
+                      + ", ".join(f"{c}/{s}" for c, s in fixed))
 
 
-def test_reports_and_cleanup(full_run):
-    proc, data, out = full_run
-    md = (out / "compat.md").read_text(encoding="utf-8")
-    assert "| scenario | " + " | ".join(full_run.clients) + " |" in md
-    for s in SCENARIOS:
-        assert f"| `{s.id}` |" in md
-    assert data["target"]["started_by_compat"] is True
-    assert data["target"]["broker_exit_code"] == 0, "kwire did not shut down cleanly after the run"
-    assert data["leftovers"] == [], f"the run left behind: {data['leftovers']}"
-    assert sum(data["summary"].values()) == len(data["results"])
-    for line in ("scenario", "roundtrip", "PASS"):
-        assert line in proc.stdout
-
-
-@pytest.mark.timeout(RUN_TIMEOUT_S + 60)
-def test_cross_matrix(cross_run):
-    proc, data, out = cross_run
-    assert data["results"] == [] and data["leftovers"] == [], data["leftovers"]
-    assert data["target"]["broker_exit_code"] == 0
+def check_cross(run: MatrixRun, against: str = "") -> None:
+    """The cross-client cells: every producer x consumer x codec once, FAIL only where listed."""
+    proc, data, out = run
     cells = [(r["producer"], r["consumer"], r["codec"]) for r in data["cross"]]
     assert len(cells) == len(set(cells)), "a cross-client cell is reported twice"
     assert set(cells) == {(p, q, c) for p in CROSS_CLIENTS for q in CROSS_CLIENTS for c in CROSS_CODECS}
     skipped = [r for r in data["cross"] if r["status"] == SKIP]
     assert not skipped, f"cross-client cells skipped (setup installs every codec library): {skipped[:3]}"
     known = known_cross_failures()
-    failed = {(r["producer"], r["consumer"], r["codec"]): r["reason"] for r in data["cross"]
-              if r["status"] == "FAIL"}
+    failed = run.failed_cross()
     unexpected = {k: v for k, v in failed.items() if k not in known}
     assert not unexpected, (
-        "cross-client cells failed that compat/FINDINGS.md does not list:\n"
+        f"cross-client cells failed{against} that compat/FINDINGS.md does not list:\n"
         + "\n".join(f"  {p} > {q} ({c}): {why}" for (p, q, c), why in sorted(unexpected.items()))
         + f"\n\n{proc.stdout[-6000:]}")
     fixed = sorted(k for k in known if k not in failed)
@@ -274,8 +202,87 @@ def test_cross_matrix(cross_run):
         for p in CROSS_CLIENTS:
             assert f"\n| {p} | " in table
     assert "Cross-client matrix" in proc.stdout
-    cross_failed = [r for r in data["cross"] if r["status"] == "FAIL"]
-    assert proc.returncode == (1 if cross_failed else 0), proc.stderr[-3000:]
+
+
+def check_run(run: MatrixRun) -> None:
+    """Whole-run rules: exit code from the FAILs, the summary, the report, nothing left behind."""
+    proc, data, out = run
+    failed = bool(run.failed_cells() or run.failed_cross())
+    assert proc.returncode == (1 if failed else 0), \
+        f"exit code {proc.returncode}, failed cells: {failed}\n{proc.stderr[-3000:]}"
+    assert data["failed"] == failed
+    assert data["leftovers"] == [], f"the run left behind: {data['leftovers']}"
+    assert sum(data["summary"].values()) == len(data["results"])
+    assert data["target"]["started_by_compat"] is True
+    assert data["target"]["broker_exit_code"] == 0, "kwire did not shut down cleanly after the run"
+    md = (out / "compat.md").read_text(encoding="utf-8")
+    assert "| scenario | " + " | ".join(CLIENTS) + " |" in md
+    for s in SCENARIOS:
+        assert f"| `{s.id}` |" in md
+    for line in ("scenario", "roundtrip", "PASS"):
+        assert line in proc.stdout
+
+
+@pytest.fixture(scope="module")
+def cluster_run(tmp_path_factory):  # first in the file: the heavier run starts first
+    import shutil
+
+    from cluster_fixtures import zookeeper_jar
+
+    if zookeeper_jar() is None or shutil.which("java") is None:
+        pytest.skip("ZooKeeper (Debian package zookeeper) or java is not installed")
+    return run_matrix(tmp_path_factory.mktemp("compat-cluster-out"), "--cluster", "3")
+
+
+@CLUSTER
+@pytest.mark.timeout(RUN_TIMEOUT_S + 60)
+def test_cluster_run(cluster_run):
+    check_run(cluster_run)
+    _, data, out = cluster_run
+    target = data["target"]
+    assert target["cluster"] == 3 and target["replication_factor"] == 3
+    assert target["broker_exit_codes"] == {"broker-1": 0, "broker-2": 0, "broker-3": 0}, target
+    # Every broker's and ZooKeeper's log is kept, and the run's topics had 3 in-sync replicas.
+    logs = [out / "logs" / f"kwire-broker-{i}.log" for i in (1, 2, 3)]
+    assert all(p.is_file() for p in logs) and (out / "logs" / "zookeeper.log").is_file()
+    run_topic = re.compile(rf"compat-{re.escape(data['run_id'])}-\S+.*\[\d+, \d+, \d+\]")
+    assert all(run_topic.search(p.read_text(errors="replace")) for p in logs), \
+        "no broker log shows a topic of the run with three replicas in its ISR"
+    assert "3 kwire brokers started by `python -m compat --cluster 3`" in (out / "compat.md").read_text()
+
+
+@CLUSTER
+@pytest.mark.parametrize("part", PARTS)
+def test_cluster_matrix(cluster_run, part):
+    check_part(cluster_run, part, " against a 3-broker cluster")
+
+
+@CLUSTER
+def test_cluster_cross_matrix(cluster_run):
+    check_cross(cluster_run, " against the cluster")
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory):
+    return run_matrix(tmp_path_factory.mktemp("compat-out"))
+
+
+@SINGLE
+@pytest.mark.timeout(RUN_TIMEOUT_S + 60)
+def test_reports_and_cleanup(full_run):
+    check_run(full_run)
+    assert "cluster" not in full_run.data["target"]
+
+
+@SINGLE
+@pytest.mark.parametrize("part", PARTS)
+def test_no_failures_but_the_known_ones(full_run, part):
+    check_part(full_run, part)
+
+
+@SINGLE
+def test_cross_matrix(full_run):
+    check_cross(full_run)
 
 
 @pytest.mark.timeout(150)

@@ -1,7 +1,8 @@
 """The Kafka Java client (kafka-clients 4.3.0) against kwire, the way Spark uses it.
 
 ``tests/java/KwireClient.java`` is compiled once per session (see
-``javaclient.py``) and run per step. For each compression type the test
+``javaclient.py``); its steps run in one JVM per module (``KwireClient
+session``), each step with its own Admin, producer or consumer. For each compression type the test
 creates a 3-partition topic with ``Admin.createTopics``, produces keyed
 records with headers and chosen CreateTime timestamps through a producer with
 default settings (idempotent, acks=all), reads everything back with
@@ -32,6 +33,19 @@ except ImportError:  # tests/integration is not a package: pytest put it on sys.
     import javaclient
 
 pytestmark = [pytest.mark.java, pytest.mark.slow, pytest.mark.timeout(600)]
+
+SESSIONS: dict = {}  # the module's ``KwireClient session`` JVM
+
+
+@pytest.fixture(scope="module", autouse=True)
+def java_session_closed():
+    yield
+    javaclient.close_sessions(SESSIONS)
+
+
+def jrun(*args: str) -> list[dict]:
+    """One KwireClient command (``javaclient.run``'s lines and errors), in the module's JVM."""
+    return javaclient.run_in_session(SESSIONS, "KwireClient", ("session",), *args)
 
 PARTITIONS = 3
 COUNT = 240
@@ -137,14 +151,14 @@ def test_java_produce_consume_admin(broker, topic_name, tmp_path, compression):
     records = make_records(seed=sum(compression.encode()))
 
     # -- Admin.createTopics -----------------------------------------------------------
-    created = javaclient.run("create-topic", broker.bootstrap, topic_name, str(PARTITIONS))
+    created = jrun("create-topic", broker.bootstrap, topic_name, str(PARTITIONS))
     (c,) = [x for x in created if x["type"] == "created"]
     assert c["partitions"] == PARTITIONS
     assert c["topic_id"] != ZERO_UUID
 
     # -- default producer (idempotent, acks=all) ---------------------------------------
     inp = javaclient.write_produce_input(tmp_path / "records.tsv", records)
-    sent = [x for x in javaclient.run("produce", broker.bootstrap, topic_name, compression, str(inp))
+    sent = [x for x in jrun("produce", broker.bootstrap, topic_name, compression, str(inp))
             if x["type"] == "sent"]
     assert [x["index"] for x in sent] == list(range(COUNT))
     per_partition_offsets = defaultdict(list)
@@ -165,12 +179,12 @@ def test_java_produce_consume_admin(broker, topic_name, tmp_path, compression):
 
     # -- consumer: assign + seekToBeginning, read_uncommitted --------------------------
     spec = ",".join(f"{p}=b:{ends[p]}" for p in range(PARTITIONS))
-    lines = javaclient.run("consume", broker.bootstrap, topic_name, "read_uncommitted", spec)
+    lines = jrun("consume", broker.bootstrap, topic_name, "read_uncommitted", spec)
     check_consumed(lines, part_records, {p: 0 for p in range(PARTITIONS)})
 
     # -- consumer: assign + seek(0), read_committed (no transactions: LSO == HW) -------
     spec = ",".join(f"{p}=0:{ends[p]}" for p in range(PARTITIONS))
-    lines = javaclient.run("consume", broker.bootstrap, topic_name, "read_committed", spec)
+    lines = jrun("consume", broker.bootstrap, topic_name, "read_committed", spec)
     check_consumed(lines, part_records, {p: 0 for p in range(PARTITIONS)})
 
     # -- consumer: seek into the middle of a batch (the producer batched these
@@ -180,7 +194,7 @@ def test_java_produce_consume_admin(broker, topic_name, tmp_path, compression):
               if any(h.base_offset < start[p] <= h.last_offset for h in batches[p])]
     assert inside, f"no seek offset {start} falls inside a stored batch; the step tests nothing"
     spec = ",".join(f"{p}={start[p]}:{ends[p]}" for p in range(PARTITIONS))
-    lines = javaclient.run("consume", broker.bootstrap, topic_name, "read_committed", spec)
+    lines = jrun("consume", broker.bootstrap, topic_name, "read_committed", spec)
     check_consumed(lines, part_records, start)
 
     # -- Admin: describeCluster, describeTopics, listOffsets ---------------------------
@@ -194,7 +208,7 @@ def test_java_produce_consume_admin(broker, topic_name, tmp_path, compression):
         max_ts,                # only the out-of-order record matches
         max_ts + 1,            # nothing: -1
     ]
-    out = javaclient.run("offsets", broker.bootstrap, topic_name, ",".join(map(str, targets)))
+    out = jrun("offsets", broker.bootstrap, topic_name, ",".join(map(str, targets)))
 
     (cluster,) = [x for x in out if x["type"] == "cluster"]
     host, port = broker.bootstrap.rsplit(":", 1)

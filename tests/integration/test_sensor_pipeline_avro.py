@@ -41,6 +41,7 @@ sys.path.insert(0, str(EXAMPLE))
 sys.path.insert(0, str(ROOT))
 
 import avro_registry  # noqa: E402
+import spark_jvm  # noqa: E402
 from compat.spark import prerequisites  # noqa: E402
 
 pyspark = pytest.importorskip("pyspark", reason="pyspark is not installed (pip install pyspark; ~450 MB)")
@@ -142,10 +143,11 @@ def test_aggregates_schema_helper_against_the_registry(kwire_broker):
 
 
 @pytest.mark.timeout(300)  # a local Spark: 95 s measured at load average 16 on 2 cores
-def test_payload_column_on_spark(kwire_broker, tmp_path):
+def test_payload_column_on_spark(kwire_broker, tmp_path, monkeypatch):
     """payload_column() on a real local Spark: the bytes split_header() gives; other schema ids -> null."""
     if shutil.which("java") is None:
         pytest.skip("java (JDK 17+) is not on PATH")
+    monkeypatch.setenv("SPARK_SUBMIT_OPTS", spark_jvm.driver_opts())  # a lighter driver JVM
     topic = kwire_broker.create_topic("sensor-readings", partitions=1)
     produce_avro(kwire_broker, topic, 5)
     schema_id, _ = avro_registry.latest_schema(kwire_broker.schema_registry_url,

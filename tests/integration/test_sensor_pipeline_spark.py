@@ -29,15 +29,18 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+import spark_jvm
 from procs import sigint_default
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,6 +166,9 @@ def test_once_announces_no_ctrl_c():
     assert example.start_line(args).endswith("; Ctrl-C to stop")
 
 
+# How long the script waits for its streaming query's first micro-batch before it gives up.
+FIRST_BATCH_S = 180
+
 SPARK_SCRIPT = r'''
 import json, sys, warnings
 sys.path.insert(0, sys.argv[1])
@@ -184,6 +190,15 @@ with warnings.catch_warnings(record=True) as caught:
 ours = [f"{w.filename}:{w.lineno}: {w.message}" for w in caught if "sensor-pipeline" in (w.filename or "")]
 print("OUR-WARNINGS " + json.dumps(ours), flush=True)
 query = spark.readStream.format("rate").option("rowsPerSecond", 5).load().writeStream.format("noop").start()
+import time
+deadline = time.monotonic() + float(sys.argv[2])
+while query.lastProgress is None and query.isActive and time.monotonic() < deadline:
+    query.awaitTermination(0.2)  # until the first micro-batch has run
+if query.lastProgress is None:
+    print("NO-PROGRESS " + json.dumps({"active": query.isActive, "status": query.status,
+                                       "exception": str(query.exception())}), flush=True)
+    spark.stop()
+    sys.exit(3)
 print("STREAMING", flush=True)
 code = aggregate.wait(query, spark)
 spark.stop()
@@ -193,33 +208,59 @@ sys.exit(code)
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(480)  # its own waits: 240 s for streaming to start, 120 s to stop after Ctrl-C
+@pytest.mark.timeout(480)  # its own waits: 240 s for a first micro-batch, 120 s to stop after Ctrl-C
 def test_example_code_on_real_spark_and_ctrl_c_stops_cleanly(tmp_path):
     if shutil.which("java") is None:
         pytest.skip("java (JDK 17+) is not on PATH")
     script = tmp_path / "run.py"
     script.write_text(SPARK_SCRIPT)
-    proc = subprocess.Popen([sys.executable, str(script), str(EXAMPLE)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                            preexec_fn=sigint_default)  # Ctrl-C works even if our launcher ignores it
+    # stderr goes to a file: Spark's log could fill a pipe nobody reads and stall the driver.
+    err_path = tmp_path / "spark.stderr"
+    with open(err_path, "w") as err_file:
+        proc = subprocess.Popen([sys.executable, str(script), str(EXAMPLE), str(FIRST_BATCH_S)],
+                                stdout=subprocess.PIPE, stderr=err_file, text=True, cwd=tmp_path,
+                                env=spark_jvm.driver_env(),
+                                preexec_fn=sigint_default)  # Ctrl-C works even if our launcher ignores it
+    lines: queue.Queue = queue.Queue()
+
+    def read() -> None:
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)  # stdout closed: the process exited
+
+    threading.Thread(target=read, daemon=True).start()
     out: list[str] = []
+    rest = ""
     try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
+        # The script prints STREAMING once the query has run a micro-batch, NO-PROGRESS (and exits)
+        # when none ran within FIRST_BATCH_S; this deadline bounds a driver that prints neither.
+        deadline = time.monotonic() + FIRST_BATCH_S + 60
+        while True:
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                out.append(f"(nothing more within {FIRST_BATCH_S + 60} s: the driver is stuck)\n")
+                break
+            if line is None:
                 break
             out.append(line)
-            if line.startswith("STREAMING"):
+            if line.startswith(("STREAMING", "NO-PROGRESS")):
                 break
-        assert out and out[-1].startswith("STREAMING"), "".join(out) + proc.stderr.read()[-3000:]
-        time.sleep(2)  # a few micro-batches run
+        assert out and out[-1].startswith("STREAMING"), \
+            "the streaming query never ran a micro-batch:\n" + "".join(out) + err_path.read_text()[-3000:]
         proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
-        rest, err = proc.communicate(timeout=120)
+        try:
+            proc.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the driver did not stop within 120 s of Ctrl-C:\n" + "".join(out)
+                        + err_path.read_text()[-3000:])
+        while (line := lines.get(timeout=30)) is not None:  # stdout closes when the process exits
+            rest += line
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    err = err_path.read_text()
     text = "".join(out) + rest
     result = json.loads(next(ln for ln in out if ln.startswith("RESULT "))[7:])
     assert result == [

@@ -58,9 +58,26 @@ def new_group(bootstrap: str, **configs) -> str:
     return group
 
 
+CONSUME_SESSIONS: dict = {}  # the JVM of ``KwireShare consume-session``; closed after each module
+
+
+@pytest.fixture(scope="module", autouse=True)
+def consume_sessions_closed():
+    """Closes the consume JVM after the module (test_share_groups_durable imports this too)."""
+    yield
+    javaclient.close_sessions(CONSUME_SESSIONS)
+
+
 def java(bootstrap, topic, group, policy, stop_after, timeout_ms=40000, *flags, timeout=90):
-    return javaclient.run_class("KwireShare", "consume", bootstrap, topic, group, policy, str(stop_after),
-                                str(timeout_ms), *flags, timeout=timeout, check=True)
+    """A KafkaShareConsumer's run (KwireShare consume): its JSON lines; fails the test on an error.
+
+    Each run is a new consumer; they share one JVM (a session: one JVM start, ~1 CPU-s, per
+    module instead of per run), except halt-after-first, which halts its JVM as kill -9 would."""
+    args = ("consume", bootstrap, topic, group, policy, str(stop_after), str(timeout_ms), *flags)
+    if "halt-after-first" in flags:
+        return javaclient.run_class("KwireShare", *args, timeout=timeout, check=True)
+    return javaclient.run_in_session(CONSUME_SESSIONS, "KwireShare", ("consume-session",), *args,
+                                     timeout=timeout)
 
 
 def records(lines):

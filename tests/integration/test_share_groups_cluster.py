@@ -17,7 +17,8 @@ import uuid
 import javaclient
 from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)  # pyflakes: ignore
 from test_groups_support import produce, wait_until
-from test_share_groups import FAST, JavaConsumer, admin, java, records, set_group_configs
+from test_share_groups import (FAST, JavaConsumer, admin, consume_sessions_closed,  # noqa: F401
+                               java, records, set_group_configs)
 from test_share_groups_durable import OVERRIDES as DURABLE, share_coordinator
 
 OVERRIDES = {"min.insync.replicas": "2", "offsets.topic.num.partitions": "3",

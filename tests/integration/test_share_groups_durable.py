@@ -32,7 +32,8 @@ import pytest
 import javaclient
 from cluster_fixtures import make_cluster, zookeeper  # noqa: F401 (fixtures)  # pyflakes: ignore
 from test_groups_support import create_topic, produce, wait_until
-from test_share_groups import FAST, JavaConsumer, admin, done, java, records, set_group_configs
+from test_share_groups import (FAST, JavaConsumer, admin, consume_sessions_closed, done,  # noqa: F401
+                               java, records, set_group_configs)
 
 pytestmark = pytest.mark.xdist_group("share_durable_cluster")
 

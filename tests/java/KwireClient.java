@@ -25,6 +25,11 @@
  *       describeCluster, describeTopics and listOffsets with earliest(),
  *       latest(), maxTimestamp() and forTimestamp(ts) for every ts, as
  *       Spark's Kafka connector does on its driver.
+ *   session
+ *       Many commands in one JVM (one JVM start, classes loaded and compiled once): reads
+ *       "<command> <bootstrap> ..." lines (a command's arguments, split on white space)
+ *       from stdin, prints each one's lines and then {"type":"end"}; a failure prints its
+ *       "error" line (then "end") and the session goes on.
  */
 
 import java.nio.charset.StandardCharsets;
@@ -67,7 +72,24 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class KwireClient {
     private static final Duration CONSUME_DEADLINE = Duration.ofSeconds(60);
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
+        if (args.length == 1 && args[0].equals("session")) {
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8));
+            for (String line; (line = in.readLine()) != null; ) {
+                if (!line.isBlank()) {
+                    command(line.trim().split("\\s+"));
+                    System.out.println(new Json().put("type", "end"));
+                    System.out.flush();
+                }
+            }
+            System.exit(0);
+        }
+        System.exit(command(args));
+    }
+
+    /** One command; its exit code (1: it printed an "error" line). */
+    private static int command(String[] args) {
         int rc = 0;
         try {
             if (args.length < 2) {
@@ -92,7 +114,7 @@ public final class KwireClient {
             rc = 1;
         }
         System.out.flush();
-        System.exit(rc);
+        return rc;
     }
 
     // -- admin ----------------------------------------------------------------------

@@ -40,6 +40,12 @@
  *       lines from stdin, prints each one's lines and then {"type":"end"}; another
  *       exception prints an "error" line (then "end") and the session goes on.
  *       (the root cause's class), not raised; success prints {"type":"ok"}.
+ *   consume-session
+ *       Many consumes in one JVM (one JVM start, classes loaded and compiled once): reads
+ *       "consume <bootstrap> <topic> ..." lines (consume's arguments) from stdin, runs each
+ *       with a new KafkaShareConsumer, closed after it, prints its lines and then
+ *       {"type":"end"}; an exception prints an "error" line (then "end") and the session
+ *       goes on. Not for halt-after-first, which halts the JVM.
  */
 
 import java.io.BufferedReader;
@@ -77,6 +83,8 @@ public final class KwireShare {
                 admin(args);
             } else if (args[0].equals("admin-session")) {
                 adminSession(args[1]);
+            } else if (args[0].equals("consume-session")) {
+                consumeSession();
             } else {
                 throw new IllegalArgumentException("unknown command " + args[0]);
             }
@@ -119,6 +127,27 @@ public final class KwireShare {
                 System.out.println(new KwireClient.Json().put("type", "end"));
                 System.out.flush();
             }
+        }
+    }
+
+    static void consumeSession() throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line; (line = in.readLine()) != null; ) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] words = line.trim().split("\\s+");
+            try {
+                if (!words[0].equals("consume") || List.of(words).contains("halt-after-first")) {
+                    throw new IllegalArgumentException("a consume session runs consume without halt-after-first");
+                }
+                consume(words);
+            } catch (Exception e) {
+                System.out.println(new KwireClient.Json().put("type", "error")
+                        .put("class", e.getClass().getName()).put("message", String.valueOf(e.getMessage())));
+            }
+            System.out.println(new KwireClient.Json().put("type", "end"));
+            System.out.flush();
         }
     }
 
