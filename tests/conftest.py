@@ -86,8 +86,8 @@ SMOKE = (
 # a two-minute module handed out last would be the run's tail, alone on one worker.
 HEAVY_FIRST = (
     "tests/integration/test_failover_verifier.py",       # 278 s, one test: a unit this long goes first
-    "tests/integration/test_compat.py",                  # 12 compat runs, one xdist group each
-    "tests/integration/test_nemesis_faults.py",          # 13 fault runs, 25-45 s each
+    "tests/integration/test_compat.py",                  # 2 compat runs (a broker, a cluster), one xdist group each
+    "tests/integration/test_nemesis_faults.py",          # 8 kinds on one shared cluster, 2 on an ensemble
     "tests/integration/test_clock_skew.py",              # 5 skewed-cluster runs
     "tests/integration/test_zk_ensemble.py",             # 3 ensemble runs, up to ~120 s loaded
     "tests/integration/test_java_client.py",             # 571 s
