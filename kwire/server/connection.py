@@ -88,13 +88,13 @@ import asyncio
 import inspect
 import logging
 import os
+import sys
 from functools import partial
 from time import monotonic, perf_counter
 from types import CoroutineType
 
 from kwire.delayed import Later
 from kwire.handlers import REGISTRY, RequestContext
-from kwire.handlers import produce as _produce
 from kwire.log.region import PIN_MIN_BYTES
 from kwire.protocol import codec, produce_single
 from kwire.protocol.connection import Connection, FrameError
@@ -113,6 +113,9 @@ SLICE_S = 0.001
 # the single-partition Produce without generated objects (``_produce_single``); KWIRE_FAST_PATHS=0
 # takes the generic path for every request (the reference the fast path is tested against)
 FAST_PATHS = os.environ.get("KWIRE_FAST_PATHS", "1") != "0"
+# the Produce handler's module: loaded at the first Produce (kwire.handlers imports a handler
+# at its API's first request), not by this module, so a broker that never serves one lacks it
+_PRODUCE = "kwire.handlers.produce"
 
 
 def _is_awaitable(result, _cache: dict = {}) -> bool:
@@ -303,7 +306,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return False
         if self._fast and len(frame) > 12 and frame[1] == 0 and frame[0] == 0 and metrics is None and not t_quota and (
                 session is None or not session.sasl and session.manager.authorizer is None) and \
-                REGISTRY[0].handle is _produce.handle:
+                REGISTRY[0].handle is getattr(sys.modules.get(_PRODUCE), "handle", None):
+            # (the handler is imported at the first Produce, which the generic path serves)
             single = produce_single.decode_frame(frame)  # Produce (key 0) of one partition, or None
             if single is not None and self._produce_single(single, frame):
                 return False
@@ -387,6 +391,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         ``produce.append_single``); False when the generic path must answer (nothing was done).
         Its slot is opened after the append: nothing else runs in between, so the order holds."""
         version, correlation_id, client_id, acks, _timeout_ms, topic, index, records = single
+        _produce = sys.modules[_PRODUCE]  # loaded: its handle is REGISTRY[0]'s (_dispatch)
         try:
             r = _produce.append_single(self.broker, version, acks, topic, index, records)
         except Exception as e:  # as _dispatch answers a handler's failure
