@@ -200,8 +200,7 @@ def append_single(broker, version: int, acks: int, topic, index: int, records):
     t = md.topic_by_id(topic) if version >= 13 else md.topic(topic)
     if t is None:
         return None
-    # _has_transactional_records: such a batch without a transactional id is refused there
-    if len(records) > 22 and records[16] == 2 and records[22] & TRANSACTIONAL_MASK:
+    if _first_batch_transactional(records):  # refused without a transactional id: _handle
         return None
     return _append(broker, t, index, records, acks, now_ms(), version)
 
@@ -293,11 +292,15 @@ def _has_transactional_records(req) -> bool:
     """Kafka's RequestUtils.hasTransactionalRecords: the first batch of any partition says so."""
     for td in req.topic_data:
         for pd in td.partition_data:
-            r = pd.records
-            # magic (byte 16) 2, attributes' low byte (22) has the bit; older formats have none
-            if r is not None and len(r) > 22 and r[16] == 2 and r[22] & TRANSACTIONAL_MASK:
+            if pd.records is not None and _first_batch_transactional(pd.records):
                 return True
     return False
+
+
+def _first_batch_transactional(r) -> bool:
+    """Magic (byte 16) 2 and the transactional bit in the attributes' low byte (22); older
+    formats have none."""
+    return len(r) > 22 and r[16] == 2 and bool(r[22] & TRANSACTIONAL_MASK)
 
 
 def _append(broker, t, index: int, records, acks: int, now: int, version: int = 13, *,
