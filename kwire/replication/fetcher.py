@@ -56,7 +56,8 @@ A leader fetcher's loop:
   ``on_appended(topic, partition)``.
 
 Records are appended as they arrive: each response frame is read straight
-into one buffer (``_FrameProtocol``), the codec hands out ``memoryview``
+into one buffer (``_FrameProtocol``; the same buffer for every answer once
+the previous one is no longer referenced), the codec hands out ``memoryview``
 slices of it, and ``append_as_follower`` writes those bytes; nothing is
 copied or re-encoded. The appends of one answer run back to back and the
 loop yields to the event loop once ``APPEND_SLICE_S`` has passed, so nothing
@@ -140,6 +141,9 @@ STALL_S = 3.0
 LINK_CHECK_S = 1.0
 LINK_PROBE_S = 1.0
 LINK_PROBE_TIMEOUT_S = 2.0
+# a response buffer up to this size is kept for the next response on the connection (the
+# default replica.fetch.response.max.bytes is 10 MiB; answers are usually about 1 MiB per partition)
+KEEP_BUFFER_BYTES = 16 * 1024 * 1024
 _ZERO_UUID = uuid.UUID(int=0)
 
 TopicPartition = tuple[str, int]
@@ -156,19 +160,30 @@ class _Abandoned(_ConnectionFailed):
 # -- one connection ------------------------------------------------------------------------
 
 class _FrameProtocol(asyncio.BufferedProtocol):
-    """Reads size-prefixed response frames, each straight into its own ``bytearray``.
+    """Reads size-prefixed response frames, each straight into a buffer kept for the next one.
 
     The 4-byte size is read first, then exactly the frame (so a large fetch
     response lands in one buffer with no intermediate copy). One request is
     in flight at a time, so frames simply queue until ``read_frame``.
+
+    The frame buffer is reused: a response is read into the buffer the
+    previous one used when that one is no longer referenced (no frame queued,
+    no ``memoryview`` of it alive, at most ``KEEP_BUFFER_BYTES``), so a
+    follower does not allocate -- and have the allocator zero and fault in --
+    megabytes per Fetch answer. A frame handed out by ``read_frame`` stays
+    valid while a view of it is alive: the buffer is only reused once every
+    view is gone.
     """
 
     def __init__(self) -> None:
         self.transport: asyncio.Transport | None = None
         self._size = bytearray(4)
         self._buf = self._size
+        self._want = 4  # bytes of _buf the current read fills (the size, or the frame)
         self._pos = 0
-        self._frames: collections.deque[bytearray] = collections.deque()
+        self._spare: bytearray | None = None  # the last frame's buffer, for the next frame
+        self.frames = self.allocations = 0  # frames read, buffers allocated for them
+        self._frames: collections.deque[memoryview] = collections.deque()
         self._waiter: asyncio.Future | None = None
         self._lost: BaseException | None = None
 
@@ -176,11 +191,11 @@ class _FrameProtocol(asyncio.BufferedProtocol):
         self.transport = transport
 
     def get_buffer(self, sizehint: int):
-        return memoryview(self._buf)[self._pos:]
+        return memoryview(self._buf)[self._pos:self._want]
 
     def buffer_updated(self, nbytes: int) -> None:
         self._pos += nbytes
-        if self._pos < len(self._buf):
+        if self._pos < self._want:
             return
         if self._buf is self._size:
             n = int.from_bytes(self._size, "big", signed=True)
@@ -189,12 +204,25 @@ class _FrameProtocol(asyncio.BufferedProtocol):
                 self._wake()
                 self.transport.abort()
                 return
-            self._buf = bytearray(n)
+            self._buf = self._frame_buffer(n)
+            self._want = n
         else:
-            self._frames.append(self._buf)
+            self._frames.append(memoryview(self._buf)[:self._want])
             self._buf = self._size
+            self._want = 4
             self._wake()
         self._pos = 0
+
+    def _frame_buffer(self, n: int) -> bytearray:
+        """A buffer of at least ``n`` bytes: the spare one when nothing refers to it any more."""
+        self.frames += 1
+        buf = self._spare
+        if buf is not None and len(buf) >= n and not self._frames and _unreferenced(buf):
+            return buf
+        self.allocations += 1
+        buf = bytearray(n)
+        self._spare = buf if n <= KEEP_BUFFER_BYTES else None
+        return buf
 
     def eof_received(self):
         return False  # close the transport
@@ -219,7 +247,19 @@ class _FrameProtocol(asyncio.BufferedProtocol):
                 await self._waiter
             finally:
                 self._waiter = None
-        return memoryview(self._frames.popleft())
+        return self._frames.popleft()
+
+
+def _unreferenced(buf: bytearray) -> bool:
+    """True when no ``memoryview`` (or other buffer export) of ``buf`` is alive: a bytearray
+    with exports cannot be resized, so a one-byte grow and shrink tells (O(1) once the
+    bytearray has over-allocated on the first call)."""
+    try:
+        buf.append(0)
+    except BufferError:
+        return False
+    del buf[-1]
+    return True
 
 
 # -- the manager ---------------------------------------------------------------------------

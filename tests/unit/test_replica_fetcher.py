@@ -399,3 +399,32 @@ def test_an_epoch_the_leader_does_not_know_yet_backs_off_until_new_leadership(le
     asyncio.run(run())
     assert _log_bytes(plog.dir) == _log_bytes(leader.part_dir())
     plog.close()
+
+
+def test_answers_of_varying_sizes_reuse_one_buffer_and_stay_byte_identical(leader, tmp_path):
+    # one batch per answer (replica.fetch.max.bytes=1: the first batch always comes whole), the
+    # largest first: every later answer lands in the first one's buffer, over its stale tail
+    sizes = [60_000, 300, 20_000, 5, 45_000, 1_000, 59_000, 10, 30_000, 2]
+    for i, size in enumerate(sizes):
+        leader.produce(_batch(f"v{i}", n=2, size=size))
+    plog = _follower_log(tmp_path, leader.topic)
+
+    async def run():
+        mgr = _manager(leader, **{"replica.fetch.max.bytes": "1"})
+        mgr.add_partitions({(leader.topic, 0): (plog, LEADER_ID, 0)})
+        mgr.start()
+        try:
+            end = await asyncio.to_thread(leader.end)
+            await _until(lambda: plog.log_end_offset == end, "the copy")
+            return mgr._fetchers[LEADER_ID]._conn
+        finally:
+            await mgr.close()
+
+    conn = asyncio.run(run())
+    assert plog.log_end_offset == 2 * len(sizes)
+    assert _log_bytes(plog.dir) == _log_bytes(leader.part_dir())
+    # ApiVersions, Metadata (topic ids), then the fetches: the buffer grows to the largest
+    # answer once and is reused for every answer after it
+    assert conn.frames >= len(sizes) + 2
+    assert conn.allocations <= 4, (conn.frames, conn.allocations)
+    plog.close()
