@@ -236,18 +236,30 @@ class _FrameProtocol(asyncio.BufferedProtocol):
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
-    async def read_frame(self) -> memoryview:
+    async def read_frame(self, timeout: float | None = None) -> memoryview:
+        """The next frame; ``asyncio.TimeoutError`` when none has come within ``timeout`` s (a
+        timer on the waiter: no task per request, as ``asyncio.wait_for`` would make)."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
         while not self._frames:
             if isinstance(self._lost, _Abandoned):
                 raise self._lost
             if self._lost is not None:
                 raise _ConnectionFailed(str(self._lost) or type(self._lost).__name__)
-            self._waiter = asyncio.get_running_loop().create_future()
+            self._waiter = waiter = loop.create_future()
+            timer = None if deadline is None else loop.call_at(deadline, _expire, waiter)
             try:
-                await self._waiter
+                await waiter
             finally:
                 self._waiter = None
+                if timer is not None:
+                    timer.cancel()
         return self._frames.popleft()
+
+
+def _expire(waiter: asyncio.Future) -> None:
+    if not waiter.done():
+        waiter.set_exception(asyncio.TimeoutError())
 
 
 def _unreferenced(buf: bytearray) -> bool:
@@ -876,7 +888,7 @@ class _LeaderFetcher:
         # a timer, not a task, per request: most answers come before it fires
         check = loop.call_later(extra_wait_ms / 1000 + LINK_CHECK_S, self._start_watch, conn)
         try:
-            frame = await asyncio.wait_for(conn.read_frame(), timeout)
+            frame = await conn.read_frame(timeout)
         except asyncio.TimeoutError:
             raise _ConnectionFailed(f"no response within {timeout:.1f}s") from None
         finally:

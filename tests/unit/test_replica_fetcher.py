@@ -428,3 +428,42 @@ def test_answers_of_varying_sizes_reuse_one_buffer_and_stay_byte_identical(leade
     assert conn.frames >= len(sizes) + 2
     assert conn.allocations <= 4, (conn.frames, conn.allocations)
     plog.close()
+
+
+def test_a_leader_that_never_answers_times_out_and_is_reconnected(tmp_path, topic_name):
+    # a peer that accepts and reads but never answers (a hung leader): each request must time
+    # out after replica.socket.timeout.ms and the fetcher connect again after the backoff
+    plog = _follower_log(tmp_path, topic_name)
+
+    async def run():
+        accepted: list = []  # connections that sent a request (the link probes send nothing)
+
+        writers: list = []
+
+        async def silent(reader, writer):
+            writers.append(writer)
+            if await reader.read(65536):
+                accepted.append(writer)
+            while await reader.read(65536):
+                pass
+
+        server = await asyncio.start_server(silent, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        mgr = ReplicaFetcherManager(NODE_ID, lambda node: ("127.0.0.1", port) if node == LEADER_ID else None,
+                                    _config(**{"replica.socket.timeout.ms": "200"}),
+                                    on_appended=lambda t, p: None)
+        mgr.add_partitions({(topic_name, 0): (plog, LEADER_ID, 0)})
+        mgr.start()
+        try:
+            await _until(lambda: len(accepted) >= 3, "three connections (two timed out)")
+        finally:
+            await mgr.close()
+            for w in writers:
+                w.close()
+            server.close()
+            await server.wait_closed()
+        return len(accepted)
+
+    assert asyncio.run(run()) >= 3
+    assert plog.log_end_offset == 0
+    plog.close()
