@@ -463,18 +463,40 @@ def _diverged(plog, r: _Read, offset: int, last_fetched_epoch: int) -> bool:
 
 
 def _answer(results, session, version: int, endpoints=None) -> FetchResponse:
-    """The answer: a sessionless plain one written straight from the reads
-    (``kwire.handlers.fetch_plain``), else ``_response``'s."""
-    if session is None and endpoints is None and plain(results, version):
-        return PlainFetchResponse(results, partial(_topic_responses, version))
-    return _response(results, session, version, endpoints)
+    """The answer: a plain one written straight from the reads (``kwire.handlers.fetch_plain``),
+    with or without a fetch session, else ``_build``'s. A session first records what it sends
+    (``_sent``, KIP-227's bookkeeping) and keeps only the partitions that belong in the answer."""
+    session_id = 0
+    if session is not None:
+        results = _sent(results, session)
+        session_id = session.session_id
+    if endpoints is None and plain(results, version):
+        return PlainFetchResponse(results, partial(_topic_responses, version), session_id)
+    return _build(results, session_id, version, endpoints)
+
+
+def _sent(results, session) -> list:
+    """The reads that belong in a session's answer, in order; each one is recorded as sent
+    (``FetchContext.include``), those left out too."""
+    include = session.include
+    return [r for r in results if include(r.key, r.hw, r.lso, r.log_start,
+                                          r.size > 0 or r.diverging is not None, r.error != 0,
+                                          r.log is None)]
 
 
 def _topic_responses(version: int, results) -> list:
-    return _response(results, None, version).responses
+    return _build(results, 0, version).responses
 
 
 def _response(results, session, version: int, endpoints=None) -> FetchResponse:
+    """The answer built by the generated structs (``_build``), after the session's bookkeeping:
+    the reference the plain answer is checked against."""
+    if session is None:
+        return _build(results, 0, version, endpoints)
+    return _build(_sent(results, session), session.session_id, version, endpoints)
+
+
+def _build(results, session_id: int, version: int, endpoints=None) -> FetchResponse:
     """The answer; ``current_leader`` only from v12, the first version that has the field (an older
     follower or client is told NOT_LEADER_OR_FOLLOWER alone and finds the leader in Metadata).
 
@@ -487,10 +509,6 @@ def _response(results, session, version: int, endpoints=None) -> FetchResponse:
     last_ref = object()
     partitions = None
     for r in results:
-        if session is not None and not session.include(r.key, r.hw, r.lso, r.log_start,
-                                                        r.size > 0 or r.diverging is not None,
-                                                        r.error != 0, r.log is None):
-            continue
         ref = r.key[0]
         if ref is not last_ref and ref != last_ref:  # identity first: UUID.__eq__ is Python
             tr = _new(FetchableTopicResponse)
@@ -520,7 +538,7 @@ def _response(results, session, version: int, endpoints=None) -> FetchResponse:
         pd.snapshot_id = _NO_SNAPSHOT
         pd.unknown_tagged_fields = _NO_TAGS
         partitions.append(pd)
-    resp = FetchResponse(error_code=0, session_id=session.session_id if session else 0, responses=topics)
+    resp = FetchResponse(error_code=0, session_id=session_id, responses=topics)
     if endpoints:
         resp.node_endpoints = endpoints
     return resp
