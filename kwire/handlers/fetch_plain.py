@@ -5,7 +5,10 @@ diverging epoch, a current leader or aborted transactions; only offsets and
 records. With or without a fetch session (KIP-227; librdkafka 2.16 opens
 one): the handler has done the session's bookkeeping and kept the partitions
 an incremental answer lists before it makes a plain answer, which writes the
-session id it is given.
+session id it is given. Records already in memory (a region below the
+sendfile size, read when it was made) are copied into the answer, so that a
+small answer is one chunk, sent with one write; larger regions stay parts of
+their own, sent with ``sendfile``.
 ``PlainFetchResponse`` is such an answer: a ``FetchResponse`` whose body is
 written from the ``fetch._Read`` of each partition (``codec.SelfEncoding``),
 so the six ``PartitionData`` and their generated encoding are skipped. Its
@@ -132,6 +135,10 @@ class PlainFetchResponse(FetchResponse, SelfEncoding):
                     out += _CAUGHT_UP
                 else:
                     out += _MIDDLE
+                    if records.__class__ is not bytes and not records.in_file():
+                        # a region read when it was made (below the sendfile size): its bytes
+                        # go into the answer, which stays one chunk and one write
+                        records = records.read()
                     write_compact_records(out, parts, records)
                     out.append(0)
             out.append(0)
