@@ -76,6 +76,7 @@ from kwire.handlers.fetch_plain import PlainFetchResponse, plain
 from kwire.broker.fetch_sessions import FINAL_EPOCH
 from kwire.replication.joining import JOIN_WAIT_MS
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
+from kwire.protocol.fetch_plain_request import PlainFetchRequest
 from kwire.protocol.generated import fetch_response as _wire
 from kwire.protocol.primitives import ZERO_UUID as _ZERO_UUID
 from kwire.protocol.generated.fetch_response import (
@@ -136,26 +137,34 @@ def handle(ctx, req):
     md = broker.metadata
     by_id = version >= 13
 
-    wanted = []  # (key, fetch offset, partition max bytes, current leader epoch)
-    last_epochs = {}  # key -> last_fetched_epoch (v12+), for the diverging-epoch check
-    replica_id = req.replica_state.replica_id if version >= 15 else req.replica_id
-    if not broker.cluster_mode:
-        replica_id = -1  # one node: nobody replicates from it
     log_starts = {}  # follower fetches: key -> the follower's log start offset
-    for ft in req.topics:
-        ref = ft.topic_id if by_id else ft.topic
-        for fp in ft.partitions:
-            wanted.append(((ref, fp.partition), fp.fetch_offset, fp.partition_max_bytes,
-                           fp.current_leader_epoch))
-            if version >= 12 and fp.last_fetched_epoch >= 0:
-                last_epochs[(ref, fp.partition)] = fp.last_fetched_epoch
-            if replica_id >= 0:
-                log_starts[(ref, fp.partition)] = fp.log_start_offset
+    if req.__class__ is PlainFetchRequest:  # a consumer's, read straight into these (v13-16)
+        wanted = req.wanted
+        last_epochs = req.last_epochs
+        forgotten = req.forgotten
+        replica_id = -1
+    else:
+        wanted = []  # (key, fetch offset, partition max bytes, current leader epoch)
+        last_epochs = {}  # key -> last_fetched_epoch (v12+), for the diverging-epoch check
+        replica_id = req.replica_state.replica_id if version >= 15 else req.replica_id
+        if not broker.cluster_mode:
+            replica_id = -1  # one node: nobody replicates from it
+        for ft in req.topics:
+            ref = ft.topic_id if by_id else ft.topic
+            for fp in ft.partitions:
+                wanted.append(((ref, fp.partition), fp.fetch_offset, fp.partition_max_bytes,
+                               fp.current_leader_epoch))
+                if version >= 12 and fp.last_fetched_epoch >= 0:
+                    last_epochs[(ref, fp.partition)] = fp.last_fetched_epoch
+                if replica_id >= 0:
+                    log_starts[(ref, fp.partition)] = fp.log_start_offset
+        forgotten = None
 
     if version >= 7 and (req.session_id or req.session_epoch != FINAL_EPOCH or
-                         req.forgotten_topics_data):
-        forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
-                     for p in ft.partitions]
+                         (forgotten if forgotten is not None else req.forgotten_topics_data)):
+        if forgotten is None:
+            forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
+                         for p in ft.partitions]
         session = broker.fetch_sessions.new_context(
             req.session_id, req.session_epoch, [(k, o, m) for k, o, m, _ in wanted], forgotten)
         if session.error:
