@@ -23,6 +23,12 @@ fetches naming only the partition whose fetch offset moved.
 requests (v13, by topic id: what the Java client and the ``roundtrip_1KiB``
 bench send) and prints the thread CPU per Produce, loop turns included.
 
+``KWIRE_MEASURE_CALLS=1`` counts, instead of timing, the Python bytecodes
+executed and the C functions called in each phase (``sys.settrace`` with
+opcode events, ``sys.setprofile``): "ops" per round trip, a figure the
+machine's load does not move, to compare trees on a busy machine (what a C
+function does inside is not weighed; the work of the kernel neither).
+
 A measuring tool, not a test: the fake transport is the point (nothing but
 the broker is timed).
 """
@@ -141,6 +147,35 @@ async def main(n, produce_only=False, sessions=False):
         return
 
     tt = time.thread_time
+    calls = [0]
+    if os.environ.get("KWIRE_MEASURE_CALLS") == "1":
+        def local(frame, event, _arg):
+            if event == "opcode":
+                calls[0] += 1
+            return local
+
+        def trace(frame, event, _arg):  # every Python frame: count its bytecodes
+            frame.f_trace_opcodes = True
+            return local
+
+        def count(_frame, event, _arg):  # and every call of a C function
+            if event == "c_call":
+                calls[0] += 1
+
+        def tt():  # the "clock": bytecodes executed and C functions called so far
+            sys.setprofile(None)
+            sys.settrace(None)
+            n = calls[0]
+            sys.settrace(trace)
+            sys.setprofile(count)
+            return n
+
+        def stop():
+            sys.setprofile(None)
+            sys.settrace(None)
+    else:
+        def stop():
+            pass
     acc = [0.0, 0.0, 0.0]
     turns = [0]
 
@@ -155,9 +190,10 @@ async def main(n, produce_only=False, sessions=False):
         t2 = tt()
         k = 0
         while ft.chunks == w0:
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # (counted: a few calls of the harness's, the same for any tree)
             k += 1
         t3 = tt()
+        stop()
         acc[0] += t1 - t0; acc[1] += t2 - t1; acc[2] += t3 - t2
         turns[0] += k
         offsets[p] += 1
@@ -175,9 +211,10 @@ async def main(n, produce_only=False, sessions=False):
     gc.collect()
     for i in range(n):
         await one(i)
-    f, p, w = (x / n * 1e6 for x in acc)
-    print(f"{os.path.dirname(os.path.dirname(__import__('kwire').__file__))} n={n} fetch_in={f:.1f}us produce={p:.1f}us "
-          f"wake+answer={w:.1f}us total={f + p + w:.1f}us loop_turns_to_answer={turns[0] / n:.2f} "
+    f, p, w = (x / n * (1 if calls[0] else 1e6) for x in acc)
+    u = "ops" if calls[0] else "us"
+    print(f"{os.path.dirname(os.path.dirname(__import__('kwire').__file__))} n={n} fetch_in={f:.1f}{u} produce={p:.1f}{u} "
+          f"wake+answer={w:.1f}{u} total={f + p + w:.1f}{u} loop_turns_to_answer={turns[0] / n:.2f} "
           f"out_bytes={ft.n + pt.n} sessions={sessions} load={os.getloadavg()[0]:.1f}", flush=True)
     srv.request_stop() if hasattr(srv, "request_stop") else None
     b.close()
