@@ -50,7 +50,7 @@ LAST_VERSION = 16
 _WITH_REPLICA = Struct(">iiiibii").unpack_from  # v13-14
 _WITHOUT_REPLICA = Struct(">iiibii").unpack_from  # v15-16
 _PARTITION = Struct(">iiqiqi").unpack_from
-_INT32 = Struct(">i").unpack_from
+_INT32S = [Struct(f">{m}i").unpack_from for m in range(127)]  # a forgotten topic's partitions
 
 
 class PlainFetchRequest:
@@ -65,25 +65,11 @@ class PlainFetchRequest:
             self._full = codec.decode_request(1, self._version, self._body, 0)
         return self._full
 
-    @property
-    def topics(self):
-        return self._generated().topics
-
-    @property
-    def forgotten_topics_data(self):
-        return self._generated().forgotten_topics_data
-
-    @property
-    def replica_state(self):
-        return self._generated().replica_state
-
-    @property
-    def cluster_id(self):
-        return self._generated().cluster_id
-
-    @property
-    def unknown_tagged_fields(self):
-        return self._generated().unknown_tagged_fields
+    topics = property(lambda self: self._generated().topics)
+    forgotten_topics_data = property(lambda self: self._generated().forgotten_topics_data)
+    replica_state = property(lambda self: self._generated().replica_state)
+    cluster_id = property(lambda self: self._generated().cluster_id)
+    unknown_tagged_fields = property(lambda self: self._generated().unknown_tagged_fields)
 
     def __eq__(self, other):
         return self._generated() == other
@@ -92,6 +78,25 @@ class PlainFetchRequest:
 
     def __repr__(self) -> str:
         return f"Plain{self._generated()!r}"
+
+
+class _Other(Exception):
+    """Not the shape read here: the generic decoder reads the request."""
+
+
+def _count(buf, pos: int) -> tuple[int, int]:
+    """A compact array's (or string's) length in one varint byte, not null: (n, pos after)."""
+    n = buf[pos] - 1
+    if n < 0 or n > 126:
+        raise _Other
+    return n, pos + 1
+
+
+def _no_tags(buf, pos: int) -> int:
+    """An empty tagged-field section: the position after it."""
+    if buf[pos]:
+        raise _Other
+    return pos + 1
 
 
 def decode(buf, pos: int, version: int) -> PlainFetchRequest | None:
@@ -111,59 +116,33 @@ def decode(buf, pos: int, version: int) -> PlainFetchRequest | None:
             pos += 21
         wanted = []
         last_epochs = {}
-        n = buf[pos] - 1
-        pos += 1
-        if n < 0 or n > 126:
-            return None
+        n, pos = _count(buf, pos)
         for _ in range(n):
             ref, pos = read_uuid(buf, pos)
-            m = buf[pos] - 1
-            pos += 1
-            if m < 0 or m > 126:
-                return None
+            m, pos = _count(buf, pos)
             for _ in range(m):
                 partition, leader_epoch, offset, last_epoch, _log_start, part_max = _PARTITION(buf, pos)
-                if buf[pos + 32]:
-                    return None  # tagged fields
-                pos += 33
+                pos = _no_tags(buf, pos + 32)
                 key = (ref, partition)
                 wanted.append((key, offset, part_max, leader_epoch))
                 if last_epoch >= 0:
                     last_epochs[key] = last_epoch
-            if buf[pos]:
-                return None
-            pos += 1
+            pos = _no_tags(buf, pos)
         forgotten = []
-        n = buf[pos] - 1
-        pos += 1
-        if n < 0 or n > 126:
-            return None
+        n, pos = _count(buf, pos)
         for _ in range(n):
             ref, pos = read_uuid(buf, pos)
-            m = buf[pos] - 1
-            pos += 1
-            if m < 0 or m > 126:
-                return None
-            for _ in range(m):
-                forgotten.append((ref, _INT32(buf, pos)[0]))
-                pos += 4
-            if buf[pos]:
-                return None
-            pos += 1
-        n = buf[pos] - 1  # rack_id: a compact string (never null in the schema)
-        pos += 1
-        if n < 0 or n > 126:
-            return None
+            m, pos = _count(buf, pos)
+            forgotten += [(ref, p) for p in _INT32S[m](buf, pos)]
+            pos = _no_tags(buf, pos + 4 * m)
+        n, pos = _count(buf, pos)  # rack_id: a compact string (never null in the schema)
         end = pos + n
         if end > len(buf):
             return None
         rack_id = str(buf[pos:end], "utf-8")
-        pos = end
-        if buf[pos]:
-            return None  # cluster_id, replica_state, unknown tags
-        pos += 1
-    except (IndexError, StructError, ValueError):  # truncated or malformed: the generic decoder says
-        return None
+        pos = _no_tags(buf, end)  # none: no cluster_id, no replica_state, no unknown tags
+    except (_Other, IndexError, StructError, ValueError):  # truncated or malformed: the generic
+        return None  # decoder says what is wrong
     r = PlainFetchRequest()
     r.max_wait_ms = max_wait
     r.min_bytes = min_bytes
