@@ -190,7 +190,7 @@ def handle(ctx, req):
     # an incremental consumer fetch skips, before reading, the dirty partitions it does not
     # name that are caught up and whose offsets the client already has
     idle_check = session.unchanged if changed is not None else None
-    named = {w[0] for w in wanted} if idle_check is not None else ()
+    named = epochs if idle_check is not None else ()  # the request's keys (epochs is keyed by them)
     # consumers' sessions learn their partitions' topic names (followers read them all anyway)
     watch = session.watch if session is not None and session.session is not None and replica_id < 0 \
         else None
