@@ -266,8 +266,9 @@ def handle(ctx, req):
                        _endpoints(broker, results) if leaders and version >= 16 else None)
     idle = ()
     if changed is not None:  # the session's partitions not read: watched too while waiting
-        read = {r.key for r in results}
-        idle = [nk for k, nk in session.session.names.items() if k not in read]
+        # by (topic name, partition), the keys watched: a str's hash is cached, a UUID's is Python
+        read = {(r.topic, r.partition) for r in results}
+        idle = [nk for nk in session.session.names.values() if nk not in read]
     return _wait_then_respond(broker, req, version, results, total, read_all, session, replica_id,
                               idle, az is None)
 
