@@ -15,9 +15,19 @@ PYTHONPATH at two source trees, alternating, to compare revisions:
     PYTHONPATH=. python scripts/measure-request-cpu.py 3000
     PYTHONPATH=/tmp/old python scripts/measure-request-cpu.py 3000
 
+``python scripts/measure-request-cpu.py 3000 session`` sends the Fetches as
+librdkafka does (KIP-227): a full fetch opening a session, then incremental
+fetches naming only the partition whose fetch offset moved.
+
 ``python scripts/measure-request-cpu.py 3000 produce`` sends only the Produce
 requests (v13, by topic id: what the Java client and the ``roundtrip_1KiB``
 bench send) and prints the thread CPU per Produce, loop turns included.
+
+``KWIRE_MEASURE_CALLS=1`` counts, instead of timing, the Python bytecodes
+executed and the C functions called in each phase (``sys.settrace`` with
+opcode events, ``sys.setprofile``): "ops" per round trip, a figure the
+machine's load does not move, to compare trees on a busy machine (what a C
+function does inside is not weighed; the work of the kernel neither).
 
 A measuring tool, not a test: the fake transport is the point (nothing but
 the broker is timed).
@@ -50,10 +60,13 @@ class CountingTransport:
     def __init__(self):
         self.n = 0
         self.chunks = 0
+        self.first = bytearray()  # the first bytes written (the first answer's header)
 
     def write(self, d):
         self.n += len(d)
         self.chunks += 1
+        if len(self.first) < 64:
+            self.first += bytes(d)[:64]
 
     def writelines(self, ds):
         for d in ds:
@@ -72,7 +85,7 @@ class CountingTransport:
     def is_closing(self): return False
 
 
-async def main(n, produce_only=False):
+async def main(n, produce_only=False, sessions=False):
     d = tempfile.mkdtemp(prefix="kwire-request-cpu-")
     cfg = BrokerConfig.load(None, ["listeners=PLAINTEXT://127.0.0.1:0", f"log.dirs={d}"])
     srv = KafkaServer(cfg)
@@ -97,11 +110,19 @@ async def main(n, produce_only=False):
         corr[0] += 1
         return codec.encode_request(key, ver, corr[0], "rt", obj)
 
+    session = [0, -1, None]  # id, epoch, the partition whose offset moved since the last fetch
+
     def fetch_frame():
+        if not sessions:
+            sid, epoch, named = 0, -1, range(PARTS)
+        elif session[1] < 0:  # open the session: a full fetch
+            sid, epoch, named = 0, 0, range(PARTS)
+        else:  # incremental: only the partition whose fetch offset moved
+            sid, epoch, named = session[0], session[1], [] if session[2] is None else [session[2]]
         return frame(1, 16, FetchRequest(max_wait_ms=500, min_bytes=1, max_bytes=52428800,
-                     session_id=0, session_epoch=-1, topics=[FetchTopic(topic="t", topic_id=tid, partitions=[
+                     session_id=sid, session_epoch=epoch, topics=[FetchTopic(topic="t", topic_id=tid, partitions=[
                          FetchPartition(partition=q, fetch_offset=offsets[q], partition_max_bytes=1048576)
-                         for q in range(PARTS)])]))
+                         for q in named])] if named else []))
 
     def produce_frame(p, version=10):
         return frame(0, version, ProduceRequest(acks=-1, timeout_ms=30000, topic_data=[
@@ -126,6 +147,35 @@ async def main(n, produce_only=False):
         return
 
     tt = time.thread_time
+    calls = [0]
+    if os.environ.get("KWIRE_MEASURE_CALLS") == "1":
+        def local(frame, event, _arg):
+            if event == "opcode":
+                calls[0] += 1
+            return local
+
+        def trace(frame, event, _arg):  # every Python frame: count its bytecodes
+            frame.f_trace_opcodes = True
+            return local
+
+        def count(_frame, event, _arg):  # and every call of a C function
+            if event == "c_call":
+                calls[0] += 1
+
+        def tt():  # the "clock": bytecodes executed and C functions called so far
+            sys.setprofile(None)
+            sys.settrace(None)
+            n = calls[0]
+            sys.settrace(trace)
+            sys.setprofile(count)
+            return n
+
+        def stop():
+            sys.setprofile(None)
+            sys.settrace(None)
+    else:
+        def stop():
+            pass
     acc = [0.0, 0.0, 0.0]
     turns = [0]
 
@@ -140,12 +190,20 @@ async def main(n, produce_only=False):
         t2 = tt()
         k = 0
         while ft.chunks == w0:
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # (counted: a few calls of the harness's, the same for any tree)
             k += 1
         t3 = tt()
+        stop()
         acc[0] += t1 - t0; acc[1] += t2 - t1; acc[2] += t3 - t2
         turns[0] += k
         offsets[p] += 1
+        if sessions:
+            if session[1] < 0:  # the answer's session id: after size, correlation id, tags
+                session[0] = int.from_bytes(ft.first[4 + 4 + 1 + 4 + 2:4 + 4 + 1 + 4 + 2 + 4], "big")
+                assert session[0], "no session opened"
+                session[1] = 0
+            session[1] += 1
+            session[2] = p
 
     for i in range(300):
         await one(i)
@@ -153,10 +211,11 @@ async def main(n, produce_only=False):
     gc.collect()
     for i in range(n):
         await one(i)
-    f, p, w = (x / n * 1e6 for x in acc)
-    print(f"{os.path.dirname(os.path.dirname(__import__('kwire').__file__))} n={n} fetch_in={f:.1f}us produce={p:.1f}us "
-          f"wake+answer={w:.1f}us total={f + p + w:.1f}us loop_turns_to_answer={turns[0] / n:.2f} "
-          f"out_bytes={ft.n + pt.n} load={os.getloadavg()[0]:.1f}", flush=True)
+    f, p, w = (x / n * (1 if calls[0] else 1e6) for x in acc)
+    u = "ops" if calls[0] else "us"
+    print(f"{os.path.dirname(os.path.dirname(__import__('kwire').__file__))} n={n} fetch_in={f:.1f}{u} produce={p:.1f}{u} "
+          f"wake+answer={w:.1f}{u} total={f + p + w:.1f}{u} loop_turns_to_answer={turns[0] / n:.2f} "
+          f"out_bytes={ft.n + pt.n} sessions={sessions} load={os.getloadavg()[0]:.1f}", flush=True)
     srv.request_stop() if hasattr(srv, "request_stop") else None
     b.close()
     shutil.rmtree(d, ignore_errors=True)
@@ -165,4 +224,5 @@ async def main(n, produce_only=False):
 if __name__ == "__main__":
     loop = _new_loop()
     asyncio.set_event_loop(loop)
-    loop.run_until_complete(main(int(sys.argv[1]), sys.argv[2:] == ["produce"]))
+    loop.run_until_complete(main(int(sys.argv[1]), sys.argv[2:] == ["produce"],
+                                         sys.argv[2:] == ["session"]))

@@ -15,7 +15,7 @@ FIGURES = {
     "produce": ["msgs_per_s", "mb_per_s", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
     "consume": ["msgs_per_s", "mb_per_s", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
     "latency": ["p50_ms", "p95_ms", "p99_ms", "max_ms", "broker_cpu_us_per_msg", "broker_cpu_s",
-                "broker_rss_mb"],
+                "broker_rss_mb", "client_cpu_s", "producer_cpu_s", "loop_cpu_s"],
     "roundtrip": ["rt_p50_ms", "rt_p99_ms", "broker_cpu_us_per_rt"],
     "share": ["msgs_per_s", "broker_cpu_us_per_msg", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
     "classic": ["msgs_per_s", "broker_cpu_us_per_msg", "broker_cpu_s", "broker_rss_mb", "client_cpu_s"],
@@ -26,7 +26,8 @@ UNITS = {"msgs_per_s": "msg/s", "mb_per_s": "MB/s", "broker_cpu_s": "broker CPU 
          "broker_cpu_us_per_msg": "broker CPU µs/msg", "client_cpu_s": "client CPU s", "p50_ms": "p50 ms",
          "p95_ms": "p95 ms", "p99_ms": "p99 ms", "max_ms": "max ms",
          "startup_s": "start-up s", "idle_rss_mb": "idle RSS MB", "rt_p50_ms": "round trip p50 ms",
-         "rt_p99_ms": "round trip p99 ms", "broker_cpu_us_per_rt": "broker CPU µs/round trip"}
+         "rt_p99_ms": "round trip p99 ms", "broker_cpu_us_per_rt": "broker CPU µs/round trip",
+         "producer_cpu_s": "client producer thread CPU s", "loop_cpu_s": "client poll loop CPU s"}
 
 
 def kind_of(workload: str) -> str:

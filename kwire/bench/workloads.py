@@ -173,6 +173,11 @@ def percentile(sorted_vals: list[float], q: float) -> float:
 
 def latency(ck, bootstrap: str, topic: str, partitions: int, size: int, rate: int,
             seconds: float, warmup_s: float = 1.0) -> dict:
+    """End-to-end latency: a producer thread at ``rate`` msg/s (each value starts with its
+    ``time.monotonic_ns()`` at ``produce()``), a consumer taking each message's receipt time
+    when ``poll()`` hands it over. Also reports the CPU of the producer thread and of the
+    consumer's loop (``producer_cpu_s``, ``loop_cpu_s``): the rest of the client's CPU is
+    librdkafka's own threads (docs/performance-latency.md)."""
     c = _consumer(ck, bootstrap)
     p = ck.Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 0,
                      "enable.idempotence": False})
@@ -181,10 +186,12 @@ def latency(ck, bootstrap: str, topic: str, partitions: int, size: int, rate: in
     pad = os.urandom(max(size - 8, 0))
     pack = struct.Struct(">q").pack
     sent = [0]
+    producer_cpu = [0.0]
     done = threading.Event()
     failure: list = []
 
     def producer():
+        cpu0 = time.thread_time()
         try:
             interval = 1.0 / rate
             start = time.monotonic()
@@ -205,6 +212,7 @@ def latency(ck, bootstrap: str, topic: str, partitions: int, size: int, rate: in
         except Exception as e:  # reported by the main thread
             failure.append(repr(e))
         finally:
+            producer_cpu[0] = time.thread_time() - cpu0
             done.set()
 
     t0_ns = time.monotonic_ns()
@@ -214,6 +222,7 @@ def latency(ck, bootstrap: str, topic: str, partitions: int, size: int, rate: in
     th = threading.Thread(target=producer, name="bench-latency-producer", daemon=True)
     th.start()
     deadline = None
+    loop_cpu0 = time.thread_time()
     try:
         while True:
             m = c.poll(0.05)
@@ -232,12 +241,14 @@ def latency(ck, bootstrap: str, topic: str, partitions: int, size: int, rate: in
                 if time.monotonic() > deadline:
                     break
     finally:
+        loop_cpu = time.thread_time() - loop_cpu0
         th.join(30)
         c.close()
     if failure:
         raise BenchError(f"latency producer: {failure[0]}")
     lat.sort()
     return {"messages": sent[0], "received": received, "rate": rate, "seconds": seconds,
+            "producer_cpu_s": producer_cpu[0], "loop_cpu_s": loop_cpu,
             "p50_ms": percentile(lat, 50), "p95_ms": percentile(lat, 95),
             "p99_ms": percentile(lat, 99), "max_ms": lat[-1] if lat else float("nan")}
 

@@ -100,8 +100,14 @@ class FetchContext:
         parts = self.session.partitions
         keys = set(named)
         keys.update(self.session.dirty)
-        cached = [(parts[k].order, k, parts[k]) for k in keys if k in parts]
-        cached.sort(key=_first)
+        get = parts.get
+        cached = []
+        for k in keys:  # one lookup per key (a key's hash is a UUID's, computed in Python)
+            c = get(k)
+            if c is not None:
+                cached.append((c.order, k, c))
+        if len(cached) > 1:
+            cached.sort(key=_first)
         return [(k, c.fetch_offset, c.max_bytes) for _o, k, c in cached]
 
     def watch(self, key, topic: str) -> None:

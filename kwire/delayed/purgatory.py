@@ -9,7 +9,16 @@ exactly the operations watching its partition.
 
 Each waiting operation is a ``DelayedOperation`` whose ``check(key,
 nbytes)`` returns True once it can complete; it is then resolved and removed
-from every key it watched. Timeouts are the event loop's timers.
+from every key it watched.
+
+Timeouts: not one event-loop timer per operation (creating and cancelling a
+loop timer was a sixth of a parked Fetch's broker CPU) but buckets of
+``TICK_S`` (1 ms, the tick of Kafka's timing wheel): an operation joins the
+bucket of its deadline rounded up, leaves it when it completes, and one loop
+timer, at the earliest bucket, resolves what is due (False) and moves on to
+the next bucket. A deadline is thus kept to within a tick (at most 1 ms
+late; never early under asyncio's loop, at most half a millisecond under
+uvloop's, whose timers are whole milliseconds).
 
 Every operation is registered with its kind, named as Kafka's purgatories are
 (``FETCH``, ``PRODUCE``, ``REBALANCE``): ``sizes()`` counts the waiting ones by
@@ -19,6 +28,7 @@ kind for the ``kafka_server_delayedoperationpurgatory_purgatorysize`` metric.
 from __future__ import annotations
 
 import asyncio
+from heapq import heappop, heappush
 from typing import Callable, Hashable, Iterable
 
 from kwire.clock import sleep
@@ -31,6 +41,7 @@ PRODUCE = "Produce"  # acks=all appends waiting for the ISR (also the coordinato
 # the coordinator's append waits for the ISR like any acks=all produce).
 REBALANCE = "Rebalance"
 KINDS = (FETCH, PRODUCE, REBALANCE)
+TICK_S = 0.001  # timeouts are kept to this granularity (one bucket per tick)
 
 
 def replica_key(topic: str, partition: int) -> tuple:
@@ -50,7 +61,7 @@ def replica_fetch_key(replica_id: int) -> tuple:
 
 
 class DelayedOperation:
-    __slots__ = ("keys", "check", "future", "kind", "handle", "purgatory", "forgotten")
+    __slots__ = ("keys", "check", "future", "kind", "tick", "purgatory", "forgotten")
 
     def __init__(self, keys: tuple, check: Callable[[Hashable, int], bool], future: asyncio.Future,
                  kind: str) -> None:
@@ -58,20 +69,31 @@ class DelayedOperation:
         self.check = check
         self.future = future
         self.kind = kind
-        self.handle = None  # the timeout's timer
+        self.tick = 0  # the timeout's bucket (Purgatory._buckets)
         self.purgatory = None
         self.forgotten = False  # removed from every key it watched
 
     def done(self, _future) -> None:
-        """The future's done callback (woken, expired or cancelled): stop the timer, unwatch."""
-        self.handle.cancel()
+        """The future's done callback (woken, expired or cancelled): leave the timeout's
+        bucket, unwatch."""
+        purgatory = self.purgatory
         if not self.forgotten:
-            self.purgatory._forget(self)
+            purgatory._forget(self)
+        bucket = purgatory._buckets.get(self.tick)
+        if bucket is not None:
+            bucket.discard(self)
+            if not bucket:
+                del purgatory._buckets[self.tick]
 
 
 class Purgatory:
     def __init__(self) -> None:
         self._watchers: dict[Hashable, set[DelayedOperation]] = {}
+        self._buckets: dict[int, set[DelayedOperation]] = {}  # deadline tick -> operations
+        self._ticks: list[int] = []  # heap of ticks; a tick whose bucket emptied is skipped
+        self._loop = None
+        self._timer = None  # the one loop timer, at tick _timer_tick
+        self._timer_tick = 0
 
     def watch(self, keys: Iterable[Hashable], check: Callable[[Hashable, int], bool],
               timeout_s: float, kind: str) -> asyncio.Future:
@@ -89,7 +111,13 @@ class Purgatory:
         if kind not in KINDS:
             raise ValueError(f"unknown delayed operation kind {kind!r}")
         loop = asyncio.get_running_loop()
-        op = DelayedOperation(tuple(keys), check, loop.create_future(), kind)
+        if loop is not self._loop:  # a new loop (tests run several): the old one's timeouts go
+            self._loop = loop
+            self._buckets = {}
+            self._ticks = []
+            self._timer = None
+        future = loop.create_future()
+        op = DelayedOperation(tuple(keys), check, future, kind)
         watchers = self._watchers
         for k in op.keys:
             s = watchers.get(k)
@@ -97,10 +125,43 @@ class Purgatory:
                 watchers[k] = {op}
             else:
                 s.add(op)
-        op.handle = loop.call_later(max(timeout_s, 0.0), _expire, op.future)
+        tick = -int(-(loop.time() + max(timeout_s, 0.0)) // TICK_S)  # the deadline, rounded up
+        op.tick = tick
+        bucket = self._buckets.get(tick)
+        if bucket is None:
+            self._buckets[tick] = {op}
+            heappush(self._ticks, tick)
+            if self._timer is None or tick < self._timer_tick:
+                if self._timer is not None:
+                    self._timer.cancel()
+                self._timer = loop.call_at(tick * TICK_S, self._expire_due)
+                self._timer_tick = tick
+        else:
+            bucket.add(op)
         op.purgatory = self
-        op.future.add_done_callback(op.done)
-        return op.future
+        future.add_done_callback(op.done)
+        return future
+
+    def _expire_due(self) -> None:
+        """The timer: resolve (False) the operations of every bucket that is due, then set the
+        timer at the next bucket that still holds one."""
+        self._timer = None
+        loop = self._loop
+        ticks, buckets = self._ticks, self._buckets
+        # due: the buckets whose tick has come (half a tick of slack: uvloop's timers are whole
+        # milliseconds, and a timer run a hair early must not set itself again and spin)
+        due = int((loop.time() + TICK_S / 2) // TICK_S)
+        while ticks and ticks[0] <= due:
+            bucket = buckets.pop(heappop(ticks), None)
+            if bucket:
+                for op in list(bucket):
+                    if not op.future.done():
+                        op.future.set_result(False)
+        while ticks and ticks[0] not in buckets:  # emptied buckets: nothing to time out there
+            heappop(ticks)
+        if ticks:
+            self._timer_tick = ticks[0]
+            self._timer = loop.call_at(ticks[0] * TICK_S, self._expire_due)
 
     async def wait(self, keys: Iterable[Hashable], check: Callable[[Hashable, int], bool], timeout_s: float,
                    kind: str) -> bool:
@@ -159,7 +220,3 @@ class Purgatory:
                 if not op.future.done():
                     op.future.set_result(False)
 
-
-def _expire(future: asyncio.Future) -> None:
-    if not future.done():
-        future.set_result(False)

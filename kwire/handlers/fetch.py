@@ -76,6 +76,7 @@ from kwire.handlers.fetch_plain import PlainFetchResponse, plain
 from kwire.broker.fetch_sessions import FINAL_EPOCH
 from kwire.replication.joining import JOIN_WAIT_MS
 from kwire.security.authorizer import active as authorizer_active, allowed as authorizer_allowed
+from kwire.protocol.fetch_plain_request import PlainFetchRequest
 from kwire.protocol.generated import fetch_response as _wire
 from kwire.protocol.primitives import ZERO_UUID as _ZERO_UUID
 from kwire.protocol.generated.fetch_response import (
@@ -136,26 +137,34 @@ def handle(ctx, req):
     md = broker.metadata
     by_id = version >= 13
 
-    wanted = []  # (key, fetch offset, partition max bytes, current leader epoch)
-    last_epochs = {}  # key -> last_fetched_epoch (v12+), for the diverging-epoch check
-    replica_id = req.replica_state.replica_id if version >= 15 else req.replica_id
-    if not broker.cluster_mode:
-        replica_id = -1  # one node: nobody replicates from it
     log_starts = {}  # follower fetches: key -> the follower's log start offset
-    for ft in req.topics:
-        ref = ft.topic_id if by_id else ft.topic
-        for fp in ft.partitions:
-            wanted.append(((ref, fp.partition), fp.fetch_offset, fp.partition_max_bytes,
-                           fp.current_leader_epoch))
-            if version >= 12 and fp.last_fetched_epoch >= 0:
-                last_epochs[(ref, fp.partition)] = fp.last_fetched_epoch
-            if replica_id >= 0:
-                log_starts[(ref, fp.partition)] = fp.log_start_offset
+    if req.__class__ is PlainFetchRequest:  # a consumer's, read straight into these (v13-16)
+        wanted = req.wanted
+        last_epochs = req.last_epochs
+        forgotten = req.forgotten
+        replica_id = -1
+    else:
+        wanted = []  # (key, fetch offset, partition max bytes, current leader epoch)
+        last_epochs = {}  # key -> last_fetched_epoch (v12+), for the diverging-epoch check
+        replica_id = req.replica_state.replica_id if version >= 15 else req.replica_id
+        if not broker.cluster_mode:
+            replica_id = -1  # one node: nobody replicates from it
+        for ft in req.topics:
+            ref = ft.topic_id if by_id else ft.topic
+            for fp in ft.partitions:
+                wanted.append(((ref, fp.partition), fp.fetch_offset, fp.partition_max_bytes,
+                               fp.current_leader_epoch))
+                if version >= 12 and fp.last_fetched_epoch >= 0:
+                    last_epochs[(ref, fp.partition)] = fp.last_fetched_epoch
+                if replica_id >= 0:
+                    log_starts[(ref, fp.partition)] = fp.log_start_offset
+        forgotten = None
 
     if version >= 7 and (req.session_id or req.session_epoch != FINAL_EPOCH or
-                         req.forgotten_topics_data):
-        forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
-                     for p in ft.partitions]
+                         (forgotten if forgotten is not None else req.forgotten_topics_data)):
+        if forgotten is None:
+            forgotten = [((ft.topic_id if by_id else ft.topic), p) for ft in req.forgotten_topics_data
+                         for p in ft.partitions]
         session = broker.fetch_sessions.new_context(
             req.session_id, req.session_epoch, [(k, o, m) for k, o, m, _ in wanted], forgotten)
         if session.error:
@@ -181,7 +190,7 @@ def handle(ctx, req):
     # an incremental consumer fetch skips, before reading, the dirty partitions it does not
     # name that are caught up and whose offsets the client already has
     idle_check = session.unchanged if changed is not None else None
-    named = {w[0] for w in wanted} if idle_check is not None else ()
+    named = epochs if idle_check is not None else ()  # the request's keys (epochs is keyed by them)
     # consumers' sessions learn their partitions' topic names (followers read them all anyway)
     watch = session.watch if session is not None and session.session is not None and replica_id < 0 \
         else None
@@ -257,8 +266,9 @@ def handle(ctx, req):
                        _endpoints(broker, results) if leaders and version >= 16 else None)
     idle = ()
     if changed is not None:  # the session's partitions not read: watched too while waiting
-        read = {r.key for r in results}
-        idle = [nk for k, nk in session.session.names.items() if k not in read]
+        # by (topic name, partition), the keys watched: a str's hash is cached, a UUID's is Python
+        read = {(r.topic, r.partition) for r in results}
+        idle = [nk for nk in session.session.names.values() if nk not in read]
     return _wait_then_respond(broker, req, version, results, total, read_all, session, replica_id,
                               idle, az is None)
 
@@ -463,18 +473,40 @@ def _diverged(plog, r: _Read, offset: int, last_fetched_epoch: int) -> bool:
 
 
 def _answer(results, session, version: int, endpoints=None) -> FetchResponse:
-    """The answer: a sessionless plain one written straight from the reads
-    (``kwire.handlers.fetch_plain``), else ``_response``'s."""
-    if session is None and endpoints is None and plain(results, version):
-        return PlainFetchResponse(results, partial(_topic_responses, version))
-    return _response(results, session, version, endpoints)
+    """The answer: a plain one written straight from the reads (``kwire.handlers.fetch_plain``),
+    with or without a fetch session, else ``_build``'s. A session first records what it sends
+    (``_sent``, KIP-227's bookkeeping) and keeps only the partitions that belong in the answer."""
+    session_id = 0
+    if session is not None:
+        results = _sent(results, session)
+        session_id = session.session_id
+    if endpoints is None and plain(results, version):
+        return PlainFetchResponse(results, partial(_topic_responses, version), session_id)
+    return _build(results, session_id, version, endpoints)
+
+
+def _sent(results, session) -> list:
+    """The reads that belong in a session's answer, in order; each one is recorded as sent
+    (``FetchContext.include``), those left out too."""
+    include = session.include
+    return [r for r in results if include(r.key, r.hw, r.lso, r.log_start,
+                                          r.size > 0 or r.diverging is not None, r.error != 0,
+                                          r.log is None)]
 
 
 def _topic_responses(version: int, results) -> list:
-    return _response(results, None, version).responses
+    return _build(results, 0, version).responses
 
 
 def _response(results, session, version: int, endpoints=None) -> FetchResponse:
+    """The answer built by the generated structs (``_build``), after the session's bookkeeping:
+    the reference the plain answer is checked against."""
+    if session is None:
+        return _build(results, 0, version, endpoints)
+    return _build(_sent(results, session), session.session_id, version, endpoints)
+
+
+def _build(results, session_id: int, version: int, endpoints=None) -> FetchResponse:
     """The answer; ``current_leader`` only from v12, the first version that has the field (an older
     follower or client is told NOT_LEADER_OR_FOLLOWER alone and finds the leader in Metadata).
 
@@ -487,10 +519,6 @@ def _response(results, session, version: int, endpoints=None) -> FetchResponse:
     last_ref = object()
     partitions = None
     for r in results:
-        if session is not None and not session.include(r.key, r.hw, r.lso, r.log_start,
-                                                        r.size > 0 or r.diverging is not None,
-                                                        r.error != 0, r.log is None):
-            continue
         ref = r.key[0]
         if ref is not last_ref and ref != last_ref:  # identity first: UUID.__eq__ is Python
             tr = _new(FetchableTopicResponse)
@@ -520,7 +548,7 @@ def _response(results, session, version: int, endpoints=None) -> FetchResponse:
         pd.snapshot_id = _NO_SNAPSHOT
         pd.unknown_tagged_fields = _NO_TAGS
         partitions.append(pd)
-    resp = FetchResponse(error_code=0, session_id=session.session_id if session else 0, responses=topics)
+    resp = FetchResponse(error_code=0, session_id=session_id, responses=topics)
     if endpoints:
         resp.node_endpoints = endpoints
     return resp

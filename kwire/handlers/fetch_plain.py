@@ -1,8 +1,14 @@
 """A plain Fetch answer, encoded straight from the handler's reads (no ``PartitionData``).
 
-Most consumer Fetch answers are plain: no fetch session (librdkafka sends
-sessionless full fetches), and every partition without an error, a diverging
-epoch, a current leader or aborted transactions; only offsets and records.
+Most consumer Fetch answers are plain: every partition without an error, a
+diverging epoch, a current leader or aborted transactions; only offsets and
+records. With or without a fetch session (KIP-227; librdkafka 2.16 opens
+one): the handler has done the session's bookkeeping and kept the partitions
+an incremental answer lists before it makes a plain answer, which writes the
+session id it is given. Records already in memory (a region below the
+sendfile size, read when it was made) are copied into the answer, so that a
+small answer is one chunk, sent with one write; larger regions stay parts of
+their own, sent with ``sendfile``.
 ``PlainFetchResponse`` is such an answer: a ``FetchResponse`` whose body is
 written from the ``fetch._Read`` of each partition (``codec.SelfEncoding``),
 so the six ``PartitionData`` and their generated encoding are skipped. Its
@@ -18,7 +24,7 @@ the same for every version and shape.
 
 Layout written (v12+; a topic is named from v13 by its id)::
 
-    throttle_time_ms int32, error_code int16 (0), session_id int32 (0)
+    throttle_time_ms int32, error_code int16 (0), session_id int32
     responses: compact array of
         topic (compact string, v12) | topic_id (uuid, v13+)
         partitions: compact array of
@@ -58,16 +64,17 @@ def plain(results, version: int) -> bool:
 
 
 class PlainFetchResponse(FetchResponse, SelfEncoding):
-    """A sessionless, plain Fetch answer (``plain`` said so), written from its reads."""
+    """A plain Fetch answer (``plain`` said so), written from its reads."""
 
     __slots__ = ("_reads", "_responses", "_build")
 
-    def __init__(self, reads, build) -> None:
-        """``reads``: the ``_Read`` of each partition, in answer order; ``build(reads)``: the
-        generated topic responses for them (``fetch._response``), made only when asked for."""
+    def __init__(self, reads, build, session_id: int = 0) -> None:
+        """``reads``: the ``_Read`` of each partition, in answer order (a session's already
+        filtered); ``build(reads)``: the generated topic responses for them (``fetch._build``),
+        made only when asked for; ``session_id``: the fetch session's, or 0."""
         self.throttle_time_ms = 0
         self.error_code = 0
-        self.session_id = 0
+        self.session_id = session_id
         self.node_endpoints = []
         self.unknown_tagged_fields = {}
         self._reads = reads
@@ -98,12 +105,12 @@ class PlainFetchResponse(FetchResponse, SelfEncoding):
     def encode_body(self, version: int, out: bytearray, parts: list) -> None:
         reads = self._reads
         if reads is None or self.node_endpoints or self.unknown_tagged_fields or self.error_code \
-                or self.session_id or version < FIRST_VERSION:
+                or version < FIRST_VERSION:
             _ENCODERS[version](self, out, parts)
             return
-        out += _IHI(self.throttle_time_ms, 0, 0)
+        out += _IHI(self.throttle_time_ms, 0, self.session_id)
         by_id = version >= 13
-        # topics: runs of reads with the same topic reference, as fetch._response groups them
+        # topics: runs of reads with the same topic reference, as fetch._build groups them
         runs = []
         last = object()
         for r in reads:
@@ -128,6 +135,10 @@ class PlainFetchResponse(FetchResponse, SelfEncoding):
                     out += _CAUGHT_UP
                 else:
                     out += _MIDDLE
+                    if records.__class__ is not bytes and not records.in_file():
+                        # a region read when it was made (below the sendfile size): its bytes
+                        # go into the answer, which stays one chunk and one write
+                        records = records.read()
                     write_compact_records(out, parts, records)
                     out.append(0)
             out.append(0)

@@ -26,6 +26,10 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
   success is written from a per-version template; any other answer, and any
   other shape, goes the generic way (``KWIRE_FAST_PATHS=0`` or a server's
   ``fast_paths = False`` turns it off: the reference it is tested against);
+* a consumer's Fetch v13-16 of the common shape (no tagged fields, no
+  replica id) is read by ``kwire.protocol.fetch_plain_request`` into the
+  tuples the handler uses, without a generated object per topic and
+  partition (the same ``KWIRE_FAST_PATHS`` / ``fast_paths`` switch);
 * responses are lists of byte chunks and file regions. Chunks are written
   straight to the transport; a large file region is sent with
   ``loop.sendfile`` (zero-copy ``os.sendfile`` on the standard event loop),
@@ -96,7 +100,7 @@ from types import CoroutineType
 from kwire.delayed import Later
 from kwire.handlers import REGISTRY, RequestContext
 from kwire.log.region import PIN_MIN_BYTES
-from kwire.protocol import codec, produce_single
+from kwire.protocol import codec, fetch_plain_request, produce_single
 from kwire.protocol.connection import Connection, FrameError
 from kwire.protocol.errors import CloseConnection
 from kwire.protocol.error_response import error_for, error_response
@@ -339,11 +343,16 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.abort(f"unsupported version {version} of API {entry.name} "
                        f"(supported {entry.min_version}-{entry.max_version})")
             return False
-        try:
-            request = codec.decode_request(api_key, version, frame, pos)
-        except (codec.ProtocolDecodeError, codec.UnsupportedVersionError) as e:
-            self.abort(f"undecodable {entry.name} v{version} request: {e}")
-            return False
+        # a consumer's Fetch v13-16 of the common shape, read without generated objects
+        # (kwire.protocol.fetch_plain_request); None: any other, decoded the generic way
+        request = fetch_plain_request.decode(frame, pos, version) if api_key == 1 and self._fast \
+            else None
+        if request is None:
+            try:
+                request = codec.decode_request(api_key, version, frame, pos)
+            except (codec.ProtocolDecodeError, codec.UnsupportedVersionError) as e:
+                self.abort(f"undecodable {entry.name} v{version} request: {e}")
+                return False
         ctx = RequestContext(self.broker, api_key, version, header.correlation_id,
                              header.client_id, self.peer[0], self.peer[1], session)
         if session is not None and session.manager.authorizer is not None:  # kwire.security

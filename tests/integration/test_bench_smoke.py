@@ -42,8 +42,12 @@ def test_bench_runs_every_workload_and_writes_json(tmp_path):
     assert set(res) == set(WORKLOADS) | {"startup"}
     for w in WORKLOADS:
         if w.startswith("latency"):
-            for f in ("p50_ms", "p95_ms", "p99_ms", "max_ms", "broker_cpu_s", "broker_rss_mb"):
+            for f in ("p50_ms", "p95_ms", "p99_ms", "max_ms", "broker_cpu_s", "broker_rss_mb",
+                      "client_cpu_s", "producer_cpu_s", "loop_cpu_s"):
                 assert res[w][f]["median"] is not None and res[w][f]["median"] >= 0, (w, f)
+            # the client's two Python threads are part of its process CPU (a tick of slack)
+            assert res[w]["producer_cpu_s"]["median"] + res[w]["loop_cpu_s"]["median"] <= \
+                res[w]["client_cpu_s"]["median"] + 0.05
             continue
         for f in ("msgs_per_s", "mb_per_s"):
             s = res[w][f]

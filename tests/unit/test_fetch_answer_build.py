@@ -282,3 +282,68 @@ def test_empty_records_are_written_as_any_empty_record_set():
     out = bytearray()
     primitives.write_records(out, [], b"")
     assert bytes(primitives.read_records(bytes(out), 0)[0]) == b""
+
+
+# -- answers with a fetch session (KIP-227) --------------------------------------------------
+
+def _session_pair(keys):
+    """Two identical session caches holding one session over ``keys``; (cache, session id) each."""
+    import copy
+
+    from kwire.broker.fetch_sessions import FetchSessionCache
+
+    cache = FetchSessionCache(10)
+    sid = cache.new_context(0, 0, [(k, 0, 1 << 20) for k in keys], []).session_id
+    return (cache, copy.deepcopy(cache)), sid
+
+
+def _session_state(cache, sid):
+    s = cache._sessions[sid]
+    return (s.epoch, sorted(s.dirty, key=repr), [(k, vars(c)) for k, c in s.partitions.items()])
+
+
+@pytest.mark.parametrize("version", [7, 11, 12, 13, 16, 18])
+def test_session_answers_are_the_generated_ones_and_record_the_same(version):
+    """Full and incremental session answers, plain or not: the plain answer (``_answer``) is the
+    generated one (``_response``) byte for byte, and both leave the session in the same state."""
+    ref = TID if version >= 13 else "t"
+    plain = _plain_reads(ref, "t")
+    mixed = _reads(ref, "t", version)
+    keys = [r.key for r in plain] + [r.key for r in mixed if r.key not in {p.key for p in plain}]
+    (a, b), sid = _session_pair(keys)
+    for results in (plain, plain, plain[:2], mixed, [], plain[1:3] + mixed[2:3]):
+        for incremental in (False, True):
+            epoch = a._sessions[sid].epoch
+            req_epoch = epoch if incremental else 0
+            ctx_a = a.new_context(sid if incremental else 0, req_epoch, [], [])
+            ctx_b = b.new_context(sid if incremental else 0, req_epoch, [], [])
+            got = F._answer(results, ctx_a, version)
+            want = F._response(results, ctx_b, version)
+            assert _encoded(1, version, got) == _encoded(1, version, want), (incremental, len(results))
+            assert got.session_id == want.session_id == ctx_a.session_id
+            if not incremental:  # a new full fetch opened another session: follow it
+                sid = ctx_a.session_id
+                assert ctx_b.session_id == sid
+                for c in (a, b):
+                    for k in keys:
+                        c._sessions[sid].add(k, 0, 1 << 20)
+            assert _session_state(a, sid) == _session_state(b, sid)
+
+
+def test_incremental_answer_lists_only_what_changed():
+    """An incremental answer leaves out a caught-up partition whose offsets were sent already,
+    and keeps one with records, an error, or moved offsets (KIP-227), plain or not."""
+    plain = _plain_reads(TID, "t")
+    (a, _), sid = _session_pair([r.key for r in plain] + [(TID, 9)])
+    F._answer(plain, a.new_context(sid, 1, [], []), 16)  # the client now knows these offsets
+    again = F._answer(plain, a.new_context(sid, 2, [], []), 16)
+    listed = [p.partition_index for t in again.responses for p in t.partitions]
+    assert listed == [1, 2]  # the two with records; the caught-up 0 and 7 are left out
+    moved = [_read((TID, 0), "t", 0, hw=11, lso=11, log_start=0)] + plain[1:]
+    third = F._answer(moved, a.new_context(sid, 3, [], []), 16)
+    assert isinstance(third, fetch_plain.PlainFetchResponse) and third.session_id == sid
+    assert [p.partition_index for t in third.responses for p in t.partitions] == [0, 1, 2]
+    err = [_read((TID, 9), "t", 9, error=6, leader=(3, 7))]
+    fourth = F._answer(err, a.new_context(sid, 4, [], []), 16)
+    assert type(fourth) is fr.FetchResponse and fourth.session_id == sid
+    assert [p.error_code for t in fourth.responses for p in t.partitions] == [6]
