@@ -32,6 +32,7 @@ were sent but never acknowledged are not counted. One line per round is
 printed to the terminal (also without ``-s``), recorded as a JUnit property
 and repeated in the terminal summary:
 ``round N (<fault>): acked A, read R, lost L, duplicated D, unavailable T s``
+(the last, once the writers stopped: ``end of rounds N-M (...)``)
 ("unavailable": the longest time in the round in which some partition got no
 acknowledgement). ``KWIRE_VERIFIER_LOGS=<dir>`` keeps the brokers' logs there
 (also when the test passes); ``KWIRE_VERIFIER_RATE_SCALE=<x>`` multiplies the
@@ -168,14 +169,16 @@ class Harness:
         self.moved_at = None
         errors = self.ledger.errors[self.errors_seen:]
         self.errors_seen += len(errors)
-        line = (f"round {n} ({name}): acked {r.acked}, read {r.read}, lost {r.lost}, "
+        # the end's line names the rounds it closes (the two tests' ends are not rounds 7 and 12)
+        label = f"round {n}" if writing else f"end of rounds {self.first}-{n - 1}"
+        line = (f"{label} ({name}): acked {r.acked}, read {r.read}, lost {r.lost}, "
                 f"duplicated {r.duplicated}, unavailable {unavailable:.1f} s"
                 f"  [{moved}misplaced {r.misplaced}, reordered {r.reordered}, "
                 f"unacknowledged in log {r.unacked_present}, unknown {r.unknown}, "
                 f"acknowledged without offset {r.no_offset}, producer errors {len(errors)}]")
         self.results.append((name, r, unavailable))
         self.summary.lines.append(line)
-        self.request.node.user_properties.append((f"round_{n}", line))
+        self.request.node.user_properties.append((f"round_{n}" if writing else "end", line))
         with self.capsys.disabled():
             print("\n" + line, flush=True)
         for e in r.examples + errors[:5]:
@@ -355,7 +358,7 @@ def test_acknowledged_records_survive_failover_rounds(make_cluster, request, cap
     failures = [e for e in ledger.errors if "without an offset" not in e]
     assert not failures, failures[:10]
     # the end: everything the writers were ever told is in the log, once, in order
-    h.finish_round("end, writers stopped and flushed", time.monotonic(), writing=False)
+    h.finish_round("writers stopped and flushed", time.monotonic(), writing=False)
     total = h.results[-1][1]
     assert total.acked > 1000, "the writers barely wrote anything"
     assert len(h.results) == len(rounds) + 1, [name for name, _r, _u in h.results]  # the rounds and the end

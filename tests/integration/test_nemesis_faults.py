@@ -1,7 +1,8 @@
 """Each fault kind, short, under the queue and transactional workloads: zero anomalies and full recovery within a bound.
 
-One 3-broker cluster per fault kind (ZooKeeper and brokers on their own
-loopback addresses, ``nemesis_workload.nemesis_cluster``), a topic of one
+A 3-broker cluster shared by the fault kinds of a group (``KIND_GROUPS``;
+ZooKeeper and brokers on their own loopback addresses,
+``nemesis_workload.shared_nemesis_cluster``), topics of each kind's own: one of one
 partition, RF 3, ``min.insync.replicas=2``, unclean election off, led by
 broker 1. The queue workload (two idempotent acks=all producers, an assign-
 and a subscribe-based consumer) and, on a second topic of two partitions
