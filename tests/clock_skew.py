@@ -6,9 +6,18 @@ libfaketime (the thread-safe ``libfaketimeMT``) with ``FAKETIME`` set to a
 relative offset, so the process's wall clock (``time.time``,
 ``CLOCK_REALTIME``) runs that far ahead or behind while its monotonic clock
 is left alone (``DONT_FAKE_MONOTONIC=1``) — the skew NTP trouble gives a
-machine, not a clock that jumps. ``measure_skew(env)`` runs a Python
+machine, not a clock that jumps. ``FAKETIME_FORCE_MONOTONIC_FIX=0`` turns off
+the workaround libfaketime enables by itself on this glibc: with it, every
+intercepted timed wait (``pthread_cond_timedwait``: the GIL's 5 ms waits while
+threads contend for it, kazoo's and the event loop's waits) takes a slow path
+of signal masks, locks and re-reading ``FAKETIME``, so a broker's start cost
+3-10 CPU-s instead of ~1 (perf: ``pthread_sigmask``, futex wakes and
+``sscanf`` were most of its samples). The workaround is for a faked monotonic
+clock, which this one is not: without it the waits last as long as they should
+(``timed_wait_s`` measures one). ``measure_skew(env)`` runs a Python
 subprocess with it and returns (wall-clock offset, monotonic offset) in
-seconds, to prove the preload works before a test relies on it.
+seconds, to prove the preload works before a test relies on it;
+``timed_wait_s(env)`` how long a 0.2 s timed wait lasts there.
 ``need_faketime()`` skips (naming the package) when the library is missing;
 scripts/setup-test-env.sh installs it.
 
@@ -44,7 +53,8 @@ def need_faketime() -> str:
 
 def skewed_env(offset: str) -> dict[str, str]:
     """Environment variables that run a process's wall clock ``offset`` ("+5m", "-300s") off."""
-    return {"LD_PRELOAD": need_faketime(), "FAKETIME": offset, "DONT_FAKE_MONOTONIC": "1"}
+    return {"LD_PRELOAD": need_faketime(), "FAKETIME": offset, "DONT_FAKE_MONOTONIC": "1",
+            "FAKETIME_FORCE_MONOTONIC_FIX": "0"}
 
 
 def measure_skew(env: dict[str, str]) -> tuple[float, float]:
@@ -57,3 +67,13 @@ def measure_skew(env: dict[str, str]) -> tuple[float, float]:
     wall, mono = float(out[0]), float(out[1])
     # the child read its clocks between our two readings: compare with their midpoint
     return wall - (before_wall + after_wall) / 2, mono - (before_mono + after_mono) / 2
+
+
+def timed_wait_s(env: dict[str, str], seconds: float = 0.2) -> float:
+    """How long (by the monotonic clock) a ``seconds`` timed wait on an event nobody sets lasts in
+    a Python subprocess with ``env``: a preload that broke timed waits returns at once or hangs."""
+    code = ("import threading, time; t = time.monotonic(); "
+            f"threading.Event().wait({seconds}); print(time.monotonic() - t)")
+    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True,
+                         text=True, check=True, timeout=60).stdout
+    return float(out)

@@ -85,9 +85,9 @@ SMOKE = (
 # summed test time in the parallel run of 2026-11-28 (4 workers, load average 13-20), go first:
 # a two-minute module handed out last would be the run's tail, alone on one worker.
 HEAVY_FIRST = (
-    "tests/integration/test_failover_verifier.py",       # 278 s, one test: a unit this long goes first
+    "tests/integration/test_failover_verifier.py",       # 2 tests (rounds 1-6, 7-11), ~70 s each: first
     "tests/integration/test_compat.py",                  # 2 compat runs (a broker, a cluster), one xdist group each
-    "tests/integration/test_nemesis_faults.py",          # 8 kinds on one shared cluster, 2 on an ensemble
+    "tests/integration/test_nemesis_faults.py",          # 8 kinds on two shared clusters, 2 on an ensemble
     "tests/integration/test_clock_skew.py",              # 5 skewed-cluster runs
     "tests/integration/test_zk_ensemble.py",             # 3 ensemble runs, up to ~120 s loaded
     "tests/integration/test_java_client.py",             # 571 s
@@ -107,7 +107,8 @@ HEAVY_FIRST = (
 SPREAD = (
     "tests/integration/test_java_client.py",             # 5 codecs, 80-150 s each
     "tests/integration/test_sensor_pipeline_spark.py",   # two JVM starts of their own
-    "tests/integration/test_nemesis_faults.py",          # tests outside its two shared-cluster groups
+    "tests/integration/test_failover_verifier.py",       # its two halves on two workers
+    "tests/integration/test_nemesis_faults.py",          # tests outside its three shared-cluster groups
     "tests/integration/test_clock_skew.py",              # a cluster of its own per test
     "tests/integration/test_zk_ensemble.py",             # an ensemble and cluster per test
     "tests/integration/test_nemesis_slow_links.py",      # a cluster of its own per test

@@ -44,7 +44,7 @@ import pytest
 ck = pytest.importorskip("confluent_kafka")
 pytest.importorskip("kafka")
 
-from clock_skew import measure_skew, need_faketime, skewed_env  # noqa: E402
+from clock_skew import measure_skew, need_faketime, skewed_env, timed_wait_s  # noqa: E402
 from cluster_fixtures import make_cluster, tcp_proxy, zookeeper  # noqa: E402,F401  (fixtures)
 
 import verifier as V  # noqa: E402
@@ -91,6 +91,8 @@ def test_libfaketime_skews_the_wall_clock_and_not_the_monotonic_one():
         wall, mono = measure_skew(skewed_env(skew))
         assert abs(wall - want) < 30, (skew, wall)
         assert abs(mono) < 30, (skew, mono)
+        # timed waits (the GIL's, kazoo's, the event loop's) last what they should under the preload
+        assert 0.15 < timed_wait_s(skewed_env(skew), 0.2) < 10, skew
 
 
 @pytest.mark.parametrize("skew", ["+5m", "-5m"])
@@ -102,8 +104,8 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster,
     c.create_topic(lat, assignment={0: [2, 1, 3]}, configs={"message.timestamp.type": "LogAppendTime"})
     ledger = V.Ledger(3)
     # records/s per writer: 28/s over 3 partitions (~9 per partition through each failover, ~1,000 in
-    # all) is plenty (55/s until 2026-11-29). The module's CPU is mostly its brokers' starts: a broker
-    # under libfaketime takes 3-10 CPU-s to start (about 1 without), on a loaded machine the most
+    # all) is plenty (55/s until 2026-11-29). A broker under libfaketime took 3-10 CPU-s to start
+    # (about 1 without) until FAKETIME_FORCE_MONOTONIC_FIX=0 (tests/clock_skew.py): now about 1 too
     writers = [V.ConfluentWriter("ck", c.bootstrap, topic, ledger, 20),
                V.KafkaPythonWriter("kp", c.bootstrap, topic, ledger, 8)]
     for w in writers:
