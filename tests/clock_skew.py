@@ -57,6 +57,28 @@ def skewed_env(offset: str) -> dict[str, str]:
             "FAKETIME_FORCE_MONOTONIC_FIX": "0"}
 
 
+def remove_leftover_shm(since: float) -> int:
+    """Delete libfaketime's per-process shared memory and semaphore (``/dev/shm/faketime_shm_<pid>``,
+    ``sem.faketime_sem_<pid>``) left by processes that have exited, created at or after ``since``.
+
+    libfaketime 0.9.10 creates both for every process it is preloaded into and leaves them behind
+    even on a clean exit; a later process given the same pid could then fail to create its own.
+    Files of live processes, and older files, are left alone. Returns how many were removed."""
+    removed = 0
+    for path in glob.glob("/dev/shm/faketime_shm_*") + glob.glob("/dev/shm/sem.faketime_sem_*"):
+        pid = path.rpartition("_")[2]
+        if not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
+            continue
+        try:
+            if os.stat(path).st_mtime < since:
+                continue
+            os.unlink(path)
+            removed += 1
+        except OSError:
+            pass  # gone already, or not ours to remove
+    return removed
+
+
 def measure_skew(env: dict[str, str]) -> tuple[float, float]:
     """(wall clock - ours, monotonic - ours) in seconds, as a Python subprocess with ``env`` sees them."""
     code = "import time; print(time.time(), time.monotonic())"

@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import uuid
 
 import pytest
@@ -116,6 +117,16 @@ SPREAD = (
 # (test_nemesis_zookeeper and test_nemesis_documented_loss share one cluster per module: their
 # own xdist_group markers keep each module on one worker.)
 _UNIT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit") + os.sep
+
+
+_STARTED = time.time()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # libfaketime leaves a shared-memory file and a semaphore per skewed process (tests/clock_skew.py)
+    from clock_skew import remove_leftover_shm
+
+    remove_leftover_shm(_STARTED)
 
 
 def pytest_configure(config):
