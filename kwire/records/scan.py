@@ -64,7 +64,10 @@ Two implementations with one contract: the C extension ``kwire.records._scan``
 (built by ``pip install`` when a compiler is present, see setup.py) and
 ``_py_scan_records`` below. The C one is used when it imports, unless
 ``KWIRE_NO_EXTENSIONS=1`` is set; ``IMPLEMENTATION`` says which ("c" or
-"python"). Not here: decompression, header checks (``kwire.log.validate``),
+"python"). One more compiled function has its twin elsewhere: ``produce_frame`` (a
+single-partition Produce frame read in one call) mirrors
+``kwire.protocol.produce_single.decode_frame``; it is None when the Python
+walker is in use. Not here: decompression, header checks (``kwire.log.validate``),
 record attributes (unused in v2 and not checked, as in Kafka).
 """
 
@@ -79,7 +82,8 @@ from .errors import CorruptRecordError
 
 __all__ = ["IMPLEMENTATION", "LAYOUT_FIELDS", "scan_records", "py_scan_records", "c_scan_records",
            "check_batch", "py_check_batch", "c_check_batch", "check_client_batch",
-           "py_check_client_batch", "c_check_client_batch", "stamp_batch", "py_stamp_batch", "c_stamp_batch", "schema_ids", "py_schema_ids", "c_schema_ids"]
+           "py_check_client_batch", "c_check_client_batch", "stamp_batch", "py_stamp_batch", "c_stamp_batch", "schema_ids", "py_schema_ids", "c_schema_ids",
+           "produce_frame", "c_produce_frame"]
 
 LAYOUT_FIELDS = 6
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -279,14 +283,16 @@ def _load_c():
     try:
         from . import _scan
     except ImportError:
-        return None, None, None, None, None
+        return None, None, None, None, None, None
     # an extension built before check_batch (schema_ids, ...) existed lacks it: the Python one is used
     return (_scan.scan_records, getattr(_scan, "check_batch", None), getattr(_scan, "schema_ids", None),
-            getattr(_scan, "check_client_batch", None), getattr(_scan, "stamp_batch", None))
+            getattr(_scan, "check_client_batch", None), getattr(_scan, "stamp_batch", None),
+            getattr(_scan, "produce_frame", None))
 
 
 # None when the extension is not built
-c_scan_records, c_check_batch, c_schema_ids, c_check_client_batch, c_stamp_batch = _load_c()
+(c_scan_records, c_check_batch, c_schema_ids, c_check_client_batch, c_stamp_batch,
+ c_produce_frame) = _load_c()
 
 if c_scan_records is not None and os.environ.get("KWIRE_NO_EXTENSIONS", "") in ("", "0"):
     scan_records = c_scan_records
@@ -294,6 +300,9 @@ if c_scan_records is not None and os.environ.get("KWIRE_NO_EXTENSIONS", "") in (
     schema_ids = c_schema_ids or py_schema_ids
     check_client_batch = c_check_client_batch or py_check_client_batch
     stamp_batch = c_stamp_batch or py_stamp_batch
+    # the single-partition Produce frame reader; its twin, produce_single.decode_frame, is in
+    # kwire.protocol, which this layer does not import: None here means "use the twin"
+    produce_frame = c_produce_frame
     IMPLEMENTATION = "c"
 else:
     scan_records = py_scan_records
@@ -301,4 +310,5 @@ else:
     schema_ids = py_schema_ids
     check_client_batch = py_check_client_batch
     stamp_batch = py_stamp_batch
+    produce_frame = None
     IMPLEMENTATION = "python"

@@ -100,6 +100,8 @@ from kwire.protocol import codec, produce_single
 from kwire.protocol.connection import Connection, FrameError
 from kwire.protocol.errors import CloseConnection
 from kwire.protocol.error_response import error_for, error_response
+from kwire.protocol.primitives import UUID_CACHE, read_uuid
+from kwire.records.scan import produce_frame as _c_produce_frame
 from kwire.security.authorizer import cluster_gate
 from kwire.security.request_quotas import Timed, throttle_ms as quota_throttle_ms
 
@@ -308,7 +310,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 session is None or not session.sasl and session.manager.authorizer is None) and \
                 REGISTRY[0].handle is getattr(sys.modules.get(_PRODUCE), "handle", None):
             # (the handler is imported at the first Produce, which the generic path serves)
-            single = produce_single.decode_frame(frame)  # Produce (key 0) of one partition, or None
+            # Produce (key 0) of one partition, or None: one C call, or its Python twin
+            single = (_c_produce_frame(frame, UUID_CACHE, read_uuid) if _c_produce_frame is not None
+                      else produce_single.decode_frame(frame))
             if single is not None and self._produce_single(single, frame):
                 return False
         try:
