@@ -391,7 +391,9 @@ class PartitionLog:
         before = self._high_watermark
         leo = self._segments[-1].next_offset  # log_end_offset without the property call
         self._high_watermark = hw = min(max(offset, self._log_start_offset), leo)
-        self.producer_state.on_high_watermark(hw)
+        ps = self.producer_state
+        if ps.unreplicated:  # its only work (on_high_watermark): no call per plain append
+            ps.on_high_watermark(hw)
         if hw != before and self.on_offsets_moved is not None:
             self.on_offsets_moved(self.topic, self.partition)
         return hw

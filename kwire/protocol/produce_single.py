@@ -127,27 +127,31 @@ def decode_frame(frame):
     return (version, correlation_id, client_id, *body)
 
 
-_prefixes: dict = {}  # (version, topic) -> the response's bytes from its topic array to the partition
+_heads: dict = {}  # (version, topic) -> the response's first bytes, up to the partition's
 
 
-def _prefix(version: int, topic) -> bytes:
-    key = (version, topic)
-    p = _prefixes.get(key)
-    if p is None:
-        out = bytearray(b"\x02" if version >= FIRST_FLEXIBLE else _ONE)  # one topic
-        if version >= FIRST_TOPIC_ID:
-            out += topic.bytes
-            out.append(2)
-        elif version >= FIRST_FLEXIBLE:
-            write_compact_string(out, topic)
-            out.append(2)
-        else:
-            write_string(out, topic)
-            out += _ONE
-        if len(_prefixes) >= 4096:  # bounded: topics come and go
-            _prefixes.clear()
-        p = _prefixes[key] = bytes(out)
-    return p
+def _head(version: int, topic) -> bytes:
+    """Size and correlation id (zeros, filled per answer), the header's tagged fields (v9+),
+    and the topic array up to the partition: the same for every answer to this topic."""
+    out = bytearray(8)
+    if version >= FIRST_FLEXIBLE:
+        out.append(0)  # response header v1: no tagged fields
+        out.append(2)  # one topic
+    else:
+        out += _ONE
+    if version >= FIRST_TOPIC_ID:
+        out += topic.bytes
+        out.append(2)
+    elif version >= FIRST_FLEXIBLE:
+        write_compact_string(out, topic)
+        out.append(2)
+    else:
+        write_string(out, topic)
+        out += _ONE
+    if len(_heads) >= 4096:  # bounded: topics come and go
+        _heads.clear()
+    head = _heads[(version, topic)] = bytes(out)
+    return head
 
 
 # after the partition's offsets: its record errors, error message and tags, the topic's tags,
@@ -162,10 +166,8 @@ def encode_ok(version: int, correlation_id: int, topic, partition: int, base_off
               log_append_time_ms: int, log_start_offset: int) -> bytearray:
     """The whole response frame (size prefix included) of a successful single-partition
     Produce: ``topic`` as the request named it (name, or topic id from v13)."""
-    out = bytearray(8)
-    if version >= FIRST_FLEXIBLE:
-        out.append(0)  # response header v1: no tagged fields
-    out += _prefix(version, topic)
+    head = _heads.get((version, topic))
+    out = bytearray(head if head is not None else _head(version, topic))
     if version >= 5:
         out += _IHQQQ.pack(partition, 0, base_offset, log_append_time_ms, log_start_offset)
     else:

@@ -406,11 +406,11 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if r is None:
             return False
         slot = self.conn.open_slot()
-        if r.error_code == 0 and r.current_leader is _produce.NO_LEADER:
+        if r.__class__ is not _produce.PartitionProduceResponse:  # the log's AppendResult
             self.conn.complete(slot, [produce_single.encode_ok(
-                version, correlation_id, topic, index, r.base_offset, r.log_append_time_ms,
+                version, correlation_id, topic, index, r.base_offset, r.log_append_time,
                 r.log_start_offset)])
-        else:
+        else:  # an error answer
             self._complete(slot, self._context(correlation_id, client_id, version),
                            _produce.single_response(self.broker, version, topic, r))
         return True
