@@ -390,7 +390,10 @@ class PartitionLog:
         """Set the HW, clamped to [log start, LEO]; returns the new value."""
         before = self._high_watermark
         leo = self._segments[-1].next_offset  # log_end_offset without the property call
-        self._high_watermark = hw = min(max(offset, self._log_start_offset), leo)
+        hw = offset if offset > self._log_start_offset else self._log_start_offset
+        if hw > leo:  # min(max(...)) without the two calls: every append comes here
+            hw = leo
+        self._high_watermark = hw
         ps = self.producer_state
         if ps.unreplicated:  # its only work (on_high_watermark): no call per plain append
             ps.on_high_watermark(hw)

@@ -195,3 +195,40 @@ def _check_version(fast, slow, calls, version, topic, pipelined):
         last = by_label["last"].responses[0].partition_responses[0].base_offset
         assert last == before_fail + 1  # the failed append left no offset behind
         assert [k for _, k in offsets_fast[0]].count(b"k14") == 0
+
+
+def test_topic_configs_on_the_single_partition_path(make_broker):
+    """min.insync.replicas above the ISR (one node): acks=all answers NOT_ENOUGH_REPLICAS and
+    acks=1 appends, the same bytes on both paths; LogAppendTime: the answer carries the
+    broker's append time, which the stored batch carries too."""
+    fast, slow = make_broker(), make_broker()
+    slow.server.fast_paths = False
+    version = min(versions(fast.bootstrap)[PRODUCE][1], 12)
+    got = []
+    for b in (fast, slow):
+        create_topic_raw(b.bootstrap, "min-isr", partitions=1, configs={"min.insync.replicas": "2"})
+        with Raw(b.bootstrap, timeout=30) as raw:
+            answers = []
+            for corr, acks in ((1, -1), (2, 1), (3, -1)):
+                raw.send(codec.encode_request(PRODUCE, version, corr, CLIENT_ID,
+                                              _request(version, "min-isr", None, acks, [(0, _batch(corr))], None)))
+                answers.append(raw.read_frame())
+        got.append(answers)
+    assert got[0] == got[1]
+    codes = [codec.decode_response(PRODUCE, version, a)[1].responses[0].partition_responses[0].error_code
+             for a in got[0]]
+    assert codes == [19, 0, 19]  # NOT_ENOUGH_REPLICAS, the acks=1 append, again
+
+    create_topic_raw(fast.bootstrap, "append-time", partitions=1,
+                     configs={"message.timestamp.type": "LogAppendTime"})
+    with Raw(fast.bootstrap, timeout=30) as raw:
+        raw.send(codec.encode_request(PRODUCE, version, 1, CLIENT_ID,
+                                      _request(version, "append-time", None, -1, [(0, _batch(1))], None)))
+        answer = codec.decode_response(PRODUCE, version, raw.read_frame())[1]
+        part = answer.responses[0].partition_responses[0]
+        fv = 12
+        raw.send(codec.encode_request(FETCH, fv, 2, CLIENT_ID, fetch_request(fv, "append-time", None, {0: 0})))
+        _, fetched = codec.decode_response(FETCH, fv, raw.read_frame())
+    (batch,) = decode_batches(bytes(fetched.responses[0].partitions[0].records))
+    assert part.error_code == 0 and part.log_append_time_ms > TS + 1000
+    assert batch.header.max_timestamp == part.log_append_time_ms
