@@ -405,13 +405,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return True
         if r is None:
             return False
-        slot = self.conn.open_slot()
         if r.__class__ is not _produce.PartitionProduceResponse:  # the log's AppendResult
-            self.conn.complete(slot, [produce_single.encode_ok(
+            self.conn.complete_next([produce_single.encode_ok(
                 version, correlation_id, topic, index, r.base_offset, r.log_append_time,
                 r.log_start_offset)])
         else:  # an error answer
-            self._complete(slot, self._context(correlation_id, client_id, version),
+            self._complete(self.conn.open_slot(), self._context(correlation_id, client_id, version),
                            _produce.single_response(self.broker, version, topic, r))
         return True
 
