@@ -8,9 +8,11 @@ sends ``N`` Produce v10 requests (acks=all, one 1 KiB record each, by topic
 name: what librdkafka sends with ``linger.ms=0``) over one raw socket, ``k`` frames per
 ``send`` with their ``k`` answers read before the next group: ``k=1`` is one
 request per socket read, ``k=8`` a pipelining producer whose requests
-arrive several per read. It prints the broker process's CPU (user + system
-from ``/proc/<pid>/stat``, 10 ms ticks, so ``N`` should give well over a
-second of CPU) per Produce for each ``k``, with the load average:
+arrive several per read. It prints the broker process's CPU per Produce for
+each ``k``, user and system apart (``/proc/<pid>/stat``, 10 ms ticks, so
+``N`` should give well over a second of CPU; system time is mostly the
+socket and log-file syscalls, user time the broker's own Python), with the
+load average:
 
     PYTHONPATH=. python scripts/measure-produce-socket.py 20000 --peer-root /tmp/old --runs 3
 
@@ -36,6 +38,13 @@ from kwire.protocol.generated.produce_request import PartitionProduceData, Produ
 from kwire.records.builder import build_batch
 
 TOPIC = "produce-cpu"
+
+
+def _cpu_ticks(pid: int) -> tuple[int, int]:
+    """utime and stime of a process, in clock ticks (fields 14 and 15 of /proc/<pid>/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]), int(fields[12])
 
 
 def _read_frame(sock) -> bytes:
@@ -83,9 +92,11 @@ def one_run(root: str | None, n: int, groups: list[int], workdir: str) -> dict:
             out = {}
             for k in groups:
                 frames = _frames(n, 1000)
-                c0 = b.cpu_seconds()
+                u0, s0 = _cpu_ticks(b.pid)
                 _send(sock, frames, k)
-                out[k] = (b.cpu_seconds() - c0) / n * 1e6
+                u1, s1 = _cpu_ticks(b.pid)
+                tick_us = 1e6 / os.sysconf("SC_CLK_TCK")
+                out[k] = ((u1 - u0) * tick_us / n, (s1 - s0) * tick_us / n)
         return out
     finally:
         b.stop()
@@ -105,7 +116,8 @@ def main() -> None:
             for root in roots:
                 load = os.getloadavg()[0]
                 figures = one_run(root, args.n, groups, workdir)
-                shown = " ".join(f"k={k}:{us:.1f}us" for k, us in figures.items())
+                shown = " ".join(f"k={k}: user {u:.1f} sys {s:.1f} total {u + s:.1f} us"
+                                 for k, (u, s) in figures.items())
                 print(f"run {run + 1} {root or os.getcwd()} n={args.n} broker CPU per Produce {shown} "
                       f"load={load:.1f}", flush=True)
 

@@ -5,15 +5,18 @@
  * tests/unit/test_records_validate.py checks on the same inputs. Read
  * scan.py's docstring for the contract and the record layout. This file only
  * walks already-decompressed bytes: it never allocates per record, never
- * decompresses and, but for stamp_batch, never writes to the data.
+ * decompresses and, but for stamp_batch and a stamping check_client_batch, never writes to
+ * the data.
  *
  *   scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)
  *   check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None
  *     (one uncompressed batch's header, CRC and records in one call: the produce fast path;
  *     twin: scan.py's py_check_batch)
- *   check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None
+ *   check_client_batch(data, header_type, lower, upper, max_size, compacted[, base_offset,
+ *                      leader_epoch]) -> header | None
  *     (a client's one-batch Produce payload with every client check of the validator in one
- *     call; twin: scan.py's py_check_client_batch)
+ *     call, and with the last two arguments stamped as stamp_batch does when it passes;
+ *     twin: scan.py's py_check_client_batch)
  *   stamp_batch(data, pos, base_offset, leader_epoch, header_type) -> header
  *     (the leader's base offset and epoch written into a batch, its header read back; the one
  *     function here that writes to ``data``; twin: scan.py's py_stamp_batch)
@@ -447,7 +450,21 @@ check_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
-/* check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None
+/* The leader's stamp of a batch at b: base offset (int64 at 0) and partition leader epoch (int32
+ * at 12), big-endian; the CRC does not cover them. */
+static inline void
+write_stamp(uint8_t *b, long long base, long epoch)
+{
+    uint64_t v = (uint64_t)base;
+    for (int i = 7; i >= 0; i--, v >>= 8)
+        b[i] = (uint8_t)v;
+    uint32_t e = (uint32_t)(int32_t)epoch;
+    for (int i = 15; i >= 12; i--, e >>= 8)
+        b[i] = (uint8_t)e;
+}
+
+/* check_client_batch(data, header_type, lower, upper, max_size, compacted[, base_offset,
+ *                    leader_epoch]) -> header | None
  *
  * A client's whole Produce payload for one partition, accepted in one call: the header (a
  * ``header_type``) when ``data`` is exactly one batch that passes ``plain_batch`` and every
@@ -457,14 +474,34 @@ check_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * sequence >= 0, every record's timestamp (base timestamp + delta) and the header's max timestamp
  * (unless -1) within [lower, upper], no null key when ``compacted``. None for anything else (the
  * caller's full checks then decide, and name the fault), raising nothing but a TypeError for
- * bad arguments. Twin: scan.py's py_check_client_batch. */
+ * bad arguments. With ``base_offset`` and ``leader_epoch`` (``data`` then must be writable), an
+ * accepted batch is also stamped as ``stamp_batch`` stamps it and the header returned is the
+ * stamped one: the leader's check and stamp in one call; a refused one is left as it was.
+ * Twin: scan.py's py_check_client_batch. */
 static PyObject *
 check_client_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6 || !PyType_Check(args[1]) || !PyType_IsSubtype((PyTypeObject *)args[1], &PyTuple_Type)) {
+    if ((nargs != 6 && nargs != 8) || !PyType_Check(args[1]) ||
+            !PyType_IsSubtype((PyTypeObject *)args[1], &PyTuple_Type)) {
         PyErr_SetString(PyExc_TypeError,
-                        "check_client_batch(data, header_type, lower, upper, max_size, compacted)");
+                        "check_client_batch(data, header_type, lower, upper, max_size, compacted"
+                        "[, base_offset, leader_epoch])");
         return NULL;
+    }
+    const int stamp = nargs == 8;
+    long long stamp_base = 0;
+    long stamp_epoch = 0;
+    if (stamp) {
+        stamp_base = PyLong_AsLongLong(args[6]);
+        if (stamp_base == -1 && PyErr_Occurred())
+            return NULL;
+        stamp_epoch = PyLong_AsLong(args[7]);
+        if (stamp_epoch == -1 && PyErr_Occurred())
+            return NULL;
+        if (stamp_epoch < INT32_MIN || stamp_epoch > INT32_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "leader_epoch does not fit an int32");
+            return NULL;
+        }
     }
     long long lower = PyLong_AsLongLong(args[2]);
     if (lower == -1 && PyErr_Occurred())
@@ -479,7 +516,7 @@ check_client_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (compacted < 0)
         return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+    if (PyObject_GetBuffer(args[0], &view, stamp ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0)
         return NULL;
     const uint8_t *b = (const uint8_t *)view.buf;
     PyObject *result = NULL;
@@ -509,6 +546,8 @@ check_client_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         goto none;
     if (header_max_ts != -1 && (header_max_ts < lower || header_max_ts > upper))
         goto none;
+    if (stamp) /* accepted: the leader's offset and epoch, as stamp_batch writes them */
+        write_stamp((uint8_t *)view.buf, stamp_base, stamp_epoch);
     result = new_header((PyTypeObject *)args[1], b);
     goto done;
 none:
@@ -553,12 +592,7 @@ stamp_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "no 61-byte batch header at pos");
     } else {
         uint8_t *b = (uint8_t *)view.buf + pos;
-        uint64_t v = (uint64_t)base;
-        for (int i = 7; i >= 0; i--, v >>= 8)
-            b[i] = (uint8_t)v;
-        uint32_t e = (uint32_t)(int32_t)epoch;
-        for (int i = 15; i >= 12; i--, e >>= 8)
-            b[i] = (uint8_t)e;
+        write_stamp(b, base, epoch);
         result = new_header((PyTypeObject *)args[4], b);
     }
     PyBuffer_Release(&view);
@@ -753,7 +787,8 @@ static PyMethodDef methods[] = {
     {"check_batch", (PyCFunction)(void (*)(void))check_batch, METH_FASTCALL,
      "check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None"},
     {"check_client_batch", (PyCFunction)(void (*)(void))check_client_batch, METH_FASTCALL,
-     "check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None"},
+     "check_client_batch(data, header_type, lower, upper, max_size, compacted[, base_offset, "
+     "leader_epoch]) -> header | None"},
     {"stamp_batch", (PyCFunction)(void (*)(void))stamp_batch, METH_FASTCALL,
      "stamp_batch(data, pos, base_offset, leader_epoch, header_type) -> header"},
     {"produce_frame", (PyCFunction)(void (*)(void))produce_frame, METH_FASTCALL,

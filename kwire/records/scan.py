@@ -219,8 +219,19 @@ def py_check_batch(data, pos: int, header_type=BatchHeader):
     return (h if header_type is BatchHeader else tuple.__new__(header_type, h), *scanned)
 
 
-def py_check_client_batch(data, header_type, lower: int, upper: int, max_size: int, compacted):
-    """Pure-Python ``check_client_batch`` (the reference the C one is tested against)."""
+def py_check_client_batch(data, header_type, lower: int, upper: int, max_size: int, compacted,
+                          *stamp):
+    """Pure-Python ``check_client_batch`` (the reference the C one is tested against).
+    ``stamp``: none, or ``base_offset, leader_epoch``, written into an accepted batch (as
+    ``py_stamp_batch``), whose stamped header is then the answer."""
+    if stamp:
+        if len(stamp) != 2:
+            raise TypeError("check_client_batch(data, header_type, lower, upper, max_size, "
+                            "compacted[, base_offset, leader_epoch])")
+        if not (_INT64_MIN <= stamp[0] <= _INT64_MAX and -2**31 <= stamp[1] < 2**31):
+            raise OverflowError("base_offset or leader_epoch out of range")
+        if memoryview(data).readonly:
+            raise BufferError("Object is not writable.")
     checked = py_check_batch(data, 0, header_type)
     if checked is None:
         return None
@@ -237,6 +248,8 @@ def py_check_client_batch(data, header_type, lower: int, upper: int, max_size: i
         return None  # (the C twin cannot add past int64: it says None too)
     if h.max_timestamp != -1 and not lower <= h.max_timestamp <= upper:
         return None
+    if stamp:
+        return py_stamp_batch(data, 0, stamp[0], stamp[1], header_type)
     return h
 
 
