@@ -9,7 +9,9 @@ their keyword or slot work per request). The generated codec is the
 reference: ``decode`` must return what ``codec.decode_request`` would for the
 fields it returns, and ``encode_ok`` the bytes ``codec.encode_response``
 writes for the same answer (``tests/unit/test_produce_single.py`` compares
-both for every version).
+both for every version). ``decode_frame`` is also the twin of the compiled
+``kwire.records._scan.produce_frame``, which the connection calls instead when
+the C helper is built: the same tuple for every input (the same test file).
 
 What it does not do: anything but that shape. ``decode`` returns None, and
 the caller takes the generic path, for a transactional id, more or fewer

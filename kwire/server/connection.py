@@ -21,9 +21,11 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
 * the single-partition Produce (one topic, one partition, no transactional
   id: what librdkafka and the Java producer send at low rates) skips the
   generated request and response objects when the connection has no
-  authorizer, no client quotas and no metrics: ``kwire.protocol.produce_single``
-  reads the body, ``produce.append_single`` appends as the handler would, and a
-  success is written from a per-version template; any other answer, and any
+  authorizer, no client quotas and no metrics: the frame is read by one C call
+  (``kwire.records._scan.produce_frame``; without the C helper by its twin
+  ``kwire.protocol.produce_single.decode_frame``), ``produce.append_single``
+  appends as the handler would, and a success is written from a per-version
+  template with the log's ``AppendResult``; any other answer, and any
   other shape, goes the generic way (``KWIRE_FAST_PATHS=0`` or a server's
   ``fast_paths = False`` turns it off: the reference it is tested against);
 * responses are lists of byte chunks and file regions. Chunks are written
