@@ -47,19 +47,14 @@ def _cpu_ticks(pid: int) -> tuple[int, int]:
     return int(fields[11]), int(fields[12])
 
 
-def _read_frame(sock) -> bytes:
-    head = _exact(sock, 4)
-    return _exact(sock, struct.unpack(">i", head)[0])
-
-
-def _exact(sock, n: int) -> bytes:
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            raise ConnectionError("broker closed the connection")
-        buf += chunk
-    return bytes(buf)
+def _read_frame(reader) -> bytes:
+    """One answer frame from the socket's buffered reader (``sock.makefile("rb")``)."""
+    head = reader.read(4)
+    n = struct.unpack(">i", head)[0] if len(head) == 4 else -1
+    body = reader.read(n) if n >= 0 else b""
+    if n < 0 or len(body) < n:
+        raise ConnectionError("broker closed the connection")
+    return body
 
 
 def _frames(n: int, first_corr: int) -> list[bytes]:
@@ -69,31 +64,32 @@ def _frames(n: int, first_corr: int) -> list[bytes]:
             PartitionProduceData(index=0, records=batch)])])) for i in range(n)]
 
 
-def _send(sock, frames: list[bytes], k: int) -> None:
+def _send(sock, reader, frames: list[bytes], k: int) -> None:
     for i in range(0, len(frames), k):
         group = frames[i:i + k]
         sock.sendall(b"".join(group))
         for _ in group:
-            _read_frame(sock)
+            _read_frame(reader)
 
 
 def one_run(root: str | None, n: int, groups: list[int], workdir: str) -> dict:
     b = start_kwire(workdir, root=root, name="kwire" if root is None else "peer")
     try:
         host, port = b.bootstrap.split(":")
-        with socket.create_connection((host, int(port)), timeout=60) as sock:
+        with socket.create_connection((host, int(port)), timeout=60) as sock, \
+                sock.makefile("rb") as reader:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             sock.sendall(codec.encode_request(19, 7, 1, "produce-cpu", CreateTopicsRequest(
                 timeout_ms=10000, topics=[CreatableTopic(name=TOPIC, num_partitions=1,
                                                          replication_factor=1, assignments=[],
                                                          configs=[])])))
-            _read_frame(sock)
-            _send(sock, _frames(500, 10), 1)  # warm-up: imports, the first segment
+            _read_frame(reader)
+            _send(sock, reader, _frames(500, 10), 1)  # warm-up: imports, the first segment
             out = {}
             for k in groups:
                 frames = _frames(n, 1000)
                 u0, s0 = _cpu_ticks(b.pid)
-                _send(sock, frames, k)
+                _send(sock, reader, frames, k)
                 u1, s1 = _cpu_ticks(b.pid)
                 tick_us = 1e6 / os.sysconf("SC_CLK_TCK")
                 out[k] = ((u1 - u0) * tick_us / n, (s1 - s0) * tick_us / n)
