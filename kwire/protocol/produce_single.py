@@ -56,8 +56,6 @@ _HI = Struct(">hi")
 _HHI = Struct(">hhi")  # transactional id length (v3-8), acks, timeout_ms
 _I = Struct(">i")
 _SIZE_CORR = Struct(">ii")
-_IHQQ = Struct(">ihqq")
-_IHQQQ = Struct(">ihqqq")
 _ONE = b"\x00\x00\x00\x01"  # a non-compact array length of 1
 
 
@@ -129,13 +127,14 @@ def decode_frame(frame):
     return (version, correlation_id, client_id, *body)
 
 
-_heads: dict = {}  # (version, topic) -> the response's first bytes, up to the partition's
+_formats: dict = {}  # (version, topic) -> (Struct of the whole answer, its head, its size)
 
 
-def _head(version: int, topic) -> bytes:
-    """Size and correlation id (zeros, filled per answer), the header's tagged fields (v9+),
-    and the topic array up to the partition: the same for every answer to this topic."""
-    out = bytearray(8)
+def _format(version: int, topic):
+    """The answer to this topic at this version as one ``Struct``: size and correlation id,
+    the head (header tags, the topic array up to the partition: the same for every answer),
+    the partition's fields, and the version's constant suffix; packed in one call."""
+    out = bytearray()
     if version >= FIRST_FLEXIBLE:
         out.append(0)  # response header v1: no tagged fields
         out.append(2)  # one topic
@@ -150,10 +149,12 @@ def _head(version: int, topic) -> bytes:
     else:
         write_string(out, topic)
         out += _ONE
-    if len(_heads) >= 4096:  # bounded: topics come and go
-        _heads.clear()
-    head = _heads[(version, topic)] = bytes(out)
-    return head
+    suffix = _SUFFIXES[version]
+    fmt = Struct(f">ii{len(out)}s{'ihqqq' if version >= 5 else 'ihqq'}{len(suffix)}s")
+    if len(_formats) >= 4096:  # bounded: topics come and go
+        _formats.clear()
+    entry = _formats[(version, topic)] = (fmt, bytes(out), fmt.size - 4)
+    return entry
 
 
 # after the partition's offsets: its record errors, error message and tags, the topic's tags,
@@ -165,15 +166,13 @@ _SUFFIXES = {v: (b"\x01\x00\x00" b"\x00" b"\x00\x00\x00\x00" b"\x00" if v >= FIR
 
 
 def encode_ok(version: int, correlation_id: int, topic, partition: int, base_offset: int,
-              log_append_time_ms: int, log_start_offset: int) -> bytearray:
+              log_append_time_ms: int, log_start_offset: int) -> bytes:
     """The whole response frame (size prefix included) of a successful single-partition
     Produce: ``topic`` as the request named it (name, or topic id from v13)."""
-    head = _heads.get((version, topic))
-    out = bytearray(head if head is not None else _head(version, topic))
+    entry = _formats.get((version, topic))
+    fmt, head, size = entry if entry is not None else _format(version, topic)
     if version >= 5:
-        out += _IHQQQ.pack(partition, 0, base_offset, log_append_time_ms, log_start_offset)
-    else:
-        out += _IHQQ.pack(partition, 0, base_offset, log_append_time_ms)
-    out += _SUFFIXES[version]
-    _SIZE_CORR.pack_into(out, 0, len(out) - 4, correlation_id)
-    return out
+        return fmt.pack(size, correlation_id, head, partition, 0, base_offset, log_append_time_ms,
+                        log_start_offset, _SUFFIXES[version])
+    return fmt.pack(size, correlation_id, head, partition, 0, base_offset, log_append_time_ms,
+                    _SUFFIXES[version])
