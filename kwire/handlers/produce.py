@@ -344,7 +344,7 @@ def _append_result(broker, t, index: int, records, acks: int, now: int, version:
         if refused is not None:
             return refused
     if acks == -1 and check_isr:
-        min_isr = broker.topic_config(t).min_insync_replicas  # topic_min_insync_replicas, one call
+        min_isr = broker.topic_min_insync_replicas(t)
         if len(pstate.isr) < min_isr:
             return _error(index, ErrorCode.NOT_ENOUGH_REPLICAS,
                           f"The size of the current ISR {len(pstate.isr)} is insufficient to satisfy "
