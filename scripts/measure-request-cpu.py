@@ -21,7 +21,9 @@ fetches naming only the partition whose fetch offset moved.
 
 ``python scripts/measure-request-cpu.py 3000 produce`` sends only the Produce
 requests (v13, by topic id: what the Java client and the ``roundtrip_1KiB``
-bench send) and prints the thread CPU per Produce, loop turns included.
+bench send) and prints the thread CPU per Produce, loop turns included; ``... produce calls``
+also counts the Python and C function calls the broker makes per Produce (``sys.setprofile``
+around each frame's handling: a figure that does not move with the machine's load).
 
 ``KWIRE_MEASURE_CALLS=1`` counts, instead of timing, the Python bytecodes
 executed and the C functions called in each phase (``sys.settrace`` with
@@ -85,7 +87,7 @@ class CountingTransport:
     def is_closing(self): return False
 
 
-async def main(n, produce_only=False, sessions=False):
+async def main(n, produce_only=False, sessions=False, count_calls=False):
     d = tempfile.mkdtemp(prefix="kwire-request-cpu-")
     cfg = BrokerConfig.load(None, ["listeners=PLAINTEXT://127.0.0.1:0", f"log.dirs={d}"])
     srv = KafkaServer(cfg)
@@ -134,13 +136,26 @@ async def main(n, produce_only=False, sessions=False):
             pc.data_received(f)
             await asyncio.sleep(0)
         gc.collect()
+        calls = [0, 0]  # Python and C function calls while the broker handles the frames
+
+        def count(_frame, event, _arg):
+            if event == "call":
+                calls[0] += 1
+            elif event == "c_call":
+                calls[1] += 1
         t0 = time.thread_time()
         for f in frames[300:]:
+            if count_calls:
+                sys.setprofile(count)
             pc.data_received(f)
+            if count_calls:
+                sys.setprofile(None)
             await asyncio.sleep(0)
         cpu = (time.thread_time() - t0) / n * 1e6
+        counted = (f" python_calls={calls[0] / n:.1f} c_calls={calls[1] / n:.1f} (per Produce; "
+                   f"CPU figure includes the counting)" if count_calls else "")
         print(f"{os.path.dirname(os.path.dirname(__import__('kwire').__file__))} n={n} produce_v13={cpu:.1f}us "
-              f"out_bytes={pt.n} load={os.getloadavg()[0]:.1f}", flush=True)
+              f"out_bytes={pt.n} load={os.getloadavg()[0]:.1f}{counted}", flush=True)
         await asyncio.sleep(0.05)
         b.close()
         shutil.rmtree(d, ignore_errors=True)
@@ -224,5 +239,5 @@ async def main(n, produce_only=False, sessions=False):
 if __name__ == "__main__":
     loop = _new_loop()
     asyncio.set_event_loop(loop)
-    loop.run_until_complete(main(int(sys.argv[1]), sys.argv[2:] == ["produce"],
-                                         sys.argv[2:] == ["session"]))
+    loop.run_until_complete(main(int(sys.argv[1]), sys.argv[2:3] == ["produce"],
+                                 sys.argv[2:] == ["session"], sys.argv[3:] == ["calls"]))

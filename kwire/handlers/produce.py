@@ -191,9 +191,10 @@ def _handle(ctx, req):
 def append_single(broker, version: int, acks: int, topic, index: int, records):
     """The single-partition Produce (``kwire.protocol.produce_single``: one topic, one
     partition, no transactional id) on a one-node broker, for a connection without an
-    authorizer: the partition's answer, exactly as ``_handle`` makes it, or None when
-    ``_handle`` must decide (cluster mode, acks other than 1 and -1, an unknown topic, a
-    transactional batch). ``topic``: the name, or the topic id from v13."""
+    authorizer: the log's ``AppendResult`` when it succeeded, else the partition's error answer
+    (a ``PartitionProduceResponse``) exactly as ``_handle`` makes it, or None when ``_handle``
+    must decide (cluster mode, acks other than 1 and -1, an unknown topic, a transactional
+    batch). ``topic``: the name, or the topic id from v13."""
     if broker.cluster_mode or (acks != -1 and acks != 1):
         return None
     md = broker.metadata
@@ -202,7 +203,7 @@ def append_single(broker, version: int, acks: int, topic, index: int, records):
         return None
     if _first_batch_transactional(records):  # refused without a transactional id: _handle
         return None
-    return _append(broker, t, index, records, acks, now_ms(), version)
+    return _append_result(broker, t, index, records, acks, now_ms(), version)
 
 
 def single_response(broker, version: int, topic, r: PartitionProduceResponse) -> ProduceResponse:
@@ -307,6 +308,32 @@ def _append(broker, t, index: int, records, acks: int, now: int, version: int = 
             check_isr: bool = True, ends: dict | None = None,
             tid: str | None = None) -> PartitionProduceResponse:
     """Append one partition's records; ``ends`` (if given) gets partition -> last offset + 1."""
+    result = _append_result(broker, t, index, records, acks, now, version, check_isr, tid)
+    if result.__class__ is PartitionProduceResponse:
+        return result
+    # every slot set on a bare object: the keyword-argument constructor costs four times as
+    # much (tests/unit/test_fetch_answer_build.py checks the two are equal). The empty defaults
+    # are shared, three objects fewer per partition; never mutated in place (a response that
+    # needs them assigns new ones, as _error's callers do)
+    r = _new(PartitionProduceResponse)
+    r.index = index
+    r.error_code = 0
+    r.base_offset = result.base_offset
+    r.log_append_time_ms = result.log_append_time
+    r.log_start_offset = result.log_start_offset
+    r.record_errors = _NO_RECORD_ERRORS
+    r.error_message = None
+    r.current_leader = _NO_LEADER
+    r.unknown_tagged_fields = _NO_TAGS
+    if ends is not None:
+        ends[index] = result.last_offset + 1
+    return r
+
+
+def _append_result(broker, t, index: int, records, acks: int, now: int, version: int,
+                   check_isr: bool = True, tid: str | None = None):
+    """``_append``'s work: the log's ``AppendResult``, or the partition's error answer (a
+    ``PartitionProduceResponse``)."""
     pstate = t.partitions[index] if 0 <= index < len(t.partitions) else None
     if pstate is None:
         return _error(index, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
@@ -344,20 +371,4 @@ def _append(broker, t, index: int, records, acks: int, now: int, version: int = 
         if plog is not None:
             r.log_start_offset = plog.log_start_offset
         return r
-    # every slot set on a bare object: the keyword-argument constructor costs four times as
-    # much (tests/unit/test_fetch_answer_build.py checks the two are equal). The empty defaults
-    # are shared, three objects fewer per partition; never mutated in place (a response that
-    # needs them assigns new ones, as _error's callers do)
-    r = _new(PartitionProduceResponse)
-    r.index = index
-    r.error_code = 0
-    r.base_offset = result.base_offset
-    r.log_append_time_ms = result.log_append_time
-    r.log_start_offset = result.log_start_offset
-    r.record_errors = _NO_RECORD_ERRORS
-    r.error_message = None
-    r.current_leader = _NO_LEADER
-    r.unknown_tagged_fields = _NO_TAGS
-    if ends is not None:
-        ends[index] = result.last_offset + 1
-    return r
+    return result

@@ -390,8 +390,13 @@ class PartitionLog:
         """Set the HW, clamped to [log start, LEO]; returns the new value."""
         before = self._high_watermark
         leo = self._segments[-1].next_offset  # log_end_offset without the property call
-        self._high_watermark = hw = min(max(offset, self._log_start_offset), leo)
-        self.producer_state.on_high_watermark(hw)
+        hw = offset if offset > self._log_start_offset else self._log_start_offset
+        if hw > leo:  # min(max(...)) without the two calls: every append comes here
+            hw = leo
+        self._high_watermark = hw
+        ps = self.producer_state
+        if ps.unreplicated:  # its only work (on_high_watermark): no call per plain append
+            ps.on_high_watermark(hw)
         if hw != before and self.on_offsets_moved is not None:
             self.on_offsets_moved(self.topic, self.partition)
         return hw
@@ -451,16 +456,23 @@ class PartitionLog:
             buf = memoryview(bytearray(records))
         cfg = self.config
         first = None
+        log_append = cfg.log_append_time
+        base = self._segments[-1].next_offset  # a roll below starts the next segment here too
+        stamped = False  # the one batch already carries base and leader_epoch (and its header)
         if origin is _CLIENT:  # one C call for a valid one-batch payload (None: the full checks)
             before, after, max_size, compacted = cfg.client_batch_limits
-            first = check_client_batch(buf, BatchHeader, now_ms - before, now_ms + after, max_size,
-                                       compacted)
+            if log_append:
+                first = check_client_batch(buf, BatchHeader, now_ms - before, now_ms + after,
+                                           max_size, compacted)
+            else:  # checked and, if it passes, stamped: the request's own buffer, written below
+                first = check_client_batch(buf, BatchHeader, now_ms - before, now_ms + after,
+                                           max_size, compacted, base, leader_epoch)
+                stamped = first is not None
         if first is None:
             spans = validate_records(buf, cfg, now_ms, origin, txn_verified=txn_verified)
             first = spans[0].header
         else:
             spans = ((0, first),)
-        log_append = cfg.log_append_time
         # transaction markers (only the coordinator's: validate refuses clients' control batches)
         markers = (self._check_markers(buf, spans, transaction_version)
                    if origin is _COORDINATOR else None)
@@ -471,7 +483,6 @@ class PartitionLog:
                 return AppendResult(dup.base_offset, dup.last_offset,
                                     dup.timestamp if log_append else -1,
                                     self._log_start_offset, True)
-        base = self._segments[-1].next_offset
         # (position in buf, size, last offset, max timestamp) per batch, from headers only
         if len(spans) == 1:  # every client append: one batch
             pos, h = first_span = spans[0]
@@ -496,7 +507,9 @@ class PartitionLog:
         offset = base  # patch in place only now: nothing but the write can fail after this
         headers = []  # each stamped batch's header, for the segment's tail cache
         for pos, size, last, _ts in infos:
-            if log_append:
+            if stamped:  # (a buffer stamped above and refused since is never written)
+                headers.append(first)
+            elif log_append:
                 # base offset, batch length (as it is) and leader epoch: adjacent, one call
                 _OFFSET_LENGTH_EPOCH.pack_into(buf, pos, offset, size - LOG_OVERHEAD, leader_epoch)
                 set_log_append_time(buf, pos, size, now_ms)

@@ -181,7 +181,8 @@ class Connection:
         need = self._need
         if need < 0:
             if avail < 4:
-                self._compact()
+                if pos:  # _compact, without the call when nothing is left (every read's end)
+                    self._compact()
                 return None
             need = _SIZE.unpack_from(buf, pos)[0]
             if need < 0 or need > self.max_frame_bytes:
@@ -283,6 +284,12 @@ class Connection:
 
     def complete(self, slot: int, response) -> None:
         """Fill a slot; ``response`` is a list of parts, or None to send nothing."""
+        self._slots[slot] = response
+
+    def complete_next(self, response) -> None:
+        """``complete(open_slot(), response)`` in one call: an answer ready as its request is read."""
+        slot = self._next_slot
+        self._next_slot = slot + 1
         self._slots[slot] = response
 
     @property

@@ -394,6 +394,7 @@ def write_compact_records(out: bytearray, parts: list, v) -> None:
 # the same object can be handed out again; bounded: cleared when it reaches _UUIDS_MAX
 _UUIDS: dict[bytes, UUID] = {}
 _UUIDS_MAX = 4096
+UUID_CACHE = _UUIDS  # for kwire.records._scan.produce_frame, which looks topic ids up in it
 
 
 def read_uuid(buf, pos: int):

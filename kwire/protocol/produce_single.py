@@ -9,7 +9,9 @@ their keyword or slot work per request). The generated codec is the
 reference: ``decode`` must return what ``codec.decode_request`` would for the
 fields it returns, and ``encode_ok`` the bytes ``codec.encode_response``
 writes for the same answer (``tests/unit/test_produce_single.py`` compares
-both for every version).
+both for every version). ``decode_frame`` is also the twin of the compiled
+``kwire.records._scan.produce_frame``, which the connection calls instead when
+the C helper is built: the same tuple for every input (the same test file).
 
 What it does not do: anything but that shape. ``decode`` returns None, and
 the caller takes the generic path, for a transactional id, more or fewer
@@ -54,8 +56,6 @@ _HI = Struct(">hi")
 _HHI = Struct(">hhi")  # transactional id length (v3-8), acks, timeout_ms
 _I = Struct(">i")
 _SIZE_CORR = Struct(">ii")
-_IHQQ = Struct(">ihqq")
-_IHQQQ = Struct(">ihqqq")
 _ONE = b"\x00\x00\x00\x01"  # a non-compact array length of 1
 
 
@@ -127,27 +127,34 @@ def decode_frame(frame):
     return (version, correlation_id, client_id, *body)
 
 
-_prefixes: dict = {}  # (version, topic) -> the response's bytes from its topic array to the partition
+_formats: dict = {}  # (version, topic) -> (Struct of the whole answer, its head, its size)
 
 
-def _prefix(version: int, topic) -> bytes:
-    key = (version, topic)
-    p = _prefixes.get(key)
-    if p is None:
-        out = bytearray(b"\x02" if version >= FIRST_FLEXIBLE else _ONE)  # one topic
-        if version >= FIRST_TOPIC_ID:
-            out += topic.bytes
-            out.append(2)
-        elif version >= FIRST_FLEXIBLE:
-            write_compact_string(out, topic)
-            out.append(2)
-        else:
-            write_string(out, topic)
-            out += _ONE
-        if len(_prefixes) >= 4096:  # bounded: topics come and go
-            _prefixes.clear()
-        p = _prefixes[key] = bytes(out)
-    return p
+def _format(version: int, topic):
+    """The answer to this topic at this version as one ``Struct``: size and correlation id,
+    the head (header tags, the topic array up to the partition: the same for every answer),
+    the partition's fields, and the version's constant suffix; packed in one call."""
+    out = bytearray()
+    if version >= FIRST_FLEXIBLE:
+        out.append(0)  # response header v1: no tagged fields
+        out.append(2)  # one topic
+    else:
+        out += _ONE
+    if version >= FIRST_TOPIC_ID:
+        out += topic.bytes
+        out.append(2)
+    elif version >= FIRST_FLEXIBLE:
+        write_compact_string(out, topic)
+        out.append(2)
+    else:
+        write_string(out, topic)
+        out += _ONE
+    suffix = _SUFFIXES[version]
+    fmt = Struct(f">ii{len(out)}s{'ihqqq' if version >= 5 else 'ihqq'}{len(suffix)}s")
+    if len(_formats) >= 4096:  # bounded: topics come and go
+        _formats.clear()
+    entry = _formats[(version, topic)] = (fmt, bytes(out), fmt.size - 4)
+    return entry
 
 
 # after the partition's offsets: its record errors, error message and tags, the topic's tags,
@@ -159,17 +166,13 @@ _SUFFIXES = {v: (b"\x01\x00\x00" b"\x00" b"\x00\x00\x00\x00" b"\x00" if v >= FIR
 
 
 def encode_ok(version: int, correlation_id: int, topic, partition: int, base_offset: int,
-              log_append_time_ms: int, log_start_offset: int) -> bytearray:
+              log_append_time_ms: int, log_start_offset: int) -> bytes:
     """The whole response frame (size prefix included) of a successful single-partition
     Produce: ``topic`` as the request named it (name, or topic id from v13)."""
-    out = bytearray(8)
-    if version >= FIRST_FLEXIBLE:
-        out.append(0)  # response header v1: no tagged fields
-    out += _prefix(version, topic)
+    entry = _formats.get((version, topic))
+    fmt, head, size = entry if entry is not None else _format(version, topic)
     if version >= 5:
-        out += _IHQQQ.pack(partition, 0, base_offset, log_append_time_ms, log_start_offset)
-    else:
-        out += _IHQQ.pack(partition, 0, base_offset, log_append_time_ms)
-    out += _SUFFIXES[version]
-    _SIZE_CORR.pack_into(out, 0, len(out) - 4, correlation_id)
-    return out
+        return fmt.pack(size, correlation_id, head, partition, 0, base_offset, log_append_time_ms,
+                        log_start_offset, _SUFFIXES[version])
+    return fmt.pack(size, correlation_id, head, partition, 0, base_offset, log_append_time_ms,
+                    _SUFFIXES[version])

@@ -5,15 +5,18 @@
  * tests/unit/test_records_validate.py checks on the same inputs. Read
  * scan.py's docstring for the contract and the record layout. This file only
  * walks already-decompressed bytes: it never allocates per record, never
- * decompresses and, but for stamp_batch, never writes to the data.
+ * decompresses and, but for stamp_batch and a stamping check_client_batch, never writes to
+ * the data.
  *
  *   scan_records(data, count, layout=None) -> (min_ts_delta, max_ts_delta, null_keys)
  *   check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None
  *     (one uncompressed batch's header, CRC and records in one call: the produce fast path;
  *     twin: scan.py's py_check_batch)
- *   check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None
+ *   check_client_batch(data, header_type, lower, upper, max_size, compacted[, base_offset,
+ *                      leader_epoch]) -> header | None
  *     (a client's one-batch Produce payload with every client check of the validator in one
- *     call; twin: scan.py's py_check_client_batch)
+ *     call, and with the last two arguments stamped as stamp_batch does when it passes;
+ *     twin: scan.py's py_check_client_batch)
  *   stamp_batch(data, pos, base_offset, leader_epoch, header_type) -> header
  *     (the leader's base offset and epoch written into a batch, its header read back; the one
  *     function here that writes to ``data``; twin: scan.py's py_stamp_batch)
@@ -21,6 +24,10 @@
  *     (the distinct schema-registry ids at the head of every record's key (field 0) or value
  *     (field 1), sorted, and how many non-null ones are not in the wire format: produce-time
  *     schema validation's one call per batch; twin: scan.py's py_schema_ids)
+ *   produce_frame(frame, uuids, read_uuid) -> (version, correlation_id, client_id, acks,
+ *                                              timeout_ms, topic, partition, records) | None
+ *     (a single-partition Produce frame read in one call, the frame itself never written;
+ *     twin: kwire.protocol.produce_single.decode_frame, chosen by kwire.server.connection)
  *
  * ``data`` is any contiguous buffer; ``layout`` is None or a writable buffer
  * of at least 6 * count C ints (array('i')) filled per record with
@@ -443,7 +450,21 @@ check_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
-/* check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None
+/* The leader's stamp of a batch at b: base offset (int64 at 0) and partition leader epoch (int32
+ * at 12), big-endian; the CRC does not cover them. */
+static inline void
+write_stamp(uint8_t *b, long long base, long epoch)
+{
+    uint64_t v = (uint64_t)base;
+    for (int i = 7; i >= 0; i--, v >>= 8)
+        b[i] = (uint8_t)v;
+    uint32_t e = (uint32_t)(int32_t)epoch;
+    for (int i = 15; i >= 12; i--, e >>= 8)
+        b[i] = (uint8_t)e;
+}
+
+/* check_client_batch(data, header_type, lower, upper, max_size, compacted[, base_offset,
+ *                    leader_epoch]) -> header | None
  *
  * A client's whole Produce payload for one partition, accepted in one call: the header (a
  * ``header_type``) when ``data`` is exactly one batch that passes ``plain_batch`` and every
@@ -453,14 +474,34 @@ check_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * sequence >= 0, every record's timestamp (base timestamp + delta) and the header's max timestamp
  * (unless -1) within [lower, upper], no null key when ``compacted``. None for anything else (the
  * caller's full checks then decide, and name the fault), raising nothing but a TypeError for
- * bad arguments. Twin: scan.py's py_check_client_batch. */
+ * bad arguments. With ``base_offset`` and ``leader_epoch`` (``data`` then must be writable), an
+ * accepted batch is also stamped as ``stamp_batch`` stamps it and the header returned is the
+ * stamped one: the leader's check and stamp in one call; a refused one is left as it was.
+ * Twin: scan.py's py_check_client_batch. */
 static PyObject *
 check_client_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6 || !PyType_Check(args[1]) || !PyType_IsSubtype((PyTypeObject *)args[1], &PyTuple_Type)) {
+    if ((nargs != 6 && nargs != 8) || !PyType_Check(args[1]) ||
+            !PyType_IsSubtype((PyTypeObject *)args[1], &PyTuple_Type)) {
         PyErr_SetString(PyExc_TypeError,
-                        "check_client_batch(data, header_type, lower, upper, max_size, compacted)");
+                        "check_client_batch(data, header_type, lower, upper, max_size, compacted"
+                        "[, base_offset, leader_epoch])");
         return NULL;
+    }
+    const int stamp = nargs == 8;
+    long long stamp_base = 0;
+    long stamp_epoch = 0;
+    if (stamp) {
+        stamp_base = PyLong_AsLongLong(args[6]);
+        if (stamp_base == -1 && PyErr_Occurred())
+            return NULL;
+        stamp_epoch = PyLong_AsLong(args[7]);
+        if (stamp_epoch == -1 && PyErr_Occurred())
+            return NULL;
+        if (stamp_epoch < INT32_MIN || stamp_epoch > INT32_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "leader_epoch does not fit an int32");
+            return NULL;
+        }
     }
     long long lower = PyLong_AsLongLong(args[2]);
     if (lower == -1 && PyErr_Occurred())
@@ -475,7 +516,7 @@ check_client_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (compacted < 0)
         return NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+    if (PyObject_GetBuffer(args[0], &view, stamp ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0)
         return NULL;
     const uint8_t *b = (const uint8_t *)view.buf;
     PyObject *result = NULL;
@@ -505,6 +546,8 @@ check_client_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         goto none;
     if (header_max_ts != -1 && (header_max_ts < lower || header_max_ts > upper))
         goto none;
+    if (stamp) /* accepted: the leader's offset and epoch, as stamp_batch writes them */
+        write_stamp((uint8_t *)view.buf, stamp_base, stamp_epoch);
     result = new_header((PyTypeObject *)args[1], b);
     goto done;
 none:
@@ -549,14 +592,191 @@ stamp_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_ValueError, "no 61-byte batch header at pos");
     } else {
         uint8_t *b = (uint8_t *)view.buf + pos;
-        uint64_t v = (uint64_t)base;
-        for (int i = 7; i >= 0; i--, v >>= 8)
-            b[i] = (uint8_t)v;
-        uint32_t e = (uint32_t)(int32_t)epoch;
-        for (int i = 15; i >= 12; i--, e >>= 8)
-            b[i] = (uint8_t)e;
+        write_stamp(b, base, epoch);
         result = new_header((PyTypeObject *)args[4], b);
     }
+    PyBuffer_Release(&view);
+    return result;
+}
+
+/* Unsigned varint of at most 5 bytes (the protocol's uvarint, as primitives.read_uvarint: the
+ * value is not limited to 32 bits) at b[*pos:len]; 0 when it runs past the end or is longer. */
+static inline int
+read_uvarint5(const uint8_t *b, Py_ssize_t *pos, Py_ssize_t len, uint64_t *out)
+{
+    Py_ssize_t p = *pos;
+    uint64_t v = 0;
+    for (int shift = 0; shift <= 28; shift += 7) {
+        if (p >= len)
+            return 0;
+        uint8_t c = b[p++];
+        v |= (uint64_t)(c & 0x7F) << shift;
+        if (c < 0x80) {
+            *out = v;
+            *pos = p;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A strict UTF-8 str of b[p:p+n], or NULL with no exception set when it is not valid UTF-8. */
+static PyObject *
+utf8_or_null(const uint8_t *b, Py_ssize_t n)
+{
+    PyObject *s = PyUnicode_DecodeUTF8((const char *)b, n, "strict");
+    if (s == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
+        PyErr_Clear();
+    return s;
+}
+
+/* produce_frame(frame, uuids, read_uuid)
+ *   -> (version, correlation_id, client_id, acks, timeout_ms, topic, partition, records) | None
+ *
+ * A whole Produce frame (no size prefix) of the single-partition shape, read in one call: the
+ * compiled twin of kwire.protocol.produce_single.decode_frame, with the same result for every
+ * input (tests/unit/test_produce_single.py compares them). ``topic`` is the name (v3-12) or,
+ * from v13, the uuid.UUID: looked up in ``uuids`` (primitives' bytes -> UUID cache) by its 16
+ * bytes, or made by ``read_uuid(view, pos)`` when it is not there. ``records`` is a memoryview
+ * slice of ``frame``. None for anything else (not Produce, a version outside 3-13, header
+ * tagged fields, a transactional id, not one topic and one partition, null records, body
+ * tagged fields, truncated or malformed bytes, invalid UTF-8). */
+static PyObject *
+produce_frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyDict_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "produce_frame(frame, uuids, read_uuid)");
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const uint8_t *b = (const uint8_t *)view.buf;
+    const Py_ssize_t len = view.len;
+    PyObject *result = NULL, *client = NULL, *topic = NULL, *whole = NULL, *records = NULL;
+    Py_ssize_t p = 10, rstart;
+    uint64_t n;
+    int16_t acks;
+    int32_t timeout, partition;
+    if (len < 10)
+        goto none;
+    const int16_t api_key = be16(b), version = be16(b + 2);
+    const int32_t correlation_id = be32(b + 4);
+    if (api_key != 0 || version < 3 || version > 13)
+        goto none;
+    const int16_t client_len = be16(b + 8);
+    if (client_len < 0) {
+        client = Py_NewRef(Py_None);
+    } else {
+        if (client_len > len - p)
+            goto none;
+        if ((client = utf8_or_null(b + p, client_len)) == NULL)
+            goto error_or_none;
+        p += client_len;
+    }
+    if (version >= 9) {
+        /* header tagged fields, transactional id (compact, null is 0), acks, timeout, one topic */
+        if (len - p < 9 || b[p] || b[p + 1])
+            goto none;
+        acks = be16(b + p + 2);
+        timeout = be32(b + p + 4);
+        p += 8;
+        if (b[p++] != 2)
+            goto none;
+        if (version >= 13) {
+            if (len - p < 16)
+                goto none;
+            PyObject *raw = PyBytes_FromStringAndSize((const char *)b + p, 16);
+            if (raw == NULL)
+                goto done;
+            topic = PyDict_GetItemWithError(args[1], raw); /* borrowed */
+            Py_DECREF(raw);
+            if (topic != NULL) {
+                Py_INCREF(topic);
+            } else {
+                if (PyErr_Occurred())
+                    goto done;
+                /* not cached: the Python reader makes (and caches) it */
+                if ((whole = PyMemoryView_FromObject(args[0])) == NULL)
+                    goto done;
+                PyObject *at = PyLong_FromSsize_t(p);
+                if (at == NULL)
+                    goto done;
+                PyObject *pair = PyObject_CallFunctionObjArgs(args[2], whole, at, NULL);
+                Py_DECREF(at);
+                if (pair == NULL)
+                    goto done;
+                if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+                    Py_DECREF(pair);
+                    PyErr_SetString(PyExc_TypeError, "read_uuid must return (uuid, end)");
+                    goto done;
+                }
+                topic = Py_NewRef(PyTuple_GET_ITEM(pair, 0));
+                Py_DECREF(pair);
+            }
+            p += 16;
+        } else {
+            if (!read_uvarint5(b, &p, len, &n) || n == 0 || n - 1 > (uint64_t)(len - p))
+                goto none;
+            if ((topic = utf8_or_null(b + p, (Py_ssize_t)(n - 1))) == NULL)
+                goto error_or_none;
+            p += (Py_ssize_t)(n - 1);
+        }
+        if (len - p < 5 || b[p] != 2)
+            goto none;
+        partition = be32(b + p + 1);
+        p += 5;
+        if (!read_uvarint5(b, &p, len, &n) || n == 0 || n - 1 > (uint64_t)(len - p))
+            goto none;
+        rstart = p;
+        p += (Py_ssize_t)(n - 1);
+        /* the partition's, the topic's and the request's tagged fields: none */
+        if (len - p < 3 || b[p] || b[p + 1] || b[p + 2])
+            goto none;
+    } else {
+        /* transactional id (null: -1), acks, timeout, one topic */
+        if (len - p < 12 || be16(b + p) != -1 || be32(b + p + 8) != 1)
+            goto none;
+        acks = be16(b + p + 2);
+        timeout = be32(b + p + 4);
+        p += 12;
+        if (len - p < 2)
+            goto none;
+        const int16_t name_len = be16(b + p);
+        p += 2;
+        if (name_len < 0 || name_len > len - p)
+            goto none;
+        if ((topic = utf8_or_null(b + p, name_len)) == NULL)
+            goto error_or_none;
+        p += name_len;
+        if (len - p < 12 || be32(b + p) != 1)  /* one partition: index, records length */
+            goto none;
+        partition = be32(b + p + 4);
+        const int32_t size = be32(b + p + 8);
+        p += 12;
+        if (size < 0 || size > len - p)
+            goto none;
+        rstart = p;
+        n = (uint64_t)size + 1;
+    }
+    if (whole == NULL && (whole = PyMemoryView_FromObject(args[0])) == NULL)
+        goto done;
+    if ((records = PySequence_GetSlice(whole, rstart, rstart + (Py_ssize_t)(n - 1))) == NULL)
+        goto done;
+    result = Py_BuildValue("(hiNhiNiN)", version, correlation_id, client, acks, timeout, topic,
+                           partition, records);
+    client = topic = records = NULL; /* stolen by N, also on failure */
+    goto done;
+error_or_none:
+    if (PyErr_Occurred())
+        goto done;
+none:
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(client);
+    Py_XDECREF(topic);
+    Py_XDECREF(records);
+    Py_XDECREF(whole);
     PyBuffer_Release(&view);
     return result;
 }
@@ -567,9 +787,12 @@ static PyMethodDef methods[] = {
     {"check_batch", (PyCFunction)(void (*)(void))check_batch, METH_FASTCALL,
      "check_batch(data, pos, header_type) -> (header, min_ts_delta, max_ts_delta, null_keys) | None"},
     {"check_client_batch", (PyCFunction)(void (*)(void))check_client_batch, METH_FASTCALL,
-     "check_client_batch(data, header_type, lower, upper, max_size, compacted) -> header | None"},
+     "check_client_batch(data, header_type, lower, upper, max_size, compacted[, base_offset, "
+     "leader_epoch]) -> header | None"},
     {"stamp_batch", (PyCFunction)(void (*)(void))stamp_batch, METH_FASTCALL,
      "stamp_batch(data, pos, base_offset, leader_epoch, header_type) -> header"},
+    {"produce_frame", (PyCFunction)(void (*)(void))produce_frame, METH_FASTCALL,
+     "produce_frame(frame, uuids, read_uuid) -> the single-partition Produce's fields | None"},
     {"schema_ids", (PyCFunction)schema_ids, METH_VARARGS,
      "schema_ids(data, count, field) -> (distinct schema ids, unframed count) of keys (0) or values (1)"},
     {NULL, NULL, 0, NULL},

@@ -64,7 +64,10 @@ Two implementations with one contract: the C extension ``kwire.records._scan``
 (built by ``pip install`` when a compiler is present, see setup.py) and
 ``_py_scan_records`` below. The C one is used when it imports, unless
 ``KWIRE_NO_EXTENSIONS=1`` is set; ``IMPLEMENTATION`` says which ("c" or
-"python"). Not here: decompression, header checks (``kwire.log.validate``),
+"python"). One more compiled function has its twin elsewhere: ``produce_frame`` (a
+single-partition Produce frame read in one call) mirrors
+``kwire.protocol.produce_single.decode_frame``; it is None when the Python
+walker is in use. Not here: decompression, header checks (``kwire.log.validate``),
 record attributes (unused in v2 and not checked, as in Kafka).
 """
 
@@ -79,7 +82,8 @@ from .errors import CorruptRecordError
 
 __all__ = ["IMPLEMENTATION", "LAYOUT_FIELDS", "scan_records", "py_scan_records", "c_scan_records",
            "check_batch", "py_check_batch", "c_check_batch", "check_client_batch",
-           "py_check_client_batch", "c_check_client_batch", "stamp_batch", "py_stamp_batch", "c_stamp_batch", "schema_ids", "py_schema_ids", "c_schema_ids"]
+           "py_check_client_batch", "c_check_client_batch", "stamp_batch", "py_stamp_batch", "c_stamp_batch", "schema_ids", "py_schema_ids", "c_schema_ids",
+           "produce_frame", "c_produce_frame"]
 
 LAYOUT_FIELDS = 6
 _INT32_MIN, _INT32_MAX = -(1 << 31), (1 << 31) - 1
@@ -215,8 +219,19 @@ def py_check_batch(data, pos: int, header_type=BatchHeader):
     return (h if header_type is BatchHeader else tuple.__new__(header_type, h), *scanned)
 
 
-def py_check_client_batch(data, header_type, lower: int, upper: int, max_size: int, compacted):
-    """Pure-Python ``check_client_batch`` (the reference the C one is tested against)."""
+def py_check_client_batch(data, header_type, lower: int, upper: int, max_size: int, compacted,
+                          *stamp):
+    """Pure-Python ``check_client_batch`` (the reference the C one is tested against).
+    ``stamp``: none, or ``base_offset, leader_epoch``, written into an accepted batch (as
+    ``py_stamp_batch``), whose stamped header is then the answer."""
+    if stamp:
+        if len(stamp) != 2:
+            raise TypeError("check_client_batch(data, header_type, lower, upper, max_size, "
+                            "compacted[, base_offset, leader_epoch])")
+        if not (_INT64_MIN <= stamp[0] <= _INT64_MAX and -2**31 <= stamp[1] < 2**31):
+            raise OverflowError("base_offset or leader_epoch out of range")
+        if memoryview(data).readonly:
+            raise BufferError("Object is not writable.")
     checked = py_check_batch(data, 0, header_type)
     if checked is None:
         return None
@@ -233,6 +248,8 @@ def py_check_client_batch(data, header_type, lower: int, upper: int, max_size: i
         return None  # (the C twin cannot add past int64: it says None too)
     if h.max_timestamp != -1 and not lower <= h.max_timestamp <= upper:
         return None
+    if stamp:
+        return py_stamp_batch(data, 0, stamp[0], stamp[1], header_type)
     return h
 
 
@@ -279,14 +296,16 @@ def _load_c():
     try:
         from . import _scan
     except ImportError:
-        return None, None, None, None, None
+        return None, None, None, None, None, None
     # an extension built before check_batch (schema_ids, ...) existed lacks it: the Python one is used
     return (_scan.scan_records, getattr(_scan, "check_batch", None), getattr(_scan, "schema_ids", None),
-            getattr(_scan, "check_client_batch", None), getattr(_scan, "stamp_batch", None))
+            getattr(_scan, "check_client_batch", None), getattr(_scan, "stamp_batch", None),
+            getattr(_scan, "produce_frame", None))
 
 
 # None when the extension is not built
-c_scan_records, c_check_batch, c_schema_ids, c_check_client_batch, c_stamp_batch = _load_c()
+(c_scan_records, c_check_batch, c_schema_ids, c_check_client_batch, c_stamp_batch,
+ c_produce_frame) = _load_c()
 
 if c_scan_records is not None and os.environ.get("KWIRE_NO_EXTENSIONS", "") in ("", "0"):
     scan_records = c_scan_records
@@ -294,6 +313,9 @@ if c_scan_records is not None and os.environ.get("KWIRE_NO_EXTENSIONS", "") in (
     schema_ids = c_schema_ids or py_schema_ids
     check_client_batch = c_check_client_batch or py_check_client_batch
     stamp_batch = c_stamp_batch or py_stamp_batch
+    # the single-partition Produce frame reader; its twin, produce_single.decode_frame, is in
+    # kwire.protocol, which this layer does not import: None here means "use the twin"
+    produce_frame = c_produce_frame
     IMPLEMENTATION = "c"
 else:
     scan_records = py_scan_records
@@ -301,4 +323,5 @@ else:
     schema_ids = py_schema_ids
     check_client_batch = py_check_client_batch
     stamp_batch = py_stamp_batch
+    produce_frame = None
     IMPLEMENTATION = "python"

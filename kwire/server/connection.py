@@ -21,9 +21,11 @@ sans-I/O ``kwire.protocol.connection.Connection``; decoding is
 * the single-partition Produce (one topic, one partition, no transactional
   id: what librdkafka and the Java producer send at low rates) skips the
   generated request and response objects when the connection has no
-  authorizer, no client quotas and no metrics: ``kwire.protocol.produce_single``
-  reads the body, ``produce.append_single`` appends as the handler would, and a
-  success is written from a per-version template; any other answer, and any
+  authorizer, no client quotas and no metrics: the frame is read by one C call
+  (``kwire.records._scan.produce_frame``; without the C helper by its twin
+  ``kwire.protocol.produce_single.decode_frame``), ``produce.append_single``
+  appends as the handler would, and a success is written from a per-version
+  template with the log's ``AppendResult``; any other answer, and any
   other shape, goes the generic way (``KWIRE_FAST_PATHS=0`` or a server's
   ``fast_paths = False`` turns it off: the reference it is tested against);
 * a consumer's Fetch v13-16 of the common shape (no tagged fields, no
@@ -104,6 +106,8 @@ from kwire.protocol import codec, fetch_plain_request, produce_single
 from kwire.protocol.connection import Connection, FrameError
 from kwire.protocol.errors import CloseConnection
 from kwire.protocol.error_response import error_for, error_response
+from kwire.protocol.primitives import UUID_CACHE, read_uuid
+from kwire.records.scan import produce_frame as _c_produce_frame
 from kwire.security.authorizer import cluster_gate
 from kwire.security.request_quotas import Timed, throttle_ms as quota_throttle_ms
 
@@ -312,7 +316,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 session is None or not session.sasl and session.manager.authorizer is None) and \
                 REGISTRY[0].handle is getattr(sys.modules.get(_PRODUCE), "handle", None):
             # (the handler is imported at the first Produce, which the generic path serves)
-            single = produce_single.decode_frame(frame)  # Produce (key 0) of one partition, or None
+            # Produce (key 0) of one partition, or None: one C call, or its Python twin
+            single = (_c_produce_frame(frame, UUID_CACHE, read_uuid) if _c_produce_frame is not None
+                      else produce_single.decode_frame(frame))
             if single is not None and self._produce_single(single, frame):
                 return False
         try:
@@ -410,13 +416,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return True
         if r is None:
             return False
-        slot = self.conn.open_slot()
-        if r.error_code == 0 and r.current_leader is _produce.NO_LEADER:
-            self.conn.complete(slot, [produce_single.encode_ok(
-                version, correlation_id, topic, index, r.base_offset, r.log_append_time_ms,
+        if r.__class__ is not _produce.PartitionProduceResponse:  # the log's AppendResult
+            self.conn.complete_next([produce_single.encode_ok(
+                version, correlation_id, topic, index, r.base_offset, r.log_append_time,
                 r.log_start_offset)])
-        else:
-            self._complete(slot, self._context(correlation_id, client_id, version),
+        else:  # an error answer
+            self._complete(self.conn.open_slot(), self._context(correlation_id, client_id, version),
                            _produce.single_response(self.broker, version, topic, r))
         return True
 

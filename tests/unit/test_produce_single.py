@@ -56,9 +56,9 @@ def test_single_partition_decodes_as_the_generated_decoder(version, acks):
     assert type(records) is type(pd.records) and bytes(records) == bytes(pd.records) == BATCH
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-def test_other_shapes_take_the_generic_path(version):
-    shapes = [
+def _other_shapes(version):
+    """Produce requests that are not the single-partition shape."""
+    return [
         _request(version, tid="txn-1"),
         _request(version, partitions=((0, BATCH), (1, BATCH))),
         _request(version, topics=2),
@@ -66,7 +66,11 @@ def test_other_shapes_take_the_generic_path(version):
         _request(version, partitions=()),
         _request(version, partitions=((0, None),)),
     ]
-    for req in shapes:
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_other_shapes_take_the_generic_path(version):
+    for req in _other_shapes(version):
         frame, pos = _frame(version, req)
         codec.decode_request(0, version, frame, pos)  # the generic decoder takes it
         assert S.decode(frame, pos, version) is None
@@ -148,3 +152,74 @@ def test_versions_outside_the_range_are_left_to_the_generic_path():
         f = bytearray(frame)
         f[2:4] = v.to_bytes(2, "big")
         assert S.decode_frame(f) is None
+
+
+# -- the compiled twin: kwire.records._scan.produce_frame ------------------------------------
+
+from kwire.protocol.primitives import UUID_CACHE, read_uuid  # noqa: E402
+from kwire.records import scan  # noqa: E402
+
+
+def _both(frame):
+    """decode_frame and the compiled produce_frame on the same bytes: the same answer."""
+    py = S.decode_frame(frame)
+    c = scan.c_produce_frame(frame, UUID_CACHE, read_uuid)
+    assert c == py, (bytes(frame)[:60], c, py)
+    if py is not None:
+        assert type(c[7]) is type(py[7]) is memoryview and c[7].readonly == py[7].readonly
+        assert type(c[5]) is type(py[5])
+    return py
+
+
+def test_the_compiled_frame_reader_is_built():
+    """The test environment builds the C helper (pip install -e . with gcc): its absence fails."""
+    assert scan.c_produce_frame is not None
+    assert scan.produce_frame is (scan.c_produce_frame if scan.IMPLEMENTATION == "c" else None)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_compiled_frame_reader_matches_the_python_one(version):
+    reqs = [_request(version, acks=a) for a in (-1, 0, 1, 5)] + _other_shapes(version) + [
+        _request(version, partitions=((2**31 - 1, b""),)),
+        _request(version, name="t" * 200),  # a two-byte compact length
+        _request(version, name="tøpic-ü"),
+    ]
+    for req in reqs:
+        for client in ("client-1", None, ""):
+            frame = bytearray(codec.encode_request(0, version, -5, client, req)[4:])
+            _both(frame)
+            _both(bytes(frame))  # read-only input: a read-only view of it, as the Python reader
+    frame, pos = _frame(version, _request(version))
+    assert _both(frame) is not None
+    for end in range(len(frame) + 1):  # every truncation
+        _both(frame[:end])
+    for i in range(min(len(frame), pos + 80)):  # every header and body byte flipped two ways
+        for value in (0x00, 0xFF, 0x80, 0x02):
+            bad = bytearray(frame)
+            bad[i] = value
+            _both(bad)
+    if version >= S.FIRST_FLEXIBLE:  # tagged fields at each level
+        for level in ("request", "topic", "partition"):
+            req = _request(version)
+            obj = {"request": req, "topic": req.topic_data[0],
+                   "partition": req.topic_data[0].partition_data[0]}[level]
+            obj.unknown_tagged_fields = {99: b"x"}
+            assert _both(_frame(version, req)[0]) is None
+
+
+def test_compiled_frame_reader_topic_ids_cached_or_not():
+    """v13: a topic id not yet cached is made by read_uuid (and cached); the zero id is the
+    shared ZERO_UUID; either way the same object as the Python reader hands out."""
+    fresh = uuid.uuid4()
+    req = _request(13)
+    req.topic_data[0].topic_id = fresh
+    frame = bytearray(codec.encode_request(0, 13, 1, "c", req)[4:])
+    UUID_CACHE.pop(fresh.bytes, None)
+    got = scan.c_produce_frame(frame, UUID_CACHE, read_uuid)
+    assert got[5] == fresh and UUID_CACHE[fresh.bytes] is got[5]
+    assert _both(frame)[5] is got[5]
+    req.topic_data[0].topic_id = uuid.UUID(int=0)
+    zero = bytearray(codec.encode_request(0, 13, 1, "c", req)[4:])
+    assert _both(zero)[5] is scan.c_produce_frame(zero, UUID_CACHE, read_uuid)[5]
+    with pytest.raises(TypeError):
+        scan.c_produce_frame(frame, [], read_uuid)

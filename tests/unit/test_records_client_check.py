@@ -1,7 +1,8 @@
 """The produce path's one-call checks: ``check_client_batch`` and ``stamp_batch``.
 
 ``kwire.records.scan.check_client_batch`` accepts a client's one-batch payload in one call
-and ``stamp_batch`` writes the leader's base offset and epoch and reads the header back;
+(and, given a base offset and leader epoch, stamps an accepted one as well) and
+``stamp_batch`` writes the leader's base offset and epoch and reads the header back;
 both have a C and a pure-Python twin. Here: the twins agree on the same inputs (hand-made
 and mutated by Hypothesis), the check never accepts what ``validate_records`` (the full
 client checks) would refuse and returns the very header those checks read, and a log
@@ -72,7 +73,25 @@ def _agree(buf, cfg: LogConfig):
             assert out is None or type(out) is BatchHeader
     if py is not None:
         assert _full(buf, cfg) == py
+    _agree_stamping(buf, args, py)
     return py
+
+
+def _agree_stamping(buf, args, unstamped):
+    """With a base offset and leader epoch: an accepted batch comes back stamped exactly as
+    stamp_batch stamps it (bytes and header), a refused one untouched; both twins alike."""
+    base, epoch = 1234567890123, 77
+    want = None
+    if unstamped is not None:
+        want_buf = bytearray(buf)
+        want = scan.py_stamp_batch(want_buf, 0, base, epoch, BatchHeader)
+    for fn in TWINS:
+        for view in (bytearray(buf), memoryview(bytearray(buf))):
+            out = fn(view, BatchHeader, *args, base, epoch)
+            assert out == want, (fn, bytes(buf)[:70])
+            assert bytes(view) == (bytes(want_buf) if want is not None else bytes(buf))
+        with pytest.raises(BufferError):  # stamping needs a writable buffer
+            fn(bytes(buf), BatchHeader, *args, base, epoch)
 
 
 def _batch(records=SAMPLE, **kw) -> bytes:
@@ -184,6 +203,14 @@ def test_stamp_refuses_what_it_cannot_write(args, exc):
     for fn in STAMPS:
         with pytest.raises(exc):
             fn(*args, BatchHeader)
+    if exc is OverflowError:  # the stamping check refuses the same values
+        base, epoch = args[2], args[3]
+        for fn in TWINS:
+            with pytest.raises(OverflowError):
+                fn(bytearray(_batch()), BatchHeader, *_limits(LogConfig()), base, epoch)
+    for fn in TWINS:  # two stamp arguments or none
+        with pytest.raises(TypeError):
+            fn(bytearray(_batch()), BatchHeader, *_limits(LogConfig()), 5)
 
 
 # -- the log: fast path and full checks give the same log -------------------------------------
