@@ -18,8 +18,9 @@ maps them instead: a session that runs a grouped batch job costs 8-9 CPU-s and
 /proc, alternating runs at load 9-17, 2026-11-29). The archive (~160 MB) is made
 once per machine, JDK and pyspark (its name hashes the JDK and every jar, size
 and mtime, as CDS checks them) under ``${KWIRE_CACHE:-~/.cache/kwire}/cds``, by
-a session in a subprocess (~26 CPU-s), under a file lock so one xdist worker
-makes it while the others wait. The JVM's own warnings (a stale archive, say)
+a session in a subprocess (~26 CPU-s, 1-3 min of wall time on a loaded machine,
+inside the first Spark test that asks), under a file lock: one xdist worker
+makes it, another that asks meanwhile starts its driver without it. The JVM's own warnings (a stale archive, say)
 go to stderr, not to the stdout the tests read.
 
 It does not change what Spark computes, the example's own settings, or
@@ -114,7 +115,10 @@ def archive_flag() -> str:
         if os.environ.get("KWIRE_TEST_QUICK") == "1" and not archive.is_file():
             return ""  # the quick tier starts no Spark driver that would repay it
         with open(d / ".spark-lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be making it: wait, then use it
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # another worker is making it (minutes when loaded): not this time
+                return ""
             if not archive.is_file():
                 _make(archive)
         flag = f"-XX:SharedArchiveFile={archive}"
