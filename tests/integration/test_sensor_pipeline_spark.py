@@ -207,6 +207,22 @@ sys.exit(code)
 '''
 
 
+def _wait_caught(proc: subprocess.Popen, sig: int, timeout: float) -> bool:
+    """Until ``proc`` has a handler for ``sig`` (its SigCgt in /proc); False after ``timeout`` or
+    when it exited."""
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            status = Path(f"/proc/{proc.pid}/status").read_text()
+        except OSError:
+            return False
+        caught = int(next(ln for ln in status.splitlines() if ln.startswith("SigCgt:")).split()[1], 16)
+        if caught & (1 << (sig - 1)):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(480)  # its own waits: 240 s for a first micro-batch, 120 s to stop after Ctrl-C
 def test_example_code_on_real_spark_and_ctrl_c_stops_cleanly(tmp_path):
@@ -248,6 +264,12 @@ def test_example_code_on_real_spark_and_ctrl_c_stops_cleanly(tmp_path):
                 break
         assert out and out[-1].startswith("STREAMING"), \
             "the streaming query never ran a micro-batch:\n" + "".join(out) + err_path.read_text()[-3000:]
+        # Ctrl-C once aggregate.wait() handles it: it installs its SIGINT and then its SIGTERM
+        # handler, so SIGTERM among the caught signals means both are in place. Sent right after
+        # STREAMING, on a loaded machine the signal could land before that and end the script
+        # by KeyboardInterrupt (exit -2), which is not what a user pressing Ctrl-C there meets.
+        assert _wait_caught(proc, signal.SIGTERM, 60), \
+            "aggregate.wait() did not install its signal handlers within 60 s:\n" + "".join(out)
         proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
         try:
             proc.wait(timeout=120)

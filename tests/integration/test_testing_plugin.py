@@ -3,7 +3,8 @@
 Each plugin test writes a test module into ``tmp_path`` and runs it with a
 *separate* ``python -m pytest`` (its own rootdir, no conftest of ours), so
 the fixtures come from the installed ``pytest11`` entry point exactly as in a
-user's project. The generated tests drive kafka-python, confluent-kafka,
+user's project (the four clients, the configs and the cluster's skip are three
+modules of one such run, ``user_suite``: a run costs ~1.3 CPU-s before its tests). The generated tests drive kafka-python, confluent-kafka,
 aiokafka (under pytest-asyncio), kcat and ``kwire.client`` (kwire's own
 client, which the fixture's helpers use) against ``kwire_broker``, including
 ``.stop()`` in the middle of a test, where each client's own error must
@@ -49,15 +50,19 @@ def _entry_point_registered() -> bool:
                for ep in importlib.metadata.entry_points(group="pytest11"))
 
 
-def run_pytest(tmp_path: Path, source: str, *args: str, env: dict | None = None,
+def run_pytest(tmp_path: Path, source: str | dict[str, str], *args: str, env: dict | None = None,
                timeout: float = 240) -> subprocess.CompletedProcess:
-    """``python -m pytest`` on ``source`` (a test module) in ``tmp_path``; stdout+stderr in .stdout."""
-    test_file = tmp_path / "test_generated.py"
-    test_file.write_text(textwrap.dedent(source))
+    """``python -m pytest`` on ``source`` (a test module, or test modules by file name) in
+    ``tmp_path``; stdout+stderr in .stdout."""
+    sources = source if isinstance(source, dict) else {"test_generated.py": source}
+    files = []
+    for name, text in sources.items():
+        files.append(tmp_path / name)
+        files[-1].write_text(textwrap.dedent(text))
     (tmp_path / "pytest.ini").write_text("[pytest]\nasyncio_mode = strict\n"
                                          "asyncio_default_fixture_loop_scope = function\n")
     argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rA", "-s",
-            "--basetemp", str(tmp_path / "basetemp"), str(test_file), *args]
+            "--basetemp", str(tmp_path / "basetemp"), *map(str, files), *args]
     if not _entry_point_registered():  # a stale editable install: load the module by hand
         argv[3:3] = ["-p", "kwire.testing.plugin"]
     full_env = {**os.environ, "PYTHONPATH": os.pathsep.join(
@@ -224,11 +229,42 @@ def test_kcat(kwire_broker):
 '''
 
 
-def test_four_clients_with_a_fresh_broker_each_and_a_broker_stopped_mid_test(tmp_path):
+# -- one user's suite: the four clients, the configs, kwire_cluster without ZooKeeper's jars -------
+
+@pytest.fixture(scope="module")
+def user_suite(tmp_path_factory) -> subprocess.CompletedProcess:
+    """FOUR_CLIENTS, CONFIGS and CLUSTER (below; run without ZooKeeper's jars, so skipped) as
+    three modules of one user's suite in one ``python -m pytest`` run: each run costs an
+    interpreter, pytest and the client libraries (~1.3 CPU-s), and the three tests that read
+    this used to make one each. The tests check their own module's outcomes (``-rA``)."""
+    tmp = tmp_path_factory.mktemp("user-suite")
+    return run_pytest(tmp, {"test_clients.py": FOUR_CLIENTS, "test_configs.py": CONFIGS,
+                            "test_cluster_skip.py": CLUSTER},
+                      env={"KWIRE_ZOOKEEPER_JAR_DIRS": str(tmp / "no-jars")})
+
+
+def outcomes(p: subprocess.CompletedProcess, module: str) -> dict[str, str]:
+    """``-rA``'s short summary for ``module``: outcome by test name (SKIPPED lines name no test)."""
+    return {m.group(2): m.group(1) for m in re.finditer(
+        rf"^(PASSED|FAILED|ERROR|XFAIL|XPASS) {re.escape(module)}::(\S+)", p.stdout, re.M)}
+
+
+def test_user_suite_outcomes(user_suite):
+    # the four clients' 5 and the configs' 7 pass, the cluster test is skipped, and the broker
+    # that cannot start is an error at set-up (test_configs_by_marker_and_parameter_... below)
+    last = summary(user_suite)
+    counts = dict((k, int(n)) for n, k in re.findall(r"(\d+) (passed|skipped|errors?|failed|xfailed|xpassed)\b", last))
+    assert counts == {"passed": 12, "skipped": 1, "error": 1}, user_suite.stdout[-6000:]
+    assert user_suite.returncode == 1, user_suite.stdout[-3000:]  # the error, and only it
+
+
+def test_four_clients_with_a_fresh_broker_each_and_a_broker_stopped_mid_test(user_suite):
     if shutil.which("kcat") is None:
         pytest.skip("kcat is not installed (apt-get install kcat)")
-    p = run_pytest(tmp_path, FOUR_CLIENTS)
-    assert_outcome(p, passed=5)
+    p = user_suite
+    assert outcomes(p, "test_clients.py") == {t: "PASSED" for t in (
+        "test_kafka_python", "test_confluent_kafka", "test_aiokafka", "test_kwire_client", "test_kcat")}, \
+        p.stdout[-6000:]
     out = p.stdout
     m = re.search(r"KWIRE-CLIENT-ERROR NETWORK_EXCEPTION \| (.*) \| (.*)", out)
     assert m, out[-3000:]
@@ -308,11 +344,15 @@ def test_bad_config_is_reported(kwire_broker):
 '''
 
 
-def test_configs_by_marker_and_parameter_restart_and_process_mode(tmp_path):
-    p = run_pytest(tmp_path, CONFIGS)
-    last = summary(p)
+def test_configs_by_marker_and_parameter_restart_and_process_mode(user_suite):
+    p = user_suite
     # the last test's broker cannot start: an error at set-up naming the config, not a hang
-    assert re.search(r"\b7 passed\b", last) and re.search(r"\b1 error\b", last), p.stdout[-5000:]
+    got = outcomes(p, "test_configs.py")
+    assert got == {**{t: "PASSED" for t in (
+        "test_module_marker", "test_closest_marker_wins", "test_indirect_parameter[kwire_broker0]",
+        "test_indirect_parameter[kwire_broker1]", "test_a_config_the_broker_acts_on",
+        "test_restart_keeps_data_and_port", "test_process_mode")},
+        "test_bad_config_is_reported": "ERROR"}, p.stdout[-5000:]
     assert "log.segment.bytes" in p.stdout and "ERROR at setup of test_bad_config_is_reported" in p.stdout
 
 
@@ -463,9 +503,10 @@ def test_kwire_cluster(tmp_path):
     assert_outcome(p, passed=1)
 
 
-def test_kwire_cluster_skips_naming_the_debian_packages(tmp_path):
-    p = run_pytest(tmp_path, CLUSTER, env={"KWIRE_ZOOKEEPER_JAR_DIRS": str(tmp_path / "no-jars")})
-    assert re.search(r"\b1 skipped\b", summary(p)) and p.returncode == 0, p.stdout[-3000:]
+def test_kwire_cluster_skips_naming_the_debian_packages(user_suite):
+    p = user_suite  # run with no ZooKeeper jars: its one skip is this module's test
+    assert outcomes(p, "test_cluster_skip.py") == {}, p.stdout[-3000:]
+    assert re.search(r"^SKIPPED \[1\] test_cluster_skip\.py:\d+: ", p.stdout, re.M), p.stdout[-3000:]
     assert "apt-get install zookeeper default-jre-headless" in p.stdout, p.stdout[-3000:]
 
 
