@@ -110,3 +110,14 @@ else
     "$PYTHON" -m pip install --disable-pip-version-check --root-user-action=ignore -q \
         "pyspark==$spark_version" >&2
 fi
+
+# --- The Spark driver's class-data-sharing archive (tests/spark_jvm.py) ------------------
+# Made once per machine, JDK and pyspark under ${KWIRE_CACHE:-~/.cache/kwire}/cds (~160 MB,
+# ~26 CPU-s): the suite's Spark drivers then start in about half the CPU. Made here, with the
+# rest of what the tests need, rather than inside the first Spark test; nothing when it exists
+# already or KWIRE_TEST_SPARK_CDS=0. A failure only warns: drivers then start without it.
+if [ "${KWIRE_TEST_SPARK_CDS:-1}" != "0" ]; then
+    log "Spark driver class-data archive (tests/spark_jvm.py)"
+    "$PYTHON" -c 'import sys; sys.path.insert(0, "tests"); import spark_jvm; f = spark_jvm.archive_flag(); print("  " + (f or "none: drivers start without one"))' >&2 \
+        || log "no Spark driver class-data archive: the Spark tests start their drivers without it"
+fi
