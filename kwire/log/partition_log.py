@@ -84,6 +84,7 @@ import shutil
 import struct
 import uuid
 from bisect import bisect_right
+from functools import cached_property
 from typing import NamedTuple
 
 from kwire.protocol.errors import ErrorCode, KafkaError
@@ -181,7 +182,9 @@ class PartitionLog:
         self._segments = segments
         self._bases = [s.base_offset for s in segments]
         self.leader_epochs = epochs
-        self.producer_state = ProducerStateManager(dir, config.producer_id_expiration_ms)
+        # producer_state: made on first use (the cached property below), from the snapshot
+        # at the LEO that open() found and left unread (_deferred_snapshot), if any
+        self._deferred_snapshot: int | None = None
         self.txn_index = TxnIndex(dir)  # aborted transactions (.txnindex files)
         self._log_start_offset = segments[0].base_offset
         self._high_watermark = self._log_start_offset
@@ -270,11 +273,54 @@ class PartitionLog:
         self.recovery_point = leo if clean_shutdown else \
             min(max(recovery_point, self._log_start_offset), leo)
         self.txn_index.load(self._bases, leo, names)
-        self._load_producer_state(names)
+        snapshots = list_snapshots(part_dir, names)
+        if snapshots and snapshots[-1] == leo:
+            # The state at the LEO is the snapshot's (every clean shutdown writes one): it is
+            # read on first use of ``producer_state`` (Kafka reads it at load; with 50,000
+            # partitions that is an open and a read each, most never needed before their
+            # first producer request or fetch).
+            self._deferred_snapshot = leo
+        else:
+            self._load_producer_state(names)
         hw = self._log_start_offset if high_watermark is None else high_watermark
         self._high_watermark = min(max(hw, self._log_start_offset), leo)
-        self.producer_state.on_high_watermark(self._high_watermark)
+        self._on_high_watermark(self._high_watermark)
         return self
+
+    @cached_property
+    def producer_state(self) -> ProducerStateManager:
+        """The producers' state; when open() deferred it, read now from the snapshot at what
+        was the LEO then. Whatever changed the log since has gone through this property
+        first (client and coordinator appends check it before writing, truncation and
+        retention load it before touching a snapshot file) or left it unchanged
+        (batches without a producer id), except a follower's append, which replays its
+        batches after writing them: the snapshot alone, not the log after it, is the
+        state before them. An unusable snapshot is dropped and the state rebuilt from
+        the log, as at open."""
+        ps = ProducerStateManager(self.dir, self.config.producer_id_expiration_ms)
+        self.__dict__["producer_state"] = ps
+        at, self._deferred_snapshot = self._deferred_snapshot, None
+        if at is not None:
+            try:
+                ps.load_snapshot(snapshot_path(self.dir, at))
+            except (OSError, ValueError) as e:
+                log.warning("%s-%d: producer snapshot unusable at first use (%s); rebuilding "
+                            "the producer state from the log", self.topic, self.partition, e)
+                ps.clear()
+                self._load_producer_state()
+                ps.on_high_watermark(self._high_watermark)
+        return ps
+
+    @property
+    def producer_state_loaded(self) -> bool:
+        return "producer_state" in self.__dict__
+
+    def _on_high_watermark(self, hw: int) -> None:
+        """The producer state's HW hook, skipped while the state is unread: a state fresh
+        from a snapshot has no unreplicated transaction for it to release."""
+        ps = self.__dict__.get("producer_state")
+        if ps is not None:
+            ps.on_high_watermark(hw)
 
     def _load_producer_state(self, names: list[str] | None = None) -> None:
         leo = self.log_end_offset
@@ -391,7 +437,7 @@ class PartitionLog:
         before = self._high_watermark
         leo = self._segments[-1].next_offset  # log_end_offset without the property call
         self._high_watermark = hw = min(max(offset, self._log_start_offset), leo)
-        self.producer_state.on_high_watermark(hw)
+        self._on_high_watermark(hw)
         if hw != before and self.on_offsets_moved is not None:
             self.on_offsets_moved(self.topic, self.partition)
         return hw
@@ -404,7 +450,9 @@ class PartitionLog:
     def update_config(self, config: LogConfig) -> None:
         """New settings apply from now on (index sizes only to segments created later)."""
         self.config = config
-        self.producer_state.expiration_ms = config.producer_id_expiration_ms
+        ps = self.__dict__.get("producer_state")  # unread: made with self.config when read
+        if ps is not None:
+            ps.expiration_ms = config.producer_id_expiration_ms
         if self.on_config is not None:
             self.on_config(self)
 
@@ -903,7 +951,7 @@ class PartitionLog:
             self._log_start_offset = self._segments[0].base_offset
             self.leader_epochs.truncate_from_start(self._log_start_offset)
         self._high_watermark = max(self._high_watermark, self._log_start_offset)
-        self.producer_state.on_high_watermark(self._high_watermark)
+        self._on_high_watermark(self._high_watermark)
         self.offsets_moved()
         self.recovery_point = max(self.recovery_point, self._log_start_offset)
         self.txn_index.drop_segments([s.base_offset for s in doomed], self._log_start_offset)
@@ -967,13 +1015,17 @@ class PartitionLog:
         return deleted
 
     def expire_producers(self, now_ms: int) -> int:
-        """Forget producers idle longer than producer.id.expiration.ms; returns how many."""
-        return self.producer_state.remove_expired(now_ms)
+        """Forget producers idle longer than producer.id.expiration.ms; returns how many.
+        A state not read yet is left alone (retention visits every log: reading them all
+        would undo the deferral); the first check after it is read expires its producers."""
+        ps = self.__dict__.get("producer_state")
+        return 0 if ps is None else ps.remove_expired(now_ms)
 
     # -- truncation (replication): all or nothing, in truncation.py ------------
     def truncate_to(self, offset: int) -> int:
         """Remove everything from the batch holding ``offset`` on; the new LEO
         (``truncation.truncate_to``: Kafka's rules, all or nothing)."""
+        self.producer_state  # read before truncation deletes snapshots (see producer_state)
         leo = truncation.truncate_to(self, offset)
         self.txn_index.truncate(leo)
         return leo
@@ -981,6 +1033,7 @@ class PartitionLog:
     def truncate_fully_and_start_at(self, offset: int) -> int:
         """Delete every segment; the log restarts empty at ``offset``
         (``truncation.truncate_fully_and_start_at``, all or nothing)."""
+        self.producer_state  # read before truncation deletes snapshots (see producer_state)
         leo = truncation.truncate_fully_and_start_at(self, offset)
         self.txn_index.clear()
         return leo
@@ -1002,8 +1055,11 @@ class PartitionLog:
                 raise self._offline_error()
             self.flush(batch=batch)
             try:
-                if not self.producer_state.has_snapshot(self.log_end_offset):
-                    self._take_snapshot(self.log_end_offset, batch)
+                leo = self.log_end_offset
+                # unread since open(): the snapshot found there holds the state, unless
+                # batches without a producer id were appended after it
+                if self._deferred_snapshot != leo and not self.producer_state.has_snapshot(leo):
+                    self._take_snapshot(leo, batch)
             except OSError as e:
                 raise self._storage_error(f"producer snapshot at close of {self.dir}", e) from e
         finally:
