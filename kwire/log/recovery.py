@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 
 from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, crc_is_valid, read_header
 
@@ -51,19 +50,22 @@ from .segment import INT32_MAX, LogSegment
 log = logging.getLogger("kwire.log")
 
 CHUNK = 1 << 20
-_INDEX_RE = re.compile(r"^(\d{20})\.(index|timeindex)$")
 _STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap", ".cleanend")
 _INDEX_SUFFIXES = (".index", ".timeindex")
 
 
 def _strays(names: list[str]) -> list[str]:
-    """The names of ``names`` that ``remove_stray_files`` removes."""
-    present = None
+    """The names of ``names`` that ``remove_stray_files`` removes.
+
+    Start-up runs this once per partition directory, most of them holding a handful of
+    names: string tests, no regular expression, and a set of the names only for a large
+    directory."""
     out = []
+    present = names if len(names) <= 32 else None
     for name in names:
         if name.endswith(_STRAY_SUFFIXES):
             out.append(name)
-        elif name.endswith(_INDEX_SUFFIXES) and _INDEX_RE.match(name):
+        elif name[20:] in _INDEX_SUFFIXES and name[:20].isdigit():
             if present is None:
                 present = set(names)
             if name[:20] + ".log" not in present:  # an index whose segment is gone
