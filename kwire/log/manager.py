@@ -93,11 +93,13 @@ from kwire import clock
 from kwire.protocol.errors import ErrorCode, KafkaError
 
 from . import faults, files
-from .checkpoint import CheckpointError, fsync_dir, read_offsets, write_offsets
+from . import summary as log_summary
+from .checkpoint import CheckpointError, fsync_dir, read_offsets, read_small, write_offsets
 from .config import LogConfig
 from .cleaner import LogCleaner
 from .durability import SyncBatch
 from .partition_log import PartitionLog
+from .segment import SMALL_SEGMENT_BYTES
 
 log = logging.getLogger("kwire.log")
 LONG_MAX = (1 << 63) - 1
@@ -205,6 +207,18 @@ class LogManager:
     def _load_dir(self, d: str, now_ms: int, topic_configs: Mapping[str, LogConfig]) -> None:
         marker = os.path.join(d, CLEAN_SHUTDOWN_FILE)
         clean = os.path.exists(marker)
+        summary_path = os.path.join(d, log_summary.SUMMARY_FILE)
+        summaries = {}
+        if clean:
+            try:  # the small logs' summary, written by the close that wrote the marker
+                token = read_small(marker).decode("ascii", "replace")
+                summaries = log_summary.read(summary_path, token)
+            except (OSError, CheckpointError) as e:  # the logs are then loaded from their files
+                log.warning("ignoring %s: %s", summary_path, e)
+        try:  # never used twice, nor after a crash (summary.py)
+            os.unlink(summary_path)
+        except FileNotFoundError:
+            pass
         if clean:  # gone before anything is read: a load that fails is recovered in full next time
             os.unlink(marker)
             fsync_dir(d)
@@ -227,10 +241,20 @@ class LogManager:
                 log.error("%s-%d exists in both %s and %s; using the first", key[0], key[1],
                           self._dir_of[key], d)
                 continue
+            row = summaries.get(key)
+            if row is not None:  # a file cut or grown since the close: loaded from its files
+                try:
+                    size = os.stat(f"{path}/{row.base_offset:020d}.log").st_size
+                except FileNotFoundError:
+                    size = -1
+                if size != row.size:
+                    log.warning("%s: segment size %d, not %d as at the clean shutdown; loading "
+                                "it from its files", path, size, row.size)
+                    row = None
             plog = PartitionLog.open(
                 d, key[0], key[1], topic_configs.get(key[0], self.default_config), now_ms,
                 recovery_point=recovery_points.get(key, 0), log_start_offset=starts.get(key, 0),
-                high_watermark=hws.get(key), clean_shutdown=clean, existing=True)
+                high_watermark=hws.get(key), clean_shutdown=clean, existing=True, summary=row)
             self._add(key, plog, d)
             loaded += 1
         if loaded or clean:
@@ -472,13 +496,22 @@ class LogManager:
             except OSError as e:  # as a failed fsync: the recovery points must not move there
                 self.dir_failed(d, f"making the clean shutdown's writes durable: {e}")
         self.checkpoint()
+        rows: dict[str, dict] = {d: {} for d in self.log_dirs}
+        for key, plog in self._logs.items():
+            row = log_summary.summarize(plog, SMALL_SEGMENT_BYTES)
+            if row is not None and self._dir_of.get(key) in rows:
+                rows[self._dir_of[key]][key] = row
         for d in self.log_dirs:
             if d in self.offline_dirs or d in self.dirs_with_errors:
                 log.error("not marking %s as cleanly shut down: %s; it will be recovered at the "
                           "next start", d, self.offline_dirs.get(d, "I/O errors happened in it"))
                 continue
-            try:
+            try:  # the summary first: the marker certifies it (the same token)
+                token = log_summary.new_token()
+                log_summary.write(os.path.join(d, log_summary.SUMMARY_FILE), rows[d], token)
                 with open(os.path.join(d, CLEAN_SHUTDOWN_FILE), "wb") as f:
+                    f.write(token.encode("ascii"))
+                    f.flush()
                     os.fsync(f.fileno())
                 fsync_dir(d)
             except OSError as e:

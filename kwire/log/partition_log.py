@@ -102,6 +102,7 @@ from kwire.records.control import ABORT
 from kwire.records.scan import check_client_batch, stamp_batch
 
 from . import faults, search, truncation
+from . import summary as log_summary
 from .checkpoint import fsync_dir
 from .config import LogConfig
 from .leader_epoch import FILE_NAME, LeaderEpochCache
@@ -241,7 +242,7 @@ class PartitionLog:
     def open(cls, dir: str, topic: str, partition: int, config: LogConfig, now_ms: int, *,
              recovery_point: int = 0, log_start_offset: int = 0,
              high_watermark: int | None = None, clean_shutdown: bool = False,
-             existing: bool = False) -> "PartitionLog":
+             existing: bool = False, summary=None) -> "PartitionLog":
         """Open (creating if needed) ``<dir>/<topic>-<partition>`` and recover it.
 
         ``recovery_point`` and ``log_start_offset`` come from the log dir's
@@ -250,15 +251,25 @@ class PartitionLog:
         as Kafka does; on one node the broker then raises it to the LEO).
         ``existing``: the caller just found the directory (start-up), so it is
         not created. The directory is listed once, and the listing serves the
-        segments, the producer snapshots and the transaction indexes.
+        segments, the producer snapshots and the transaction indexes. ``summary``: the
+        log's line of the clean shutdown's summary (``summary.py``): nothing is listed
+        or read, the producer snapshot at the LEO waits for its first use.
         """
         part_dir = os.path.join(dir, f"{topic}-{partition}")
-        if not existing:
-            os.makedirs(part_dir, exist_ok=True)
-        names = os.listdir(part_dir)
-        epochs = LeaderEpochCache(part_dir, FILE_NAME in names)
-        segments, names = load_segments(part_dir, config, now_ms, recovery_point=recovery_point,
-                                        clean_shutdown=clean_shutdown, epochs=epochs, names=names)
+        if summary is not None:
+            faults.check("load", part_dir)
+            epochs = LeaderEpochCache(part_dir, summary.epoch_file)
+            segments = [log_summary.open_segment(LogSegment, part_dir, summary, config, now_ms)]
+            names = None
+        else:
+            if not existing:
+                os.makedirs(part_dir, exist_ok=True)
+            names = os.listdir(part_dir)
+            epochs = LeaderEpochCache(part_dir, FILE_NAME in names)
+            segments, names = load_segments(part_dir, config, now_ms,
+                                            recovery_point=recovery_point,
+                                            clean_shutdown=clean_shutdown, epochs=epochs,
+                                            names=names)
         if not segments:
             segments = [LogSegment.create(part_dir, max(log_start_offset, 0), config, now_ms)]
         self = cls(part_dir, topic, partition, config, segments, epochs, now_ms)
@@ -272,16 +283,19 @@ class PartitionLog:
         # flush skip the check of segments whose bytes were never fsynced.
         self.recovery_point = leo if clean_shutdown else \
             min(max(recovery_point, self._log_start_offset), leo)
-        self.txn_index.load(self._bases, leo, names)
-        snapshots = list_snapshots(part_dir, names)
-        if snapshots and snapshots[-1] == leo:
-            # The state at the LEO is the snapshot's (every clean shutdown writes one): it is
-            # read on first use of ``producer_state`` (Kafka reads it at load; with 50,000
-            # partitions that is an open and a read each, most never needed before their
-            # first producer request or fetch).
+        # The state at the LEO is the snapshot's (every clean shutdown writes one): it is read
+        # on first use of ``producer_state`` (Kafka reads it at load; with 50,000 partitions
+        # that is an open and a read each, most never needed before their first producer
+        # request or fetch). A summarized log has no aborted transaction and that snapshot.
+        if summary is not None:
             self._deferred_snapshot = leo
         else:
-            self._load_producer_state(names)
+            self.txn_index.load(self._bases, leo, names)
+            snapshots = list_snapshots(part_dir, names)
+            if snapshots and snapshots[-1] == leo:
+                self._deferred_snapshot = leo
+            else:
+                self._load_producer_state(names)
         hw = self._log_start_offset if high_watermark is None else high_watermark
         self._high_watermark = min(max(hw, self._log_start_offset), leo)
         self._on_high_watermark(self._high_watermark)
