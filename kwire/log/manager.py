@@ -8,6 +8,7 @@ Each log dir looks like Kafka's::
         log-start-offset-checkpoint
         replication-offset-checkpoint              high watermarks
         .kwire_cleanshutdown                       present only after a clean close()
+        .kwire_cleanshutdown_logs                  with it: the small logs' summary (summary.py)
 
 ``LogManager(log_dirs, now_ms)`` loads every partition directory it finds,
 passing each log its recovery point, log start offset and high watermark from
@@ -56,7 +57,10 @@ only through a restart, which recovers it.
 
 Clean shutdown: ``close`` closes every log with the fsyncs and atomic renames of a dir
 done together (``durability.SyncBatch``: one ``syncfs`` before the renames, one after),
-then writes the offset checkpoints, then ``.kwire_cleanshutdown``, and that only in a dir that
+then writes the offset checkpoints, the summary of the dir's small logs
+(``.kwire_cleanshutdown_logs``, see ``summary.py``: the next clean start opens them without
+listing or reading their files), then ``.kwire_cleanshutdown`` holding the summary's token,
+and that only in a dir that
 saw no I/O error at all since start-up (``dirs_with_errors``), even one that
 was undone successfully: recovery at the next start is cheap (it checks from
 the recovery point on) and certifies nothing that was never checked.

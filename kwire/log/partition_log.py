@@ -32,7 +32,10 @@ continues in the next segment, so ``regions`` has at most one element
 (``region`` is that element or None).
 
 Time search (``offset_for_timestamp``, ``offset_of_max_timestamp``) lives in
-``search.py``; loading and recovery in ``recovery.py``.
+``search.py``; loading and recovery in ``recovery.py``. Opening reads what the start needs:
+the producer snapshot at the LEO (every clean close leaves one) is read on the first use
+of ``producer_state``, and a log in the clean shutdown's summary (``summary.py``) is
+opened without listing or reading its files.
 
 Invariants: segments are contiguous and sorted, the last one is active;
 log start <= HW <= LEO at all times (``update_high_watermark`` clamps); the

@@ -26,7 +26,8 @@
 After a clean shutdown (the log manager's ``.kwire_cleanshutdown`` marker) no
 segment is CRC-checked; the last one is still scanned from its last index
 entry, and a tail that does not end on a batch boundary sends it through full
-recovery anyway.
+recovery anyway. (A small one-segment log that the clean shutdown summarized does not come
+here at all: ``summary.py``.)
 
 The scan reads the file in chunks of ``CHUNK`` bytes with ``os.pread``; a batch
 larger than a chunk is read on its own. Batches are validated, never decoded.
