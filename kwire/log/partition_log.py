@@ -834,8 +834,10 @@ class PartitionLog:
             batch.after(self._prune_snapshots)
 
     def _prune_snapshots(self) -> None:
-        keep = set(list_snapshots(self.dir)[-SNAPSHOTS_TO_KEEP:])
-        self.producer_state.delete_snapshots(keep=keep.__contains__)
+        offsets = list_snapshots(self.dir)
+        if len(offsets) > SNAPSHOTS_TO_KEEP:  # one listing; usually nothing to delete
+            keep = set(offsets[-SNAPSHOTS_TO_KEEP:])
+            self.producer_state.delete_snapshots(keep=keep.__contains__, offsets=offsets)
 
     def flush(self, now_ms: int | None = None, batch=None) -> None:
         """fsync every segment with unflushed data (and its indexes); recovery point = LEO.
