@@ -100,12 +100,13 @@ def read(path: str, token: str) -> dict[tuple[str, int], LogSummary]:
     if not token or lines[0] != f"{VERSION} {token}":
         raise CheckpointError(f"{path}: not the summary of the clean shutdown's marker")
     out = {}
+    make = LogSummary._make  # not LogSummary(...): its keyword handling, 50,000 times
     try:
         count = int(lines[1])
         for line in lines[2:-1]:
             t, p, base, size, nxt, mts, omts, first, ep = line.split(" ")
-            out[(t, int(p))] = LogSummary(int(base), int(size), int(nxt), int(mts), int(omts),
-                                          None if first == "N" else int(first), ep == "1")
+            out[(t, int(p))] = make((int(base), int(size), int(nxt), int(mts), int(omts),
+                                     None if first == "N" else int(first), ep == "1"))
     except ValueError as e:
         raise CheckpointError(f"{path}: malformed line ({e})") from None
     if count != len(out) or count != len(lines) - 3:
