@@ -32,6 +32,7 @@ def written(root) -> LogManager:
     big.roll(NOW)
     big.append_as_leader(mk(2), 3, NOW)
     big.update_high_watermark(big.log_end_offset)
+    mgr.get_or_create("empty", 0, LogConfig(), NOW)  # never written
     return mgr
 
 
@@ -76,7 +77,8 @@ def test_a_clean_start_reads_no_file_of_a_summarized_log_and_answers_the_same(tm
     mgr.close()
     rows = summary.read(str(tmp_path / summary.SUMMARY_FILE),
                         (tmp_path / CLEAN_SHUTDOWN_FILE).read_text())
-    assert sorted(rows) == [("t", p) for p in range(PARTITIONS)]  # not the two-segment log
+    # not the two-segment log
+    assert sorted(rows) == [("empty", 0)] + [("t", p) for p in range(PARTITIONS)]
     reads = Reads(monkeypatch, tmp_path)
     mgr = LogManager(str(tmp_path), NOW, max_open_files=64)
     assert reads.of("t-") == []
@@ -95,6 +97,10 @@ def test_a_clean_start_reads_no_file_of_a_summarized_log_and_answers_the_same(tm
         assert e.value.code == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
         assert lg.append_as_leader(mk(4), 3, NOW).base_offset == 4
     assert answers(mgr.get("big", 0))[0] == 4
+    empty = mgr.get("empty", 0)
+    assert (empty.log_end_offset, empty.active_segment.size, empty.active_segment.max_timestamp,
+            empty.active_segment.first_batch_timestamp) == (0, 0, -1, None)
+    assert empty.append_as_leader(mk(0), 3, NOW).base_offset == 0
     mgr.close()
     mgr = LogManager(str(tmp_path), NOW, max_open_files=64)  # the appends were summarized too
     assert [mgr.get("t", p).log_end_offset for p in range(PARTITIONS)] == [6] * PARTITIONS
