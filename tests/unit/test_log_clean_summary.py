@@ -13,20 +13,14 @@ from kwire.log.manager import CLEAN_SHUTDOWN_FILE
 from kwire.protocol.errors import ErrorCode, KafkaError
 from kwire.records.decode import decode_batches
 
+from test_log_clean_close import PARTITIONS, written_manager
 from test_log_faults import NOW, _no_faults_left, mk  # noqa: F401 (an autouse fixture)
-
-PARTITIONS = 4
 
 
 def written(root) -> LogManager:
-    """PARTITIONS small logs (two idempotent batches at epoch 3, timestamps NOW..NOW+3) and a
-    log of two segments, "big"-0."""
-    mgr = LogManager(str(root), NOW, max_open_files=64)
-    for p in range(PARTITIONS):
-        lg = mgr.get_or_create("t", p, LogConfig(), NOW)
-        lg.append_as_leader(mk(0), 3, NOW)
-        lg.append_as_leader(mk(2), 3, NOW)
-        lg.update_high_watermark(lg.log_end_offset)
+    """``written_manager``'s small logs (two idempotent batches at epoch 3), a log of two
+    segments ("big"-0) and a never-written one ("empty"-0)."""
+    mgr = written_manager(root)
     big = mgr.get_or_create("big", 0, LogConfig(), NOW)
     big.append_as_leader(mk(0), 3, NOW)
     big.roll(NOW)
