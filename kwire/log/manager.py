@@ -103,7 +103,6 @@ from .config import LogConfig
 from .cleaner import LogCleaner
 from .durability import SyncBatch
 from .partition_log import PartitionLog
-from .segment import SMALL_SEGMENT_BYTES
 
 log = logging.getLogger("kwire.log")
 LONG_MAX = (1 << 63) - 1
@@ -502,7 +501,7 @@ class LogManager:
         self.checkpoint()
         rows: dict[str, dict] = {d: {} for d in self.log_dirs}
         for key, plog in self._logs.items():
-            row = log_summary.summarize(plog, SMALL_SEGMENT_BYTES)
+            row = log_summary.summarize(plog)
             if row is not None and self._dir_of.get(key) in rows:
                 rows[self._dir_of[key]][key] = row
         for d in self.log_dirs:

@@ -121,6 +121,7 @@ log = logging.getLogger("kwire.log")
 READ_UNCOMMITTED = 0
 READ_COMMITTED = 1
 SNAPSHOTS_TO_KEEP = 2
+NO_SNAPSHOT = log_summary.NO_SNAPSHOT  # a deferred producer state that is empty, with no file
 
 
 class AppendResult(NamedTuple):
@@ -187,7 +188,8 @@ class PartitionLog:
         self._bases = [s.base_offset for s in segments]
         self.leader_epochs = epochs
         # producer_state: made on first use (the cached property below), from the snapshot
-        # at the LEO that open() found and left unread (_deferred_snapshot), if any
+        # that open() found at the LEO and left unread (_deferred_snapshot; NO_SNAPSHOT: the
+        # state is empty and no file holds it); None once read (or never deferred)
         self._deferred_snapshot: int | None = None
         self.txn_index = TxnIndex(dir)  # aborted transactions (.txnindex files)
         self._log_start_offset = segments[0].base_offset
@@ -289,14 +291,17 @@ class PartitionLog:
         # The state at the LEO is the snapshot's (every clean shutdown writes one): it is read
         # on first use of ``producer_state`` (Kafka reads it at load; with 50,000 partitions
         # that is an open and a read each, most never needed before their first producer
-        # request or fetch). A summarized log has no aborted transaction and that snapshot.
+        # request or fetch). A log without any batch has an empty state, read from nothing. A
+        # summarized log has no aborted transaction, and the summary names its snapshot.
         if summary is not None:
-            self._deferred_snapshot = leo
+            self._deferred_snapshot = summary.snapshot
         else:
             self.txn_index.load(self._bases, leo, names)
             snapshots = list_snapshots(part_dir, names)
             if snapshots and snapshots[-1] == leo:
                 self._deferred_snapshot = leo
+            elif not snapshots and leo == segments[0].base_offset:
+                self._deferred_snapshot = NO_SNAPSHOT
             else:
                 self._load_producer_state(names)
         hw = self._log_start_offset if high_watermark is None else high_watermark
@@ -306,18 +311,19 @@ class PartitionLog:
 
     @cached_property
     def producer_state(self) -> ProducerStateManager:
-        """The producers' state; when open() deferred it, read now from the snapshot at what
-        was the LEO then. Whatever changed the log since has gone through this property
-        first (client and coordinator appends check it before writing, truncation and
-        retention load it before touching a snapshot file) or left it unchanged
-        (batches without a producer id), except a follower's append, which replays its
-        batches after writing them: the snapshot alone, not the log after it, is the
-        state before them. An unusable snapshot is dropped and the state rebuilt from
-        the log, as at open."""
+        """The producers' state; when open() deferred it, read now from the snapshot it
+        found at the LEO (nothing for NO_SNAPSHOT). Whatever changed the log since has gone
+        through this property first (client and coordinator appends check it before
+        writing, truncation and retention load it before touching a snapshot file) or left
+        it unchanged (batches without a producer id), except a follower's append, which
+        replays its batches after writing them: the snapshot alone, not the log after it,
+        is the state before them. A clean close keeps that true across restarts (``close``
+        writes no snapshot for a summarized log whose state was never read). An unusable
+        snapshot is dropped and the state rebuilt from the log, as at open."""
         ps = ProducerStateManager(self.dir, self.config.producer_id_expiration_ms)
         self.__dict__["producer_state"] = ps
         at, self._deferred_snapshot = self._deferred_snapshot, None
-        if at is not None:
+        if at is not None and at != NO_SNAPSHOT:
             try:
                 ps.load_snapshot(snapshot_path(self.dir, at))
             except (OSError, ValueError) as e:
@@ -1075,9 +1081,15 @@ class PartitionLog:
             self.flush(batch=batch)
             try:
                 leo = self.log_end_offset
-                # unread since open(): the snapshot found there holds the state, unless
-                # batches without a producer id were appended after it
-                if self._deferred_snapshot != leo and not self.producer_state.has_snapshot(leo):
+                deferred = self._deferred_snapshot
+                # Unread since open(): only batches without a producer id came since, so the
+                # snapshot found then (or none, for an empty state) still holds the state. A
+                # snapshot at the LEO is written unless none is needed: one is there, or the
+                # clean shutdown's summary will name the deferred one (a small log: a crash
+                # instead replays its few batches from that snapshot).
+                if deferred is not None and (deferred == leo or log_summary.summarizable(self)):
+                    pass
+                elif not self.producer_state.has_snapshot(leo):
                     self._take_snapshot(leo, batch)
             except OSError as e:
                 raise self._storage_error(f"producer snapshot at close of {self.dir}", e) from e

@@ -9,6 +9,7 @@ no aborted transaction indexed::
     <count>
     <topic> <partition> <base offset> <size> <next offset> <max timestamp>
         <offset of max timestamp> <first batch timestamp or N> <epoch file 0/1>
+        <producer snapshot offset, -1 for none>
 
 (one line each). The marker holds the same ``token`` (a random one per close): a
 marker written by an older kwire, which knows nothing of the summary, does not certify a
@@ -16,9 +17,12 @@ summary left from before. The next start, and only when it finds the marker, rea
 removes it with the marker (so a summary is never used twice, nor after a crash). A log it
 lists whose ``.log`` file still has the recorded size is opened from its line
 (``PartitionLog.open(summary=...)``): no listing of the partition directory, no read of
-the segment, the producer snapshot at the LEO (every clean close leaves one) read on first
-use, the indexes and epoch file on first use as for any small segment (checked against the
-log then). Kafka's clean-shutdown marker lets its start skip recovery in the same way;
+the segment, the producer snapshot the line names read on first use, the indexes and
+epoch file on first use as for any small segment (checked against the log then). The
+snapshot is the one at the LEO, or, for a log whose producer state was never read since
+its open (only appends without a producer id came since), the one it was opened with, or
+none (-1) for a state that has always been empty: the close of such a log writes no new
+snapshot, and a crash instead replays its few batches from the older one. Kafka's clean-shutdown marker lets its start skip recovery in the same way;
 Kafka still lists and opens each partition's files, which at 50,000 partitions is most of
 the start.
 
@@ -38,11 +42,13 @@ import uuid
 from typing import NamedTuple
 
 from .checkpoint import CheckpointError, atomic_write, read_small
+from .segment import SMALL_SEGMENT_BYTES
 
 log = logging.getLogger("kwire.log")
 
 SUMMARY_FILE = ".kwire_cleanshutdown_logs"
 VERSION = 0
+NO_SNAPSHOT = -1  # the producer state is empty and no snapshot file holds it
 
 
 class LogSummary(NamedTuple):
@@ -53,20 +59,28 @@ class LogSummary(NamedTuple):
     offset_of_max_timestamp: int
     first_batch_timestamp: int | None
     epoch_file: bool
+    snapshot: int  # the producer snapshot holding the state at the close, or NO_SNAPSHOT
 
 
-def summarize(plog, small_bytes: int) -> LogSummary | None:
-    """The line of a closed log, or None if it must be loaded from its files next time."""
+def summarizable(plog) -> bool:
+    """True for a log the summary holds: one segment of at most SMALL_SEGMENT_BYTES and no
+    aborted transaction indexed."""
     segments = plog._segments
-    if len(segments) != 1 or plog.txn_index.entries:
+    return len(segments) == 1 and segments[0].size <= SMALL_SEGMENT_BYTES \
+        and not plog.txn_index.entries
+
+
+def summarize(plog) -> LogSummary | None:
+    """The line of a closed log, or None if it must be loaded from its files next time."""
+    if not summarizable(plog):
         return None
-    seg = segments[0]
-    if seg.size > small_bytes:
-        return None
+    seg = plog._segments[0]
     epochs = plog.leader_epochs
+    deferred = plog._deferred_snapshot  # None: the state was read, its snapshot is at the LEO
     return LogSummary(seg.base_offset, seg.size, seg.next_offset, seg.max_timestamp,
                       seg.offset_of_max_timestamp, seg.first_batch_timestamp,
-                      bool(epochs._exists or epochs.__dict__.get("entries")))
+                      bool(epochs._exists or epochs.__dict__.get("entries")),
+                      seg.next_offset if deferred is None else deferred)
 
 
 def new_token() -> str:
@@ -81,7 +95,7 @@ def write(path: str, rows: dict[tuple[str, int], LogSummary], token: str) -> Non
         first = "N" if s.first_batch_timestamp is None else s.first_batch_timestamp
         lines.append(f"{topic} {partition} {s.base_offset} {s.size} {s.next_offset} "
                      f"{s.max_timestamp} {s.offset_of_max_timestamp} {first} "
-                     f"{int(s.epoch_file)}\n")
+                     f"{int(s.epoch_file)} {s.snapshot}\n")
     atomic_write(path, "".join(lines).encode("utf-8"))
 
 
@@ -104,9 +118,10 @@ def read(path: str, token: str) -> dict[tuple[str, int], LogSummary]:
     try:
         count = int(lines[1])
         for line in lines[2:-1]:
-            t, p, base, size, nxt, mts, omts, first, ep = line.split(" ")
+            t, p, base, size, nxt, mts, omts, first, ep, snap = line.split(" ")
             out[(t, int(p))] = make((int(base), int(size), int(nxt), int(mts), int(omts),
-                                     None if first == "N" else int(first), ep == "1"))
+                                     None if first == "N" else int(first), ep == "1",
+                                     int(snap)))
     except ValueError as e:
         raise CheckpointError(f"{path}: malformed line ({e})") from None
     if count != len(out) or count != len(lines) - 3:

@@ -168,3 +168,49 @@ def test_an_unusable_deferred_snapshot_is_rebuilt_from_the_log(tmp_path):
         f.seek(10)
         f.write(b"\xff\xff")
     assert answers(lg) == before
+
+
+def plain(n=1) -> bytearray:
+    return bytearray(build_batch([(None, b"plain")] * n, now_ms=NOW))
+
+
+def test_a_never_read_state_of_a_small_log_needs_no_new_snapshot_at_close(tmp_path):
+    from kwire.log import LogManager
+
+    mgr = LogManager(str(tmp_path), NOW, max_open_files=64)
+    new = mgr.get_or_create("t", 0, LogConfig(), NOW)  # a new log: an empty state, unread
+    assert not new.producer_state_loaded
+    append(new, plain())
+    idem_log = mgr.get_or_create("t", 1, LogConfig(), NOW)
+    append(idem_log, idem(1, 0))
+    mgr.close()
+    # the plain log's state was never read and is empty: no snapshot file at all; the
+    # idempotent one's was read: a snapshot at its LEO
+    assert list_snapshots(str(tmp_path / "t-0")) == [] and list_snapshots(str(tmp_path / "t-1")) == [2]
+    mgr = LogManager(str(tmp_path), NOW, max_open_files=64)  # clean: from the summary
+    a, b = mgr.get("t", 0), mgr.get("t", 1)
+    append(a, plain())
+    append(b, plain())  # plain appends after the snapshot at 2
+    assert not a.producer_state_loaded and not b.producer_state_loaded
+    mgr.close()
+    assert list_snapshots(str(tmp_path / "t-0")) == [] and list_snapshots(str(tmp_path / "t-1")) == [2]
+    for clean, leo, last_seq in ((True, 3, 0), (False, 5, 2)):
+        if not clean:
+            os.unlink(tmp_path / ".kwire_cleanshutdown")  # a crash: the state from the files
+        mgr = LogManager(str(tmp_path), NOW, max_open_files=64)
+        a, b = mgr.get("t", 0), mgr.get("t", 1)
+        assert (a.log_end_offset, b.log_end_offset) == (2, leo)
+        assert a.producer_state.producers == {}
+        assert append(b, idem(1, last_seq)).duplicate  # producer 1's sequence is known
+        assert append(b, idem(1, last_seq + 2)).base_offset == leo
+        mgr.close()
+
+
+def test_a_log_past_the_summary_size_gets_its_snapshot_at_close(tmp_path):
+    lg = open_log(tmp_path)
+    assert not lg.producer_state_loaded
+    for _ in range(10):
+        append(lg, bytearray(build_batch([(None, b"x" * 1000)], now_ms=NOW)))
+    assert lg.active_segment.size > 8192 and not lg.producer_state_loaded
+    lg.close()
+    assert list_snapshots(lg.dir) == [10]
