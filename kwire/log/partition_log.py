@@ -258,7 +258,7 @@ class PartitionLog:
         not created. The directory is listed once, and the listing serves the
         segments, the producer snapshots and the transaction indexes. ``summary``: the
         log's line of the clean shutdown's summary (``summary.py``): nothing is listed
-        or read, the producer snapshot at the LEO waits for its first use.
+        or read, the producer snapshot the line names waits for its first use.
         """
         part_dir = os.path.join(dir, f"{topic}-{partition}")
         if summary is not None:
@@ -288,8 +288,8 @@ class PartitionLog:
         # flush skip the check of segments whose bytes were never fsynced.
         self.recovery_point = leo if clean_shutdown else \
             min(max(recovery_point, self._log_start_offset), leo)
-        # The state at the LEO is the snapshot's (every clean shutdown writes one): it is read
-        # on first use of ``producer_state`` (Kafka reads it at load; with 50,000 partitions
+        # The state at the LEO is the snapshot's (a clean shutdown leaves one, or names it in
+        # the summary): it is read on first use of ``producer_state`` (Kafka reads it at load; with 50,000 partitions
         # that is an open and a read each, most never needed before their first producer
         # request or fetch). A log without any batch has an empty state, read from nothing. A
         # summarized log has no aborted transaction, and the summary names its snapshot.
