@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 CLEAN_SHUTDOWN_MARKER = ".kwire_cleanshutdown"
+CLEAN_SHUTDOWN_SUMMARY = ".kwire_cleanshutdown_logs"  # kwire/log/summary.py: goes with the marker
 
 
 def tree(root) -> dict[str, bytes | None]:
@@ -20,6 +21,8 @@ def tree(root) -> dict[str, bytes | None]:
 
 
 def without_markers(t: dict) -> dict:
-    """``tree`` less the clean-shutdown markers: a load removes them before it reads anything,
-    so a dir that fails to load is recovered in full at its next start."""
-    return {k: v for k, v in t.items() if os.path.basename(k) != CLEAN_SHUTDOWN_MARKER}
+    """``tree`` less the clean-shutdown markers (and the small logs' summary that goes with
+    each): a load removes them before it reads anything, so a dir that fails to load is
+    recovered in full at its next start."""
+    return {k: v for k, v in t.items()
+            if os.path.basename(k) not in (CLEAN_SHUTDOWN_MARKER, CLEAN_SHUTDOWN_SUMMARY)}

@@ -167,8 +167,10 @@ def read_offsets(path: str) -> dict[tuple[str, int], int]:
 
 
 def write_epochs(path: str, entries: list[tuple[int, int]], batch=None) -> None:
-    """``leader-epoch-checkpoint``: epoch start_offset."""
-    write_checkpoint(path, list(entries), batch)
+    """``leader-epoch-checkpoint``: epoch start_offset (the bytes of ``write_checkpoint``,
+    formatted directly: a clean shutdown writes one per partition)."""
+    text = f"{VERSION}\n{len(entries)}\n" + "".join(f"{e} {o}\n" for e, o in entries)
+    atomic_write(path, text.encode("utf-8"), batch)
 
 
 def read_epochs(path: str) -> list[tuple[int, int]] | None:

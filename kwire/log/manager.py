@@ -8,6 +8,7 @@ Each log dir looks like Kafka's::
         log-start-offset-checkpoint
         replication-offset-checkpoint              high watermarks
         .kwire_cleanshutdown                       present only after a clean close()
+        .kwire_cleanshutdown_logs                  with it: the small logs' summary (summary.py)
 
 ``LogManager(log_dirs, now_ms)`` loads every partition directory it finds,
 passing each log its recovery point, log start offset and high watermark from
@@ -56,7 +57,10 @@ only through a restart, which recovers it.
 
 Clean shutdown: ``close`` closes every log with the fsyncs and atomic renames of a dir
 done together (``durability.SyncBatch``: one ``syncfs`` before the renames, one after),
-then writes the offset checkpoints, then ``.kwire_cleanshutdown``, and that only in a dir that
+then writes the offset checkpoints, the summary of the dir's small logs
+(``.kwire_cleanshutdown_logs``, see ``summary.py``: the next clean start opens them without
+listing or reading their files), then ``.kwire_cleanshutdown`` holding the summary's token,
+and that only in a dir that
 saw no I/O error at all since start-up (``dirs_with_errors``), even one that
 was undone successfully: recovery at the next start is cheap (it checks from
 the recovery point on) and certifies nothing that was never checked.
@@ -93,7 +97,8 @@ from kwire import clock
 from kwire.protocol.errors import ErrorCode, KafkaError
 
 from . import faults, files
-from .checkpoint import CheckpointError, fsync_dir, read_offsets, write_offsets
+from . import summary as log_summary
+from .checkpoint import CheckpointError, fsync_dir, read_offsets, read_small, write_offsets
 from .config import LogConfig
 from .cleaner import LogCleaner
 from .durability import SyncBatch
@@ -205,6 +210,18 @@ class LogManager:
     def _load_dir(self, d: str, now_ms: int, topic_configs: Mapping[str, LogConfig]) -> None:
         marker = os.path.join(d, CLEAN_SHUTDOWN_FILE)
         clean = os.path.exists(marker)
+        summary_path = os.path.join(d, log_summary.SUMMARY_FILE)
+        summaries = {}
+        if clean:
+            try:  # the small logs' summary, written by the close that wrote the marker
+                token = read_small(marker).decode("ascii", "replace")
+                summaries = log_summary.read(summary_path, token)
+            except (OSError, CheckpointError) as e:  # the logs are then loaded from their files
+                log.warning("ignoring %s: %s", summary_path, e)
+        try:  # never used twice, nor after a crash (summary.py)
+            os.unlink(summary_path)
+        except FileNotFoundError:
+            pass
         if clean:  # gone before anything is read: a load that fails is recovered in full next time
             os.unlink(marker)
             fsync_dir(d)
@@ -227,10 +244,20 @@ class LogManager:
                 log.error("%s-%d exists in both %s and %s; using the first", key[0], key[1],
                           self._dir_of[key], d)
                 continue
+            row = summaries.get(key)
+            if row is not None:  # a file cut or grown since the close: loaded from its files
+                try:
+                    size = os.stat(f"{path}/{row.base_offset:020d}.log").st_size
+                except FileNotFoundError:
+                    size = -1
+                if size != row.size:
+                    log.warning("%s: segment size %d, not %d as at the clean shutdown; loading "
+                                "it from its files", path, size, row.size)
+                    row = None
             plog = PartitionLog.open(
                 d, key[0], key[1], topic_configs.get(key[0], self.default_config), now_ms,
                 recovery_point=recovery_points.get(key, 0), log_start_offset=starts.get(key, 0),
-                high_watermark=hws.get(key), clean_shutdown=clean, existing=True)
+                high_watermark=hws.get(key), clean_shutdown=clean, existing=True, summary=row)
             self._add(key, plog, d)
             loaded += 1
         if loaded or clean:
@@ -472,13 +499,22 @@ class LogManager:
             except OSError as e:  # as a failed fsync: the recovery points must not move there
                 self.dir_failed(d, f"making the clean shutdown's writes durable: {e}")
         self.checkpoint()
+        rows: dict[str, dict] = {d: {} for d in self.log_dirs}
+        for key, plog in self._logs.items():
+            row = log_summary.summarize(plog)
+            if row is not None and self._dir_of.get(key) in rows:
+                rows[self._dir_of[key]][key] = row
         for d in self.log_dirs:
             if d in self.offline_dirs or d in self.dirs_with_errors:
                 log.error("not marking %s as cleanly shut down: %s; it will be recovered at the "
                           "next start", d, self.offline_dirs.get(d, "I/O errors happened in it"))
                 continue
-            try:
+            try:  # the summary first: the marker certifies it (the same token)
+                token = log_summary.new_token()
+                log_summary.write(os.path.join(d, log_summary.SUMMARY_FILE), rows[d], token)
                 with open(os.path.join(d, CLEAN_SHUTDOWN_FILE), "wb") as f:
+                    f.write(token.encode("ascii"))
+                    f.flush()
                     os.fsync(f.fileno())
                 fsync_dir(d)
             except OSError as e:

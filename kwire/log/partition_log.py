@@ -32,7 +32,10 @@ continues in the next segment, so ``regions`` has at most one element
 (``region`` is that element or None).
 
 Time search (``offset_for_timestamp``, ``offset_of_max_timestamp``) lives in
-``search.py``; loading and recovery in ``recovery.py``.
+``search.py``; loading and recovery in ``recovery.py``. Opening reads what the start needs:
+the producer snapshot at the LEO (every clean close leaves one) is read on the first use
+of ``producer_state``, and a log in the clean shutdown's summary (``summary.py``) is
+opened without listing or reading its files.
 
 Invariants: segments are contiguous and sorted, the last one is active;
 log start <= HW <= LEO at all times (``update_high_watermark`` clamps); the
@@ -84,6 +87,7 @@ import shutil
 import struct
 import uuid
 from bisect import bisect_right
+from functools import cached_property
 from typing import NamedTuple
 
 from kwire.protocol.errors import ErrorCode, KafkaError
@@ -101,6 +105,7 @@ from kwire.records.control import ABORT
 from kwire.records.scan import check_client_batch, stamp_batch
 
 from . import faults, search, truncation
+from . import summary as log_summary
 from .checkpoint import fsync_dir
 from .config import LogConfig
 from .leader_epoch import FILE_NAME, LeaderEpochCache
@@ -116,6 +121,7 @@ log = logging.getLogger("kwire.log")
 READ_UNCOMMITTED = 0
 READ_COMMITTED = 1
 SNAPSHOTS_TO_KEEP = 2
+NO_SNAPSHOT = log_summary.NO_SNAPSHOT  # a deferred producer state that is empty, with no file
 
 
 class AppendResult(NamedTuple):
@@ -181,7 +187,10 @@ class PartitionLog:
         self._segments = segments
         self._bases = [s.base_offset for s in segments]
         self.leader_epochs = epochs
-        self.producer_state = ProducerStateManager(dir, config.producer_id_expiration_ms)
+        # producer_state: made on first use (the cached property below), from the snapshot
+        # that open() found at the LEO and left unread (_deferred_snapshot; NO_SNAPSHOT: the
+        # state is empty and no file holds it); None once read (or never deferred)
+        self._deferred_snapshot: int | None = None
         self.txn_index = TxnIndex(dir)  # aborted transactions (.txnindex files)
         self._log_start_offset = segments[0].base_offset
         self._high_watermark = self._log_start_offset
@@ -238,7 +247,7 @@ class PartitionLog:
     def open(cls, dir: str, topic: str, partition: int, config: LogConfig, now_ms: int, *,
              recovery_point: int = 0, log_start_offset: int = 0,
              high_watermark: int | None = None, clean_shutdown: bool = False,
-             existing: bool = False) -> "PartitionLog":
+             existing: bool = False, summary=None) -> "PartitionLog":
         """Open (creating if needed) ``<dir>/<topic>-<partition>`` and recover it.
 
         ``recovery_point`` and ``log_start_offset`` come from the log dir's
@@ -247,15 +256,25 @@ class PartitionLog:
         as Kafka does; on one node the broker then raises it to the LEO).
         ``existing``: the caller just found the directory (start-up), so it is
         not created. The directory is listed once, and the listing serves the
-        segments, the producer snapshots and the transaction indexes.
+        segments, the producer snapshots and the transaction indexes. ``summary``: the
+        log's line of the clean shutdown's summary (``summary.py``): nothing is listed
+        or read, the producer snapshot the line names waits for its first use.
         """
         part_dir = os.path.join(dir, f"{topic}-{partition}")
-        if not existing:
-            os.makedirs(part_dir, exist_ok=True)
-        names = os.listdir(part_dir)
-        epochs = LeaderEpochCache(part_dir, FILE_NAME in names)
-        segments, names = load_segments(part_dir, config, now_ms, recovery_point=recovery_point,
-                                        clean_shutdown=clean_shutdown, epochs=epochs, names=names)
+        if summary is not None:
+            faults.check("load", part_dir)
+            epochs = LeaderEpochCache(part_dir, summary.epoch_file)
+            segments = [log_summary.open_segment(LogSegment, part_dir, summary, config, now_ms)]
+            names = None
+        else:
+            if not existing:
+                os.makedirs(part_dir, exist_ok=True)
+            names = os.listdir(part_dir)
+            epochs = LeaderEpochCache(part_dir, FILE_NAME in names)
+            segments, names = load_segments(part_dir, config, now_ms,
+                                            recovery_point=recovery_point,
+                                            clean_shutdown=clean_shutdown, epochs=epochs,
+                                            names=names)
         if not segments:
             segments = [LogSegment.create(part_dir, max(log_start_offset, 0), config, now_ms)]
         self = cls(part_dir, topic, partition, config, segments, epochs, now_ms)
@@ -269,12 +288,62 @@ class PartitionLog:
         # flush skip the check of segments whose bytes were never fsynced.
         self.recovery_point = leo if clean_shutdown else \
             min(max(recovery_point, self._log_start_offset), leo)
-        self.txn_index.load(self._bases, leo, names)
-        self._load_producer_state(names)
+        # The state at the LEO is the snapshot's (a clean shutdown leaves one, or names it in
+        # the summary): it is read on first use of ``producer_state`` (Kafka reads it at load; with 50,000 partitions
+        # that is an open and a read each, most never needed before their first producer
+        # request or fetch). A log without any batch has an empty state, read from nothing. A
+        # summarized log has no aborted transaction, and the summary names its snapshot.
+        if summary is not None:
+            self._deferred_snapshot = summary.snapshot
+        else:
+            self.txn_index.load(self._bases, leo, names)
+            snapshots = list_snapshots(part_dir, names)
+            if snapshots and snapshots[-1] == leo:
+                self._deferred_snapshot = leo
+            elif not snapshots and leo == segments[0].base_offset:
+                self._deferred_snapshot = NO_SNAPSHOT
+            else:
+                self._load_producer_state(names)
         hw = self._log_start_offset if high_watermark is None else high_watermark
         self._high_watermark = min(max(hw, self._log_start_offset), leo)
-        self.producer_state.on_high_watermark(self._high_watermark)
+        self._on_high_watermark(self._high_watermark)
         return self
+
+    @cached_property
+    def producer_state(self) -> ProducerStateManager:
+        """The producers' state; when open() deferred it, read now from the snapshot it
+        found at the LEO (nothing for NO_SNAPSHOT). Whatever changed the log since has gone
+        through this property first (client and coordinator appends check it before
+        writing, truncation and retention load it before touching a snapshot file) or left
+        it unchanged (batches without a producer id), except a follower's append, which
+        replays its batches after writing them: the snapshot alone, not the log after it,
+        is the state before them. A clean close keeps that true across restarts (``close``
+        writes no snapshot for a summarized log whose state was never read). An unusable
+        snapshot is dropped and the state rebuilt from the log, as at open."""
+        ps = ProducerStateManager(self.dir, self.config.producer_id_expiration_ms)
+        self.__dict__["producer_state"] = ps
+        at, self._deferred_snapshot = self._deferred_snapshot, None
+        if at is not None and at != NO_SNAPSHOT:
+            try:
+                ps.load_snapshot(snapshot_path(self.dir, at))
+            except (OSError, ValueError) as e:
+                log.warning("%s-%d: producer snapshot unusable at first use (%s); rebuilding "
+                            "the producer state from the log", self.topic, self.partition, e)
+                ps.clear()
+                self._load_producer_state()
+                ps.on_high_watermark(self._high_watermark)
+        return ps
+
+    @property
+    def producer_state_loaded(self) -> bool:
+        return "producer_state" in self.__dict__
+
+    def _on_high_watermark(self, hw: int) -> None:
+        """The producer state's HW hook, skipped while the state is unread: a state fresh
+        from a snapshot has no unreplicated transaction for it to release."""
+        ps = self.__dict__.get("producer_state")
+        if ps is not None:
+            ps.on_high_watermark(hw)
 
     def _load_producer_state(self, names: list[str] | None = None) -> None:
         leo = self.log_end_offset
@@ -394,8 +463,11 @@ class PartitionLog:
         if hw > leo:  # min(max(...)) without the two calls: every append comes here
             hw = leo
         self._high_watermark = hw
-        ps = self.producer_state
-        if ps.unreplicated:  # its only work (on_high_watermark): no call per plain append
+        # the producer state's HW hook: its only work is releasing unreplicated transactions, so
+        # no call per plain append, and none while the state is unread (fresh from a snapshot,
+        # it has no unreplicated transaction)
+        ps = self.__dict__.get("producer_state")
+        if ps is not None and ps.unreplicated:
             ps.on_high_watermark(hw)
         if hw != before and self.on_offsets_moved is not None:
             self.on_offsets_moved(self.topic, self.partition)
@@ -409,7 +481,9 @@ class PartitionLog:
     def update_config(self, config: LogConfig) -> None:
         """New settings apply from now on (index sizes only to segments created later)."""
         self.config = config
-        self.producer_state.expiration_ms = config.producer_id_expiration_ms
+        ps = self.__dict__.get("producer_state")  # unread: made with self.config when read
+        if ps is not None:
+            ps.expiration_ms = config.producer_id_expiration_ms
         if self.on_config is not None:
             self.on_config(self)
 
@@ -782,8 +856,10 @@ class PartitionLog:
             batch.after(self._prune_snapshots)
 
     def _prune_snapshots(self) -> None:
-        keep = set(list_snapshots(self.dir)[-SNAPSHOTS_TO_KEEP:])
-        self.producer_state.delete_snapshots(keep=keep.__contains__)
+        offsets = list_snapshots(self.dir)
+        if len(offsets) > SNAPSHOTS_TO_KEEP:  # one listing; usually nothing to delete
+            keep = set(offsets[-SNAPSHOTS_TO_KEEP:])
+            self.producer_state.delete_snapshots(keep=keep.__contains__, offsets=offsets)
 
     def flush(self, now_ms: int | None = None, batch=None) -> None:
         """fsync every segment with unflushed data (and its indexes); recovery point = LEO.
@@ -916,7 +992,7 @@ class PartitionLog:
             self._log_start_offset = self._segments[0].base_offset
             self.leader_epochs.truncate_from_start(self._log_start_offset)
         self._high_watermark = max(self._high_watermark, self._log_start_offset)
-        self.producer_state.on_high_watermark(self._high_watermark)
+        self._on_high_watermark(self._high_watermark)
         self.offsets_moved()
         self.recovery_point = max(self.recovery_point, self._log_start_offset)
         self.txn_index.drop_segments([s.base_offset for s in doomed], self._log_start_offset)
@@ -980,13 +1056,17 @@ class PartitionLog:
         return deleted
 
     def expire_producers(self, now_ms: int) -> int:
-        """Forget producers idle longer than producer.id.expiration.ms; returns how many."""
-        return self.producer_state.remove_expired(now_ms)
+        """Forget producers idle longer than producer.id.expiration.ms; returns how many.
+        A state not read yet is left alone (retention visits every log: reading them all
+        would undo the deferral); the first check after it is read expires its producers."""
+        ps = self.__dict__.get("producer_state")
+        return 0 if ps is None else ps.remove_expired(now_ms)
 
     # -- truncation (replication): all or nothing, in truncation.py ------------
     def truncate_to(self, offset: int) -> int:
         """Remove everything from the batch holding ``offset`` on; the new LEO
         (``truncation.truncate_to``: Kafka's rules, all or nothing)."""
+        self.producer_state  # read before truncation deletes snapshots (see producer_state)
         leo = truncation.truncate_to(self, offset)
         self.txn_index.truncate(leo)
         return leo
@@ -994,6 +1074,7 @@ class PartitionLog:
     def truncate_fully_and_start_at(self, offset: int) -> int:
         """Delete every segment; the log restarts empty at ``offset``
         (``truncation.truncate_fully_and_start_at``, all or nothing)."""
+        self.producer_state  # read before truncation deletes snapshots (see producer_state)
         leo = truncation.truncate_fully_and_start_at(self, offset)
         self.txn_index.clear()
         return leo
@@ -1015,8 +1096,17 @@ class PartitionLog:
                 raise self._offline_error()
             self.flush(batch=batch)
             try:
-                if not self.producer_state.has_snapshot(self.log_end_offset):
-                    self._take_snapshot(self.log_end_offset, batch)
+                leo = self.log_end_offset
+                deferred = self._deferred_snapshot
+                # Unread since open(): only batches without a producer id came since, so the
+                # snapshot found then (or none, for an empty state) still holds the state. A
+                # snapshot at the LEO is written unless none is needed: one is there, or the
+                # clean shutdown's summary will name the deferred one (a small log: a crash
+                # instead replays its few batches from that snapshot).
+                if deferred is not None and (deferred == leo or log_summary.summarizable(self)):
+                    pass
+                elif not self.producer_state.has_snapshot(leo):
+                    self._take_snapshot(leo, batch)
             except OSError as e:
                 raise self._storage_error(f"producer snapshot at close of {self.dir}", e) from e
         finally:

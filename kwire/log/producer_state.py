@@ -377,8 +377,10 @@ class ProducerStateManager:
         self._on_disk = (offset, bytes(data))
         return offset
 
-    def delete_snapshots(self, keep=lambda offset: False) -> None:
-        for off in list_snapshots(self.dir):
+    def delete_snapshots(self, keep=lambda offset: False, offsets: list[int] | None = None) -> None:
+        """Unlink the snapshots not kept; ``offsets``: the ones present, if the caller just
+        listed them (the directory is then not listed again)."""
+        for off in list_snapshots(self.dir) if offsets is None else offsets:
             if not keep(off):
                 try:
                     os.unlink(snapshot_path(self.dir, off))

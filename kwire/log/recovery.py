@@ -26,7 +26,8 @@
 After a clean shutdown (the log manager's ``.kwire_cleanshutdown`` marker) no
 segment is CRC-checked; the last one is still scanned from its last index
 entry, and a tail that does not end on a batch boundary sends it through full
-recovery anyway.
+recovery anyway. (A small one-segment log that the clean shutdown summarized does not come
+here at all: ``summary.py``.)
 
 The scan reads the file in chunks of ``CHUNK`` bytes with ``os.pread``; a batch
 larger than a chunk is read on its own. Batches are validated, never decoded.
@@ -39,7 +40,6 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 
 from kwire.records.batch import HEADER_SIZE, LOG_OVERHEAD, MAGIC_V2, crc_is_valid, read_header
 
@@ -51,19 +51,22 @@ from .segment import INT32_MAX, LogSegment
 log = logging.getLogger("kwire.log")
 
 CHUNK = 1 << 20
-_INDEX_RE = re.compile(r"^(\d{20})\.(index|timeindex)$")
 _STRAY_SUFFIXES = (".tmp", ".deleted", ".cleaned", ".swap", ".cleanend")
 _INDEX_SUFFIXES = (".index", ".timeindex")
 
 
 def _strays(names: list[str]) -> list[str]:
-    """The names of ``names`` that ``remove_stray_files`` removes."""
-    present = None
+    """The names of ``names`` that ``remove_stray_files`` removes.
+
+    Start-up runs this once per partition directory, most of them holding a handful of
+    names: string tests, no regular expression, and a set of the names only for a large
+    directory."""
     out = []
+    present = names if len(names) <= 32 else None
     for name in names:
         if name.endswith(_STRAY_SUFFIXES):
             out.append(name)
-        elif name.endswith(_INDEX_SUFFIXES) and _INDEX_RE.match(name):
+        elif name[20:] in _INDEX_SUFFIXES and name[:20].isdigit():
             if present is None:
                 present = set(names)
             if name[:20] + ".log" not in present:  # an index whose segment is gone

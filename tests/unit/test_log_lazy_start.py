@@ -141,16 +141,20 @@ def test_checkpoint_rewrites_only_changed_files(tmp_path):
 
 def test_clean_close_of_an_unchanged_log_rewrites_no_producer_snapshot(tmp_path):
     lg = small_log(tmp_path)
+    lg.producer_state.replay(7, 0, 0, 2, 27, 29, NOW)  # a state worth a snapshot
     lg.close()
     snap = os.path.join(str(tmp_path), "t-0", f"{30:020d}.snapshot")
     inode = os.stat(snap).st_ino
     reopen(tmp_path).close()  # opened and closed, nothing appended
     assert os.stat(snap).st_ino == inode
     lg = reopen(tmp_path)
-    lg.producer_state.replay(7, 0, 0, 2, 27, 29, NOW)  # the state changed: written again
+    lg.producer_state.replay(7, 0, 3, 5, 27, 29, NOW)  # the state changed: written again
     lg.close()
     assert os.stat(snap).st_ino != inode
     lg = reopen(tmp_path)
-    lg.append_as_leader(mk(), 3, NOW)
-    lg.close()  # a new log end: a new snapshot there
-    assert os.path.exists(os.path.join(str(tmp_path), "t-0", f"{33:020d}.snapshot"))
+    lg.append_as_leader(mk(), 3, NOW)  # no producer id: the state, never read, is unchanged
+    lg.close()  # a small log: no new snapshot (the summary names the one at 30)
+    assert not os.path.exists(os.path.join(str(tmp_path), "t-0", f"{33:020d}.snapshot"))
+    lg = PartitionLog.open(str(tmp_path), "t", 0, LogConfig(index_interval_bytes=1), NOW,
+                           existing=True)  # a start from the files: 30 plus the batch after it
+    assert lg.producer_state.producers[7].last_seq == 5
