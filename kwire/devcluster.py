@@ -367,11 +367,16 @@ class DevCluster:
     def bootstrap(self) -> str:
         return ",".join(b.address for b in self.brokers)
 
+    def port_conflicts(self) -> list[int]:
+        """The brokers' ports already bound on their own addresses (another process's; not the
+        same port on another loopback address, which does not conflict)."""
+        return [b.port for b in self.brokers if not port_is_free(b.port, b.host)]
+
     # -- lifecycle
     def start(self, timeout: float = 120.0) -> None:
         """Start everything and wait until the cluster is whole; on failure stop what started."""
         os.makedirs(self.directory, exist_ok=True)
-        if port_conflicts := [b.port for b in self.brokers if not port_is_free(b.port)]:
+        if port_conflicts := self.port_conflicts():
             raise ClusterError(f"port(s) {', '.join(map(str, port_conflicts))} already in use")
         deadline = time.monotonic() + timeout
         self.state_name = "starting"
