@@ -68,21 +68,29 @@ def _other_shapes(version):
     ]
 
 
+
+def _tagged_requests(version):
+    """(level, request) with an unknown tagged field at the request, topic or partition level
+    (flexible versions only; none before)."""
+    if version < S.FIRST_FLEXIBLE:
+        return
+    for level in ("request", "topic", "partition"):
+        req = _request(version)
+        obj = {"request": req, "topic": req.topic_data[0],
+               "partition": req.topic_data[0].partition_data[0]}[level]
+        obj.unknown_tagged_fields = {99: b"x"}
+        yield level, req
+
 @pytest.mark.parametrize("version", VERSIONS)
 def test_other_shapes_take_the_generic_path(version):
     for req in _other_shapes(version):
         frame, pos = _frame(version, req)
         codec.decode_request(0, version, frame, pos)  # the generic decoder takes it
         assert S.decode(frame, pos, version) is None
-    if version >= S.FIRST_FLEXIBLE:  # tagged fields at each level
-        for level in ("request", "topic", "partition"):
-            req = _request(version)
-            obj = {"request": req, "topic": req.topic_data[0],
-                   "partition": req.topic_data[0].partition_data[0]}[level]
-            obj.unknown_tagged_fields = {99: b"x"}
-            frame, pos = _frame(version, req)
-            assert codec.decode_request(0, version, frame, pos) is not None
-            assert S.decode(frame, pos, version) is None, level
+    for level, req in _tagged_requests(version):
+        frame, pos = _frame(version, req)
+        assert codec.decode_request(0, version, frame, pos) is not None
+        assert S.decode(frame, pos, version) is None, level
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -198,13 +206,8 @@ def test_compiled_frame_reader_matches_the_python_one(version):
             bad = bytearray(frame)
             bad[i] = value
             _both(bad)
-    if version >= S.FIRST_FLEXIBLE:  # tagged fields at each level
-        for level in ("request", "topic", "partition"):
-            req = _request(version)
-            obj = {"request": req, "topic": req.topic_data[0],
-                   "partition": req.topic_data[0].partition_data[0]}[level]
-            obj.unknown_tagged_fields = {99: b"x"}
-            assert _both(_frame(version, req)[0]) is None
+    for _level, req in _tagged_requests(version):
+        assert _both(_frame(version, req)[0]) is None
 
 
 def test_compiled_frame_reader_topic_ids_cached_or_not():
