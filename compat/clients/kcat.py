@@ -26,6 +26,7 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 
 from compat.clients.base import (OP_TIMEOUT, Caps, Client, Delivery, ErrorSeen, GroupMember, NotApplicable, Rec,
                                  Skipped)
@@ -178,12 +179,24 @@ class KcatClient(Client):
         return recs
 
     def fetch(self, topic, starts, count, timeout=OP_TIMEOUT, *, max_partition_fetch_bytes=None):
+        # ``-e`` stops at the high watermark as it is when kcat gets there. Records that are
+        # sent but not yet committed (acks=0 or 1 on a cluster: the followers have not fetched
+        # them yet) come later, so read on from where each partition got to until ``count``
+        # records are in or the time is up, as the other clients' fetch polls until then.
         out: list[Rec] = []
         size = ["-X", f"max.partition.fetch.bytes={max_partition_fetch_bytes}"] if max_partition_fetch_bytes else []
-        for partition, start in starts.items():
-            offset = "beginning" if start == "earliest" else str(start)
-            out += self._consume("-t", topic, "-p", str(partition), "-o", offset, "-e", *size, timeout=timeout)
-        return out[:count]
+        nxt = {p: ("beginning" if s == "earliest" else str(s)) for p, s in starts.items()}
+        deadline = time.monotonic() + timeout
+        while True:
+            for partition, offset in nxt.items():
+                got = self._consume("-t", topic, "-p", str(partition), "-o", offset, "-e", *size,
+                                    timeout=max(1.0, deadline - time.monotonic()))
+                out += got
+                if got:
+                    nxt[partition] = str(got[-1].offset + 1)
+            if len(out) >= count or time.monotonic() >= deadline:
+                return out[:count]
+            time.sleep(0.2)
 
     def _partition_args(self, topic, partitions) -> list[str]:
         """One partition is ``-p P``; several must be all of the topic's (kcat -C without -p)."""
