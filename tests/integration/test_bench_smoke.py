@@ -290,7 +290,11 @@ def test_bench_share_workloads(default_run):
     res = default_run.doc["results"]["kwire"]
     for w in SHARE:
         assert res[w]["msgs_per_s"]["median"] > 0, (w, res[w])
-        assert res[w]["broker_cpu_us_per_msg"]["median"] > 0, (w, res[w])
+        # The broker's CPU comes from /proc in 10 ms ticks: a short workload on a fast machine
+        # can read no tick at all (classic_100B_6p read 0.0 in a rehearsal), never less than 0;
+        # per message it is that CPU over the messages read, so zero only with it.
+        cpu, per = (res[w][k]["median"] for k in ("broker_cpu_s", "broker_cpu_us_per_msg"))
+        assert cpu >= 0 and per >= 0 and (per == 0) == (cpu == 0), (w, res[w])
     assert "broker CPU µs/msg" in default_run.proc.stdout
 
 
