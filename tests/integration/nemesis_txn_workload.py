@@ -83,6 +83,11 @@ class TxnWorkload:
         self.commits = self.aborts = self.unknown = self.fenced = 0
         self.ctp_commits = self.ctp_restarts = 0
         self.errors: list[str] = []
+        # what the workers' consumers reported besides records -- (time, worker, partition, error)
+        # -- and every committed-offsets read (time, worker, "committed", [(partition, offset,
+        # error)]): printed with a failed check (a worker once re-read a partition from its start
+        # right after a rebalance, cause not found; docs/partitions.md)
+        self.consumer_errors: list = []
         self.stuck: list[str] = []  # workers left in send_offsets_to_transaction at stop (librdkafka#5456)
         self._open: dict[str, tuple] = {}  # worker -> its transaction's (txn, values, offsets) until settled
         self._abandoned: set = set()  # threads whose later records are dropped
@@ -261,6 +266,8 @@ class TxnWorkload:
             got = c.committed([ck.TopicPartition(self.topic, p) for p in partitions], 30)
         except ck.KafkaException:
             return False
+        self.consumer_errors.append((time.strftime("%H:%M:%S"), name, "committed",
+                                     [(tp.partition, tp.offset, str(tp.error)) for tp in got]))
         for tp in got:
             if tp.error is not None:
                 return False
@@ -291,7 +298,11 @@ class TxnWorkload:
 
         try:
             while not self._stop_ctp.is_set():
-                msgs = [m for m in c.consume(50, 0.2) if m.error() is None]
+                got = c.consume(50, 0.2)
+                msgs = [m for m in got if m.error() is None]
+                for m in got:
+                    if m.error() is not None:
+                        self.consumer_errors.append((time.strftime("%H:%M:%S"), name, m.partition(), str(m.error())))
                 if changed.is_set():  # what was read around a rebalance is read again from the commits
                     changed.clear()
                     msgs = []

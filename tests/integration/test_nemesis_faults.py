@@ -349,6 +349,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
     result = check(w.history, _wait_equal_replicas(lambda: final_reads(c, topic), "queue"))
     tresult = check(t.history, _wait_equal_replicas(lambda: final_committed_reads(c, txn_topic), "txn"))
     phase("checked")
+    print(f"txn consumer errors: {t.consumer_errors}", flush=True)
     all_isrs_s, short = wait_all_isrs_full(c)
     phase("every ISR full")
     figures = {"kinds": [f["kind"] for f in faults], "leader": leader, "acknowledged": result.acknowledged,
@@ -364,7 +365,7 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
     if report is not None:
         report(figures, {"queue": result, "txn": tresult})
     assert result.valid, result.summary()
-    assert tresult.valid, tresult.summary()
+    assert tresult.valid, (tresult.summary(), "consumer errors and committed offsets read:", t.consumer_errors)
     assert not short, f"partitions short of their ISR {all_isrs_s:.0f} s after the last fault: {short}"
     assert not t.errors, t.errors
     assert t.aborts > 0 and tresult.acknowledged > 0 and t.ctp_commits > 0 and tresult.wr_edges > 0
