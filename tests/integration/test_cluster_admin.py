@@ -246,8 +246,11 @@ def test_failover_preferred_election_and_unclean_election_off_then_on(make_clust
         r = kadmin.elect_leaders(0, {t: [0]}, timeout_ms=30000)
         assert [(p.partition_id, p.error_code) for res in r.replica_election_results
                 for p in res.partition_result] == [(0, 0)]
+        # ElectLeaders answers once the controller has moved the leadership; each broker's
+        # metadata follows a moment later (its ZooKeeper watch), as Kafka's UpdateMetadata does
         for b in c.brokers:
-            assert c.metadata([t], bootstrap=b.bootstrap).topics[t].partitions[0].leader == 1
+            c.wait_until(lambda md: md.topics[t].partitions[0].leader == 1, 30,
+                         f"broker {b.node_id} showing broker 1 as the leader", topics=[t], bootstrap=b.bootstrap)
         r = kadmin.elect_leaders(0, {t: [0]}, timeout_ms=30000, raise_errors=False)
         assert [p.error_code for res in r.replica_election_results for p in res.partition_result] == [
             ErrorCode.ELECTION_NOT_NEEDED]
