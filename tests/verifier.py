@@ -17,6 +17,9 @@
   every acknowledged value is present exactly once, at the offset it was
   acknowledged with, and each writer's values appear in acknowledgement order.
   Values that were sent but never acknowledged are reported, not counted.
+  Given the stored batches' producer ids and epochs (``read_back``'s
+  ``data_dirs``), copies a producer wrote again under a higher epoch of the
+  same producer id are counted apart (``resent``): see ``check``.
 * ``unavailability`` — the longest time during a window in which some
   partition received no acknowledgement.
 * ``read_back`` — ``read_partitions`` up to every acknowledged offset (to the
@@ -30,6 +33,7 @@ Not here: the cluster (the ``make_cluster`` fixture) and the faults (the test).
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -149,7 +153,9 @@ class ConfluentWriter(_Writer):
             "linger.ms": 5, "message.timeout.ms": 180000, "request.timeout.ms": 10000,
             "retry.backoff.ms": 50, "retry.backoff.max.ms": 500, "error_cb": on_error,
             "topic.metadata.refresh.interval.ms": 1000, "socket.connection.setup.timeout.ms": 3000,
-            "reconnect.backoff.max.ms": 500})
+            "reconnect.backoff.max.ms": 500,
+            # KWIRE_VERIFIER_DEBUG=eos,msg: librdkafka's own account of epochs, retries, sequences
+            **({"debug": os.environ["KWIRE_VERIFIER_DEBUG"]} if os.environ.get("KWIRE_VERIFIER_DEBUG") else {})})
 
     def _on_delivery(self, err, msg) -> None:
         if err is None:
@@ -254,6 +260,9 @@ class Check:
     read: int = 0           # acknowledged records found (once or more)
     lost: int = 0           # acknowledged, not found
     duplicated: int = 0     # extra copies of acknowledged records
+    # extra copies the client itself sent again under a new producer epoch (below): a new record
+    # to any broker, Kafka's included (librdkafka#4953); counted apart, never as ``duplicated``
+    resent: int = 0
     misplaced: int = 0      # found, but not at the offset the acknowledgement gave
     reordered: int = 0      # a writer's records out of its acknowledgement order
     unacked_present: int = 0  # in the log, sent, never acknowledged (allowed, not counted)
@@ -266,7 +275,16 @@ class Check:
             self.examples.append(text)
 
 
-def check(acks: list[Ack], reads: dict[int, list[tuple[int, bytes]]], sent: set[bytes]) -> Check:
+def check(acks: list[Ack], reads: dict[int, list[tuple[int, bytes]]], sent: set[bytes],
+          batch_at=None) -> Check:
+    """``batch_at(partition, offset)``: (producer id, producer epoch, base sequence) of the stored
+    batch holding that offset, or None (not known). With it, copies of one value written by the
+    same producer id under strictly rising producer epochs count as ``resent``, not ``duplicated``:
+    an idempotent producer that bumps its epoch (librdkafka does, producer-wide, after a
+    sequence gap on any partition) numbers its unacknowledged records again from 0, so a record
+    it took for not written (NOT_LEADER_OR_FOLLOWER, which Kafka too answers for a batch appended
+    before the leadership moved) is a new record to the broker. Copies under one epoch stay
+    ``duplicated``: a retry the broker failed to recognise."""
     r = Check(acked=len(acks))
     acked_values = {a.value for a in acks}
     for p, recs in reads.items():
@@ -282,11 +300,24 @@ def check(acks: list[Ack], reads: dict[int, list[tuple[int, bytes]]], sent: set[
                 r.example(f"lost: p{p} offset {a.offset} {a.value!r}")
                 continue
             r.read += 1
+            offsets = [recs[i][0] for i in where]
+            resent = False
             if len(where) > 1:
-                r.duplicated += len(where) - 1
-                r.example(f"duplicated: p{p} {a.value!r} at offsets {[recs[i][0] for i in where]}")
+                ids = [batch_at(p, o) for o in offsets] if batch_at is not None else [None]
+                resent = None not in ids and len({i[0] for i in ids}) == 1 and all(
+                    x[1] < y[1] for x, y in zip(ids, ids[1:]))
+                if resent:
+                    r.resent += len(where) - 1
+                    r.example(f"resent under a new producer epoch: p{p} {a.value!r} at offsets "
+                              f"{offsets} (producer id, epoch, base sequence: {ids})")
+                else:
+                    r.duplicated += len(where) - 1
+                    r.example(f"duplicated: p{p} {a.value!r} at offsets {offsets}"
+                              + (f" (producer id, epoch, base sequence: {ids})" if batch_at else ""))
             if a.offset < 0:
                 r.no_offset += 1
+            elif resent and a.offset in offsets:
+                pass  # acknowledged at the copy the client's last send wrote
             elif recs[where[0]][0] != a.offset:
                 r.misplaced += 1
                 r.example(f"misplaced: p{p} {a.value!r} acknowledged at {a.offset}, read at {recs[where[0]][0]}")
@@ -318,12 +349,24 @@ def unavailability(acks: list[Ack], partitions: int, t0: float, t1: float) -> fl
     return worst
 
 
-def read_back(bootstrap: str, topic: str, acks: list[Ack], sent: set[bytes], partitions: int) -> Check:
-    """Read every partition up to its last acknowledged offset and ``check`` the acks against it."""
+def read_back(bootstrap: str, topic: str, acks: list[Ack], sent: set[bytes], partitions: int,
+              data_dirs: dict[int, str] | None = None) -> Check:
+    """Read every partition up to its last acknowledged offset and ``check`` the acks against it.
+    ``data_dirs`` (node id -> log dir): where the stored batches' producer ids and epochs are
+    looked up for a duplicated value (``check``'s ``batch_at``)."""
     targets = {p: max([a.offset for a in acks if a.partition == p], default=-1) + 1 for p in range(partitions)}
     # an acknowledgement without an offset: read that partition up to its high watermark
     to_end = {a.partition for a in acks if a.offset < 0}
-    return check(acks, read_partitions(bootstrap, topic, targets, to_end=to_end), sent)
+    reads = read_partitions(bootstrap, topic, targets, to_end=to_end)
+    batch_at = None
+    if data_dirs:
+        cache: dict[int, dict[int, tuple[int, int, int]]] = {}
+
+        def batch_at(p: int, offset: int):
+            if p not in cache:
+                cache[p] = stored_batches(data_dirs, topic, p)
+            return cache[p].get(offset)
+    return check(acks, reads, sent, batch_at)
 
 
 def wait_for(cond, timeout: float, what: str, interval: float = 0.1):
@@ -343,3 +386,48 @@ def report(request, capsys, line: str) -> None:
     request.node.user_properties.append(("figures", line))
     with capsys.disabled():
         print("\n" + line, flush=True)
+
+
+
+def _batches(data_dirs: dict[int, str], topic: str, partition: int):
+    """(node id, segment file name, header) of every complete batch header in each broker's
+    segment files of ``topic-partition``, read from the files as they are."""
+    import glob
+
+    from kwire.records.batch import LOG_OVERHEAD, read_header
+
+    for nid, d in sorted(data_dirs.items()):
+        for path in sorted(glob.glob(os.path.join(d, f"{topic}-{partition}", "*.log"))):
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+            except OSError:
+                continue  # a segment deleted meanwhile
+            pos = 0
+            while len(data) - pos >= 61:
+                h = read_header(data, pos)
+                if h.batch_length <= 0:
+                    break
+                yield nid, os.path.basename(path), h
+                pos += LOG_OVERHEAD + h.batch_length
+
+
+def stored_batches(data_dirs: dict[int, str], topic: str, partition: int) -> dict[int, tuple[int, int, int]]:
+    """offset -> (producer id, producer epoch, base sequence) of the batch holding it, from the
+    first broker (by node id) whose files hold that offset."""
+    out: dict[int, tuple[int, int, int]] = {}
+    for _nid, _name, h in _batches(data_dirs, topic, partition):
+        for o in range(h.base_offset, h.base_offset + h.last_offset_delta + 1):
+            out.setdefault(o, (h.producer_id, h.producer_epoch, h.base_sequence))
+    return out
+
+
+def batch_headers(data_dirs: dict[int, str], topic: str, partition: int, lo: int, hi: int) -> list[str]:
+    """One line per stored batch overlapping offsets ``lo``..``hi`` of ``topic-partition`` in each
+    broker's log dir (``data_dirs``: node id -> dir): producer id, epoch and sequences, and the
+    leader epoch that wrote it, for a failure's report."""
+    return [f"broker {nid} {name}: offsets {h.base_offset}..{h.base_offset + h.last_offset_delta} "
+            f"leader epoch {h.partition_leader_epoch} producer {h.producer_id} epoch "
+            f"{h.producer_epoch} sequences {h.base_sequence}..{h.last_sequence} ts {h.max_timestamp}"
+            for nid, name, h in _batches(data_dirs, topic, partition)
+            if h.base_offset + h.last_offset_delta >= lo and h.base_offset <= hi]

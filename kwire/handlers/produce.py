@@ -357,8 +357,7 @@ def _append_result(broker, t, index: int, records, acks: int, now: int, version:
             result = broker.append(t.name, index, records, now, txn_verified=lambda pid, epoch: tc.verify(
                 tid, pid, epoch, t.name, index))
     except KafkaError as e:
-        if e.code not in (ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, ErrorCode.INVALID_PRODUCER_EPOCH):
-            log.info("produce to %s-%d rejected: %s %s", t.name, index, e.code.name, e.message or "")
+        log.info("produce to %s-%d rejected: %s %s", t.name, index, e.code.name, e.message or "")
         plog = broker.get_log(t.name, index)
         code = e.code
         if code == ErrorCode.KAFKA_STORAGE_ERROR and version <= 3:

@@ -147,7 +147,7 @@ def test_skewed_leader_then_follower_keeps_order_and_loses_nothing(make_cluster,
             w.stop(timeout=120)
     for w in writers:
         assert w.failure is None, w.failure
-    r = V.read_back(c.bootstrap, topic, ledger.snapshot(), ledger.sent, 3)
+    r = V.read_back(c.bootstrap, topic, ledger.snapshot(), ledger.sent, 3, {b.node_id: b.data_dir for b in c.brokers})
     assert r.acked > 300
     assert (r.lost, r.duplicated, r.misplaced, r.reordered, r.unknown) == (0, 0, 0, 0, 0), r.examples
     failures = [e for e in ledger.errors if "without an offset" not in e]

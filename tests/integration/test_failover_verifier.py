@@ -42,6 +42,7 @@ write rate.
 from __future__ import annotations
 
 import os
+import re
 import time
 
 import pytest
@@ -162,7 +163,8 @@ class Harness:
         if writing:
             self.wait_acks_everywhere(t_end)  # the writers are still getting through
         acks = self.ledger.snapshot()
-        r = V.read_back(self.c.bootstrap, TOPIC, acks, self.ledger.sent, PARTITIONS)
+        dirs = {b.node_id: b.data_dir for b in self.c.brokers}
+        r = V.read_back(self.c.bootstrap, TOPIC, acks, self.ledger.sent, PARTITIONS, dirs)
         unavailable = V.unavailability(acks, PARTITIONS, t_fault, t_end)
         n = len(self.results) + self.first
         moved = f"leaders moved after {self.moved_at - t_fault:.1f} s, " if self.moved_at else ""
@@ -173,7 +175,8 @@ class Harness:
         label = f"round {n}" if writing else f"end of rounds {self.first}-{n - 1}"
         line = (f"{label} ({name}): acked {r.acked}, read {r.read}, lost {r.lost}, "
                 f"duplicated {r.duplicated}, unavailable {unavailable:.1f} s"
-                f"  [{moved}misplaced {r.misplaced}, reordered {r.reordered}, "
+                f"  [resent by the client under a new producer epoch {r.resent}, "
+                f"{moved}misplaced {r.misplaced}, reordered {r.reordered}, "
                 f"unacknowledged in log {r.unacked_present}, unknown {r.unknown}, "
                 f"acknowledged without offset {r.no_offset}, producer errors {len(errors)}]")
         self.results.append((name, r, unavailable))
@@ -183,6 +186,15 @@ class Harness:
             print("\n" + line, flush=True)
         for e in r.examples + errors[:5]:
             self.summary.lines.append(f"    {e}")
+        if r.duplicated or r.resent:  # how each copy was written: every replica's batches
+            for e in r.examples:
+                m = re.match(r"(?:duplicated|resent under a new producer epoch): p(\d+) .* at offsets \[([\d, ]+)\]", e)
+                if m:
+                    offs = [int(x) for x in m.group(2).split(",")]
+                    for hl in V.batch_headers(dirs, TOPIC, int(m.group(1)), min(offs) - 2, max(offs) + 2):
+                        self.summary.lines.append(f"    {hl}")
+                        with self.capsys.disabled():
+                            print("    " + hl, flush=True)
         assert r.lost == 0 and r.duplicated == 0, (line, r.examples)
         assert r.misplaced == 0 and r.reordered == 0 and r.unknown == 0, (line, r.examples)
 

@@ -98,7 +98,8 @@ class Workload:
         quiet = wait_recovered(self.c, TOPIC, range(PARTITIONS), 60)
         for w in self.writers:
             assert w.failure is None, f"writer {w.writer} died: {w.failure!r}"
-        r = V.read_back(self.c.bootstrap, TOPIC, self.ledger.snapshot(), self.ledger.sent, PARTITIONS)
+        r = V.read_back(self.c.bootstrap, TOPIC, self.ledger.snapshot(), self.ledger.sent, PARTITIONS,
+                        {b.node_id: b.data_dir for b in self.c.brokers})
         # paced writers: what they can write grows with how long the test ran, so the floor does
         # too (a fixed 500 failed at 477 on a machine fast enough to finish the faults in ~7 s);
         # a quarter of the paced rate leaves room for the faults' unavailability
