@@ -28,7 +28,11 @@ examples found (empty when none), named as in Jepsen's Kafka analyses:
 * ``unseen``: acknowledged, not in the final read of every replica (the
   cluster never shows it after healing); ``lost`` values are not repeated here;
 * ``duplicated``: one value at two offsets (an indeterminate send included:
-  it may be present or absent, never twice);
+  it may be present or absent, never twice). Given ``producers`` (the stored
+  batches' producer id and epoch per offset), copies written by one producer id
+  under rising producer epochs are not an anomaly but ``Result.resent``: an
+  idempotent client that bumped its epoch sent the record again as a new one,
+  which no broker can tell apart (librdkafka#4953; ``docs/reliability.md``);
 * ``inconsistent_offsets``: two different values read at one offset of a
   partition (across consumers, polls or replicas);
 * ``nonmonotonic_send``: one producer's acknowledged offsets in a partition not
@@ -118,6 +122,7 @@ class Result:
     indeterminate: int = 0
     polled: int = 0
     wr_edges: int = 0  # write-read dependencies between transactions (where G1c was looked for)
+    resent: list = field(default_factory=list)  # (value, places): a client's re-send, see ``duplicated``
 
     @property
     def valid(self) -> bool:
@@ -130,12 +135,16 @@ class Result:
         bad = {a: n for a, n in self.counts().items() if n}
         head = (f"{self.sends} sends, {self.acknowledged} acknowledged, {self.indeterminate} indeterminate, "
                 f"{self.polled} records polled")
+        if self.resent:
+            head += f", {len(self.resent)} re-sent by their producer under a new epoch"
         if not bad:
             return head + "; no anomalies"
         return head + "; " + ", ".join(f"{a}: {n} (e.g. {self.anomalies[a][:3]})" for a, n in bad.items())
 
 
-def check(history, final: dict | None = None) -> Result:
+def check(history, final: dict | None = None, producers: dict | None = None) -> Result:
+    """``producers``: {(partition, offset): (producer id, producer epoch)} of the stored
+    batches, when known (see ``duplicated``)."""
     res = Result()
     final = final or {}
     sends = [op for op in history if isinstance(op, Send)]
@@ -169,7 +178,12 @@ def check(history, final: dict | None = None) -> Result:
             res.anomalies["inconsistent_offsets"].append((partition, offset, sorted(values)))
     for value, places in where.items():
         if len(places) > 1:
-            res.anomalies["duplicated"].append((value, sorted(places)))
+            ids = [producers.get(place) for place in sorted(places)] if producers else [None]
+            if None not in ids and len({i[0] for i in ids}) == 1 and all(
+                    a[1] < b[1] for a, b in zip(ids, ids[1:])):
+                res.resent.append((value, sorted(places)))
+            else:
+                res.anomalies["duplicated"].append((value, sorted(places)))
 
     # lost / unseen: acknowledged values against what was read
     in_final: list[set] = [{v for recs in parts.values() for _o, v in recs} for parts in final.values()]

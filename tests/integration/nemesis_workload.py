@@ -304,6 +304,21 @@ def final_reads(cluster, topic: str) -> dict:
     return out
 
 
+def final_producers(cluster, topic: str) -> dict:
+    """{(0, offset): (producer id, producer epoch)} of the stored batches, from the first replica
+    (by broker id) holding each offset: ``check``'s ``producers``."""
+    from clients import decoded_batches
+
+    out = {}
+    for b in sorted(cluster.brokers, key=lambda b: b.node_id):
+        for part, batch in decoded_batches(b.data_dir, topic):
+            h = batch.header
+            if part == 0:
+                for o in range(h.base_offset, h.base_offset + h.last_offset_delta + 1):
+                    out.setdefault((0, o), (h.producer_id, h.producer_epoch))
+    return out
+
+
 def stopped_and_checked(cluster, workload: "QueueWorkload", topic: str, consumer_timeout: float = 60.0):
     """Stop ``workload``'s producers, let its consumers read to the end, wait until every replica
     of ``topic`` is equal (the heal done), and return ``kwire.nemesis.checker.check`` of it."""
@@ -320,7 +335,8 @@ def stopped_and_checked(cluster, workload: "QueueWorkload", topic: str, consumer
         f = final_reads(cluster, topic)
         return len({tuple(v[0]) for v in f.values()}) == 1 and f
 
-    return check(workload.history, wait_for(equal, 60, f"every replica of {topic} equal after the heal"))
+    final = wait_for(equal, 60, f"every replica of {topic} equal after the heal")
+    return check(workload.history, final, final_producers(cluster, topic))
 
 
 def wait_all_isrs_full(c, timeout: float = 60.0) -> tuple[float, dict]:

@@ -62,7 +62,7 @@ import pytest
 from cluster_fixtures import _metadata
 from nemesis_txn_workload import TxnWorkload, final_committed_reads
 from nemesis_workload import (CI_RATE, SESSION_MS, Prober, QueueWorkload, _nemesis_pool,  # noqa: F401 (fixtures)
-                              assert_healthy, final_reads, longest_gap, shared_nemesis_cluster,
+                              assert_healthy, final_producers, final_reads, longest_gap, shared_nemesis_cluster,
                               wait_all_isrs_full)
 
 from kwire.nemesis.availability import fault_figures, new_leader_probe_s
@@ -346,7 +346,8 @@ def _run(c, fw, topo, kinds, fault_s: float, report=None, seed: int = 1, duratio
     leader = md.topics[topic].partitions[0].leader
     end = max((op.offset for op in w.history if getattr(op, "offset", None) is not None), default=0) + 1
     w.stop_consumers(end)
-    result = check(w.history, _wait_equal_replicas(lambda: final_reads(c, topic), "queue"))
+    result = check(w.history, _wait_equal_replicas(lambda: final_reads(c, topic), "queue"),
+                   final_producers(c, topic))
     tresult = check(t.history, _wait_equal_replicas(lambda: final_committed_reads(c, txn_topic), "txn"))
     phase("checked")
     print(f"txn consumer errors: {t.consumer_errors}", flush=True)

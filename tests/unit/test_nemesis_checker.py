@@ -57,6 +57,22 @@ def test_duplicated_value_at_two_offsets():
     assert r.anomalies["duplicated"] == [(b"a", [(0, 0), (0, 1)])]
 
 
+def test_a_copy_under_a_higher_epoch_of_the_same_producer_is_a_resend_not_an_anomaly():
+    h = [Send("p", 0, b"a", offset=1), Send("p", 0, b"b", offset=2)]
+    final = _final([(0, b"a"), (1, b"a"), (2, b"b")])
+    r = check(h, final, {(0, 0): (7, 0), (0, 1): (7, 1), (0, 2): (7, 1)})
+    assert r.valid, r.summary()
+    assert r.resent == [(b"a", [(0, 0), (0, 1)])]
+    assert "1 re-sent by their producer under a new epoch" in r.summary()
+    for ids in ({(0, 0): (7, 0), (0, 1): (7, 0)},   # one epoch: a retry the broker missed
+                {(0, 0): (7, 1), (0, 1): (7, 0)},   # the epoch falls
+                {(0, 0): (7, 0), (0, 1): (8, 1)},   # another producer
+                {(0, 0): (7, 0)}):                  # a copy whose batch is unknown
+        r = check(h, final, ids)
+        _only(r, "duplicated")
+        assert r.resent == []
+
+
 def test_inconsistent_offsets_across_replicas():
     h = [Send("p", 0, b"a", INFO), Send("p", 0, b"b", INFO)]
     r = check(h, {"1": {0: [(0, b"a")]}, "2": {0: [(0, b"b")]}})
