@@ -119,6 +119,7 @@ def test_leader_log_dir_failure_moves_leadership_and_loses_nothing(make_cluster,
         # its only log dir is gone: the broker halts, as Kafka does
         rc = c.broker(1).proc.wait(60)
         assert rc == 1
+        c.broker(1)._pump.join(10)  # the thread reading its output reaches the end of it
         assert "Shutdown broker because all log dirs" in c.broker(1).log_text()
         c.wait_until(lambda m: 1 not in m.brokers, 30, "broker 1 to leave the cluster",
                      bootstrap=c.broker(2).bootstrap)
