@@ -306,17 +306,11 @@ def final_reads(cluster, topic: str) -> dict:
 
 def final_producers(cluster, topic: str) -> dict:
     """{(0, offset): (producer id, producer epoch)} of the stored batches, from the first replica
-    (by broker id) holding each offset: ``check``'s ``producers``."""
-    from clients import decoded_batches
+    (by broker id) holding each offset (``verifier.stored_batches``): ``check``'s ``producers``."""
+    from verifier import stored_batches
 
-    out = {}
-    for b in sorted(cluster.brokers, key=lambda b: b.node_id):
-        for part, batch in decoded_batches(b.data_dir, topic):
-            h = batch.header
-            if part == 0:
-                for o in range(h.base_offset, h.base_offset + h.last_offset_delta + 1):
-                    out.setdefault((0, o), (h.producer_id, h.producer_epoch))
-    return out
+    found = stored_batches({b.node_id: b.data_dir for b in cluster.brokers}, topic, 0)
+    return {(0, o): (pid, epoch) for o, (pid, epoch, _seq) in found.items()}
 
 
 def stopped_and_checked(cluster, workload: "QueueWorkload", topic: str, consumer_timeout: float = 60.0):
