@@ -339,7 +339,7 @@ def test_fault_file_arms_and_clears(tmp_path, monkeypatch):
         faults.parse("nosuchsite=ENOSPC")
 
 
-def test_skip_and_stall(tmp_path, monkeypatch, capfd):
+def test_skip_and_stall(tmp_path, monkeypatch):
     """``+skip`` lets calls through first; ``STALL`` blocks the caller at the site, announced on
     fd 2, until the faults file changes (or the site is disarmed)."""
     import threading
@@ -370,14 +370,26 @@ def test_skip_and_stall(tmp_path, monkeypatch, capfd):
             faults.check("clean", str(mine))
             passed.append(i)
 
-    t = threading.Thread(target=worker, daemon=True)
-    t.start()
-    deadline = time.time() + 30
-    while "clean stalled in pid" not in capfd.readouterr().err and time.time() < deadline:
-        time.sleep(0.05)
-    assert time.time() < deadline and passed == [0]  # held at the second call
-    spec.write_text("\n")  # another version of the file: the stall ends
-    t.join(30)
+    # fd 2 goes to a file of this test's while the worker runs: pytest's capfd empties its
+    # capture on each read, and a line written by the worker between that read and the
+    # emptying was lost (the GIL changes hands at the read), so the wait never saw it
+    err = tmp_path / "fd2"
+    fd = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    saved = os.dup(2)
+    os.dup2(fd, 2)
+    try:
+        t = threading.Thread(target=worker, daemon=True)
+        t.start()
+        deadline = time.time() + 30
+        while "clean stalled in pid" not in err.read_text() and time.time() < deadline:
+            time.sleep(0.05)
+        assert time.time() < deadline and passed == [0]  # held at the second call
+        spec.write_text("\n")  # another version of the file: the stall ends
+        t.join(30)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(fd)
     assert not t.is_alive() and passed == [0, 1, 2]
 
 
