@@ -27,6 +27,7 @@ The full run takes about 80 s here.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import re
 import socket
@@ -99,14 +100,11 @@ def test_every_test_that_does_not_pass_is_explained(suite):
 
 
 def races() -> list[str]:
-    """FINDINGS.md's client-race tests, read as run.py reads them."""
-    ids, inside = [], False
-    for line in FINDINGS.read_text(encoding="utf-8").splitlines():
-        if line.startswith("## "):
-            inside = line.startswith("## Client races")
-        elif inside and line.startswith("| `test/"):
-            ids.append(line.split("`", 2)[1])
-    return ids
+    """FINDINGS.md's client-race tests (run.py's ``read_races``)."""
+    spec = importlib.util.spec_from_file_location("kafka_python_run", RUNNER)
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    return runner.read_races()
 
 
 @pytest.mark.timeout(RUN_TIMEOUT_S + 60)
